@@ -1,0 +1,119 @@
+"""The backward walk: toposort, reversed walk, accumulate.
+
+Layer L3. Values flowing through the walk are jax arrays for a plain backward, or
+Tensors when ``diff`` (the Tensor layer's DiffOps) is given for create_graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+
+from ._graph import AccumulateGrad, Edge, Node
+
+_add_kernel = jax.jit(lambda a, b: a + b)
+
+
+def _add(a: Any, b: Any, diff: Any) -> Any:
+    if a is None:
+        return b
+    if diff is not None:
+        return diff.add(a, b)
+    return _add_kernel(a, b)
+
+
+def _toposort(roots: Sequence[Node]) -> list[Node]:
+    """Nodes reachable from ``roots``, each after every node it feeds (postorder)."""
+    order: list[Node] = []
+    seen: set[int] = set()
+    for root in roots:
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack: list[tuple[Node, int]] = [(root, 0)]
+        while stack:
+            node, i = stack.pop()
+            edges = node.next_edges
+            while i < len(edges):
+                e = edges[i]
+                i += 1
+                if e is not None and id(e[0]) not in seen:
+                    seen.add(id(e[0]))
+                    stack.append((node, i))
+                    stack.append((e[0], 0))
+                    break
+            else:
+                order.append(node)
+    return order
+
+
+def run_backward(
+    roots: Sequence[tuple[Edge, Any]],
+    retain_graph: bool,
+    diff: Any = None,
+    capture: Sequence[Edge] | None = None,
+) -> list[Any] | None:
+    """Propagate ``roots`` (edge, gradient) pairs backwards through the tape.
+
+    Without ``capture`` gradients accumulate into leaves' AccumulateGrad nodes
+    (``Tensor.backward``). With it, the gradient arriving at each captured edge is
+    returned instead and no leaf is touched (``paddle.grad``); only the part of the graph
+    that leads to a captured edge runs.
+    """
+    root_nodes = [e[0] for e, _ in roots]
+    order = _toposort(root_nodes)
+    grads: dict[int, list[Any]] = {}
+    for (node, idx), g in roots:
+        slot = grads.setdefault(id(node), [None] * len(node.out_avals))
+        slot[idx] = _add(slot[idx], g, diff)
+
+    wanted: dict[tuple[int, int], int] = {}
+    runs: set[int] | None = None
+    if capture is not None:
+        for k, (node, idx) in enumerate(capture):
+            wanted.setdefault((id(node), idx), k)
+        targets = {id(n) for n, _ in capture}
+        reach: set[int] = set()
+        runs = set()
+        for node in order:  # children before parents
+            child_reaches = any(e is not None and id(e[0]) in reach for e in node.next_edges)
+            if child_reaches:
+                runs.add(id(node))
+            if child_reaches or id(node) in targets:
+                reach.add(id(node))
+    captured: list[Any] = [None] * (len(capture) if capture is not None else 0)
+
+    for node in reversed(order):
+        cts = grads.pop(id(node), None)
+        if cts is None:
+            continue
+        if node.pre_hooks:
+            for j, hooks in node.pre_hooks.items():
+                if cts[j] is not None:
+                    for h in hooks:
+                        cts[j] = h(cts[j])
+        if wanted:
+            for j, c in enumerate(cts):
+                k = wanted.get((id(node), j))
+                if k is not None:
+                    captured[k] = c
+        if isinstance(node, AccumulateGrad):
+            if capture is None:
+                node.grad = _add(node.grad, cts[0], diff)
+            continue
+        if runs is not None and id(node) not in runs:
+            continue
+        if all(c is None for c in cts):
+            continue
+        in_grads = node.backward(cts, diff)
+        edges = node.next_edges
+        if not retain_graph:
+            node.release()
+        for e, g in zip(edges, in_grads):
+            if e is None or g is None:
+                continue
+            slot = grads.setdefault(id(e[0]), [None] * len(e[0].out_avals))
+            slot[e[1]] = _add(slot[e[1]], g, diff)
+    return captured if capture is not None else None

@@ -1,0 +1,52 @@
+"""``Tensor.__getitem__`` / ``__setitem__`` and casting.
+
+An index is split into a static spec (ints, slices, None, Ellipsis: part of the kernel
+key) and tensor parts (integer index arrays: kernel inputs), so one kernel serves every
+index value of the same structure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax.numpy as jnp
+
+from .._op_table import defop
+from ._util import dtype_arg
+
+TENSOR = "T"
+
+
+def build_index(spec: tuple, arrays: Any) -> tuple:
+    """Rebuild a jnp index from the static spec and the index arrays."""
+    it = iter(arrays)
+    out: list[Any] = []
+    for s in spec:
+        if s == TENSOR:
+            out.append(next(it))
+        elif isinstance(s, tuple) and s and s[0] == "slice":
+            out.append(slice(s[1], s[2], s[3]))
+        elif s == "...":
+            out.append(Ellipsis)
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+@defop(("x", "indices"), nondiff=("indices",), name="getitem", method=False)
+def getitem(x, indices, spec):
+    """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
+    return x[build_index(spec, indices)]
+
+
+@defop(("x", "indices", "value"), nondiff=("indices",), name="setitem", method=False)
+def setitem(x, indices, value, spec):
+    """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
+    value = jnp.asarray(value).astype(x.dtype)
+    return x.at[build_index(spec, indices)].set(value)
+
+
+@defop(1, name="cast")
+def cast(x, dtype):
+    """``x`` converted to ``dtype``."""
+    return x.astype(dtype_arg(dtype))

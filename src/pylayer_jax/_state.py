@@ -1,0 +1,50 @@
+"""Thread-local mode state: grad mode, saved-tensor hook stack, static recorder, RNG.
+
+Layer L0. Every change of mode goes through a context manager that restores the
+previous value in ``finally``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+
+class _Modes(threading.local):
+    def __init__(self) -> None:
+        self.grad_enabled = True
+        # innermost pair last: (pack_hook, unpack_hook)
+        self.saved_hooks: list[tuple[Any, Any]] = []
+        # the static Program being recorded into, or None in dynamic mode
+        self.static_program: Any = None
+        self.static_mode = False
+        # depth of PyLayer.forward calls (ctx methods are only legal inside)
+        self.pylayer_forward_ctx: list[Any] = []
+
+
+modes = _Modes()
+
+
+@contextlib.contextmanager
+def grad_mode(enabled: bool) -> Iterator[None]:
+    prev = modes.grad_enabled
+    modes.grad_enabled = bool(enabled)
+    try:
+        yield
+    finally:
+        modes.grad_enabled = prev
+
+
+@contextlib.contextmanager
+def saved_hooks_pushed(pack: Any, unpack: Any) -> Iterator[None]:
+    modes.saved_hooks.append((pack, unpack))
+    try:
+        yield
+    finally:
+        modes.saved_hooks.pop()
+
+
+def current_saved_hooks() -> tuple[Any, Any] | None:
+    return modes.saved_hooks[-1] if modes.saved_hooks else None

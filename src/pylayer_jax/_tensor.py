@@ -1,0 +1,628 @@
+"""The Tensor facade and ``apply_op``, the one place that unwraps and wraps arrays.
+
+Layer L4. A Tensor is a mutable box around an immutable ``jax.Array`` plus its
+autograd metadata. Every op goes through ``apply_op``: unwrap the inputs, call the
+op's cached jitted kernel, build a tape node if some input needs a gradient, wrap the
+outputs. When an input wraps a tracer (under ``jax.jit``/``grad``/``vmap``) the op is
+called inline and nothing is recorded; when an input is a static-program Variable the
+op is recorded into the program instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _dtypes
+from ._engine import run_backward
+from ._format import tensor_repr
+from ._graph import AccumulateGrad, Edge, OpNode
+from ._op_table import OUT, Op
+from ._saved import SavedValue, VersionCounter
+from ._state import current_saved_hooks, grad_mode, modes
+
+_Tracer = jax.core.Tracer
+_names = itertools.count()
+
+
+class Tensor:
+    """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
+
+    __slots__ = ("_value", "stop_gradient", "_edge", "_acc", "_counter", "_name", "persistable",
+                 "_retained", "_grad_t", "__weakref__")
+    _symbolic = False
+
+    def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
+        self._value = value
+        self.stop_gradient = stop_gradient
+        self._edge = edge
+        self._acc: AccumulateGrad | None = None
+        self._counter: VersionCounter | None = None
+        self._name = name
+        self.persistable = False
+        self._retained: Any = None
+        self._grad_t: Tensor | None = None
+
+    # ---- identity and metadata ------------------------------------------------
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = f"generated_tensor_{next(_names)}"
+        return self._name
+
+    @name.setter
+    def name(self, v: str) -> None:
+        self._name = v
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    def dim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self._value.shape, dtype=np.int64))
+
+    def numel(self) -> Tensor:
+        return Tensor(jnp.asarray(self.size, jnp.int64))
+
+    @property
+    def dtype(self) -> _dtypes.DType:
+        return _dtypes.to_paddle(self._value.dtype)
+
+    @property
+    def place(self) -> str:
+        return "Place(cpu)" if _platform(self._value) == "cpu" else "Place(gpu:0)"
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._edge is None
+
+    @property
+    def inplace_version(self) -> int:
+        return self._counter.value if self._counter is not None else 0
+
+    def _version_counter(self) -> VersionCounter:
+        if self._counter is None:
+            self._counter = VersionCounter()
+        return self._counter
+
+    def grad_edge(self) -> Edge | None:
+        """Where a gradient for this tensor flows: its producer's slot, or its leaf sink."""
+        if self.stop_gradient:
+            return None
+        if self._edge is not None:
+            return self._edge
+        if self._acc is None:
+            self._acc = AccumulateGrad((tuple(self._value.shape), self._value.dtype))
+        return (self._acc, 0)
+
+    # ---- gradients ---------------------------------------------------------------
+    @property
+    def grad(self) -> Tensor | None:
+        if self._edge is None:
+            arr = self._acc.grad if self._acc is not None else None
+        else:
+            arr = self._retained
+        if arr is None:
+            return None
+        if isinstance(arr, Tensor):
+            return arr
+        if self._grad_t is None or self._grad_t._value is not arr:
+            self._grad_t = Tensor(arr)
+        return self._grad_t
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        arr = None if value is None else unwrap(value)
+        if self._edge is None:
+            if self._acc is None:
+                self._acc = AccumulateGrad((tuple(self._value.shape), self._value.dtype))
+            self._acc.grad = arr
+        else:
+            self._retained = arr
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset ``.grad``: to zeros (Paddle's default) or to None."""
+        g = self.grad
+        new = None if (g is None or not set_to_zero) else jnp.zeros_like(g._value)
+        self.grad = new
+
+    clear_gradient = clear_grad
+
+    def retain_grads(self) -> None:
+        """Keep this non-leaf tensor's gradient in ``.grad`` after backward."""
+        if self._edge is None:
+            return
+        me = self
+
+        def keep(g: Any) -> Any:
+            me._retained = g if me._retained is None else me._retained + g
+            return g
+
+        self._edge[0].add_pre_hook(self._edge[1], keep)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a Tensor it returns replaces the grad."""
+        if self.stop_gradient:
+            raise RuntimeError(
+                f"Tensor.register_hook: {self.name} has stop_gradient=True, so no gradient will ever reach the "
+                "hook. Set stop_gradient = False first."
+            )
+        edge = self.grad_edge()
+        assert edge is not None
+        edge[0].add_pre_hook(edge[1], _value_hook(hook, "Tensor.register_hook"))
+        return _HookHandle(edge[0], edge[1])
+
+    def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
+        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+
+    # ---- conversion ---------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        _concrete(self, "Tensor.numpy()")
+        return np.asarray(self._value)
+
+    def item(self, *idx: int) -> Any:
+        _concrete(self, "Tensor.item()")
+        a = np.asarray(self._value)
+        if not idx and a.size != 1:
+            raise ValueError(f"Tensor.item() needs a tensor with one element, but received shape {self.shape}; index it first.")
+        return a.item(*idx)
+
+    def tolist(self) -> Any:
+        return self.numpy().tolist()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.numpy()
+        return a.astype(dtype) if dtype is not None else a
+
+    def __jax_array__(self) -> Any:
+        return self._value
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._value.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self) -> Any:
+        return self._value.__dlpack_device__()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        return bool(self.item())
+
+    def __index__(self) -> int:
+        if not jnp.issubdtype(self._value.dtype, jnp.integer):
+            raise TypeError(f"Only integer tensors can be used as an index, but received dtype {self.dtype}.")
+        return int(self.item())
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-D Tensor is undefined; it has shape [].")
+        return self.shape[0]
+
+    def __iter__(self) -> Any:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-D Tensor is undefined; it has shape [].")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        if isinstance(self._value, _Tracer):
+            return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._value})"
+        return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
+
+    __str__ = __repr__
+
+    # ---- copies -------------------------------------------------------------------
+    def detach(self) -> Tensor:
+        """A new leaf sharing the data, with stop_gradient=True."""
+        return Tensor(self._value)
+
+    def detach_(self) -> Tensor:
+        self._edge = None
+        self.stop_gradient = True
+        return self
+
+    def set_value(self, value: Any) -> Tensor:
+        """Overwrite the data in place (shape must match); bumps the version."""
+        arr = jnp.asarray(unwrap(value), self._value.dtype)
+        if tuple(arr.shape) != tuple(self._value.shape):
+            raise ValueError(
+                f"Tensor.set_value: the new value must have the tensor's shape {self.shape}, but received "
+                f"{list(arr.shape)}. Reshape the value first."
+            )
+        self._value = arr
+        self._version_counter().value += 1
+        return self
+
+
+def _platform(a: Any) -> str:
+    try:
+        return next(iter(a.devices())).platform
+    except Exception:  # tracers and placeholders have no device
+        return "cpu"
+
+
+def _concrete(t: Tensor, api: str) -> None:
+    if isinstance(t._value, _Tracer):
+        raise RuntimeError(
+            f"{api} needs a concrete value, but this Tensor wraps a JAX tracer (it is inside jax.jit, grad, "
+            "vmap or a static program trace). Use jax.debug.print, or keep the code outside the transform."
+        )
+
+
+class _HookHandle:
+    def __init__(self, node: Any, idx: int) -> None:
+        self._node, self._idx = node, idx
+        self._fn = node.pre_hooks[idx][-1]
+
+    def remove(self) -> bool:
+        hooks = self._node.pre_hooks.get(self._idx, []) if self._node.pre_hooks else []
+        if self._fn in hooks:
+            hooks.remove(self._fn)
+            return True
+        return False
+
+
+def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
+    """Adapt a user hook on Tensors to the engine's values (arrays, or Tensors under create_graph)."""
+
+    def run(g: Any) -> Any:
+        gt = g if isinstance(g, Tensor) else Tensor(g)
+        with grad_mode(isinstance(g, Tensor) and modes.grad_enabled):
+            r = hook(gt)
+        if r is None:
+            return g
+        if not isinstance(r, Tensor):
+            raise TypeError(f"{api}: a hook must return a Tensor or None, but it returned {type(r).__name__}.")
+        if r.shape != gt.shape:
+            raise ValueError(f"{api}: a hook must keep the gradient's shape {gt.shape}, but it returned {r.shape}.")
+        return r if isinstance(g, Tensor) else r._value
+
+    return run
+
+
+# ---- wrapping ----------------------------------------------------------------------
+def unwrap(x: Any) -> Any:
+    """Tensor -> its array; anything else unchanged."""
+    return x._value if isinstance(x, Tensor) else x
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _norm_attr(v: Any) -> Any:
+    """Make an attribute hashable and concrete: lists -> tuples, Tensors -> Python values."""
+    if v is None or type(v) in (int, float, bool, str):
+        return v
+    if isinstance(v, Tensor):
+        _concrete(v, "an op attribute given as a Tensor")
+        v = v.tolist()
+    elif isinstance(v, np.ndarray | np.generic):
+        v = v.tolist()
+    elif isinstance(v, slice):
+        return ("slice", _norm_attr(v.start), _norm_attr(v.stop), _norm_attr(v.step))
+    if isinstance(v, list | tuple):
+        return tuple(_norm_attr(e) for e in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _norm_attr(e)) for k, e in v.items()))
+    return v
+
+
+def _scalar_leaf(x: Any) -> Any:
+    """A non-Tensor in a tensor position: Python scalars stay weakly typed; arrays become jax arrays."""
+    if isinstance(x, np.ndarray):
+        return jnp.asarray(x)
+    if isinstance(x, list | tuple):
+        return jnp.asarray(np.asarray(x))
+    return x
+
+
+def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> Any:
+    """Run a table op on Tensors (or arrays, scalars): THE dispatch path."""
+    n = len(op.tensor_names)
+    if kwargs:
+        kwargs.pop("name", None)
+        if len(args) < n:
+            args = list(args)
+            for pname in op.tensor_names[len(args):]:
+                if pname in kwargs:
+                    args.append(kwargs.pop(pname))
+                else:
+                    p = op.signature.parameters[pname]
+                    if p.default is p.empty:
+                        raise TypeError(f"{op.name}() missing the required tensor argument {pname!r}.")
+                    args.append(p.default)
+    targs = args[:n]
+    attr_args = tuple(_norm_attr(a) for a in args[n:]) if len(args) > n else ()
+    attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
+
+    fast = all(type(t) is Tensor for t in targs)
+    if fast:
+        leaves = targs
+        treedef = None
+        leaf_param = range(n)
+    else:
+        leaves, leaf_param = [], []
+        for i, t in enumerate(targs):
+            sub = jax.tree_util.tree_leaves(t, is_leaf=_is_tensor)
+            leaves.extend(sub)
+            leaf_param.extend([i] * len(sub))
+        treedef = jax.tree_util.tree_structure(list(targs), is_leaf=_is_tensor)
+    arrays = tuple(x._value if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves)
+    key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
+
+    if modes.static_program is not None and any(isinstance(x, Tensor) and x._symbolic for x in leaves):
+        return modes.static_program.record_op(op, key, list(leaves))
+
+    traced = any(isinstance(a, _Tracer) for a in arrays)
+    if traced:
+        out = op.call(treedef, attr_args, attr_kwargs, arrays)
+    else:
+        out = op.forward_kernel(key)(arrays)
+
+    needs: tuple[bool, ...] = ()
+    if modes.grad_enabled and op.differentiable and not traced:
+        nondiff = op.nondiff
+        needs = tuple(
+            isinstance(x, Tensor) and not x.stop_gradient and (not nondiff or op.tensor_names[p] not in nondiff)
+            for x, p in zip(leaves, leaf_param)
+        )
+        if not any(needs):
+            needs = ()
+
+    if type(out) is not tuple and type(out) is not list:
+        if not needs:
+            return Tensor(out)
+        node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
+        return Tensor(out, False, (node, 0))
+    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+    if not needs:
+        return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
+    node = _make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
+    wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
+    return jax.tree_util.tree_unflatten(out_tree, wrapped)
+
+
+def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: Sequence[int], arrays: Sequence[Any],
+               needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
+    saves = op.saves
+    hooks = current_saved_hooks()
+    saved: list[Any] = []
+    avals: list[Any] = []
+    for x, p, a in zip(leaves, leaf_param, arrays):
+        if not isinstance(x, Tensor):
+            saved.append(a)
+            avals.append(None)
+        elif op.tensor_names[p] in saves:
+            saved.append(_save(x._value, x.grad_edge(), x._version_counter(), x.name, hooks))
+            avals.append(None)
+        else:
+            saved.append(None)
+            avals.append((tuple(a.shape), a.dtype))
+    edges = [x.grad_edge() if need else None for x, need in zip(leaves, needs)]
+    out_avals = [(tuple(o.shape), o.dtype) for o in outs]
+    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, out_avals)
+    if OUT in saves:
+        node.saved_outs = [_save(o, (node, j), None, f"{op.name}_out{j}", hooks) for j, o in enumerate(outs)]
+    return node
+
+
+def _save(arr: Any, edge: Edge | None, counter: VersionCounter | None, name: str, hooks: Any) -> SavedValue:
+    sv = SavedValue(arr, edge, counter, name)
+    if hooks is not None:
+        pack, unpack = hooks
+        with grad_mode(False):
+            sv.packed = pack(Tensor(arr, edge is None, edge, name))
+        sv.unpack = _unpacker(unpack, arr.shape, arr.dtype, edge, "saved_tensors_hooks unpack_hook")
+        sv.array = None
+    return sv
+
+
+def _unpacker(unpack: Callable[[Any], Any], shape: Any, dtype: Any, edge: Edge | None, api: str) -> Callable[[Any], Any]:
+    def run(packed: Any) -> tuple[Any, Edge | None]:
+        with grad_mode(False):
+            r = unpack(packed)
+        arr = unwrap(r)
+        if not isinstance(arr, jax.Array | np.ndarray):
+            raise TypeError(
+                f"{api} must return a Tensor (or array) with the saved tensor's content, but it returned "
+                f"{type(r).__name__}."
+            )
+        if tuple(arr.shape) != tuple(shape) or arr.dtype != dtype:
+            raise ValueError(
+                f"{api} must return the saved tensor's shape {list(shape)} and dtype {_dtypes.to_paddle(dtype).name}, "
+                f"but it returned shape {list(arr.shape)} and dtype {_dtypes.to_paddle(arr.dtype).name}."
+            )
+        return jnp.asarray(arr), edge
+
+    return run
+
+
+# ---- create_graph: the backward's own ops are recorded --------------------------------
+class DiffOps:
+    """What the engine needs to run a backward whose values are Tensors (create_graph)."""
+
+    @staticmethod
+    def add(a: Tensor, b: Tensor) -> Tensor:
+        return a + b
+
+    @staticmethod
+    def apply_grad_op(node: OpNode, cts: list[Any]) -> list[Any]:
+        name = node.op.name
+
+        def saved(v: Any) -> Any:
+            if isinstance(v, SavedValue):
+                arr, edge = v.get(name)
+                return Tensor(arr, edge is None, edge)
+            return v
+
+        leaves = [saved(v) for v in node.saved_leaves]
+        outs = None if node.saved_outs is None else [saved(v) for v in node.saved_outs]
+        cts_t = [c if (c is None or isinstance(c, Tensor)) else Tensor(c) for c in cts]
+        return apply_op(node.op.grad_op, (leaves, outs, cts_t, node.key, node.avals, node.needs))
+
+    @staticmethod
+    def wrap(arr: Any) -> Tensor:
+        return arr if isinstance(arr, Tensor) else Tensor(arr)
+
+
+# ---- backward entry points ---------------------------------------------------------
+_ones = jax.jit(jnp.ones_like)
+
+
+def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
+    if g is None:
+        seed = _ones(t._value)
+        return Tensor(seed) if diff is not None else seed
+    if isinstance(g, Tensor):
+        if g.shape != t.shape:
+            raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
+        return g if diff is not None else g._value
+    arr = jnp.asarray(g, t._value.dtype)
+    return Tensor(arr) if diff is not None else arr
+
+
+def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = None, retain_graph: bool = False) -> None:
+    """Run backward from ``tensors``, accumulating into leaves' ``.grad``."""
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    if grad_tensors is not None and isinstance(grad_tensors, Tensor):
+        grad_tensors = [grad_tensors]
+    if grad_tensors is not None and len(grad_tensors) != len(tensors):
+        raise ValueError(
+            f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
+            f"{len(tensors)} tensors."
+        )
+    roots = []
+    for i, t in enumerate(tensors):
+        edge = t.grad_edge()
+        if edge is None:
+            raise RuntimeError(
+                f"backward: {t.name} has stop_gradient=True, so it has no gradient graph to run backward "
+                "through. Set stop_gradient = False on the inputs you want gradients for before computing it."
+            )
+        roots.append((edge, _seed(t, None if grad_tensors is None else grad_tensors[i], "backward", None)))
+    with grad_mode(False):
+        run_backward(roots, retain_graph)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool = False,
+    no_grad_vars: Any = None,
+) -> list[Tensor | None]:
+    """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
+    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
+        grad_outputs = [grad_outputs]
+    if grad_outputs is not None and len(grad_outputs) != len(outs):
+        raise ValueError(
+            f"paddle.grad: grad_outputs must have one entry per output, but received {len(grad_outputs)} for "
+            f"{len(outs)} outputs."
+        )
+    if retain_graph is None:
+        retain_graph = create_graph
+    diff = DiffOps if create_graph else None
+    roots = []
+    for i, t in enumerate(outs):
+        edge = t.grad_edge()
+        if edge is None:
+            continue
+        g = None if grad_outputs is None else grad_outputs[i]
+        roots.append((edge, _seed(t, g, "paddle.grad", diff)))
+    capture: list[Any] = []
+    for t in ins:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"paddle.grad: inputs must be Tensors, but received {type(t).__name__}.")
+        capture.append(t.grad_edge() or (None, 0))
+    blocked = set()
+    if no_grad_vars is not None:
+        nv = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
+        blocked = {id(e[0]) for e in (v.grad_edge() for v in nv) if e is not None}
+    if blocked:
+        roots = [r for r in roots if id(r[0][0]) not in blocked]
+    with grad_mode(create_graph):
+        got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
+    result: list[Tensor | None] = []
+    for t, g in zip(ins, got or [None] * len(ins)):
+        if g is None:
+            if not allow_unused:
+                raise ValueError(
+                    f"paddle.grad: the input {t.name} does not appear in the backward graph of the outputs, so "
+                    "it has no gradient. Set allow_unused=True to get None for it."
+                )
+            result.append(None)
+        else:
+            result.append(g if isinstance(g, Tensor) else Tensor(g))
+    return result
+
+
+# ---- pytree: a function over Tensors can be jitted / vmapped ------------------------
+def _flatten(t: Tensor) -> tuple[tuple[Any], bool]:
+    return (t._value,), t.stop_gradient
+
+
+def _unflatten(stop_gradient: bool, children: Sequence[Any]) -> Tensor:
+    return Tensor(children[0], stop_gradient)
+
+
+jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
+
+
+def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
+    """Make a Tensor with Paddle's dtype rules: floats -> default float, ints -> int64, bools -> bool."""
+    if isinstance(data, Tensor):
+        arr = data._value
+        if dtype is not None:
+            arr = arr.astype(_dtypes.to_np(dtype))
+        else:
+            arr = jnp.array(arr)
+        return Tensor(arr, stop_gradient)
+    if isinstance(data, jax.Array | _Tracer):
+        arr = data if dtype is None else data.astype(_dtypes.to_np(dtype))
+        return Tensor(arr, stop_gradient)
+    np_arr = np.asarray(data)
+    if dtype is not None:
+        target = _dtypes.to_np(dtype)
+    elif isinstance(data, np.ndarray | np.generic):
+        target = np_arr.dtype
+    elif np_arr.dtype.kind == "f":
+        target = _dtypes.default_float()
+    elif np_arr.dtype.kind in "iu":
+        target = np.dtype("int64")
+    elif np_arr.dtype.kind == "c":
+        target = np.dtype("complex64") if _dtypes.get_default_dtype() == "float32" else np.dtype("complex128")
+    elif np_arr.dtype.kind == "b":
+        target = np.dtype("bool")
+    else:
+        raise TypeError(
+            f"to_tensor: data of type {type(data).__name__} (numpy kind {np_arr.dtype.kind!r}) cannot become a "
+            "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."
+        )
+    return Tensor(jnp.asarray(np_arr.astype(target, copy=False)), stop_gradient)
