@@ -13,10 +13,11 @@ from typing import Any
 class VersionCounter:
     """Shared by a Tensor and every SavedValue made from it; in-place ops bump it."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "name")
 
     def __init__(self) -> None:
         self.value = 0
+        self.name = "a tensor"  # set to the Tensor's name when an in-place op bumps it
 
 
 class SavedValue:
@@ -27,21 +28,20 @@ class SavedValue:
     ``edge`` is the saved tensor's place in the graph (for create_graph).
     """
 
-    __slots__ = ("array", "packed", "unpack", "edge", "counter", "version", "name")
+    __slots__ = ("array", "packed", "unpack", "edge", "counter", "version")
 
-    def __init__(self, array: Any, edge: Any, counter: VersionCounter | None, name: str) -> None:
+    def __init__(self, array: Any, edge: Any, counter: VersionCounter | None) -> None:
         self.array = array
         self.packed: Any = None
         self.unpack: Any = None
         self.edge = edge
         self.counter = counter
         self.version = counter.value if counter is not None else 0
-        self.name = name
 
     def check_version(self, op_name: str) -> None:
         if self.counter is not None and self.counter.value != self.version:
             raise RuntimeError(
-                f"Backward of {op_name}: the tensor {self.name} it saved has been modified by an inplace "
+                f"Backward of {op_name}: the tensor {self.counter.name} it saved has been modified by an inplace "
                 f"operation. Its version is {self.counter.value} but the expected version is {self.version}. "
                 "Clone the tensor before the in-place op (x.clone()) or do the op out of place."
             )

@@ -338,7 +338,23 @@ def _scalar_leaf(x: Any) -> Any:
 
 
 def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> Any:
-    """Run a table op on Tensors (or arrays, scalars): THE dispatch path."""
+    """Run a table op on Tensors (or arrays, scalars): THE dispatch path.
+
+    The common call (every tensor parameter given a plain Tensor, positionally, and no
+    attributes) takes the short path; everything else is normalised by ``_general``.
+    """
+    if kwargs or len(args) != len(op.tensor_names):
+        return _general(op, args, kwargs)
+    arrays = []
+    for t in args:
+        if type(t) is not Tensor:
+            return _general(op, args, kwargs)
+        arrays.append(t._value)
+    return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
+
+
+def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
+    """Normalise a call: tensor parameters given by keyword, attributes, lists of tensors, scalars."""
     n = len(op.tensor_names)
     if kwargs:
         kwargs.pop("name", None)
@@ -350,17 +366,15 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
                 else:
                     p = op.signature.parameters[pname]
                     if p.default is p.empty:
-                        raise TypeError(f"{op.name}() missing the required tensor argument {pname!r}.")
+                        raise TypeError(f"{op.name}() is missing its required tensor argument {pname!r}; pass it.")
                     args.append(p.default)
     targs = args[:n]
-    attr_args = tuple(_norm_attr(a) for a in args[n:]) if len(args) > n else ()
+    attr_args = tuple(_norm_attr(a) for a in args[n:])
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
-
-    fast = all(type(t) is Tensor for t in targs)
-    if fast:
-        leaves = targs
+    if all(type(t) is Tensor for t in targs):
+        leaves: list[Any] = list(targs)
         treedef = None
-        leaf_param = range(n)
+        leaf_param: list[int] | None = None
     else:
         leaves, leaf_param = [], []
         for i, t in enumerate(targs):
@@ -368,53 +382,70 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
             leaves.extend(sub)
             leaf_param.extend([i] * len(sub))
         treedef = jax.tree_util.tree_structure(list(targs), is_leaf=_is_tensor)
-    arrays = tuple(x._value if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves)
     key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
-
     if modes.static_program is not None and any(isinstance(x, Tensor) and x._symbolic for x in leaves):
-        return modes.static_program.record_op(op, key, list(leaves))
+        return modes.static_program.record_op(op, key, leaves)
+    arrays = [x._value if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
+    return _run(op, key, leaves, leaf_param, arrays)
 
-    traced = any(isinstance(a, _Tracer) for a in arrays)
+
+def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
+    """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
+    traced = False
+    for a in arrays:
+        if isinstance(a, _Tracer):
+            traced = True
+            break
     if traced:
-        out = op.call(treedef, attr_args, attr_kwargs, arrays)
+        out = op.call(key[0], key[1], key[2], arrays)
     else:
-        out = op.forward_kernel(key)(arrays)
+        out = op.forward_kernel(key)(*arrays)
 
-    needs: tuple[bool, ...] = ()
+    needs: tuple[bool, ...] | None = None
     if modes.grad_enabled and op.differentiable and not traced:
-        nondiff = op.nondiff
-        needs = tuple(
-            isinstance(x, Tensor) and not x.stop_gradient and (not nondiff or op.tensor_names[p] not in nondiff)
-            for x, p in zip(leaves, leaf_param)
-        )
-        if not any(needs):
-            needs = ()
+        for x in leaves:
+            if isinstance(x, Tensor) and not x.stop_gradient:
+                needs = _needs(op, leaves, leaf_param)
+                break
 
     if type(out) is not tuple and type(out) is not list:
-        if not needs:
+        if needs is None:
             return Tensor(out)
         node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
         return Tensor(out, False, (node, 0))
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
-    if not needs:
+    if needs is None:
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
     node = _make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
     wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
     return jax.tree_util.tree_unflatten(out_tree, wrapped)
 
 
-def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: Sequence[int], arrays: Sequence[Any],
+def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple[bool, ...] | None:
+    nondiff = op.nondiff
+    names = op.tensor_names
+    needs = tuple(
+        isinstance(x, Tensor)
+        and not x.stop_gradient
+        and not (nondiff and names[i if leaf_param is None else leaf_param[i]] in nondiff)
+        for i, x in enumerate(leaves)
+    )
+    return needs if any(needs) else None
+
+
+def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
                needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
     saves = op.saves
     hooks = current_saved_hooks()
     saved: list[Any] = []
     avals: list[Any] = []
-    for x, p, a in zip(leaves, leaf_param, arrays):
+    for i, (x, a) in enumerate(zip(leaves, arrays)):
+        p = i if leaf_param is None else leaf_param[i]
         if not isinstance(x, Tensor):
             saved.append(a)
             avals.append(None)
         elif op.tensor_names[p] in saves:
-            saved.append(_save(x._value, x.grad_edge(), x._version_counter(), x.name, hooks))
+            saved.append(_save(x._value, x.grad_edge(), x._version_counter(), hooks))
             avals.append(None)
         else:
             saved.append(None)
@@ -423,16 +454,16 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: Sequence[i
     out_avals = [(tuple(o.shape), o.dtype) for o in outs]
     node = OpNode(op, key, saved, None, tuple(avals), needs, edges, out_avals)
     if OUT in saves:
-        node.saved_outs = [_save(o, (node, j), None, f"{op.name}_out{j}", hooks) for j, o in enumerate(outs)]
+        node.saved_outs = [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
     return node
 
 
-def _save(arr: Any, edge: Edge | None, counter: VersionCounter | None, name: str, hooks: Any) -> SavedValue:
-    sv = SavedValue(arr, edge, counter, name)
+def _save(arr: Any, edge: Edge | None, counter: VersionCounter | None, hooks: Any) -> SavedValue:
+    sv = SavedValue(arr, edge, counter)
     if hooks is not None:
         pack, unpack = hooks
         with grad_mode(False):
-            sv.packed = pack(Tensor(arr, edge is None, edge, name))
+            sv.packed = pack(Tensor(arr, edge is None, edge))
         sv.unpack = _unpacker(unpack, arr.shape, arr.dtype, edge, "saved_tensors_hooks unpack_hook")
         sv.array = None
     return sv

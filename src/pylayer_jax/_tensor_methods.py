@@ -48,6 +48,7 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     t._value = r._value
     counter = t._version_counter()
     counter.value += 1
+    counter.name = t.name
     if r._edge is not None:
         node = r._edge[0]
         # values this very op saved from t (or its output, now t) carry t's new version
