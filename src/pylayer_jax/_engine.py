@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import jax
+import jax.numpy as jnp
 
+from ._fused import ONES, add_kernel, fusable, run_segment
 from ._graph import AccumulateGrad, Edge, Node
-
-_add_kernel = jax.jit(lambda a, b: a + b)
 
 
 def _add(a: Any, b: Any, diff: Any) -> Any:
@@ -21,7 +20,20 @@ def _add(a: Any, b: Any, diff: Any) -> Any:
         return b
     if diff is not None:
         return diff.add(a, b)
-    return _add_kernel(a, b)
+    return add_kernel(_ones_for(a, b), _ones_for(b, a))
+
+
+def _ones_for(v: Any, like: Any) -> Any:
+    return jnp.ones_like(like) if v is ONES else v
+
+
+def _materialize(node: Node, cts: list[Any]) -> list[Any]:
+    """Root seeds travel as ONES so a fused run can make them; a single node needs arrays."""
+    for j, c in enumerate(cts):
+        if c is ONES:
+            shape, dtype = node.out_avals[j]
+            cts[j] = jnp.ones(shape, dtype)
+    return cts
 
 
 def _toposort(roots: Sequence[Node]) -> list[Node]:
@@ -85,10 +97,24 @@ def run_backward(
                 reach.add(id(node))
     captured: list[Any] = [None] * (len(capture) if capture is not None else 0)
 
-    for node in reversed(order):
+    rev = list(reversed(order))
+    i = 0
+    while i < len(rev):
+        node = rev[i]
+        if diff is None:
+            j = i
+            while j < len(rev) and fusable(rev[j]):
+                j += 1
+            if j - i > 1 or (j > i and type(node) is not AccumulateGrad):
+                run_segment(rev[i:j], grads, capture is None, runs, wanted, captured, retain_graph)
+                i = j
+                continue
+        i += 1
         cts = grads.pop(id(node), None)
         if cts is None:
             continue
+        if diff is None:
+            cts = _materialize(node, cts)
         if node.pre_hooks:
             for j, hooks in node.pre_hooks.items():
                 if cts[j] is not None:

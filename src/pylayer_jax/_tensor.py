@@ -21,6 +21,7 @@ import numpy as np
 from . import _dtypes
 from ._engine import run_backward
 from ._format import tensor_repr
+from ._fused import ONES
 from ._graph import AccumulateGrad, Edge, OpNode
 from ._op_table import OUT, Op
 from ._saved import SavedValue, VersionCounter
@@ -523,8 +524,7 @@ _ones = jax.jit(jnp.ones_like)
 
 def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
     if g is None:
-        seed = _ones(t._value)
-        return Tensor(seed) if diff is not None else seed
+        return Tensor(_ones(t._value)) if diff is not None else ONES
     if isinstance(g, Tensor):
         if g.shape != t.shape:
             raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
