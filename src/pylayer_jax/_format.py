@@ -1,33 +1,83 @@
 """Paddle's Tensor repr: header line, then the values indented under it.
 
-Layer L0 (numpy only).
+Layer L0 (numpy only). Paddle's rules (precision 8, threshold 1000, edgeitems 3,
+linewidth 80): a float with an integral value prints as ``3.``, others with 8 decimals;
+every item is left-justified to the widest item (one leading space for non-negative
+items when any item is negative); rows of a 1-D block wrap at the line width; arrays
+over the threshold show the first and last ``edgeitems`` of each axis around ``...``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+PRECISION = 8
+THRESHOLD = 1000
+EDGEITEMS = 3
+LINEWIDTH = 80
+_FLOATS = (np.float16, np.float32, np.float64)
 
-def format_values(arr: np.ndarray) -> str:
-    """Values as Paddle prints them: floats with 8 decimals for scalars, numpy style for arrays."""
-    if arr.ndim == 0:
-        v = arr.item()
-        if isinstance(v, bool):
-            return str(v)
-        if isinstance(v, float):
-            return f"{v:.8f}"
-        return str(v)
-    with np.printoptions(precision=8, suppress=True, threshold=1000, edgeitems=3, linewidth=80):
-        if arr.dtype == np.bool_:
-            body = np.array2string(arr, separator=", ")
-        else:
-            body = np.array2string(arr, separator=", ")
-    return body
+
+def _item(v: np.generic) -> str:
+    """One value as Paddle writes it, unpadded."""
+    if v.dtype in _FLOATS:
+        if np.ceil(v) == v:  # integral values and infinities; nan is never equal
+            return f"{v:.0f}."
+        return f"{v:.{PRECISION}f}"
+    if np.iscomplexobj(v):
+        re, im = float(np.real(v)), float(np.imag(v))
+        sign = "+" if im >= 0 else ""
+        return f"({re:.{PRECISION}f}{sign}{im:.{PRECISION}f}j)"
+    return str(v)
+
+
+def _padded(v: np.generic, width: int, signed: bool) -> str:
+    s = _item(v)
+    if width <= len(s):
+        return s
+    if signed and not v < 0:
+        return " " + s.ljust(width - 1)
+    return s.ljust(width)
+
+
+def _edges(a: np.ndarray) -> np.ndarray:
+    """The values a summarised print shows (for the column width)."""
+    if a.ndim == 0 or a.size == 0:
+        return a.reshape(-1)
+    if a.shape[0] > 2 * EDGEITEMS:
+        rows = [*a[:EDGEITEMS], *a[-EDGEITEMS:]]
+    else:
+        rows = list(a)
+    if a.ndim == 1:
+        return np.asarray(rows)
+    return np.concatenate([_edges(r) for r in rows])
+
+
+def _block(a: np.ndarray, summary: bool, indent: int, width: int, signed: bool) -> str:
+    if a.ndim == 0:
+        return _padded(a[()], width, signed)
+    cut = summary and a.shape[0] > 2 * EDGEITEMS
+    idx = [*range(EDGEITEMS), -1, *range(a.shape[0] - EDGEITEMS, a.shape[0])] if cut else range(a.shape[0])
+    if a.ndim == 1:
+        items = ["..." if i == -1 else _padded(a[i], width, signed) for i in idx]
+        per_line = max(1, (LINEWIDTH - indent) // (width + 2))
+        lines = [", ".join(items[k : k + per_line]) for k in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    parts = ["..." if i == -1 else _block(a[i], summary, indent + 1, width, signed) for i in idx]
+    return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
+
+
+def format_values(arr: np.ndarray, indent: int = 7) -> str:
+    """The values block of a repr, its first line unindented, the others aligned under it."""
+    if arr.dtype not in _FLOATS and arr.dtype.kind == "f":  # bfloat16 and friends print as float32
+        arr = arr.astype(np.float32)
+    shown = _edges(arr)
+    width = max((len(_item(v)) for v in shown), default=0)
+    signed = bool(arr.dtype.kind in "iuf" and shown.size and np.any(shown < 0))
+    summary = arr.ndim > 0 and arr.size > THRESHOLD
+    return _block(arr, summary, indent, width, signed)
 
 
 def tensor_repr(shape: list[int], dtype: str, place: str, stop_gradient: bool, arr: np.ndarray) -> str:
     head = f"Tensor(shape={shape}, dtype={dtype}, place={place}, stop_gradient={stop_gradient},"
-    body = format_values(arr)
-    indent = " " * 7
-    body = "\n".join(indent + line if i else indent + line for i, line in enumerate(body.split("\n")))
-    return f"{head}\n{body})"
+    return f"{head}\n{' ' * 7}{format_values(arr, 7)})"

@@ -139,6 +139,31 @@ Tensor.__getitem__ = _getitem  # type: ignore[method-assign]
 Tensor.__setitem__ = _setitem  # type: ignore[method-assign]
 
 
+def _fill_(self: Tensor, value: Any) -> Tensor:
+    """Overwrite every element with ``value`` in place; gradients through the old value stop (as Paddle)."""
+    check_inplace_leaf(self, "Tensor.fill_")
+    r = apply_op(TABLE["setitem"], (self, [], value, ("...",)))
+    return inplace_assign(self, r, "Tensor.fill_")
+
+
+def _zero_(self: Tensor) -> Tensor:
+    """Overwrite every element with 0 in place."""
+    check_inplace_leaf(self, "Tensor.zero_")
+    r = apply_op(TABLE["setitem"], (self, [], 0, ("...",)))
+    return inplace_assign(self, r, "Tensor.zero_")
+
+
+def _transposed(self: Tensor) -> Tensor:
+    """``x.T``: the axes in reverse order (Paddle reverses all of them, not just the last two)."""
+    return apply_op(TABLE["transpose"], (self, tuple(range(self.ndim - 1, -1, -1))))
+
+
+Tensor.fill_ = _fill_  # type: ignore[attr-defined]
+Tensor.zero_ = _zero_  # type: ignore[attr-defined]
+if "transpose" in TABLE:
+    Tensor.T = property(_transposed)  # type: ignore[attr-defined]
+
+
 # ---- operators -------------------------------------------------------------------
 def _is_scalar(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)

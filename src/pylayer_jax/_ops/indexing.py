@@ -33,13 +33,13 @@ def build_index(spec: tuple, arrays: Any) -> tuple:
     return tuple(out)
 
 
-@defop(("x", "indices"), nondiff=("indices",), name="getitem", method=False)
+@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), name="getitem", method=False)
 def getitem(x, indices, spec):
     """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
     return x[build_index(spec, indices)]
 
 
-@defop(("x", "indices", "value"), nondiff=("indices",), name="setitem", method=False)
+@defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False)
 def setitem(x, indices, value, spec):
     """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
     value = jnp.asarray(value).astype(x.dtype)
