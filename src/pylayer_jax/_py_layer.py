@@ -1,0 +1,304 @@
+"""``PyLayer``: custom forward/backward pairs on the eager tape (layer L5).
+
+``apply`` picks a driver. Concrete Tensors go through the eager driver here: forward runs
+once with recording off and concrete Tensors; a ``PyLayerNode`` on the tape keeps the
+ctx, and ``.backward()`` calls the user's backward with concrete Tensors (under grad mode
+= create_graph, so double backward records backward's own ops). JAX arrays, tracers and
+Tensors wrapping tracers go through the traced driver (``_py_layer_traced``), a true
+``jax.custom_vjp``/``custom_jvp`` function.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ._graph import Node, released_error
+from ._py_layer_ctx import PyLayerContext
+from ._py_layer_slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
+from ._py_layer_traced import traced_apply
+from ._saved_hooks import iter_slots
+from ._state import grad_mode, modes
+from ._tensor import Tensor
+from ._tensor_methods import check_inplace_leaf, inplace_assign
+
+_Tracer = jax.core.Tracer
+
+
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a PyLayer backward that is not itself differentiable.
+
+    It runs with gradient recording off; differentiating its result again (a second
+    ``paddle.grad`` with create_graph, or ``jax.grad`` of a ``jax.grad``) raises a RuntimeError.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with grad_mode(False):
+            return fn(*args, **kwargs)
+
+    wrapper._once_differentiable = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+class PyLayer:
+    """Build a custom op from a forward and a backward staticmethod, run it with ``apply``.
+
+    ``forward(ctx, *args, **kwargs)`` computes the outputs (recording is off inside).
+    ``backward(ctx, *grads)`` receives one gradient per output slot and returns one
+    gradient (or None) per input slot: each Tensor argument, and each list/tuple (or other
+    pytree) of Tensors.
+
+    Example::
+
+        >>> import pylayer_jax as paddle
+        >>> from pylayer_jax.autograd import PyLayer
+        >>> class Cube(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x * x
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         x, = ctx.saved_tensor()
+        ...         return 3 * x * x * dy
+        >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+        >>> Cube.apply(x).backward()
+        >>> x.grad.numpy()
+        array([27.], dtype=float32)
+    """
+
+    @staticmethod
+    def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for PyLayer.")
+
+    @staticmethod
+    def backward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the backward function for PyLayer.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward and, when some Tensor argument needs a gradient, record backward on the tape."""
+        if cls.forward is PyLayer.forward:
+            raise NotImplementedError(
+                f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
+            )
+        if kwargs or not all(type(a) is Tensor and not isinstance(a._value, _Tracer) for a in args):
+            if _any_traced(args, kwargs):
+                return traced_apply(cls, args, kwargs)
+            slots, flat = input_slots(args, kwargs)
+        else:  # the common case: positional Tensors only
+            slots, flat = None, args
+        return _eager_apply(cls, args, kwargs, slots, flat)
+
+
+def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+    """Raw jax arrays, tracers, or Tensors wrapping tracers anywhere in the arguments."""
+    for leaf in jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda v: type(v) is Tensor):
+        if isinstance(leaf, jax.Array) or (type(leaf) is Tensor and isinstance(leaf._value, _Tracer)):
+            return True
+    return False
+
+
+def _layer(cls: type) -> str:
+    return f"PyLayer {cls.__name__}"
+
+
+def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: Any, flat: Sequence[Any]) -> Any:
+    grad_on = modes.grad_enabled
+    needs = [grad_on and not t.stop_gradient for t in flat]
+    record = any(needs)
+    ctx = PyLayerContext()
+    if slots is None:
+        ctx.needs_input_grad = tuple(needs)
+    else:
+        pos, nig = 0, []
+        for s in slots:
+            nig.append(any(needs[pos:pos + s.n]))
+            pos += s.n
+        ctx.needs_input_grad = tuple(nig)
+    # where each input's gradient goes, taken before forward may rewire an input in place
+    edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+
+    ctx._in_forward = True
+    modes.pylayer_forward_ctx.append(ctx)
+    prev = modes.grad_enabled
+    modes.grad_enabled = False
+    try:
+        out = cls.forward(ctx, *args, **kwargs)
+    finally:
+        modes.grad_enabled = prev
+        modes.pylayer_forward_ctx.pop()
+        ctx._in_forward = False
+
+    layer = _layer(cls)
+    if type(out) is Tensor:
+        out_slots, out_flat, how = None, [out], None
+    else:
+        out_slots, out_flat, how = output_slots(out, layer)
+    if not record:
+        for s in iter_slots(ctx._saved):
+            s.ref = None
+        return out
+
+    node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
+    new_flat = _wire_outputs(ctx, node, flat, out_flat, layer)
+    for s in iter_slots(ctx._saved):  # a saved output differentiates through this node
+        if s.ref is not None:
+            for j, o in enumerate(out_flat):
+                if o is s.ref and not new_flat[j].stop_gradient:
+                    s.edge, s.stop_gradient = new_flat[j]._edge, False
+            s.ref = None
+    if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
+        return out
+    return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _wire_outputs(ctx: PyLayerContext, node: PyLayerNode, inputs: Sequence[Any], outs: list[Any], layer: str) -> list[Any]:
+    """Attach forward's output Tensors to ``node``; returns the Tensors apply hands back."""
+    in_ids = {id(t) for t in inputs}
+    not_inplace = {id(t) for t in ctx._not_inplace}
+    non_diff = {id(t) for t in ctx._non_diff}
+    seen: set[int] = set()
+    res = []
+    for j, t in enumerate(outs):
+        if isinstance(t, jax.Array):
+            t = Tensor(t)
+        if id(t) in non_diff:
+            node.non_diff.add(j)
+            r = t if id(t) not in seen and t._edge is None else Tensor(t._value)
+            r.stop_gradient = True
+        elif id(t) in in_ids and id(t) not in not_inplace and id(t) not in seen:
+            # returning an unmarked input is an in-place write of that input
+            check_inplace_leaf(t, f"{layer}.apply (forward returned its input)")
+            r = inplace_assign(t, Tensor(t._value, False, (node, j)), f"{layer}.apply")
+        elif id(t) in in_ids or id(t) in seen or t._edge is not None or not t.stop_gradient:
+            # a marked input, a repeated output or a tensor with a history of its own: a new Tensor sharing data
+            r = Tensor(t._value, False, (node, j))
+        else:
+            r = t
+            r._edge, r.stop_gradient = (node, j), False
+        seen.add(id(t))
+        res.append(r)
+    return res
+
+
+class PyLayerNode(Node):
+    """The tape node of one ``PyLayer.apply`` call: calls the user's backward with Tensors."""
+
+    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff")
+
+    def __init__(self, cls: type, ctx: PyLayerContext, slots: Any, needs: list[bool], inputs: Sequence[Any],
+                 edges: list[Any], out_flat: list[Any], out_slots: Any) -> None:
+        out_avals = [(tuple(o.shape), o._value.dtype if isinstance(o, Tensor) else o.dtype) for o in out_flat]
+        super().__init__(edges, out_avals)
+        self.cls = cls
+        self.ctx = ctx
+        self.slots = slots
+        self.needs = needs
+        self.in_avals = [(tuple(t._value.shape), t._value.dtype) if e is not None else None
+                         for t, e in zip(inputs, edges)]
+        self.out_slots = out_slots
+        self.non_diff: set[int] = set()
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"PyLayer {self.cls.__name__}"
+
+    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+        if self.released:
+            raise released_error(self.name)
+        cls, ctx = self.cls, self.ctx
+        if cls.backward is PyLayer.backward:
+            raise NotImplementedError(
+                f"You must implement the backward function for PyLayer: {cls.__name__} has no backward "
+                "staticmethod, and a gradient is needed through it."
+            )
+        once = getattr(cls.backward, "_once_differentiable", False)
+        grads = []
+        for j, c in enumerate(cts):
+            shape, dtype = self.out_avals[j]
+            if c is None or j in self.non_diff:
+                grads.append(Tensor(jnp.zeros(shape, dtype)) if ctx._materialize else None)
+                continue
+            if isinstance(c, Tensor):
+                grads.append(c if c._value.dtype == dtype else c.astype(dtype))
+            else:
+                grads.append(Tensor(c if c.dtype == dtype else c.astype(dtype)))
+        args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
+        try:
+            with grad_mode(diff is not None and not once):
+                result = cls.backward(ctx, *args)
+        except Exception as e:
+            e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
+            raise
+        if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
+            values = [result]  # the common case, checked quickly
+        else:
+            slots = self.slots if self.slots is not None else _plain_slots(len(self.needs))
+            values = split_grads(result, slots, self.needs, self.name)
+        out = []
+        err_node = _OnceDifferentiableNode(self.name, self.next_edges, self.in_avals) if once and diff is not None else None
+        for k, (g, aval) in enumerate(zip(values, self.in_avals)):
+            if g is None or aval is None:
+                out.append(None)
+                continue
+            out.append(self._fix(g, aval, k, diff, err_node))
+        return out
+
+    def _fix(self, g: Any, aval: tuple, k: int, diff: Any, err_node: Any) -> Any:
+        """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype."""
+        shape, dtype = aval
+        t = g if isinstance(g, Tensor) else Tensor(jnp.asarray(g))
+        if tuple(t._value.shape) != shape:
+            raise ValueError(
+                f"{self.name}: backward returned a gradient of shape {list(t._value.shape)} for input Tensor {k}, "
+                f"whose shape is {list(shape)}. Return a gradient with the input's shape."
+            )
+        if diff is None:
+            v = t._value
+            return v if v.dtype == dtype else v.astype(dtype)
+        if err_node is not None:
+            return Tensor(t._value.astype(dtype), False, (err_node, k))
+        return t if t._value.dtype == dtype else t.astype(dtype)
+
+    def release(self) -> None:
+        super().release()
+        self.ctx = None  # type: ignore[assignment]
+
+
+def _plain_slots(n: int) -> list[Any]:
+    return _PLAIN[n] if n < len(_PLAIN) else [_SingleSlot] * n
+
+
+class _SingleSlot:
+    tdef = None
+    n = 1
+    n_all = 1
+    tensor_pos = (0,)
+    kind = "Tensor"
+
+
+_PLAIN = [[_SingleSlot] * i for i in range(16)]
+
+
+class _OnceDifferentiableNode(Node):
+    """Stands for a once_differentiable backward's results on the tape; differentiating them raises."""
+
+    __slots__ = ("layer",)
+
+    def __init__(self, layer: str, next_edges: Sequence[Any], in_avals: Sequence[Any]) -> None:
+        avals = [((), jnp.float32) if a is None else a for a in in_avals]
+        super().__init__(list(next_edges), avals)
+        self.layer = layer
+
+    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+        raise RuntimeError(
+            f"{self.layer}: its backward is decorated with @once_differentiable, so its gradients cannot be "
+            "differentiated again (a second paddle.grad / backward through them). Remove the decorator and write "
+            "backward with differentiable ops to get higher-order gradients."
+        )
