@@ -1,6 +1,7 @@
 """pylayer_jax: Paddle's custom-autograd API (PyLayer, saved_tensors_hooks, static_pylayer) on JAX."""
 
 from . import _tensor_methods as _tensor_methods
+from . import autograd as autograd
 from ._dtypes import get_default_dtype as get_default_dtype
 from ._dtypes import set_default_dtype as set_default_dtype
 from ._functional import *  # noqa: F403
