@@ -69,7 +69,7 @@ def _block(a: np.ndarray, summary: bool, indent: int, width: int, signed: bool) 
 
 def format_values(arr: np.ndarray, indent: int = 7) -> str:
     """The values block of a repr, its first line unindented, the others aligned under it."""
-    if arr.dtype not in _FLOATS and arr.dtype.kind == "f":  # bfloat16 and friends print as float32
+    if arr.dtype not in _FLOATS and "float" in arr.dtype.name:  # bfloat16 and friends print as float32
         arr = arr.astype(np.float32)
     shown = _edges(arr)
     width = max((len(_item(v)) for v in shown), default=0)

@@ -170,9 +170,9 @@ def _is_scalar(v: Any) -> bool:
 
 
 def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
-    """int tensor op float scalar -> the tensor in the default float dtype (Paddle's rule)."""
+    """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this)."""
     if isinstance(v, float) and not t.dtype.is_floating_point:
-        return apply_op(TABLE["cast"], (t, _dtypes.get_default_dtype()))
+        return apply_op(TABLE["cast"], (t, "float32"))
     return t
 
 
@@ -213,7 +213,7 @@ def _div(self: Tensor, o: Any) -> Any:
 def _binary(name: str, reflected: bool = False) -> Any:
     def f(self: Tensor, o: Any) -> Any:
         if isinstance(o, float) and not self.dtype.is_floating_point:
-            self = apply_op(TABLE["cast"], (self, _dtypes.get_default_dtype()))
+            self = apply_op(TABLE["cast"], (self, "float32"))
         return apply_op(_op(name), (o, self) if reflected else (self, o))
 
     f.__name__ = name
