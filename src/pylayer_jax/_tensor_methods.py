@@ -51,9 +51,13 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     counter.name = t.name
     if r._edge is not None:
         node = r._edge[0]
-        # values this very op saved from t (or its output, now t) carry t's new version
-        for sv in (*getattr(node, "saved_leaves", ()), *(getattr(node, "saved_outs", None) or ())):
-            if isinstance(sv, SavedValue) and (sv.counter is counter or sv.counter is None):
+        # t's old value that this very op saved is an immutable array no later write can reach: never stale
+        # (Paddle accepts y.multiply_(w); y.exp_()); its saved output is t now, so it carries t's new version
+        for sv in getattr(node, "saved_leaves", ()):
+            if isinstance(sv, SavedValue) and sv.counter is counter:
+                sv.counter = None
+        for sv in getattr(node, "saved_outs", None) or ():
+            if isinstance(sv, SavedValue) and sv.counter is None:
                 sv.counter, sv.version = counter, counter.value
         t._edge = r._edge
         t.stop_gradient = False
