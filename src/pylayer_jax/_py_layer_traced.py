@@ -58,6 +58,8 @@ class _Run:
         self.slots, flat = input_slots(args, kwargs)
         assert len(flat) == len(self.dyn_idx), (len(flat), len(self.dyn_idx))
         self.dyn = [self.leaves[i] for i in self.dyn_idx]
+        # outputs are Tensors when the caller passed Tensors, jax arrays when it passed only arrays
+        self.tensor_io = any(isinstance(t, Tensor) for t in flat)
         self.aux: _Aux | None = None
 
     def key(self) -> Any:
@@ -113,7 +115,7 @@ class _Run:
     def outputs(self, outs: Sequence[Any]) -> Any:
         aux = self.aux
         assert aux is not None
-        new = [Tensor(o, j in aux.non_diff) if t else o for j, (o, t) in enumerate(zip(outs, aux.out_tensor))]
+        new = [Tensor(o, j in aux.non_diff) if self.tensor_io else o for j, o in enumerate(outs)]
         return rebuild_output(aux.template, aux.out_slots, aux.how, new)
 
     # ---- backward ---------------------------------------------------------------
