@@ -22,7 +22,7 @@ from . import _dtypes
 from ._engine import run_backward
 from ._format import tensor_repr
 from ._fused import ONES
-from ._graph import AccumulateGrad, Edge, OpNode
+from ._graph import AccumulateGrad, Edge, OpNode, released_error
 from ._op_table import OUT, Op
 from ._saved import SavedValue, VersionCounter
 from ._state import current_saved_hooks, grad_mode, modes
@@ -592,17 +592,26 @@ def grad(
         if not isinstance(t, Tensor):
             raise TypeError(f"paddle.grad: inputs must be Tensors, but received {type(t).__name__}.")
         capture.append(t.grad_edge() or (None, 0))
-    blocked = set()
+    blocked: list[Edge] = []
     if no_grad_vars is not None:
         nv = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
-        blocked = {id(e[0]) for e in (v.grad_edge() for v in nv) if e is not None}
-    if blocked:
-        roots = [r for r in roots if id(r[0][0]) not in blocked]
-    with grad_mode(create_graph):
-        got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
+        blocked = [e for e in (v.grad_edge() for v in nv) if e is not None]
+    for node, idx in blocked:  # gradients reaching a no_grad_var stop there (dropped for this call only)
+        node.add_pre_hook(idx, _drop_grad)
+    freed = next((r[0][0] for r in roots if r[0][0].released), None)  # an earlier backward freed it
+    try:
+        with grad_mode(create_graph):
+            got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
+    finally:
+        for node, idx in blocked:
+            node.pre_hooks[idx].remove(_drop_grad)
+            if not any(node.pre_hooks.values()):
+                node.pre_hooks = None  # hook-free nodes stay fusable
     result: list[Tensor | None] = []
     for t, g in zip(ins, got or [None] * len(ins)):
         if g is None:
+            if freed is not None:  # a freed output graph reaches nothing: say why
+                raise released_error(freed.name)
             if not allow_unused:
                 raise ValueError(
                     f"paddle.grad: the input {t.name} does not appear in the backward graph of the outputs, so "
@@ -612,6 +621,10 @@ def grad(
         else:
             result.append(g if isinstance(g, Tensor) else Tensor(g))
     return result
+
+
+def _drop_grad(g: Any) -> None:
+    return None
 
 
 # ---- pytree: a function over Tensors can be jitted / vmapped ------------------------
