@@ -1,0 +1,217 @@
+"""pylayer_jax benchmarks: one run prints a table of times (µs) and ratios.
+
+Columns: pylayer_jax; plain JAX (the limit: jitted functions, or jax.jit(jax.grad(...)));
+real Paddle and PyTorch when an interpreter that has them is given (or found).
+
+    python benchmarks/bench.py [--paddle-python PATH] [--torch-python PATH] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from _timing import per_call_us  # noqa: E402
+
+import pylayer_jax as paddle  # noqa: E402
+from pylayer_jax.autograd import PyLayer  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _block(x: Any) -> Any:
+    leaves = jax.tree_util.tree_leaves(x, is_leaf=lambda t: isinstance(t, paddle.Tensor))
+    for leaf in leaves:
+        v = leaf._value if isinstance(leaf, paddle.Tensor) else leaf
+        if hasattr(v, "block_until_ready"):
+            v.block_until_ready()
+    return x
+
+
+def timed(fn: Callable[[], Any], big: bool = False) -> float:
+    return per_call_us(fn, min_time=3.0 if big else 0.5, sync=_block)
+
+
+class CusTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+@jax.custom_vjp
+def tanh_ref(x):
+    return jnp.tanh(x)
+
+
+def _tanh_fwd(x):
+    y = jnp.tanh(x)
+    return y, y
+
+
+def _tanh_bwd(y, dy):
+    return (dy * (1 - y * y),)
+
+
+tanh_ref.defvjp(_tanh_fwd, _tanh_bwd)
+
+
+def ours() -> dict[str, tuple[float, float | None]]:
+    """case -> (pylayer_jax µs, plain JAX µs or None)."""
+    res: dict[str, tuple[float, float | None]] = {}
+    rng = np.random.default_rng(0)
+    a_np, b_np = rng.random((2, 3), np.float32), rng.random((3, 2), np.float32)
+    a, b = paddle.to_tensor(a_np), paddle.to_tensor(b_np)
+    ja, jb = jnp.asarray(a_np), jnp.asarray(b_np)
+    jt, jadd, jmm, jsum = jax.jit(jnp.tanh), jax.jit(jnp.add), jax.jit(jnp.matmul), jax.jit(jnp.sum)
+    res["op tanh [2,3]"] = (timed(lambda: paddle.tanh(a)), timed(lambda: jt(ja)))
+    res["op add [2,3]"] = (timed(lambda: a + a), timed(lambda: jadd(ja, ja)))
+    res["op matmul [2,3]x[3,2]"] = (timed(lambda: paddle.matmul(a, b)), timed(lambda: jmm(ja, jb)))
+    res["op sum [2,3]"] = (timed(lambda: paddle.sum(a)), timed(lambda: jsum(ja)))
+
+    for bsz, w in [(64, 8), (1024, 1024)]:
+        x_np = rng.random((bsz, w), np.float32)
+        p_np = [rng.random(s, np.float32) * 0.1 for s in [(w, w), (w,), (w, w), (w,)]]
+        x = paddle.to_tensor(x_np)
+        params = [paddle.to_tensor(p) for p in p_np]
+        for p in params:
+            p.stop_gradient = False
+
+        def step(x=x, params=params):
+            w1, b1, w2, b2 = params
+            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+            out.mean().backward()
+            for p in params:
+                p.clear_grad()
+            return w1.grad
+
+        def loss(ps, x):
+            w1, b1, w2, b2 = ps
+            return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
+
+        g = jax.jit(jax.grad(loss))
+        jx, jp = jnp.asarray(x_np), [jnp.asarray(p) for p in p_np]
+        res[f"mlp step {bsz}x{w}"] = (timed(step, big=w > 1000 - 1), timed(lambda: g(jp, jx), big=w > 999))
+
+    for shape in ((2, 3), (1000, 1000)):
+        x_np = rng.random(shape, np.float32)
+        x = paddle.to_tensor(x_np)
+        x.stop_gradient = False
+
+        def pstep(x=x):
+            CusTanh.apply(x).mean().backward()
+            return x.grad
+
+        jg = jax.jit(jax.grad(lambda v: jnp.mean(tanh_ref(v))))
+        jx = jnp.asarray(x_np)
+        res[f"pylayer step {list(shape)}"] = (timed(pstep, big=shape[0] > 999), timed(lambda: jg(jx), big=shape[0] > 999))
+
+    # traced: jax.jit(jax.grad(.)) of a 3-layer MLP whose activation is the PyLayer vs a hand-written custom_vjp
+    ws = [jnp.asarray(rng.random((256, 256), np.float32) * 0.1) for _ in range(3)]
+    xin = jnp.asarray(rng.random((512, 256), np.float32))
+
+    def mlp(ws, x, act):
+        for w in ws:
+            x = act(x @ w)
+        return jnp.mean(x)
+
+    g_ours = jax.jit(jax.grad(lambda ws, x: mlp(ws, x, CusTanh.apply)))
+    g_ref = jax.jit(jax.grad(lambda ws, x: mlp(ws, x, tanh_ref)))
+    res["traced jit(grad) MLP 3x256, batch 512"] = (timed(lambda: g_ours(ws, xin), big=True),
+                                                   timed(lambda: g_ref(ws, xin), big=True))
+    res.update(static_runs())
+    return res
+
+
+def static_runs() -> dict[str, tuple[float, float | None]]:
+    res: dict[str, tuple[float, float | None]] = {}
+    paddle.enable_static()
+    try:
+        main_prog, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main_prog, start):
+            data = paddle.static.data(name="X", shape=[None, 5], dtype="float32")
+            data.stop_gradient = False
+            ret = paddle.static.nn.static_pylayer(lambda x: paddle.exp(x), [data], lambda dy: 2 * paddle.exp(dy))
+            grad = paddle.static.gradients([ret], data)[0]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+
+        def plain(x):
+            y, vjp = jax.vjp(jnp.exp, x)
+            return x, 2 * jnp.exp(jnp.ones_like(y)), y
+
+        jplain = jax.jit(plain)
+        for rows in (1, 200000):
+            feed_np = np.random.rand(rows, 5).astype("float32")
+            feed = {"X": feed_np}
+            ours_t = timed(lambda feed=feed: exe.run(main_prog, feed=feed, fetch_list=[data, grad, ret]), big=rows > 1)
+            jx = feed_np
+            jax_t = timed(lambda jx=jx: [np.asarray(v) for v in jplain(jx)], big=rows > 1)
+            res[f"static run {rows}x5"] = (ours_t, jax_t)
+    finally:
+        paddle.disable_static()
+    return res
+
+
+def peer(python: str | None, script: str) -> dict[str, float]:
+    if not python:
+        return {}
+    out = subprocess.run([python, os.path.join(HERE, script)], capture_output=True, text=True, timeout=1800)
+    if out.returncode != 0:
+        print(f"[{script} failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode}]")
+        return {}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _find(module: str, flag: str | None, env: str) -> str | None:
+    if flag:
+        return flag
+    if os.environ.get(env):
+        return os.environ[env]
+    probe = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True)
+    return sys.executable if probe.returncode == 0 else None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--paddle-python", help="interpreter with paddlepaddle installed (or env PADDLE_PYTHON)")
+    ap.add_argument("--torch-python", help="interpreter with torch installed (or env TORCH_PYTHON)")
+    args = ap.parse_args()
+    mine = ours()
+    pd = peer(_find("paddle", args.paddle_python, "PADDLE_PYTHON"), "peer_paddle.py")
+    th = peer(_find("torch", args.torch_python, "TORCH_PYTHON"), "peer_torch.py")
+
+    def fmt(v: float | None) -> str:
+        if v is None:
+            return "-"
+        return f"{v / 1000:.2f} ms" if v >= 1000 else f"{v:.1f} µs"
+
+    def ratio(a: float, b: float | None) -> str:
+        return "-" if not b else f"{a / b:.2f}x"
+
+    print(f"device: {jax.devices()[0].platform}, jax {jax.__version__}")
+    print("| case | pylayer_jax | plain JAX | Paddle | PyTorch | ours/JAX | ours/Paddle | ours/PyTorch |")
+    print("|---|---|---|---|---|---|---|---|")
+    for case, (t, j) in mine.items():
+        p, tt = pd.get(case), th.get(case)
+        print(f"| {case} | {fmt(t)} | {fmt(j)} | {fmt(p)} | {fmt(tt)} | {ratio(t, j)} | {ratio(t, p)} | {ratio(t, tt)} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""The benchmark workloads in real Paddle; run with an interpreter that has paddle, prints JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+warnings.filterwarnings("ignore")
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+from _timing import per_call_us  # noqa: E402
+from paddle.autograd import PyLayer  # noqa: E402
+
+
+class CusTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def main() -> None:
+    res: dict[str, float] = {}
+    a = paddle.to_tensor(np.random.rand(2, 3).astype("float32"))
+    b = paddle.to_tensor(np.random.rand(3, 2).astype("float32"))
+    res["op tanh [2,3]"] = per_call_us(lambda: paddle.tanh(a))
+    res["op add [2,3]"] = per_call_us(lambda: a + a)
+    res["op matmul [2,3]x[3,2]"] = per_call_us(lambda: paddle.matmul(a, b))
+    res["op sum [2,3]"] = per_call_us(lambda: paddle.sum(a))
+    for bsz, w in [(64, 8), (1024, 1024)]:
+        x = paddle.to_tensor(np.random.rand(bsz, w).astype("float32"))
+        params = [paddle.to_tensor(np.random.rand(*s).astype("float32") * 0.1) for s in [(w, w), (w,), (w, w), (w,)]]
+        for p in params:
+            p.stop_gradient = False
+
+        def step(x=x, params=params):
+            w1, b1, w2, b2 = params
+            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+            out.mean().backward()
+            for p in params:
+                p.clear_grad()
+            return w1.grad
+
+        res[f"mlp step {bsz}x{w}"] = per_call_us(step, min_time=0.5 if w < 1000 else 3.0, repeats=5)
+    for shape in ([2, 3], [1000, 1000]):
+        x = paddle.to_tensor(np.random.rand(*shape).astype("float32"))
+        x.stop_gradient = False
+
+        def pstep(x=x):
+            CusTanh.apply(x).mean().backward()
+            return x.grad
+
+        res[f"pylayer step {shape}"] = per_call_us(pstep, min_time=0.5 if shape[0] < 1000 else 2.0)
+    res.update(static_runs())
+    print(json.dumps(res))
+
+
+def static_runs() -> dict[str, float]:
+    res = {}
+    paddle.enable_static()
+    main_prog, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main_prog, start):
+        data = paddle.static.data(name="X", shape=[None, 5], dtype="float32")
+        data.stop_gradient = False
+        ret = paddle.static.nn.static_pylayer(lambda x: paddle.exp(x), [data], lambda dy: 2 * paddle.exp(dy))
+        grad = paddle.static.gradients([ret], data)[0]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(start)
+    for rows in (1, 200000):
+        feed = {"X": np.random.rand(rows, 5).astype("float32")}
+        res[f"static run {rows}x5"] = per_call_us(
+            lambda feed=feed: exe.run(main_prog, feed=feed, fetch_list=[data, grad, ret]), min_time=1.0
+        )
+    paddle.disable_static()
+    return res
+
+
+if __name__ == "__main__":
+    main()
