@@ -59,6 +59,13 @@ class set_grad_enabled(_GradMode):  # noqa: N801
         self._prev = modes.grad_enabled
         modes.grad_enabled = self._target  # takes effect immediately, like Paddle/torch
 
+    def __enter__(self) -> None:
+        modes.grad_enabled = self._target  # keep the mode from before __init__ changed it, to restore on exit
+
+    def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        modes.grad_enabled = self._prev  # as a decorator it only applies inside the function
+        return super().__call__(fn)
+
 
 def is_grad_enabled() -> bool:
     """Whether ops record gradients right now."""
