@@ -21,12 +21,13 @@ from ._graph import Node, released_error
 from ._py_layer_ctx import PyLayerContext
 from ._py_layer_slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
 from ._py_layer_traced import traced_apply
-from ._saved_hooks import iter_slots
+from ._saved_hooks import SavedSlot, iter_slots
 from ._state import grad_mode, modes
 from ._tensor import Tensor
 from ._tensor_methods import check_inplace_leaf, inplace_assign
 
 _Tracer = jax.core.Tracer
+_zeros = jax.jit(jnp.zeros, static_argnums=(0, 1))  # an eager jnp.zeros costs ~100 us, this ~10
 
 
 def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,27 +136,40 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         modes.pylayer_forward_ctx.pop()
         ctx._in_forward = False
 
-    layer = _layer(cls)
     if type(out) is Tensor:
         out_slots, out_flat, how = None, [out], None
     else:
-        out_slots, out_flat, how = output_slots(out, layer)
+        out_slots, out_flat, how = output_slots(out, _layer(cls))
+    saved = ctx._saved
     if not record:
-        for s in iter_slots(ctx._saved):
-            s.ref = None
+        if saved:
+            _link_saved(saved, (), ())
         return out
 
     node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
-    new_flat = _wire_outputs(ctx, node, flat, out_flat, layer)
-    for s in iter_slots(ctx._saved):  # a saved output differentiates through this node
-        if s.ref is not None:
-            for j, o in enumerate(out_flat):
-                if o is s.ref and not new_flat[j].stop_gradient:
-                    s.edge, s.stop_gradient = new_flat[j]._edge, False
-            s.ref = None
+    t = out_flat[0]
+    if (len(out_flat) == 1 and type(t) is Tensor and t._edge is None and t.stop_gradient and not ctx._non_diff
+            and all(t is not i for i in flat)):
+        t._edge, t.stop_gradient = (node, 0), False  # the common case: one fresh output
+        new_flat = out_flat
+    else:
+        new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
+    if saved:
+        _link_saved(saved, out_flat, new_flat)
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) -> None:
+    """A saved forward output differentiates through the node (create_graph); drop the saved objects."""
+    for s in saved if all(type(v) is SavedSlot for v in saved) else iter_slots(saved):
+        if type(s) is not SavedSlot or s.ref is None:
+            continue
+        for j, o in enumerate(out_flat):
+            if o is s.ref and not new_flat[j].stop_gradient:
+                s.edge, s.stop_gradient = new_flat[j]._edge, False
+        s.ref = None
 
 
 def _wire_outputs(ctx: PyLayerContext, node: PyLayerNode, inputs: Sequence[Any], outs: list[Any], layer: str) -> list[Any]:
@@ -220,22 +234,25 @@ class PyLayerNode(Node):
             )
         once = getattr(cls.backward, "_once_differentiable", False)
         grads = []
+        non_diff = self.non_diff
         for j, c in enumerate(cts):
             shape, dtype = self.out_avals[j]
-            if c is None or j in self.non_diff:
-                grads.append(Tensor(jnp.zeros(shape, dtype)) if ctx._materialize else None)
-                continue
-            if isinstance(c, Tensor):
+            if c is None or (non_diff and j in non_diff):
+                grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+            elif type(c) is Tensor:
                 grads.append(c if c._value.dtype == dtype else c.astype(dtype))
             else:
                 grads.append(Tensor(c if c.dtype == dtype else c.astype(dtype)))
         args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
+        prev = modes.grad_enabled
+        modes.grad_enabled = diff is not None and not once
         try:
-            with grad_mode(diff is not None and not once):
-                result = cls.backward(ctx, *args)
+            result = cls.backward(ctx, *args)
         except Exception as e:
             e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
             raise
+        finally:
+            modes.grad_enabled = prev
         if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
             values = [result]  # the common case, checked quickly
         else:
@@ -253,7 +270,7 @@ class PyLayerNode(Node):
     def _fix(self, g: Any, aval: tuple, k: int, diff: Any, err_node: Any) -> Any:
         """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype."""
         shape, dtype = aval
-        t = g if isinstance(g, Tensor) else Tensor(jnp.asarray(g))
+        t = g if type(g) is Tensor or isinstance(g, Tensor) else Tensor(jnp.asarray(g))
         if tuple(t._value.shape) != shape:
             raise ValueError(
                 f"{self.name}: backward returned a gradient of shape {list(t._value.shape)} for input Tensor {k}, "

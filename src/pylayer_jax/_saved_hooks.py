@@ -18,7 +18,7 @@ import jax
 import numpy as np
 
 from . import _dtypes
-from ._graph import Edge
+from ._graph import AccumulateGrad, Edge
 from ._state import current_saved_hooks, grad_mode, modes
 from ._tensor import Tensor
 
@@ -122,7 +122,7 @@ class SavedSlot:
             return Tensor(arr, self.stop_gradient)
         t = Tensor(arr, False)
         node = self.edge[0]
-        if type(node).__name__ == "AccumulateGrad":  # a leaf that needs grad: share its accumulator
+        if type(node) is AccumulateGrad:  # a leaf that needs grad: share its accumulator
             t._acc = node
         else:
             t._edge = self.edge
@@ -148,11 +148,11 @@ def _check_unpacked(r: Any, shape: tuple, dtype: Any, name: str) -> Any:
 def save_values(values: tuple[Any, ...]) -> tuple[Any, ...]:
     """Store what ``save_for_backward`` got: Tensors/arrays as SavedSlots, containers mapped."""
     hooks = current_saved_hooks()
-    return tuple(_save_one(v, hooks) for v in values)
+    return tuple([_save_one(v, hooks) for v in values])
 
 
 def _save_one(v: Any, hooks: Any) -> Any:
-    if isinstance(v, Tensor | jax.Array):
+    if type(v) is Tensor or isinstance(v, Tensor | jax.Array):
         return SavedSlot(v, hooks)
     if type(v) in (list, tuple):
         return type(v)(_save_one(e, hooks) for e in v)
@@ -163,6 +163,8 @@ def _save_one(v: Any, hooks: Any) -> Any:
 
 def load_values(saved: Any) -> Any:
     """The inverse of ``save_values``: unpack (running unpack hooks) every SavedSlot."""
+    if type(saved) is tuple and all(type(e) is SavedSlot for e in saved):  # the common case
+        return tuple([e.value() for e in saved])
     if isinstance(saved, SavedSlot):
         return saved.value()
     if type(saved) in (list, tuple):
