@@ -768,3 +768,24 @@ def test_i34_integer_input_gets_integer_grad():
     L.apply(x).backward()  # Paddle 3.3.1: g is int64 ones, x.grad = [2, 2] int64
     assert x.grad.dtype == paddle.int64
     np.testing.assert_array_equal(x.grad.numpy(), [2, 2])
+
+
+def test_saved_marked_input_keeps_its_own_history_under_create_graph():
+    class Sq(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_not_inplace(x)
+            ctx.save_for_backward(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensor()
+            return g * x * 2  # pretend d/dx = 2x
+
+    a = leaf([3.0])
+    h = a * a  # h = a^2, dh/da = 2a
+    (g,) = paddle.grad(Sq.apply(h), a, create_graph=True)  # 2*h * 2a = 4a^3
+    np.testing.assert_allclose(g.numpy(), [108.0])
+    (g2,) = paddle.grad(g, a)  # 12 a^2
+    np.testing.assert_allclose(g2.numpy(), [108.0])

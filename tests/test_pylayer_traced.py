@@ -291,3 +291,26 @@ def test_hlo_op_counts_match_hand_written_custom_vjp():
     assert got == want
     np.testing.assert_allclose(jax.tree_util.tree_leaves(mlp(JnpTanh.apply)(params, x)),
                                jax.tree_util.tree_leaves(mlp(ref_tanh)(params, x)), rtol=1e-10)
+
+
+def test_array_attribute_on_ctx_is_a_residual_and_mark_not_inplace_under_jit():
+    class Scale(PyLayer):
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.w = w * 2  # an array attribute: carried as a residual
+            ctx.name = "scale"  # a static one
+            ctx.mark_not_inplace(x)
+            return x * w, x
+
+        @staticmethod
+        def backward(ctx, g, g_same):
+            assert ctx.name == "scale"
+            return g * ctx.w / 2 + g_same, None
+
+    def loss(x, w):
+        a, b = Scale.apply(x, w)
+        return jnp.sum(a) + 3 * jnp.sum(b)
+
+    w = jnp.array([2.0, 3.0, 4.0])
+    np.testing.assert_allclose(jax.jit(jax.grad(loss))(X, w), w + 3)
+    np.testing.assert_allclose(jax.grad(loss)(X, w), w + 3)

@@ -155,19 +155,22 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     else:
         new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
     if saved:
-        _link_saved(saved, out_flat, new_flat)
+        _link_saved(saved, [o if all(o is not i for i in flat) else None for o in out_flat], new_flat)
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
 
 
 def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) -> None:
-    """A saved forward output differentiates through the node (create_graph); drop the saved objects."""
+    """A saved fresh forward output differentiates through the node (create_graph); drop the saved objects.
+
+    ``out_flat`` holds None for outputs that are inputs: a saved input keeps its own history.
+    """
     for s in saved if all(type(v) is SavedSlot for v in saved) else iter_slots(saved):
         if type(s) is not SavedSlot or s.ref is None:
             continue
         for j, o in enumerate(out_flat):
-            if o is s.ref and not new_flat[j].stop_gradient:
+            if o is s.ref and new_flat[j] is o and not o.stop_gradient:
                 s.edge, s.stop_gradient = new_flat[j]._edge, False
         s.ref = None
 
