@@ -41,8 +41,16 @@ class Mul(PyLayer):
 def test_a1_public_names():
     import pylayer_jax.autograd as ag
 
-    for name in ("PyLayer", "PyLayerContext", "saved_tensors_hooks", "once_differentiable", "backward", "grad",
-                 "check_pylayer", "no_grad"):
+    for name in (
+        "PyLayer",
+        "PyLayerContext",
+        "saved_tensors_hooks",
+        "once_differentiable",
+        "backward",
+        "grad",
+        "check_pylayer",
+        "no_grad",
+    ):
         assert hasattr(ag, name), name
     assert paddle.autograd.PyLayer is PyLayer
     assert ag.grad is paddle.grad
@@ -380,7 +388,9 @@ def test_d18_too_few_values():
 
 def test_d19_tensor_for_stop_gradient_slot():
     L = _two_slot_layer(lambda g: (g, g))
-    with pytest.raises(ValueError, match="should return None at 1 position, because its forward Tensor's stop_gradient"):
+    with pytest.raises(
+        ValueError, match="should return None at 1 position, because its forward Tensor's stop_gradient"
+    ):
         L.apply(leaf([1.0]), leaf([1.0], stop_gradient=True)).sum().backward()
 
 
@@ -500,10 +510,15 @@ def test_e25_inplace_change_after_save_does_not_corrupt_backward():
     np.testing.assert_allclose(x.grad.numpy(), [2.0, 3.0])
 
 
-@pytest.mark.parametrize("method,args", [
-    ("save_for_backward", (None,)), ("mark_not_inplace", ()), ("mark_non_differentiable", ()),
-    ("set_materialize_grads", (False,)),
-])
+@pytest.mark.parametrize(
+    "method,args",
+    [
+        ("save_for_backward", (None,)),
+        ("mark_not_inplace", ()),
+        ("mark_non_differentiable", ()),
+        ("set_materialize_grads", (False,)),
+    ],
+)
 def test_e26_ctx_methods_outside_forward(method, args):
     seen = {}
 
@@ -574,7 +589,9 @@ def test_f27_inplace_rewire_breaks_an_earlier_op_that_saved_it():
     h = x * 1.0
     z = h * h  # multiply saves h at version 0
     Identity.apply(h)
-    with pytest.raises(RuntimeError, match="has been modified by an inplace operation. Its version is 1 but the expected version is 0"):
+    with pytest.raises(
+        RuntimeError, match="has been modified by an inplace operation. Its version is 1 but the expected version is 0"
+    ):
         z.sum().backward()
 
 

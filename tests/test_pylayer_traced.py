@@ -104,8 +104,9 @@ def test_jvp_and_vmap():
     np.testing.assert_allclose(y, y_ref)
     np.testing.assert_allclose(ty, ty_ref, rtol=1e-12)
     xs = jnp.stack([X, 2 * X])
-    np.testing.assert_allclose(jax.vmap(jax.grad(loss_of(Tanh.apply)))(xs),
-                               jax.vmap(jax.grad(loss_of(ref_tanh)))(xs), rtol=1e-12)
+    np.testing.assert_allclose(
+        jax.vmap(jax.grad(loss_of(Tanh.apply)))(xs), jax.vmap(jax.grad(loss_of(ref_tanh)))(xs), rtol=1e-12
+    )
 
 
 def test_scan():
@@ -289,8 +290,11 @@ def test_hlo_op_counts_match_hand_written_custom_vjp():
     got = _hlo_op_count(mlp(JnpTanh.apply), params, x)
     want = _hlo_op_count(mlp(ref_tanh), params, x)
     assert got == want
-    np.testing.assert_allclose(jax.tree_util.tree_leaves(mlp(JnpTanh.apply)(params, x)),
-                               jax.tree_util.tree_leaves(mlp(ref_tanh)(params, x)), rtol=1e-10)
+    np.testing.assert_allclose(
+        jax.tree_util.tree_leaves(mlp(JnpTanh.apply)(params, x)),
+        jax.tree_util.tree_leaves(mlp(ref_tanh)(params, x)),
+        rtol=1e-10,
+    )
 
 
 def test_array_attribute_on_ctx_is_a_residual_and_mark_not_inplace_under_jit():

@@ -66,17 +66,20 @@ def test_j35_thread_local():
 
 
 # item 36: which tensors built-in ops pack, forward | backward (recorded from Paddle 3.3.1)
-@pytest.mark.parametrize("name,fn,packed,unpacked", [
-    ("multiply", lambda a, b: paddle.multiply(a, b), ["a", "b"], ["a", "b"]),
-    ("divide", lambda a, b: paddle.divide(a, b), ["a", "b", "out"], ["a", "b", "out"]),
-    ("tanh", lambda a, b: paddle.tanh(a), ["out"], ["out"]),
-    ("exp", lambda a, b: paddle.exp(a), ["out"], ["out"]),
-    ("square", lambda a, b: paddle.square(a), ["a"], ["a"]),
-    ("add", lambda a, b: paddle.add(a, b), [], []),
-    ("scale", lambda a, b: a * 3, [], []),
-    ("sum", lambda a, b: paddle.sum(a), [], []),
-    ("mean", lambda a, b: paddle.mean(a), [], []),
-])
+@pytest.mark.parametrize(
+    "name,fn,packed,unpacked",
+    [
+        ("multiply", lambda a, b: paddle.multiply(a, b), ["a", "b"], ["a", "b"]),
+        ("divide", lambda a, b: paddle.divide(a, b), ["a", "b", "out"], ["a", "b", "out"]),
+        ("tanh", lambda a, b: paddle.tanh(a), ["out"], ["out"]),
+        ("exp", lambda a, b: paddle.exp(a), ["out"], ["out"]),
+        ("square", lambda a, b: paddle.square(a), ["a"], ["a"]),
+        ("add", lambda a, b: paddle.add(a, b), [], []),
+        ("scale", lambda a, b: a * 3, [], []),
+        ("sum", lambda a, b: paddle.sum(a), [], []),
+        ("mean", lambda a, b: paddle.mean(a), [], []),
+    ],
+)
 def test_j36_builtin_op_pack_unpack_counts_and_order(name, fn, packed, unpacked):
     a, b = leaf([2.0, 3.0]), leaf([5.0, 7.0])
     rec = Recorder()
@@ -85,7 +88,7 @@ def test_j36_builtin_op_pack_unpack_counts_and_order(name, fn, packed, unpacked)
     values = {"a": a.numpy().tolist(), "b": b.numpy().tolist(), "out": y.numpy().tolist()}
     assert rec.log == [("pack", values[k]) for k in packed]
     y.sum().backward()
-    assert rec.log[len(packed):] == [("unpack", values[k]) for k in unpacked]
+    assert rec.log[len(packed) :] == [("unpack", values[k]) for k in unpacked]
 
 
 def test_j36_reshape_packs_nothing():
@@ -205,11 +208,14 @@ def test_j38_lists_keep_structure_non_tensors_stored_as_is():
     assert [lst[0].item(), lst[1].item(), tup[0].item()] == [1.0, 2.0, 3.0]
 
 
-@pytest.mark.parametrize("unpack,err,match", [
-    (lambda p: "nope", TypeError, "unpack_hook .* must return a Tensor.*returned str"),
-    (lambda p: paddle.ones([5]), ValueError, r"unpack_hook .* must return the saved tensor's shape \[2\]"),
-    (lambda p: paddle.ones([2], dtype="float64"), ValueError, "dtype float32.*dtype float64"),
-])
+@pytest.mark.parametrize(
+    "unpack,err,match",
+    [
+        (lambda p: "nope", TypeError, "unpack_hook .* must return a Tensor.*returned str"),
+        (lambda p: paddle.ones([5]), ValueError, r"unpack_hook .* must return the saved tensor's shape \[2\]"),
+        (lambda p: paddle.ones([2], dtype="float64"), ValueError, "dtype float32.*dtype float64"),
+    ],
+)
 def test_j38_bad_unpack_results(unpack, err, match):
     a = leaf([1.0, 2.0])
     with saved_tensors_hooks(lambda t: t, unpack):
@@ -218,10 +224,13 @@ def test_j38_bad_unpack_results(unpack, err, match):
         y.sum().backward()
 
 
-@pytest.mark.parametrize("unpack,err,match", [
-    (lambda p: "nope", TypeError, "unpack_hook must return a Tensor"),
-    (lambda p: paddle.ones([5]), ValueError, r"unpack_hook must return the saved tensor's shape \[2\]"),
-])
+@pytest.mark.parametrize(
+    "unpack,err,match",
+    [
+        (lambda p: "nope", TypeError, "unpack_hook must return a Tensor"),
+        (lambda p: paddle.ones([5]), ValueError, r"unpack_hook must return the saved tensor's shape \[2\]"),
+    ],
+)
 def test_j38_bad_unpack_results_builtin_ops(unpack, err, match):
     a = leaf([1.0, 2.0])
     with saved_tensors_hooks(lambda t: t, unpack):

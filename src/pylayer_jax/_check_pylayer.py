@@ -85,6 +85,7 @@ def check_pylayer(layer: type, *args: Any, atol: float | None = None, seed: int 
     # (a) JAX autodiff of forward
     ad: list[Any] | None
     try:
+
         def f(*arrays: Any) -> Any:
             fa, fkw = _fresh_args(args, kwargs, dict(enumerate(arrays)))
             return [o for o, c in zip(_forward_arrays(layer, fa, fkw), out_cts) if c is not None]
@@ -97,8 +98,11 @@ def check_pylayer(layer: type, *args: Any, atol: float | None = None, seed: int 
     # (b) central finite differences along a random direction per input
     def loss(values: dict[int, Any]) -> float:
         fa, fkw = _fresh_args(args, kwargs, values)
-        return sum(float(np.sum(np.asarray(o, np.float64) * c)) for o, c in zip(_forward_arrays(layer, fa, fkw), out_cts)
-                   if c is not None)
+        return sum(
+            float(np.sum(np.asarray(o, np.float64) * c))
+            for o, c in zip(_forward_arrays(layer, fa, fkw), out_cts)
+            if c is not None
+        )
 
     fd_err: list[Any] = []
     ad_err: list[Any] = []
@@ -123,11 +127,15 @@ def check_pylayer(layer: type, *args: Any, atol: float | None = None, seed: int 
                 e2 = float(np.max(np.abs(pl[k] - ref), initial=0.0)) / max(1.0, float(np.max(np.abs(ref), initial=0.0)))
                 ad_e = e2 if ad_e is None else max(ad_e, e2)
                 if e2 > tol:
-                    report.append(f"  slot {i} (input Tensor {k}): backward gives {pl[k].ravel()[:6]} but autodiff of "
-                                  f"forward gives {ref.ravel()[:6]} (error {e2:.3g})")
+                    report.append(
+                        f"  slot {i} (input Tensor {k}): backward gives {pl[k].ravel()[:6]} but autodiff of "
+                        f"forward gives {ref.ravel()[:6]} (error {e2:.3g})"
+                    )
             if e > tol:
-                report.append(f"  slot {i} (input Tensor {k}): directional derivative from backward {dot:.6g} vs "
-                              f"finite differences {fd:.6g} (error {e:.3g})")
+                report.append(
+                    f"  slot {i} (input Tensor {k}): directional derivative from backward {dot:.6g} vs "
+                    f"finite differences {fd:.6g} (error {e:.3g})"
+                )
         pos += s.n
         fd_err.append(fd_e)
         ad_err.append(ad_e)

@@ -119,7 +119,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     else:
         pos, nig = 0, []
         for s in slots:
-            nig.append(any(needs[pos:pos + s.n]))
+            nig.append(any(needs[pos : pos + s.n]))
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
     # where each input's gradient goes, taken before forward may rewire an input in place
@@ -148,8 +148,14 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
 
     node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
     t = out_flat[0]
-    if (len(out_flat) == 1 and type(t) is Tensor and t._edge is None and t.stop_gradient and not ctx._non_diff
-            and all(t is not i for i in flat)):
+    if (
+        len(out_flat) == 1
+        and type(t) is Tensor
+        and t._edge is None
+        and t.stop_gradient
+        and not ctx._non_diff
+        and all(t is not i for i in flat)
+    ):
         t._edge, t.stop_gradient = (node, 0), False  # the common case: one fresh output
         new_flat = out_flat
     else:
@@ -175,7 +181,9 @@ def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) ->
         s.ref = None
 
 
-def _wire_outputs(ctx: PyLayerContext, node: PyLayerNode, inputs: Sequence[Any], outs: list[Any], layer: str) -> list[Any]:
+def _wire_outputs(
+    ctx: PyLayerContext, node: PyLayerNode, inputs: Sequence[Any], outs: list[Any], layer: str
+) -> list[Any]:
     """Attach forward's output Tensors to ``node``; returns the Tensors apply hands back."""
     in_ids = {id(t) for t in inputs}
     not_inplace = {id(t) for t in ctx._not_inplace}
@@ -209,16 +217,26 @@ class PyLayerNode(Node):
 
     __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff")
 
-    def __init__(self, cls: type, ctx: PyLayerContext, slots: Any, needs: list[bool], inputs: Sequence[Any],
-                 edges: list[Any], out_flat: list[Any], out_slots: Any) -> None:
+    def __init__(
+        self,
+        cls: type,
+        ctx: PyLayerContext,
+        slots: Any,
+        needs: list[bool],
+        inputs: Sequence[Any],
+        edges: list[Any],
+        out_flat: list[Any],
+        out_slots: Any,
+    ) -> None:
         out_avals = [(tuple(o.shape), o._value.dtype if isinstance(o, Tensor) else o.dtype) for o in out_flat]
         super().__init__(edges, out_avals)
         self.cls = cls
         self.ctx = ctx
         self.slots = slots
         self.needs = needs
-        self.in_avals = [(tuple(t._value.shape), t._value.dtype) if e is not None else None
-                         for t, e in zip(inputs, edges)]
+        self.in_avals = [
+            (tuple(t._value.shape), t._value.dtype) if e is not None else None for t, e in zip(inputs, edges)
+        ]
         self.out_slots = out_slots
         self.non_diff: set[int] = set()
 
@@ -262,7 +280,9 @@ class PyLayerNode(Node):
             slots = self.slots if self.slots is not None else _plain_slots(len(self.needs))
             values = split_grads(result, slots, self.needs, self.name)
         out = []
-        err_node = _OnceDifferentiableNode(self.name, self.next_edges, self.in_avals) if once and diff is not None else None
+        err_node = (
+            _OnceDifferentiableNode(self.name, self.next_edges, self.in_avals) if once and diff is not None else None
+        )
         for k, (g, aval) in enumerate(zip(values, self.in_avals)):
             if g is None or aval is None:
                 out.append(None)

@@ -124,7 +124,7 @@ def rebuild_output(out: Any, slots: list[Slot], how: Any, new_flat: list[Any]) -
     items = list(out)
     pos = 0
     for s, k in zip(slots, where):
-        items[k] = _replace(out[k], s, new_flat[pos:pos + s.n])
+        items[k] = _replace(out[k], s, new_flat[pos : pos + s.n])
         pos += s.n
     return typ(items)
 
@@ -144,7 +144,7 @@ def backward_args(slots: list[Slot], grads: Sequence[Any]) -> list[Any]:
         return [grads[0]]
     res, pos = [], 0
     for s in slots:
-        res.append(s.structure(grads[pos:pos + s.n]))
+        res.append(s.structure(grads[pos : pos + s.n]))
         pos += s.n
     return res
 
@@ -172,7 +172,7 @@ def split_grads(result: Any, slots: list[Slot], needs: Sequence[bool] | None, la
     flat: list[Any] = []
     pos = 0
     for i, s in enumerate(slots):
-        slot_needs = needs[pos:pos + s.n] if needs is not None else None
+        slot_needs = needs[pos : pos + s.n] if needs is not None else None
         pos += s.n
         if i >= len(values):
             if slot_needs is not None and any(slot_needs):

@@ -42,8 +42,17 @@ def _inexact(dtype: Any) -> bool:
 class _Aux:
     """Static facts one forward trace leaves for backward."""
 
-    __slots__ = ("ctx_def", "ctx_static", "out_slots", "how", "template", "out_tensor", "out_avals", "non_diff",
-                 "materialize")
+    __slots__ = (
+        "ctx_def",
+        "ctx_static",
+        "out_slots",
+        "how",
+        "template",
+        "out_tensor",
+        "out_avals",
+        "non_diff",
+        "materialize",
+    )
 
 
 class _Run:
@@ -82,7 +91,7 @@ class _Run:
         ctx = PyLayerContext()
         nig, pos = [], 0
         for s in self.slots:
-            nig.append(any(perturbed[pos:pos + s.n]))
+            nig.append(any(perturbed[pos : pos + s.n]))
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
         ctx._in_forward = True
@@ -210,8 +219,9 @@ def _jvp_function(run: _Run) -> Any:
         return run.forward(dyn, [_inexact(jnp.result_type(d)) for d in dyn])[0]
 
     def f_jvp(primals: Any, tangents: Any) -> Any:
-        perturbed = [not isinstance(t, _SymbolicZero) and _inexact(jnp.result_type(p))
-                     for p, t in zip(primals, tangents)]
+        perturbed = [
+            not isinstance(t, _SymbolicZero) and _inexact(jnp.result_type(p)) for p, t in zip(primals, tangents)
+        ]
         outs, res = run.forward(primals, perturbed)
         return outs, _tangents(run, primals, perturbed, tangents, outs, res)
 
@@ -219,8 +229,14 @@ def _jvp_function(run: _Run) -> Any:
     return f
 
 
-def _tangents(run: _Run, primals: Sequence[Any], perturbed: Sequence[bool], tangents: Sequence[Any],
-              outs: Sequence[Any], res: Sequence[Any]) -> tuple:
+def _tangents(
+    run: _Run,
+    primals: Sequence[Any],
+    perturbed: Sequence[bool],
+    tangents: Sequence[Any],
+    outs: Sequence[Any],
+    res: Sequence[Any],
+) -> tuple:
     """Output tangents: the transpose of backward (a linear map from output grads to input grads)."""
     aux = run.aux
     assert aux is not None
@@ -242,15 +258,18 @@ def _tangents(run: _Run, primals: Sequence[Any], perturbed: Sequence[bool], tang
     return tuple(result)
 
 
-def _linear_backward(run: _Run, primals: Sequence[Any], in_k: list[int], out_j: list[int], n_out: int,
-                     res: Sequence[Any]) -> Any:
+def _linear_backward(
+    run: _Run, primals: Sequence[Any], in_k: list[int], out_j: list[int], n_out: int, res: Sequence[Any]
+) -> Any:
     def lin(*cts_sel: Any) -> tuple:
         cts: list[Any] = [None] * n_out
         for j, c in zip(out_j, cts_sel):
             cts[j] = c
         grads = run.backward(res, cts)
-        return tuple(grads[k] if grads[k] is not None else jnp.zeros(jnp.shape(primals[k]), jnp.result_type(primals[k]))
-                     for k in in_k)
+        return tuple(
+            grads[k] if grads[k] is not None else jnp.zeros(jnp.shape(primals[k]), jnp.result_type(primals[k]))
+            for k in in_k
+        )
 
     return lin
 

@@ -23,8 +23,12 @@ from ._state import current_saved_hooks, grad_mode, modes
 from ._tensor import Tensor
 
 _Tracer = jax.core.Tracer
-_CONCRETE_ERRORS = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
-                    jax.errors.TracerBoolConversionError, jax.errors.TracerIntegerConversionError)
+_CONCRETE_ERRORS = (
+    jax.errors.ConcretizationTypeError,
+    jax.errors.TracerArrayConversionError,
+    jax.errors.TracerBoolConversionError,
+    jax.errors.TracerIntegerConversionError,
+)
 
 
 class saved_tensors_hooks:  # noqa: N801

@@ -13,6 +13,15 @@ from .._tensor import backward as backward
 from .._tensor import grad as grad
 
 __all__ = [
-    "PyLayer", "PyLayerContext", "backward", "check_pylayer", "enable_grad", "grad", "is_grad_enabled",
-    "no_grad", "once_differentiable", "saved_tensors_hooks", "set_grad_enabled",
+    "PyLayer",
+    "PyLayerContext",
+    "backward",
+    "check_pylayer",
+    "enable_grad",
+    "grad",
+    "is_grad_enabled",
+    "no_grad",
+    "once_differentiable",
+    "saved_tensors_hooks",
+    "set_grad_enabled",
 ]
