@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pylayer_jax as paddle
+import pylayer_jax.autograd as ag
 from pylayer_jax.autograd import PyLayer, PyLayerContext
 
 
@@ -39,8 +40,6 @@ class Mul(PyLayer):
 
 # ---- A. names ----------------------------------------------------------------------
 def test_a1_public_names():
-    import pylayer_jax.autograd as ag
-
     for name in (
         "PyLayer",
         "PyLayerContext",

@@ -318,3 +318,66 @@ def test_array_attribute_on_ctx_is_a_residual_and_mark_not_inplace_under_jit():
     w = jnp.array([2.0, 3.0, 4.0])
     np.testing.assert_allclose(jax.jit(jax.grad(loss))(X, w), w + 3)
     np.testing.assert_allclose(jax.grad(loss)(X, w), w + 3)
+
+
+def test_kwargs_slots_in_call_order_and_dict_slots_under_grad():
+    class L(PyLayer):
+        @staticmethod
+        def forward(ctx, x, y, d):
+            return x + 2 * y + 3 * d["z"]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 1.0, g * 2.0, {"z": g * 3.0}  # first value: the first keyword given (y)
+
+    def loss(x, y, z):
+        return jnp.sum(L.apply(y=y, x=x, d={"z": z}))
+
+    gx, gy, gz = jax.jit(jax.grad(loss, argnums=(0, 1, 2)))(X, X, X)
+    np.testing.assert_allclose(gy, np.ones(3))
+    np.testing.assert_allclose(gx, 2 * np.ones(3))
+    np.testing.assert_allclose(gz, 3 * np.ones(3))
+
+
+def test_backward_contract_errors_under_jit():
+    class TooMany(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    with pytest.raises(ValueError, match="should be 1, but received 2"):
+        jax.grad(lambda x: jnp.sum(TooMany.apply(x)))(X)
+
+    class BadShape(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g[:2]
+
+    with pytest.raises(ValueError, match=r"gradient of shape \[2\] for input Tensor 0, whose shape is \[3\]"):
+        jax.jit(jax.grad(lambda x: jnp.sum(BadShape.apply(x))))(X)
+
+
+def test_integer_and_static_inputs_under_jit():
+    class Gather(PyLayer):
+        @staticmethod
+        def forward(ctx, x, idx, scale):
+            ctx.save_for_backward(idx)
+            ctx.n = x.shape[0]
+            return x[idx] * scale
+
+        @staticmethod
+        def backward(ctx, g):
+            (idx,) = ctx.saved_tensor()
+            return jnp.zeros(ctx.n).at[idx].add(g * 2.0), None
+
+    idx = jnp.array([0, 2])
+    g = jax.jit(jax.grad(lambda x: jnp.sum(Gather.apply(x, idx, 2.0))))(X)
+    np.testing.assert_allclose(g, [2.0, 0.0, 2.0])
