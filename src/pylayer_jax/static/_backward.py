@@ -1,0 +1,177 @@
+"""``static.gradients`` and ``static.append_backward``: a recorded ``grad`` operator.
+
+Layer L6. The grad operator remembers the forward operators on a differentiable path
+from its inputs to its targets. Lowered, it re-expresses that part of the program as a
+function of the inputs and takes ``jax.vjp`` of it (XLA merges the recomputed forward
+with the original one); a pylayer operator on the path contributes its backward_fn
+through its ``jax.custom_vjp``. Inputs with no such path get no gradient (None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ._program import Operator
+from ._pylayer import PylayerOp
+from ._variable import Variable
+
+
+def _as_list(x: Any, api: str, what: str) -> list[Any]:
+    if isinstance(x, Variable):
+        return [x]
+    if isinstance(x, list | tuple):
+        return list(x)
+    raise TypeError(f"{api}: {what} must be a Variable or a list of Variables, but received {type(x).__name__}.")
+
+
+def _grad_name(block: Any, base: str) -> str:
+    name = f"{base}@GRAD"
+    k = 0
+    while name in block.vars:
+        k += 1
+        name = f"{base}@GRAD_{k}"
+    return name
+
+
+class GradOp(Operator):
+    """``(x@GRAD, ...) = grad(targets, inputs, target_gradients)``."""
+
+    type = "grad"
+    backward_part = True
+
+    def __init__(self, block: Any, targets: list[Variable], wrt: list[Variable], target_grads: list[Variable | None],
+                 sub_ops: list[Operator], outputs: list[Variable]) -> None:
+        tg = [g for g in target_grads if g is not None]
+        super().__init__(block, [*targets, *wrt, *tg], outputs,
+                         {"targets": [t.name for t in targets], "inputs": [v.name for v in wrt]})
+        self.targets = targets
+        self.wrt = wrt
+        self.target_grads = target_grads
+        self.sub_ops = sub_ops
+
+    def run(self, env: dict[int, Any], ctx: Any) -> None:
+        targets, wrt, sub_ops = self.targets, self.wrt, self.sub_ops
+
+        def f(*xs: Any) -> list[Any]:
+            e = dict(env)
+            for v, x in zip(wrt, xs):
+                e[id(v)] = x
+            for op in sub_ops:
+                op.run(e, ctx)
+            return [e[id(t)] for t in targets]
+
+        outs, pullback = jax.vjp(f, *[env[id(v)] for v in wrt])
+        cts = [jnp.ones_like(o) if g is None else env[id(g)].astype(o.dtype) for o, g in zip(outs, self.target_grads)]
+        for v, g in zip(self.outputs, pullback(cts)):
+            env[id(v)] = g
+
+
+def _differentiate(api: str, targets: list[Variable], inputs: list[Variable], target_grads: list[Any],
+                   no_grad: set[int]) -> list[Variable | None]:
+    for t in [*targets, *inputs]:
+        if not isinstance(t, Variable):
+            raise TypeError(f"{api}: targets and inputs must be Variables of a static program, but received "
+                            f"{type(t).__name__}.")
+    block = targets[0].block.program.global_block()
+    ops = list(block.ops)
+    # forward: which Variables carry a gradient from the inputs
+    carry = {id(v) for v in inputs}
+    for op in ops:
+        if op.type in ("grad", "init") or getattr(op, "side_effect", False):
+            continue
+        if any(id(v) in carry for v in op.input_vars()):
+            for v in op.outputs:
+                if not v.stop_gradient and id(v) not in no_grad:
+                    carry.add(id(v))
+    # backward: which of those reach a target
+    useful = {id(t) for t in targets if id(t) in carry}
+    sub: list[Operator] = []
+    for op in reversed(ops):
+        if op.type in ("grad", "init") or getattr(op, "side_effect", False):
+            continue
+        if any(id(v) in useful for v in op.outputs):
+            ins = [v for v in op.input_vars() if id(v) in carry]
+            if ins:
+                sub.append(op)
+                useful.update(id(v) for v in ins)
+    sub.reverse()
+    for op in sub:
+        if isinstance(op, PylayerOp) and op.backward_fn is not None:
+            op.build_backward()
+    wrt = [v for v in inputs if id(v) in useful]
+    if not wrt:
+        return [None] * len(inputs)
+    prog = block.program
+    grads = {}
+    outs = []
+    for v in wrt:
+        if id(v) not in grads:
+            g = Variable(block, _grad_name(block, v.name), v.shape, v.dtype, stop_gradient=True, kind="grad")
+            grads[id(v)] = g
+            outs.append(g)
+    uniq = list({id(v): v for v in wrt}.values())
+    prog.append_op(GradOp(block, targets, uniq, target_grads, sub, [grads[id(v)] for v in uniq]))
+    return [grads.get(id(v)) for v in inputs]
+
+
+def _no_grad_ids(block: Any, no_grad_set: Any) -> set[int]:
+    if no_grad_set is None:
+        return set()
+    out = set()
+    for x in no_grad_set:
+        v = block.program.find_var(x) if isinstance(x, str) else x
+        if v is not None:
+            out.add(id(v))
+    return out
+
+
+def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None) -> list[Variable | None]:
+    """Record the gradients of ``targets`` with respect to ``inputs``; one Variable (``X@GRAD``) or None each.
+
+    Example::
+
+        >>> x = paddle.static.data("X", [None, 5], "float32"); x.stop_gradient = False
+        >>> y = paddle.exp(x)
+        >>> (gx,) = paddle.static.gradients([y], x)   # gx.name == "X@GRAD"
+    """
+    api = "paddle.static.gradients"
+    targets = _as_list(targets, api, "targets")
+    inputs = _as_list(inputs, api, "inputs")
+    if target_gradients is None:
+        tg: list[Any] = [None] * len(targets)
+    else:
+        tg = _as_list(target_gradients, api, "target_gradients")
+        if len(tg) != len(targets):
+            raise ValueError(f"{api}: target_gradients must have one entry per target, but received {len(tg)} for "
+                             f"{len(targets)} targets.")
+        for t, g in zip(targets, tg):
+            if g is not None and g.shape != t.shape:
+                raise ValueError(f"{api}: the target gradient {g.name} must have the shape {t.shape} of target "
+                                 f"{t.name}, but has {g.shape}.")
+    if not targets:
+        raise ValueError(f"{api}: targets must not be empty.")
+    return _differentiate(api, targets, inputs, tg, _no_grad_ids(targets[0].block, no_grad_set))
+
+
+def append_backward(loss: Variable, parameter_list: Sequence[Any] | None = None, no_grad_set: Any = None,
+                    callbacks: Any = None) -> list[tuple[Variable, Variable]]:
+    """Record the gradient of ``loss`` for each parameter; returns ``[(param, param@GRAD)]`` for those with one."""
+    api = "paddle.static.append_backward"
+    if not isinstance(loss, Variable):
+        raise TypeError(f"{api}: loss must be a Variable of a static program, but received {type(loss).__name__}.")
+    prog = loss.block.program
+    if parameter_list is None:
+        params: list[Variable] = [p for p in prog.all_parameters() if p.trainable]
+    else:
+        params = []
+        for p in parameter_list:
+            v = prog.find_var(p) if isinstance(p, str) else p
+            if not isinstance(v, Variable):
+                raise ValueError(f"{api}: parameter_list entry {p!r} is not a Variable of the loss's program.")
+            params.append(v)
+    grads = _differentiate(api, [loss], params, [None], _no_grad_ids(loss.block, no_grad_set))
+    return [(p, g) for p, g in zip(params, grads) if g is not None]

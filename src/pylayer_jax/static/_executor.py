@@ -1,0 +1,213 @@
+"""``Executor``: run a Program with feeds, return fetches, keep parameters in the scope.
+
+Layer L6. A run looks up a compiled function by a cheap signature (program version,
+fetch names, feed names/shapes/dtypes); on a miss it checks the feeds against the
+declared Variables, lowers the program and wraps it in ``jax.jit`` with the updated
+persistable values donated. Startup programs (initializers) run eagerly.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._tensor import Tensor
+from ._init import next_key
+from ._lowering import Lowered, lower
+from ._program import InitOp, Program, default_main_program
+from ._scope import Scope, global_scope
+from ._variable import Variable
+
+# Donation is an optimisation; backends that cannot reuse a buffer just copy.
+warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+
+
+class CPUPlace:
+    """The host CPU (``paddle.CPUPlace()``)."""
+
+    def __repr__(self) -> str:
+        return "Place(cpu)"
+
+    def device(self) -> Any:
+        return jax.devices("cpu")[0]
+
+
+class CUDAPlace:
+    """GPU number ``device_id`` (``paddle.CUDAPlace(0)``); needs a JAX GPU device."""
+
+    def __init__(self, device_id: int = 0) -> None:
+        try:
+            gpus = jax.devices("gpu")
+        except RuntimeError:
+            gpus = []
+        if device_id >= len(gpus) or device_id < 0:
+            raise RuntimeError(
+                f"CUDAPlace({device_id}): JAX sees {len(gpus)} GPU device(s) here, so GPU {device_id} cannot be used. "
+                "Install a CUDA build of jaxlib on a machine with a GPU, or use paddle.CPUPlace()."
+            )
+        self.device_id = device_id
+        self._device = gpus[device_id]
+
+    def __repr__(self) -> str:
+        return f"Place(gpu:{self.device_id})"
+
+    def device(self) -> Any:
+        return self._device
+
+
+class _Entry:
+    """One compiled program: a jitted flat function and where its arguments come from."""
+
+    __slots__ = ("fn", "feed_names", "state_names", "ro_names", "optimizers", "lowered", "fetch_plan", "n_out")
+
+    def __init__(self, lowered: Lowered) -> None:
+        self.lowered = lowered
+        feeds = lowered.feeds
+        # a fetched input comes back as a copy of the fed array, without a trip through the device
+        computed = [v for v in lowered.fetches if all(v is not f for f in feeds)]
+        pos = {id(v): i for i, v in enumerate(computed)}  # by identity: == on Variables records an op
+        self.fetch_plan = [(True, v.name) if any(v is f for f in feeds) else (False, pos[id(v)])
+                           for v in lowered.fetches]
+        lowered.fetches = computed
+        ns, nr, nf = len(lowered.state), len(lowered.read_only), len(feeds)
+
+        def flat(*args: Any) -> tuple[Any, ...]:
+            fetched, new_state = lowered(args[:ns], args[ns:ns + nr], args[ns + nr:ns + nr + nf], args[ns + nr + nf:])
+            return (*fetched, *new_state)
+
+        self.fn = jax.jit(flat, donate_argnums=tuple(range(ns)))
+        self.n_out = len(computed)
+        self.feed_names = [v.name for v in feeds]
+        self.state_names = [v.name for v in lowered.state]
+        self.ro_names = [v.name for v in lowered.read_only]
+        self.optimizers = lowered.optimizers
+
+
+def _fetch_names(fetch_list: Any) -> tuple[str, ...]:
+    if fetch_list is None:
+        return ()
+    if isinstance(fetch_list, str | Variable):
+        fetch_list = [fetch_list]
+    out = []
+    for f in fetch_list:
+        if type(f) is str:
+            out.append(f)
+        elif isinstance(f, Variable):
+            out.append(f._name)
+        else:
+            raise TypeError(f"Executor.run: fetch_list entries must be Variables or names, but received "
+                            f"{type(f).__name__}.")
+    return tuple(out)
+
+
+def _check_feed(v: Variable, arr: Any) -> None:
+    shape = list(np.shape(arr))
+    if np.dtype(arr.dtype) != v.dtype.np_dtype:
+        raise TypeError(
+            f"Executor.run: the feed for {v.name!r} has dtype {np.dtype(arr.dtype).name} but the Variable is declared "
+            f"with dtype {v.dtype.name}; convert it first (array.astype('{v.dtype.name}'))."
+        )
+    decl = v.shape
+    if len(shape) != len(decl) or any(d >= 0 and d != s for d, s in zip(decl, shape)):
+        raise ValueError(
+            f"Executor.run: the feed for {v.name!r} has shape {shape}, which does not match the declared shape "
+            f"{decl} (-1 marks a dimension of any size); feed an array of the declared shape."
+        )
+
+
+class Executor:
+    """Runs static programs (``paddle.static.Executor(place)``)."""
+
+    def __init__(self, place: Any = None) -> None:
+        self.place = place if place is not None else CPUPlace()
+
+    def close(self) -> None:
+        pass
+
+    def run(self, program: Program | None = None, feed: dict[str, Any] | None = None, fetch_list: Any = None,
+            feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Scope | None = None,
+            return_numpy: bool = True, use_program_cache: bool = True) -> list[Any]:
+        """Run ``program`` with ``feed`` ({name: array}); returns the values of ``fetch_list`` (Variables or names)."""
+        if program is None:
+            program = default_main_program()
+        if scope is None:
+            scope = global_scope()
+        if feed is None:
+            feed = {}
+        fkey = _fetch_names(fetch_list)
+        feeds = feed
+        sig = []
+        for k, v in feed.items():
+            if type(v) is not np.ndarray and not isinstance(v, jax.Array):
+                if feeds is feed:
+                    feeds = dict(feed)
+                v = feeds[k] = self._convert(program, k, v)
+            sig.append((k, v.shape, v.dtype))
+        key = (program.version, fkey, tuple(sig))
+        cache = program._exe_cache
+        entry = cache.get(key)
+        if entry is None:
+            if not isinstance(program, Program):
+                raise TypeError(f"Executor.run: program must be a paddle.static.Program, but received "
+                                f"{type(program).__name__}.")
+            if program.global_block().ops and all(isinstance(op, InitOp) for op in program.global_block().ops):
+                return self._run_startup(program, scope)
+            entry = self._compile(program, fkey, feeds)
+            cache[key] = entry
+        vals = scope.values
+        try:
+            args = [vals[n] for n in entry.state_names]
+            if entry.ro_names:
+                args.extend([vals[n] for n in entry.ro_names])
+        except KeyError as e:
+            raise RuntimeError(
+                f"Executor.run: the parameter {e.args[0]!r} has no value in the scope; run the startup program "
+                "(exe.run(paddle.static.default_startup_program())) first."
+            ) from None
+        for n in entry.feed_names:
+            args.append(feeds[n])
+        if entry.optimizers:
+            args.extend([o.get_lr() for o in entry.optimizers])
+        out = entry.fn(*args)
+        n_out = entry.n_out
+        if entry.state_names:
+            for n, a in zip(entry.state_names, out[n_out:]):
+                vals[n] = a
+        if return_numpy:
+            return [np.array(feeds[i]) if fed else np.asarray(out[i]) for fed, i in entry.fetch_plan]
+        return [Tensor(jax.numpy.asarray(feeds[i])) if fed else Tensor(out[i]) for fed, i in entry.fetch_plan]
+
+    def _convert(self, program: Program, name: str, value: Any) -> Any:
+        if isinstance(value, Tensor):
+            return value._value
+        v = program.find_var(name)
+        return np.asarray(value, dtype=v.dtype.np_dtype if v is not None else None)
+
+    def _run_startup(self, program: Program, scope: Scope) -> list[Any]:
+        for op in program.global_block().ops:
+            assert isinstance(op, InitOp)
+            v = op.outputs[0]
+            scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, next_key())
+        return []
+
+    def _compile(self, program: Program, fkey: Sequence[str], feeds: dict[str, Any]) -> _Entry:
+        fetches = []
+        for n in fkey:
+            v = program.find_var(n)
+            if v is None:
+                raise ValueError(
+                    f"Executor.run: the fetch name {n!r} matches no Variable of the program; fetch one of its "
+                    "Variables (or its name)."
+                )
+            fetches.append(v)
+        for k, arr in feeds.items():
+            v = program.find_var(k)
+            if v is None:
+                raise ValueError(f"Executor.run: the feed name {k!r} matches no Variable of the program; declare it "
+                                 "with paddle.static.data first.")
+            _check_feed(v, arr)
+        return _Entry(lower(program, fetches, set(feeds)))
