@@ -12,6 +12,14 @@ from ._grad_mode import set_grad_enabled as set_grad_enabled
 from ._tensor import Tensor as Tensor
 from ._tensor import grad as grad
 from ._tensor import to_tensor as to_tensor
+from . import optimizer as optimizer
+from . import static as static
+from .static._executor import CPUPlace as CPUPlace
+from .static._executor import CUDAPlace as CUDAPlace
+from .static._mode import disable_static as disable_static
+from .static._mode import enable_static as enable_static
+from .static._mode import in_dynamic_mode as in_dynamic_mode
+from .static._param import ParamAttr as ParamAttr
 
 for _n, _d in __import__("pylayer_jax._dtypes", fromlist=["DTYPES"]).DTYPES.items():
     globals()[_n] = _d
