@@ -41,7 +41,11 @@ def test_fc_parameters_and_initializers():
     main, start, _ = _static_mlp(paddle.optimizer.SGD(0.1))
     params = main.all_parameters()
     assert [(p.name.split("_", 1)[1], p.shape) for p in params] == [
-        ("0.w_0", [4, 6]), ("0.b_0", [6]), ("1.w_0", [6, 1]), ("1.b_0", [1])] or len(params) == 4
+        ("0.w_0", [4, 6]),
+        ("0.b_0", [6]),
+        ("1.w_0", [6, 1]),
+        ("1.b_0", [1]),
+    ] or len(params) == 4
     assert sorted(p.shape for p in params) == [[1], [4, 6], [6], [6, 1]]
     scope = paddle.static.Scope()
     exe = paddle.static.Executor(paddle.CPUPlace())
@@ -75,8 +79,9 @@ def _eager_losses(weights, x, y, steps, opt_cls, **kw):
         paddle.enable_static()
 
 
-@pytest.mark.parametrize("opt_cls,kw", [(paddle.optimizer.SGD, {"learning_rate": 0.05}),
-                                         (paddle.optimizer.Adam, {"learning_rate": 0.01})])
+@pytest.mark.parametrize(
+    "opt_cls,kw", [(paddle.optimizer.SGD, {"learning_rate": 0.05}), (paddle.optimizer.Adam, {"learning_rate": 0.01})]
+)
 def test_static_mlp_matches_eager_training(opt_cls, kw):
     main, start, loss = _static_mlp(opt_cls(**kw))
     scope = paddle.static.Scope()
@@ -86,8 +91,9 @@ def test_static_mlp_matches_eager_training(opt_cls, kw):
     names = [p.name for p in main.all_parameters()]
     init = [np.asarray(scope.find_var(n).get_tensor()) for n in names]
     x, y = _data()
-    static_losses = np.array([exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss], scope=scope)[0]
-                              for _ in range(50)]).ravel()
+    static_losses = np.array(
+        [exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss], scope=scope)[0] for _ in range(50)]
+    ).ravel()
     eager = _eager_losses(init, x, y, 50, opt_cls, **kw)
     np.testing.assert_allclose(static_losses, eager, rtol=2e-5, atol=1e-6)
     assert static_losses[-1] < static_losses[0] * 0.5  # it trains
@@ -154,8 +160,9 @@ def test_sgd_updates_parameters_in_scope_each_run():
     xs = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
     for k in range(1, 4):
         exe.run(main, feed={"X": xs}, scope=scope)
-        np.testing.assert_allclose(np.asarray(scope.find_var("w_sgd").get_tensor()), w0 - 0.5 * k * xs.sum(0),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(
+            np.asarray(scope.find_var("w_sgd").get_tensor()), w0 - 0.5 * k * xs.sum(0), rtol=1e-6
+        )
 
 
 def test_running_main_before_startup_is_an_error():

@@ -25,11 +25,18 @@ STATIC_MINIMIZE: list[Callable[..., Any]] = []
 class Optimizer:
     """Base class: ``learning_rate``, ``parameters`` (Tensors to update eagerly), ``step``, ``clear_grad``."""
 
-    def __init__(self, learning_rate: float = 0.001, parameters: Sequence[Any] | None = None,
-                 weight_decay: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        parameters: Sequence[Any] | None = None,
+        weight_decay: Any = None,
+        grad_clip: Any = None,
+        name: str | None = None,
+    ) -> None:
         if not isinstance(learning_rate, int | float) or isinstance(learning_rate, bool):
-            raise TypeError(f"{type(self).__name__}: learning_rate must be a float, but received "
-                            f"{type(learning_rate).__name__}.")
+            raise TypeError(
+                f"{type(self).__name__}: learning_rate must be a float, but received {type(learning_rate).__name__}."
+            )
         self._learning_rate = float(learning_rate)
         self._parameter_list = list(parameters) if parameters is not None else None
         self._accumulators: dict[int, tuple[Any, ...]] = {}
@@ -46,8 +53,9 @@ class Optimizer:
     def init_state(self, param: Any) -> tuple[Any, ...]:
         return tuple(jnp.full(s, fill, dt) for _, s, dt, fill in self.state_spec(param.shape, param.dtype))
 
-    def _update_many(self, params: list[Any], grads: list[Any], states: list[tuple[Any, ...]],
-                     lr: Any) -> tuple[list[Any], list[tuple[Any, ...]]]:
+    def _update_many(
+        self, params: list[Any], grads: list[Any], states: list[tuple[Any, ...]], lr: Any
+    ) -> tuple[list[Any], list[tuple[Any, ...]]]:
         outs = [self.update(p, g, s, lr) for p, g, s in zip(params, grads, states)]
         return [o[0] for o in outs], [o[1] for o in outs]
 
@@ -61,8 +69,10 @@ class Optimizer:
     # ---- eager ------------------------------------------------------------------------
     def _eager_params(self, api: str) -> list[Tensor]:
         if self._parameter_list is None:
-            raise ValueError(f"{type(self).__name__}.{api}: in dynamic mode the optimizer needs parameters=[...] "
-                             "(the Tensors to update) when it is created.")
+            raise ValueError(
+                f"{type(self).__name__}.{api}: in dynamic mode the optimizer needs parameters=[...] "
+                "(the Tensors to update) when it is created."
+            )
         return self._parameter_list
 
     def step(self) -> None:
@@ -76,8 +86,9 @@ class Optimizer:
             if st is None:
                 st = self.init_state(p._value)
             states.append(st)
-        new_p, new_s = self._jit_step([p._value for p in todo], [p.grad._value for p in todo], states,
-                                      self._learning_rate)
+        new_p, new_s = self._jit_step(
+            [p._value for p in todo], [p.grad._value for p in todo], states, self._learning_rate
+        )
         for p, v, s in zip(todo, new_p, new_s):
             p._value = v
             self._accumulators[id(p)] = s
@@ -110,15 +121,29 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """Adam as Paddle computes it (bias correction folded into the learning rate)."""
 
-    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
-                 parameters: Sequence[Any] | None = None, weight_decay: Any = None, grad_clip: Any = None,
-                 lazy_mode: bool = False, multi_precision: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        epsilon: float = 1e-8,
+        parameters: Sequence[Any] | None = None,
+        weight_decay: Any = None,
+        grad_clip: Any = None,
+        lazy_mode: bool = False,
+        multi_precision: bool = False,
+        name: str | None = None,
+    ) -> None:
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._beta1, self._beta2, self._epsilon = float(beta1), float(beta2), float(epsilon)
 
     def state_spec(self, shape: Sequence[int], dtype: Any) -> list[tuple[str, list[int], Any, float]]:
-        return [("moment1_0", list(shape), dtype, 0.0), ("moment2_0", list(shape), dtype, 0.0),
-                ("beta1_pow_acc_0", [1], dtype, self._beta1), ("beta2_pow_acc_0", [1], dtype, self._beta2)]
+        return [
+            ("moment1_0", list(shape), dtype, 0.0),
+            ("moment2_0", list(shape), dtype, 0.0),
+            ("beta1_pow_acc_0", [1], dtype, self._beta1),
+            ("beta2_pow_acc_0", [1], dtype, self._beta2),
+        ]
 
     def update(self, param: Any, grad: Any, state: tuple[Any, ...], lr: Any) -> tuple[Any, tuple[Any, ...]]:
         m1, m2, b1p, b2p = state

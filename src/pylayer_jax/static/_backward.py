@@ -43,11 +43,22 @@ class GradOp(Operator):
     type = "grad"
     backward_part = True
 
-    def __init__(self, block: Any, targets: list[Variable], wrt: list[Variable], target_grads: list[Variable | None],
-                 sub_ops: list[Operator], outputs: list[Variable]) -> None:
+    def __init__(
+        self,
+        block: Any,
+        targets: list[Variable],
+        wrt: list[Variable],
+        target_grads: list[Variable | None],
+        sub_ops: list[Operator],
+        outputs: list[Variable],
+    ) -> None:
         tg = [g for g in target_grads if g is not None]
-        super().__init__(block, [*targets, *wrt, *tg], outputs,
-                         {"targets": [t.name for t in targets], "inputs": [v.name for v in wrt]})
+        super().__init__(
+            block,
+            [*targets, *wrt, *tg],
+            outputs,
+            {"targets": [t.name for t in targets], "inputs": [v.name for v in wrt]},
+        )
         self.targets = targets
         self.wrt = wrt
         self.target_grads = target_grads
@@ -70,12 +81,14 @@ class GradOp(Operator):
             env[id(v)] = g
 
 
-def _differentiate(api: str, targets: list[Variable], inputs: list[Variable], target_grads: list[Any],
-                   no_grad: set[int]) -> list[Variable | None]:
+def _differentiate(
+    api: str, targets: list[Variable], inputs: list[Variable], target_grads: list[Any], no_grad: set[int]
+) -> list[Variable | None]:
     for t in [*targets, *inputs]:
         if not isinstance(t, Variable):
-            raise TypeError(f"{api}: targets and inputs must be Variables of a static program, but received "
-                            f"{type(t).__name__}.")
+            raise TypeError(
+                f"{api}: targets and inputs must be Variables of a static program, but received {type(t).__name__}."
+            )
     block = targets[0].block.program.global_block()
     ops = list(block.ops)
     # forward: which Variables carry a gradient from the inputs
@@ -129,7 +142,9 @@ def _no_grad_ids(block: Any, no_grad_set: Any) -> set[int]:
     return out
 
 
-def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None) -> list[Variable | None]:
+def gradients(
+    targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None
+) -> list[Variable | None]:
     """Record the gradients of ``targets`` with respect to ``inputs``; one Variable (``X@GRAD``) or None each.
 
     Example::
@@ -146,19 +161,24 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None, no_grad_s
     else:
         tg = _as_list(target_gradients, api, "target_gradients")
         if len(tg) != len(targets):
-            raise ValueError(f"{api}: target_gradients must have one entry per target, but received {len(tg)} for "
-                             f"{len(targets)} targets.")
+            raise ValueError(
+                f"{api}: target_gradients must have one entry per target, but received {len(tg)} for "
+                f"{len(targets)} targets."
+            )
         for t, g in zip(targets, tg):
             if g is not None and g.shape != t.shape:
-                raise ValueError(f"{api}: the target gradient {g.name} must have the shape {t.shape} of target "
-                                 f"{t.name}, but has {g.shape}.")
+                raise ValueError(
+                    f"{api}: the target gradient {g.name} must have the shape {t.shape} of target "
+                    f"{t.name}, but has {g.shape}."
+                )
     if not targets:
         raise ValueError(f"{api}: targets must not be empty.")
     return _differentiate(api, targets, inputs, tg, _no_grad_ids(targets[0].block, no_grad_set))
 
 
-def append_backward(loss: Variable, parameter_list: Sequence[Any] | None = None, no_grad_set: Any = None,
-                    callbacks: Any = None) -> list[tuple[Variable, Variable]]:
+def append_backward(
+    loss: Variable, parameter_list: Sequence[Any] | None = None, no_grad_set: Any = None, callbacks: Any = None
+) -> list[tuple[Variable, Variable]]:
     """Record the gradient of ``loss`` for each parameter; returns ``[(param, param@GRAD)]`` for those with one."""
     api = "paddle.static.append_backward"
     if not isinstance(loss, Variable):

@@ -29,8 +29,13 @@ class StaticPyLayerNode(Node):
     __slots__ = ("backward_fn", "in_avals")
     name = "static_pylayer"
 
-    def __init__(self, backward_fn: Callable[..., Any], edges: Sequence[Any], in_avals: Sequence[tuple],
-                 out_avals: Sequence[tuple]) -> None:
+    def __init__(
+        self,
+        backward_fn: Callable[..., Any],
+        edges: Sequence[Any],
+        in_avals: Sequence[tuple],
+        out_avals: Sequence[tuple],
+    ) -> None:
         super().__init__(edges, out_avals)
         self.backward_fn = backward_fn
         self.in_avals = list(in_avals)
@@ -56,8 +61,10 @@ class StaticPyLayerNode(Node):
                 out.append(None)
                 continue
             if not isinstance(g, Tensor):
-                raise TypeError(f"static_pylayer: backward_fn must return Tensors (or None), but gradient {i} is a "
-                                f"{type(g).__name__}.")
+                raise TypeError(
+                    f"static_pylayer: backward_fn must return Tensors (or None), but gradient {i} is a "
+                    f"{type(g).__name__}."
+                )
             if tuple(g.shape) != tuple(shape) or g._value.dtype != dt:
                 raise ValueError(
                     f"static_pylayer: backward_fn's gradient {i} must have the input's shape {list(shape)} and dtype "

@@ -70,13 +70,16 @@ class _Entry:
         # a fetched input comes back as a copy of the fed array, without a trip through the device
         computed = [v for v in lowered.fetches if all(v is not f for f in feeds)]
         pos = {id(v): i for i, v in enumerate(computed)}  # by identity: == on Variables records an op
-        self.fetch_plan = [(True, v.name) if any(v is f for f in feeds) else (False, pos[id(v)])
-                           for v in lowered.fetches]
+        self.fetch_plan = [
+            (True, v.name) if any(v is f for f in feeds) else (False, pos[id(v)]) for v in lowered.fetches
+        ]
         lowered.fetches = computed
         ns, nr, nf = len(lowered.state), len(lowered.read_only), len(feeds)
 
         def flat(*args: Any) -> tuple[Any, ...]:
-            fetched, new_state = lowered(args[:ns], args[ns:ns + nr], args[ns + nr:ns + nr + nf], args[ns + nr + nf:])
+            fetched, new_state = lowered(
+                args[:ns], args[ns : ns + nr], args[ns + nr : ns + nr + nf], args[ns + nr + nf :]
+            )
             return (*fetched, *new_state)
 
         self.fn = jax.jit(flat, donate_argnums=tuple(range(ns)))
@@ -99,8 +102,9 @@ def _fetch_names(fetch_list: Any) -> tuple[str, ...]:
         elif isinstance(f, Variable):
             out.append(f._name)
         else:
-            raise TypeError(f"Executor.run: fetch_list entries must be Variables or names, but received "
-                            f"{type(f).__name__}.")
+            raise TypeError(
+                f"Executor.run: fetch_list entries must be Variables or names, but received {type(f).__name__}."
+            )
     return tuple(out)
 
 
@@ -128,9 +132,17 @@ class Executor:
     def close(self) -> None:
         pass
 
-    def run(self, program: Program | None = None, feed: dict[str, Any] | None = None, fetch_list: Any = None,
-            feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Scope | None = None,
-            return_numpy: bool = True, use_program_cache: bool = True) -> list[Any]:
+    def run(
+        self,
+        program: Program | None = None,
+        feed: dict[str, Any] | None = None,
+        fetch_list: Any = None,
+        feed_var_name: str = "feed",
+        fetch_var_name: str = "fetch",
+        scope: Scope | None = None,
+        return_numpy: bool = True,
+        use_program_cache: bool = True,
+    ) -> list[Any]:
         """Run ``program`` with ``feed`` ({name: array}); returns the values of ``fetch_list`` (Variables or names)."""
         if program is None:
             program = default_main_program()
@@ -152,8 +164,9 @@ class Executor:
         entry = cache.get(key)
         if entry is None:
             if not isinstance(program, Program):
-                raise TypeError(f"Executor.run: program must be a paddle.static.Program, but received "
-                                f"{type(program).__name__}.")
+                raise TypeError(
+                    f"Executor.run: program must be a paddle.static.Program, but received {type(program).__name__}."
+                )
             if program.global_block().ops and all(isinstance(op, InitOp) for op in program.global_block().ops):
                 return self._run_startup(program, scope)
             entry = self._compile(program, fkey, feeds)
@@ -207,7 +220,9 @@ class Executor:
         for k, arr in feeds.items():
             v = program.find_var(k)
             if v is None:
-                raise ValueError(f"Executor.run: the feed name {k!r} matches no Variable of the program; declare it "
-                                 "with paddle.static.data first.")
+                raise ValueError(
+                    f"Executor.run: the feed name {k!r} matches no Variable of the program; declare it "
+                    "with paddle.static.data first."
+                )
             _check_feed(v, arr)
         return _Entry(lower(program, fetches, set(feeds)))

@@ -29,8 +29,15 @@ class Context:
 class Lowered:
     """A program cut down to what one fetch list needs, as a pure function."""
 
-    def __init__(self, ops: list[Operator], feeds: list[Variable], state: list[Variable], read_only: list[Variable],
-                 fetches: list[Variable], optimizers: list[Any]) -> None:
+    def __init__(
+        self,
+        ops: list[Operator],
+        feeds: list[Variable],
+        state: list[Variable],
+        read_only: list[Variable],
+        fetches: list[Variable],
+        optimizers: list[Any],
+    ) -> None:
         self.ops = ops
         self.feeds = feeds
         self.state = state
@@ -39,8 +46,9 @@ class Lowered:
         self.optimizers = optimizers
         self.lr_index = {id(o): i for i, o in enumerate(optimizers)}
 
-    def __call__(self, state: Sequence[Any], read_only: Sequence[Any], feeds: Sequence[Any],
-                 lrs: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    def __call__(
+        self, state: Sequence[Any], read_only: Sequence[Any], feeds: Sequence[Any], lrs: Sequence[Any]
+    ) -> tuple[list[Any], list[Any]]:
         env: dict[int, Any] = {}
         for group, vals in ((self.state, state), (self.read_only, read_only), (self.feeds, feeds)):
             for v, a in zip(group, vals):

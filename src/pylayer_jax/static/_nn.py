@@ -18,8 +18,15 @@ from ._variable import Variable
 _ACTIVATIONS = ("relu", "tanh", "sigmoid", "softmax", "exp")
 
 
-def fc(x: Variable, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bias_attr: Any = None,
-       activation: str | None = None, name: str | None = None) -> Variable:
+def fc(
+    x: Variable,
+    size: int,
+    num_flatten_dims: int = 1,
+    weight_attr: Any = None,
+    bias_attr: Any = None,
+    activation: str | None = None,
+    name: str | None = None,
+) -> Variable:
     """Fully connected layer: ``x`` flattened to 2-D at ``num_flatten_dims``, times ``fc_N.w_0`` plus ``fc_N.b_0``.
 
     The weight starts Xavier-uniform and the bias at zero (Paddle's defaults).
@@ -30,12 +37,16 @@ def fc(x: Variable, size: int, num_flatten_dims: int = 1, weight_attr: Any = Non
     if num_flatten_dims < 0:
         num_flatten_dims += nd
     if not 0 < num_flatten_dims < nd:
-        raise ValueError(f"static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for an input of rank {nd}, but "
-                         f"received {num_flatten_dims}.")
+        raise ValueError(
+            f"static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for an input of rank {nd}, but "
+            f"received {num_flatten_dims}."
+        )
     tail = x.shape[num_flatten_dims:]
     if any(d < 0 for d in tail):
-        raise ValueError(f"static.nn.fc: the dimensions of {x.name} after num_flatten_dims must be known, but its "
-                         f"shape is {x.shape}.")
+        raise ValueError(
+            f"static.nn.fc: the dimensions of {x.name} after num_flatten_dims must be known, but its "
+            f"shape is {x.shape}."
+        )
     in_features = math.prod(tail)
     if num_flatten_dims != nd - 1:
         x = apply_op(TABLE["reshape"], (x, [*[0] * num_flatten_dims, in_features]))
@@ -47,14 +58,19 @@ def fc(x: Variable, size: int, num_flatten_dims: int = 1, weight_attr: Any = Non
         out = apply_op(TABLE["add"], (out, b))
     if activation is not None:
         if activation not in _ACTIVATIONS or activation not in TABLE:
-            raise ValueError(f"static.nn.fc: activation must be one of {_ACTIVATIONS} (or None), but received "
-                             f"{activation!r}.")
+            raise ValueError(
+                f"static.nn.fc: activation must be one of {_ACTIVATIONS} (or None), but received {activation!r}."
+            )
         out = apply_op(TABLE[activation], (out,))
     return out
 
 
-def static_pylayer(forward_fn: Callable[..., Any], inputs: Sequence[Any], backward_fn: Callable[..., Any] | None = None,
-                   name: str | None = None) -> Any:
+def static_pylayer(
+    forward_fn: Callable[..., Any],
+    inputs: Sequence[Any],
+    backward_fn: Callable[..., Any] | None = None,
+    name: str | None = None,
+) -> Any:
     """``forward_fn(*inputs)`` with ``backward_fn`` as its gradient: output grads in, one grad per input out.
 
     In static mode this records a ``pylayer`` operator whose forward and backward blocks

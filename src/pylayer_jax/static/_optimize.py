@@ -23,11 +23,11 @@ class UpdateOp(Operator):
     side_effect = True
     backward_part = True
 
-    def __init__(self, block: Any, optimizer: Any, params: list[Variable], grads: list[Variable],
-                 states: list[list[Variable]]) -> None:
+    def __init__(
+        self, block: Any, optimizer: Any, params: list[Variable], grads: list[Variable], states: list[list[Variable]]
+    ) -> None:
         flat = [s for st in states for s in st]
-        super().__init__(block, [*params, *grads, *flat], [*params, *flat],
-                         {"learning_rate": optimizer.get_lr()})
+        super().__init__(block, [*params, *grads, *flat], [*params, *flat], {"learning_rate": optimizer.get_lr()})
         self.type = type(optimizer).__name__.lower()
         self.optimizer = optimizer
         self.params, self.grads, self.states = params, grads, states

@@ -22,17 +22,25 @@ from ._variable import Parameter
 class ParamAttr:
     """How to create a parameter: ``name``, ``initializer``, ``learning_rate``, ``trainable``."""
 
-    def __init__(self, name: str | None = None, initializer: Any = None, learning_rate: float = 1.0,
-                 regularizer: Any = None, trainable: bool = True, do_model_average: bool = False,
-                 need_clip: bool = True) -> None:
+    def __init__(
+        self,
+        name: str | None = None,
+        initializer: Any = None,
+        learning_rate: float = 1.0,
+        regularizer: Any = None,
+        trainable: bool = True,
+        do_model_average: bool = False,
+        need_clip: bool = True,
+    ) -> None:
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate
         self.trainable = trainable
 
 
-def _register(main: Program, startup: Program, name: str, shape: list[int], dtype: Any, init: Any,
-              trainable: bool, lr: float) -> Parameter:
+def _register(
+    main: Program, startup: Program, name: str, shape: list[int], dtype: Any, init: Any, trainable: bool, lr: float
+) -> Parameter:
     p = Parameter(main.global_block(), name, shape, dtype, init)
     p.stop_gradient = not trainable
     p.optimize_attr = {"learning_rate": lr}
@@ -43,8 +51,14 @@ def _register(main: Program, startup: Program, name: str, shape: list[int], dtyp
     return p
 
 
-def create_parameter(shape: Sequence[int], dtype: Any, name: str | None = None, attr: ParamAttr | None = None,
-                     is_bias: bool = False, default_initializer: Any = None) -> Any:
+def create_parameter(
+    shape: Sequence[int],
+    dtype: Any,
+    name: str | None = None,
+    attr: ParamAttr | None = None,
+    is_bias: bool = False,
+    default_initializer: Any = None,
+) -> Any:
     """A trainable parameter; Xavier-uniform unless ``is_bias`` (zeros) or an initializer is given."""
     if not isinstance(shape, list | tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
         raise TypeError(f"create_parameter: shape must be a list of non-negative ints, but received {shape!r}.")
@@ -52,13 +66,24 @@ def create_parameter(shape: Sequence[int], dtype: Any, name: str | None = None, 
     init = attr.initializer or default_initializer or (Constant(0.0) if is_bias else XavierUniform())
     np_dtype = _dtypes.to_np(dtype)
     if modes.static_program is None:
-        t = Tensor(init(list(shape), np_dtype, next_key()), stop_gradient=not attr.trainable,
-                   name=attr.name or name or unique_name("create_parameter") + ".w_0")
+        t = Tensor(
+            init(list(shape), np_dtype, next_key()),
+            stop_gradient=not attr.trainable,
+            name=attr.name or name or unique_name("create_parameter") + ".w_0",
+        )
         t.persistable = True
         return t
     pname = attr.name or name or unique_name("create_parameter") + (".b_0" if is_bias else ".w_0")
-    return _register(default_main_program(), default_startup_program(), pname, list(shape), np_dtype, init,
-                     attr.trainable, attr.learning_rate)
+    return _register(
+        default_main_program(),
+        default_startup_program(),
+        pname,
+        list(shape),
+        np_dtype,
+        init,
+        attr.trainable,
+        attr.learning_rate,
+    )
 
 
 def make_param(prefix: str, suffix: str, shape: list[int], dtype: Any, attr: Any, default_init: Any) -> Parameter:
@@ -66,5 +91,13 @@ def make_param(prefix: str, suffix: str, shape: list[int], dtype: Any, attr: Any
     attr = attr if isinstance(attr, ParamAttr) else ParamAttr()
     init = attr.initializer or default_init
     name = attr.name or f"{prefix}.{suffix}"
-    return _register(default_main_program(), default_startup_program(), name, shape, _dtypes.to_np(dtype), init,
-                     attr.trainable, attr.learning_rate)
+    return _register(
+        default_main_program(),
+        default_startup_program(),
+        name,
+        shape,
+        _dtypes.to_np(dtype),
+        init,
+        attr.trainable,
+        attr.learning_rate,
+    )

@@ -87,7 +87,7 @@ class TableOp(Operator):
     """A call of a table op on Variables."""
 
     def __init__(self, block: Block, op: Op, key: tuple, leaves: Sequence[Any], outputs: Sequence[Variable]) -> None:
-        attrs = dict(zip(list(op.signature.parameters)[op.n_tensors:], key[1]))
+        attrs = dict(zip(list(op.signature.parameters)[op.n_tensors :], key[1]))
         attrs.update(dict(key[2]))
         super().__init__(block, leaves, outputs, attrs)
         self.type = op.name
@@ -132,8 +132,11 @@ class Block:
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 
     def render(self) -> list[str]:
-        head = f"block {self.idx}" + (f" ({self.title})" if self.title else "") + (
-            f", parent block {self.parent_idx}" if self.parent_idx >= 0 else "")
+        head = (
+            f"block {self.idx}"
+            + (f" ({self.title})" if self.title else "")
+            + (f", parent block {self.parent_idx}" if self.parent_idx >= 0 else "")
+        )
         lines = [head + " {"]
         for v in self.vars.values():
             if v.kind in ("data", "param", "state"):

@@ -49,7 +49,10 @@ def _display_jaxpr(fn: Callable[..., Any], args: Sequence[Any], shapes: Sequence
         specs = [
             jax.ShapeDtypeStruct(
                 jax.export.symbolic_shape(",".join("N" if d < 0 else str(d) for d in s) or "", scope=scope)
-                if s else (), a.dtype)
+                if s
+                else (),
+                a.dtype,
+            )
             for a, s in zip(args, shapes)
         ]
         return jax.make_jaxpr(fn)(*specs)
@@ -62,8 +65,16 @@ class PylayerOp(Operator):
 
     type = "pylayer"
 
-    def __init__(self, block: Any, forward_fn: Callable[..., Any], backward_fn: Callable[..., Any] | None,
-                 inputs: Sequence[Any], outputs: Sequence[Variable], out_tree: Any, fwd_block: Any) -> None:
+    def __init__(
+        self,
+        block: Any,
+        forward_fn: Callable[..., Any],
+        backward_fn: Callable[..., Any] | None,
+        inputs: Sequence[Any],
+        outputs: Sequence[Variable],
+        out_tree: Any,
+        fwd_block: Any,
+    ) -> None:
         super().__init__(block, inputs, outputs, {"forward_block": fwd_block.idx})
         self.forward_fn = forward_fn
         self.backward_fn = backward_fn
@@ -130,8 +141,9 @@ class PylayerOp(Operator):
                     f"{_dtypes.to_paddle(a.dtype).name}."
                 )
         prog = self.block.program
-        self.bwd_block = prog.new_block(f"backward of {self.outputs[0].name if self.outputs else 'pylayer'}",
-                                        self.block.idx)
+        self.bwd_block = prog.new_block(
+            f"backward of {self.outputs[0].name if self.outputs else 'pylayer'}", self.block.idx
+        )
         self.bwd_block.body = _display_jaxpr(lambda *c: self.call_backward(c), ct_a, [v.shape for v in self.outputs])
         self.attrs["backward_block"] = self.bwd_block.idx
 
@@ -173,8 +185,9 @@ class PylayerOp(Operator):
         return f
 
 
-def record_pylayer(forward_fn: Callable[..., Any], inputs: Sequence[Any], backward_fn: Callable[..., Any] | None,
-                   name: str | None) -> Any:
+def record_pylayer(
+    forward_fn: Callable[..., Any], inputs: Sequence[Any], backward_fn: Callable[..., Any] | None, name: str | None
+) -> Any:
     """The static path of static_pylayer: trace forward_fn and append a pylayer operator."""
     var_inputs = [x for x in inputs if isinstance(x, Variable)]
     if not var_inputs:
@@ -202,8 +215,10 @@ def record_pylayer(forward_fn: Callable[..., Any], inputs: Sequence[Any], backwa
     except (TypeError, ValueError) as e:
         if "static_pylayer" in str(e):
             raise
-        raise ValueError(f"static_pylayer: forward_fn failed on the inputs "
-                         f"{', '.join(f'{v.name}{v.shape}' for v in var_inputs)}: {e}") from e
+        raise ValueError(
+            f"static_pylayer: forward_fn failed on the inputs "
+            f"{', '.join(f'{v.name}{v.shape}' for v in var_inputs)}: {e}"
+        ) from e
     # the output structure (a second, cheap trace with the wrapped outputs kept)
     tree_box: list[Any] = []
 
@@ -218,8 +233,10 @@ def record_pylayer(forward_fn: Callable[..., Any], inputs: Sequence[Any], backwa
     tree = tree_box[-1]
     base = name or unique_name("pylayer")
     stop = backward_fn is None or all(v.stop_gradient for v in var_inputs)
-    outs = [Variable.from_structs(block, f"{base}.tmp_{j}", a, b, stop or not _dtypes.is_float(a.dtype))
-            for j, (a, b) in enumerate(zip(out_a, out_b))]
+    outs = [
+        Variable.from_structs(block, f"{base}.tmp_{j}", a, b, stop or not _dtypes.is_float(a.dtype))
+        for j, (a, b) in enumerate(zip(out_a, out_b))
+    ]
     fb = prog.new_block(f"forward of {base}", block.idx)
     fb.body = jaxpr
     op = PylayerOp(block, forward_fn, backward_fn, list(inputs), outs, tree, fb)

@@ -44,8 +44,9 @@ class Variable(Tensor):
     __slots__ = ("_alt", "_shape", "block", "kind", "producer")
     _symbolic = True
 
-    def __init__(self, block: Any, name: str, shape: Sequence[int], dtype: Any, stop_gradient: bool = True,
-                 kind: str = "tmp") -> None:
+    def __init__(
+        self, block: Any, name: str, shape: Sequence[int], dtype: Any, stop_gradient: bool = True, kind: str = "tmp"
+    ) -> None:
         np_dtype = np.dtype(to_paddle(dtype).np_dtype)
         a, b = structs(shape, np_dtype)
         super().__init__(a, stop_gradient, None, name)
@@ -80,8 +81,9 @@ class Variable(Tensor):
         )
 
     def __repr__(self) -> str:
-        return (f"Variable(name={self.name}, shape={self._shape}, dtype={self.dtype}, "
-                f"stop_gradient={self.stop_gradient})")
+        return (
+            f"Variable(name={self.name}, shape={self._shape}, dtype={self.dtype}, stop_gradient={self.stop_gradient})"
+        )
 
     __str__ = __repr__
 
