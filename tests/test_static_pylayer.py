@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -235,7 +237,20 @@ def test_item48_dynamic_mode_behaves_as_pylayer():
         with pytest.raises(ValueError, match=r"expected to be True, when ``backward_fn == None``"):
             paddle.static.nn.static_pylayer(paddle.exp, [x])
         y = paddle.static.nn.static_pylayer(paddle.exp, [x], lambda g: (g, g))
-        with pytest.raises(ValueError, match=r"got 2 and 1"):
+        with pytest.raises(ValueError, match=r"number of outputs of `PyLayer.backward` should be 1, but received 2"):
             y.backward()
+    finally:
+        paddle.enable_static()
+
+
+def test_dynamic_mode_static_pylayer_under_jax_grad():
+    paddle.disable_static()
+    try:
+
+        def f(v):
+            y = paddle.static.nn.static_pylayer(paddle.exp, [paddle.Tensor(v, False)], lambda g: 2 * g)
+            return paddle.sum(y)._value
+
+        np.testing.assert_allclose(jax.grad(f)(jnp.ones(3)), [2.0, 2.0, 2.0])
     finally:
         paddle.enable_static()

@@ -182,3 +182,24 @@ def test_eager_optimizer_needs_parameters():
             paddle.optimizer.Adam("fast")
     finally:
         paddle.enable_static()
+
+
+def test_fc_activation_and_flatten_dims():
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x3", [None, 2, 3], "float32")
+        out = paddle.static.nn.fc(x, 4, num_flatten_dims=1, activation="relu")
+        out2 = paddle.static.nn.fc(x, 5, num_flatten_dims=2, bias_attr=False)
+        assert out.shape == [-1, 4] and out2.shape == [-1, 2, 5]
+        with pytest.raises(ValueError, match=r"activation must be one of"):
+            paddle.static.nn.fc(x, 2, activation="swoosh")
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor()
+    exe.run(start, scope=scope)
+    params = main.all_parameters()
+    w1, b1, w2 = (np.asarray(scope.find_var(p.name).get_tensor()) for p in params[:3])
+    assert [p.shape for p in params[:3]] == [[6, 4], [4], [3, 5]]
+    xs = np.random.default_rng(1).standard_normal((2, 2, 3)).astype(np.float32)
+    o1, o2 = exe.run(main, feed={"x3": xs}, fetch_list=[out, out2], scope=scope)
+    np.testing.assert_allclose(o1, np.maximum(xs.reshape(2, 6) @ w1 + b1, 0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(o2, xs @ w2, rtol=1e-5, atol=1e-6)
