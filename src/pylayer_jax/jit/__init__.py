@@ -1,0 +1,6 @@
+"""``pylayer_jax.jit``: Paddle's ``paddle.jit`` path."""
+
+from .._to_static import StaticFunction as StaticFunction
+from .._to_static import enable_to_static as enable_to_static
+from .._to_static import not_to_static as not_to_static
+from .._to_static import to_static as to_static
