@@ -1,36 +1,92 @@
-"""Elementwise arithmetic and activation-like math ops."""
+"""Elementwise ops on two or more operands: arithmetic, extrema, selection, clipping.
+
+Every binary op goes through ``binary`` (Paddle's dtype rule: tensors of different dtypes
+combine only when both are floating; a Python scalar adapts to the tensor). One-operand
+math lives in ``unary.py``.
+"""
 
 from __future__ import annotations
 
 import jax.numpy as jnp
 
 from .._op_table import defop
-from ._util import as_float
+from ._promote import alias, autocast, binary, is_weak
 
 
+def unbroadcast(g, shape):
+    """Sum a broadcast gradient back down to ``shape`` (explicit VJPs of broadcasting ops)."""
+    shape = tuple(shape)
+    while g.ndim > len(shape):
+        g = g.sum(0)
+    axes = tuple(i for i, (a, b) in enumerate(zip(g.shape, shape)) if b == 1 and a != 1)
+    return g.sum(axes, keepdims=True) if axes else g
+
+
+# ---- arithmetic -------------------------------------------------------------------------
 @defop(2, inplace=True)
 def add(x, y):
     """Elementwise ``x + y`` with broadcasting."""
+    x, y = binary("add", x, y)
     return jnp.add(x, y)
 
 
 @defop(2, inplace=True)
 def subtract(x, y):
     """Elementwise ``x - y`` with broadcasting."""
+    x, y = binary("subtract", x, y)
     return jnp.subtract(x, y)
 
 
 @defop(2, saves=("x", "y"), inplace=True)
 def multiply(x, y):
     """Elementwise ``x * y`` with broadcasting."""
+    x, y = binary("multiply", x, y)
     return jnp.multiply(x, y)
 
 
-@defop(2, saves=("x", "y", "out"), inplace=True)
-def divide(x, y):
-    """Elementwise true division; integer inputs give the default float dtype."""
-    x, y = as_float(x, y)
-    return jnp.divide(x, y)
+def _divide_vjp(s, g, rounding_mode=None):
+    x, y, out = s["x"], s["y"], s["out"]
+    if rounding_mode is not None:
+        return jnp.zeros(jnp.shape(x)), jnp.zeros(jnp.shape(y))
+    gx = g / y
+    return unbroadcast(gx, jnp.shape(x)), unbroadcast(-gx * out, jnp.shape(y))
+
+
+@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True)
+def divide(x, y, rounding_mode=None):
+    """``x / y``; integers give float32. ``rounding_mode`` 'trunc' or 'floor' rounds the quotient."""
+    x, y = binary("divide", x, y)
+    if rounding_mode is None:
+        return jnp.divide(autocast(x), autocast(y))
+    if rounding_mode == "floor":
+        return jnp.floor_divide(x, y)
+    if rounding_mode == "trunc":
+        q = jnp.trunc(jnp.divide(x, y))
+        return q.astype(jnp.result_type(x, y))
+    raise ValueError(f"divide: rounding_mode must be None, 'trunc' or 'floor', but received {rounding_mode!r}.")
+
+
+@defop(2, differentiable=False, inplace=True)
+def floor_divide(x, y):
+    """``x // y`` rounding toward negative infinity (no gradient, as in Paddle)."""
+    x, y = binary("floor_divide", x, y)
+    return jnp.floor_divide(x, y)
+
+
+@defop(2, saves=("x", "y"), inplace=True)
+def remainder(x, y):
+    """``x mod y`` with the sign of ``y`` (Python's rule)."""
+    x, y = binary("remainder", x, y)
+    return jnp.remainder(x, y)
+
+
+@defop(2, saves=("x", "y"), inplace=True)
+def pow(x, y):
+    """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
+    if is_weak(y):
+        return jnp.power(x, y).astype(jnp.result_type(x))
+    x, y = binary("pow", x, y)
+    return jnp.power(x, y)
 
 
 @defop(1, inplace=True)
@@ -41,54 +97,149 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
     return out.astype(dt)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: g * (1 - s["out"] * s["out"]), inplace=True)
-def tanh(x):
-    """Hyperbolic tangent; backward reads the output."""
-    return jnp.tanh(x)
+@defop(1, inplace=True)
+def increment(x, value=1.0):
+    """``x + value``, keeping x's dtype."""
+    return (x + value).astype(x.dtype)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"], inplace=True)
-def exp(x):
-    """``e ** x``; backward reads the output."""
-    return jnp.exp(as_float(x))
+@defop(1, name="add_n", method=False)
+def add_n(inputs):
+    """The elementwise sum of a list of tensors of one shape and dtype."""
+    if not isinstance(inputs, list | tuple):
+        return inputs
+    out = inputs[0]
+    for t in inputs[1:]:
+        out = jnp.add(*binary("add_n", out, t))
+    return out
 
 
-@defop(1, saves=("x",))
-def square(x):
-    """``x * x``."""
-    return jnp.square(x)
+@defop(("inputs", "index"), nondiff=("index",), saves=("index",), method=False)
+def multiplex(inputs, index):
+    """Row ``i`` of the result is row ``i`` of ``inputs[index[i, 0]]``."""
+    stacked = jnp.stack(list(inputs))
+    rows = jnp.reshape(index, (-1,)).astype(jnp.int32)
+    return stacked[rows, jnp.arange(stacked.shape[1])]
 
 
-@defop(1, saves=("x",))
-def relu(x):
-    """``max(x, 0)``."""
-    return jnp.maximum(x, 0).astype(x.dtype)
-
-
-@defop(1, name="mean")
-def mean(x, axis=None, keepdim=False):
-    """Mean over ``axis`` (all axes when None)."""
-    from ._util import axis_arg
-
-    return jnp.mean(x, axis=axis_arg(axis), keepdims=keepdim)
-
-
-@defop(1, name="sum")
-def sum_(x, axis=None, dtype=None, keepdim=False):
-    """Sum over ``axis``; integer/bool inputs sum to int64 like Paddle."""
-    from ._util import axis_arg, dtype_arg
-
-    dt = dtype_arg(dtype)
-    if dt is None and not jnp.issubdtype(x.dtype, jnp.inexact):
-        dt = jnp.int64
-    return jnp.sum(x, axis=axis_arg(axis), dtype=dt, keepdims=keepdim)
+# ---- extrema, selection ----------------------------------------------------------------
+@defop(2, saves=("x", "y"))
+def maximum(x, y):
+    """Elementwise maximum; NaN propagates; ties split the gradient evenly."""
+    x, y = binary("maximum", x, y)
+    return jnp.maximum(x, y)
 
 
 @defop(2, saves=("x", "y"))
-def matmul(x, y, transpose_x=False, transpose_y=False):
-    """Matrix product with optional transposes of the last two axes."""
-    if transpose_x and x.ndim >= 2:
-        x = jnp.swapaxes(x, -1, -2)
-    if transpose_y and y.ndim >= 2:
-        y = jnp.swapaxes(y, -1, -2)
-    return jnp.matmul(x, y)
+def minimum(x, y):
+    """Elementwise minimum; NaN propagates; ties split the gradient evenly."""
+    x, y = binary("minimum", x, y)
+    return jnp.minimum(x, y)
+
+
+@defop(2, saves=("x", "y"))
+def fmax(x, y):
+    """Elementwise maximum ignoring NaN; on ties the gradient goes to ``x``."""
+    x, y = binary("fmax", x, y)
+    return jnp.where((x >= y) | jnp.isnan(y), x, y)
+
+
+@defop(2, saves=("x", "y"))
+def fmin(x, y):
+    """Elementwise minimum ignoring NaN; on ties the gradient goes to ``x``."""
+    x, y = binary("fmin", x, y)
+    return jnp.where((x <= y) | jnp.isnan(y), x, y)
+
+
+def _bound_is_float(v):
+    return v is not None and jnp.issubdtype(jnp.result_type(v), jnp.inexact)
+
+
+@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True)
+def clip(x, min=None, max=None):
+    """Limit ``x`` to ``[min, max]`` (scalars or broadcastable tensors); the gradient passes where
+    ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""
+    if not jnp.issubdtype(x.dtype, jnp.inexact) and (_bound_is_float(min) or _bound_is_float(max)):
+        x = x.astype(jnp.float32)
+    out = x
+    if min is not None:
+        out = jnp.where(x < min, jnp.asarray(min).astype(x.dtype), out)
+    if max is not None:
+        out = jnp.where(x > max, jnp.asarray(max).astype(x.dtype), out)
+    return out
+
+
+@defop(("condition", "x", "y"), saves=("condition",), nondiff=("condition",))
+def where(condition, x=None, y=None):
+    """``x`` where ``condition`` is true, else ``y`` (either may be a Python scalar)."""
+    if x is None or y is None:
+        raise ValueError(
+            "where: both x and y must be given (received None); to get the indices of true elements use "
+            "paddle.nonzero(condition, as_tuple=True)."
+        )
+    both_weak = is_weak(x) and is_weak(y)
+    x, y = binary("where", x, y)
+    out = jnp.where(jnp.asarray(condition).astype(bool), x, y)
+    if both_weak:
+        out = out.astype(jnp.float32 if jnp.issubdtype(out.dtype, jnp.inexact) else jnp.int64)
+    return out
+
+
+@defop(3, saves=("x", "y", "weight"), inplace=True)
+def lerp(x, y, weight):
+    """``x + weight * (y - x)``."""
+    x, y = binary("lerp", x, y)
+    dt = jnp.result_type(x, y)
+    return (x + weight * (y - x)).astype(dt)
+
+
+@defop(2, saves=("x",))
+def heaviside(x, y):
+    """0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0``."""
+    x, y = binary("heaviside", x, y)
+    return jnp.heaviside(x, y)
+
+
+# ---- floating two-operand math ---------------------------------------------------------
+@defop(2, saves=("x", "y"))
+def atan2(x, y):
+    """Elementwise arctangent of ``x / y`` in the right quadrant; integers give float64 as in Paddle."""
+    x, y = binary("atan2", x, y)
+    if not jnp.issubdtype(jnp.result_type(x, y), jnp.inexact):
+        x, y = jnp.asarray(x, jnp.float64), jnp.asarray(y, jnp.float64)
+    return jnp.arctan2(x, y)
+
+
+@defop(2, saves=("x", "y"), inplace=True)
+def hypot(x, y):
+    """``sqrt(x**2 + y**2)``; integers give float32."""
+    x, y = binary("hypot", x, y)
+    return jnp.hypot(autocast(x), autocast(y))
+
+
+@defop(2, saves=("x", "y"))
+def logaddexp(x, y):
+    """``log(exp(x) + exp(y))`` computed stably; integers give float32."""
+    x, y = binary("logaddexp", x, y)
+    return jnp.logaddexp(autocast(x), autocast(y))
+
+
+@defop(1, saves=("x",), inplace=True)
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """Replace NaN and infinities by finite numbers (the dtype's extremes by default)."""
+    return jnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+
+# ---- Paddle's other names -----------------------------------------------------------------
+# public functions that are not Tensor methods
+FUNCTIONS = ("add_n", "multiplex")
+
+for _orig, _names in {
+    remainder: ("mod", "floor_mod"),
+    subtract: ("sub",),
+    multiply: ("mul",),
+    divide: ("div",),
+    clip: ("clamp",),
+}.items():
+    for _n in _names:
+        alias(_orig, _n)

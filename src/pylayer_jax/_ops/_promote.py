@@ -1,0 +1,84 @@
+"""Paddle's dtype rules for elementwise ops, and op aliases (layer L1).
+
+Paddle promotes between two tensors only when both are floating (``float32 + float64`` is
+float64); any other mismatch (``int32 + int64``, ``int64 + float32``, ``bool + int64``) is a
+TypeError. A Python scalar adapts to the tensor: an integer tensor with a float scalar
+becomes float32. Math ops (``exp``, ``sqrt``, ``divide`` ...) given integers compute in
+float32 whatever the default dtype is. Inside a kernel a Python scalar arrives as a weakly
+typed value, which is how it is told apart from a tensor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from .._op_table import TABLE, Op, defop
+
+
+def is_weak(v: Any) -> bool:
+    """True for Python scalars and weakly typed arrays (a scalar passed into a kernel)."""
+    if v is None:
+        return False
+    if isinstance(v, bool | int | float | complex):
+        return True
+    try:
+        return bool(jax.typeof(v).weak_type)
+    except TypeError:
+        return False
+
+
+def _inexact(dt: Any) -> bool:
+    return bool(jnp.issubdtype(dt, jnp.inexact))
+
+
+def binary(api: str, x: Any, y: Any) -> tuple[Any, Any]:
+    """Apply Paddle's two-operand dtype rule; returns the operands ready for a jnp call."""
+    wx, wy = is_weak(x), is_weak(y)
+    if not wx and not wy:
+        dx, dy = jnp.result_type(x), jnp.result_type(y)
+        if dx != dy and not (_inexact(dx) and _inexact(dy)):
+            raise TypeError(
+                f"{api}: Paddle combines tensors of different dtypes only when both are floating point, but "
+                f"received {dx} and {dy}. Cast one of them with .astype() to the other's dtype first."
+            )
+        return x, y
+    if wx and not wy:
+        y, x = _with_scalar(y, x)
+    elif wy and not wx:
+        x, y = _with_scalar(x, y)
+    return x, y
+
+
+def _with_scalar(t: Any, s: Any) -> tuple[Any, Any]:
+    """A tensor meeting a Python scalar: an integer/bool tensor and a float scalar give float32."""
+    if _inexact(jnp.result_type(s)) and not _inexact(jnp.result_type(t)):
+        t = jnp.asarray(t).astype(jnp.float32)
+    return t, s
+
+
+def autocast(x: Any) -> Any:
+    """Integer and bool inputs of a floating math op compute in float32 (Paddle's autocast)."""
+    if isinstance(x, bool | int):
+        return float(x)
+    if not _inexact(jnp.result_type(x)):
+        return jnp.asarray(x).astype(jnp.float32)
+    return x
+
+
+def alias(op: Op, name: str) -> Op:
+    """Register ``op`` again under another Paddle name (``mod`` for ``remainder`` ...)."""
+    if name in TABLE:
+        raise ValueError(f"alias: an op named {name!r} is already registered; pick another name.")
+    return defop(
+        op.tensor_names,
+        saves=op.saves,
+        vjp=op.vjp,
+        nondiff=tuple(op.nondiff),
+        name=name,
+        method=op.method,
+        inplace=op.inplace,
+        differentiable=op.differentiable,
+    )(op.fn)

@@ -1,0 +1,126 @@
+"""Order statistics: sort, argsort, topk, kthvalue, mode, median, cummax, cummin.
+
+Values are gathered from the input at (gradient-free) int64 indices, so the gradient flows
+to exactly the elements that were picked; the backward re-derives the indices from the
+saved input.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from .._op_table import defop
+from ._promote import autocast
+from ._util import dtype_arg
+
+
+def _order(x, axis, descending):
+    return jax.lax.stop_gradient(jnp.argsort(x, axis=axis, stable=True, descending=descending))
+
+
+def _take(x, idx, axis):
+    return jnp.take_along_axis(x, idx, axis=axis)
+
+
+@defop(1, saves=("x",))
+def sort(x, axis=-1, descending=False, stable=False):
+    """``x`` sorted along ``axis`` (ties keep their order)."""
+    return _take(x, _order(x, axis, descending), axis)
+
+
+@defop(1, differentiable=False)
+def argsort(x, axis=-1, descending=False, stable=False):
+    """Indices (int64) that sort ``x`` along ``axis``; ties keep their original order."""
+    return jnp.argsort(x, axis=axis, stable=True, descending=descending).astype(jnp.int64)
+
+
+@defop(1, saves=("x",))
+def topk(x, k, axis=None, largest=True, sorted=True):
+    """The ``k`` largest (or smallest) values along ``axis`` (default last) and their int64 indices;
+    among equal values the earlier index comes first."""
+    axis = -1 if axis is None else axis
+    idx = _order(x, axis, largest)
+    idx = jax.lax.slice_in_dim(idx, 0, int(k), axis=axis % x.ndim) if x.ndim else idx
+    return _take(x, idx, axis), idx.astype(jnp.int64)
+
+
+@defop(1, saves=("x",))
+def kthvalue(x, k, axis=None, keepdim=False):
+    """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index."""
+    axis = (-1 if axis is None else axis) % x.ndim
+    idx = jax.lax.slice_in_dim(_order(x, axis, False), int(k) - 1, int(k), axis=axis)
+    vals = _take(x, idx, axis)
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, axis), jnp.squeeze(idx, axis)
+    return vals, idx.astype(jnp.int64)
+
+
+@defop(1, saves=("x",))
+def mode(x, axis=-1, keepdim=False):
+    """The most frequent value along ``axis`` (the smallest one on a tie) and the index of its last
+    occurrence."""
+    axis = axis % x.ndim
+    xm = jnp.moveaxis(x, axis, -1)
+    xs = jax.lax.stop_gradient(xm)
+    counts = jnp.sum(xs[..., :, None] == xs[..., None, :], axis=-1)
+    best = jnp.max(counts, axis=-1, keepdims=True)
+    big = jnp.asarray(jnp.inf if jnp.issubdtype(xs.dtype, jnp.inexact) else jnp.iinfo(xs.dtype).max, xs.dtype)
+    value = jnp.min(jnp.where(counts == best, xs, big), axis=-1, keepdims=True)
+    pos = jnp.arange(xs.shape[-1])
+    idx = jnp.max(jnp.where(xs == value, pos, -1), axis=-1, keepdims=True)
+    vals = _take(xm, idx, -1)
+    vals, idx = jnp.moveaxis(vals, -1, axis), jnp.moveaxis(idx, -1, axis)
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, axis), jnp.squeeze(idx, axis)
+    return vals, idx.astype(jnp.int64)
+
+
+@defop(1, saves=("x",))
+def median(x, axis=None, keepdim=False, mode="avg"):
+    """Median along ``axis`` (of all elements when None). ``mode='avg'`` averages the two middle
+    values of an even count (integers give float32); ``mode='min'`` takes the lower one and, with
+    an ``axis``, also returns its int64 index."""
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: mode must be 'avg' or 'min', but received {mode!r}.")
+    if mode == "avg":
+        return jnp.median(autocast(x), axis=axis, keepdims=keepdim)
+    flat = axis is None
+    xa, ax = (jnp.reshape(x, (-1,)), 0) if flat else (x, axis % x.ndim)
+    n = xa.shape[ax]
+    idx = jax.lax.slice_in_dim(_order(xa, ax, False), (n - 1) // 2, (n - 1) // 2 + 1, axis=ax)
+    vals = _take(xa, idx, ax)
+    if flat:
+        return vals.reshape((1,) * x.ndim) if keepdim else vals.reshape(())
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, ax), jnp.squeeze(idx, ax)
+    return vals, idx.astype(jnp.int64)
+
+
+def _cum_extreme(x, axis, dtype, better):
+    """Running extreme along ``axis`` and the index of its latest occurrence."""
+    flat = axis is None
+    xa, ax = (jnp.reshape(x, (-1,)), 0) if flat else (x, axis % x.ndim)
+    xs = jax.lax.stop_gradient(xa)
+    shape = [1] * xa.ndim
+    shape[ax] = xa.shape[ax]
+    pos = jnp.broadcast_to(jnp.arange(xa.shape[ax]).reshape(shape), xa.shape)
+
+    def combine(a, b):
+        take_b = better(b[0], a[0]) | (b[0] == a[0])
+        return jnp.where(take_b, b[0], a[0]), jnp.where(take_b, b[1], a[1])
+
+    _, idx = jax.lax.associative_scan(combine, (xs, pos), axis=ax)
+    return _take(xa, idx, ax), idx.astype(dtype_arg(dtype))
+
+
+@defop(1, saves=("x",))
+def cummax(x, axis=None, dtype="int64"):
+    """Running maximum along ``axis`` (flattened when None) and the index where it was last attained."""
+    return _cum_extreme(x, axis, dtype, jnp.greater)
+
+
+@defop(1, saves=("x",))
+def cummin(x, axis=None, dtype="int64"):
+    """Running minimum along ``axis`` (flattened when None) and the index where it was last attained."""
+    return _cum_extreme(x, axis, dtype, jnp.less)
