@@ -374,3 +374,265 @@ SAMPLES.update({
     "assign": [Sample((rand(2, 3),), ref=lambda x: x)],
     "clone": [Sample((rand(2, 3),), ref=lambda x: x)],
 })
+
+
+# ---- ops part 2: shapes (_ops/shape.py) ------------------------------------------------
+def _spd(n: int) -> np.ndarray:
+    """A well-conditioned symmetric positive definite float64 matrix."""
+    a = rand(n, n)
+    return a @ a.T + n * np.eye(n)
+
+
+def _wellcond(n: int) -> np.ndarray:
+    return rand(n, n) + 3 * np.eye(n)
+
+
+SAMPLES.update(
+    {
+        "reshape": [
+            Sample((rand(2, 3, 4), [0, -1]), ref=lambda x, s: x.reshape(2, 12)),
+        ],
+        "view": [Sample((rand(2, 3), [3, 2]), ref=lambda x, s: x.reshape(3, 2))],
+        "flatten": [
+            Sample((rand(2, 3, 4), 1, 2), ref=lambda x, a, b: x.reshape(2, 12)),
+        ],
+        "squeeze": [Sample((rand(1, 3, 1),), {"axis": [0, 1]}, ref=lambda x, axis: x.reshape(3, 1))],
+        "unsqueeze": [Sample((rand(3, 4), [1, 0]), ref=lambda x, a: x.reshape(1, 3, 1, 4))],
+        "concat": [Sample(([rand(2, 3), rand(1, 3)],), ref=lambda x: np.concatenate(x))],
+        "stack": [Sample(([rand(2, 3), rand(2, 3)], 1), ref=lambda x, a: np.stack(x, 1))],
+        "split": [
+            Sample((rand(2, 5), [1, -1, 2], 1), ref=lambda x, s, a: np.split(x, [1, 3], 1)),
+        ],
+        "chunk": [Sample((rand(2, 6), 3, -1), ref=lambda x, n, a: np.split(x, 3, -1))],
+        "unbind": [Sample((rand(2, 3), 1), ref=lambda x, a: [x[:, i] for i in range(3)])],
+        "unstack": [Sample((rand(2, 3),), ref=lambda x: [x[0], x[1]])],
+        "expand": [Sample((rand(3, 1), [2, -1, 4]), ref=lambda x, s: np.broadcast_to(x, (2, 3, 4)))],
+        "broadcast_to": [Sample((rand(3), [2, 3]), ref=lambda x, s: np.broadcast_to(x, (2, 3)))],
+        "expand_as": [Sample((rand(1, 3), rand(2, 3)), ref=lambda x, y: np.broadcast_to(x, y.shape))],
+        "broadcast_tensors": [Sample(([rand(2, 1), rand(3)],), ref=lambda x: np.broadcast_arrays(*x))],
+        "tile": [Sample((rand(2, 3), [2, 1]), ref=lambda x, r: np.tile(x, r))],
+        "flip": [Sample((rand(2, 3), [0, 1]), ref=lambda x, a: x[::-1, ::-1])],
+        "reverse": [Sample((rand(2, 3), 1), ref=lambda x, a: x[:, ::-1])],
+        "roll": [
+            Sample((rand(2, 3), [1, -1], [0, 1]), ref=lambda x, s, a: np.roll(x, s, a)),
+        ],
+        "transpose": [Sample((rand(2, 3, 4), [2, 0, 1]), ref=lambda x, p: x.transpose(2, 0, 1))],
+        "t": [Sample((rand(2, 3),), ref=lambda x: x.T)],
+        "moveaxis": [Sample((rand(2, 3, 4), 0, -1), ref=lambda x, s, d: np.moveaxis(x, 0, -1))],
+        "swapaxes": [Sample((rand(2, 3, 4), 0, 2), ref=lambda x, a, b: np.swapaxes(x, 0, 2))],
+        "rot90": [Sample((rand(2, 3),), ref=lambda x: np.rot90(x))],
+        "diagonal": [Sample((rand(3, 4), 1), ref=lambda x, o: np.diagonal(x, 1))],
+        "trace": [Sample((rand(2, 3, 3), 0, 1, 2), ref=lambda x, o, a, b: np.trace(x, 0, 1, 2))],
+        "slice": [Sample((rand(4, 5), [0, 1], [-3, 0], [1000, -1]), ref=lambda x, a, s, e: x[-3:, :-1])],
+        "strided_slice": [Sample((rand(10, 2), [0], [8], [1], [-3]), ref=lambda x, a, s, e, st: x[8:1:-3])],
+        "crop": [Sample((rand(3, 4), [-1, 2], [1, 1]), ref=lambda x, s, o: x[1:, 1:3])],
+        "repeat_interleave": [
+            Sample((rand(2, 2), [1, 2], 0), ref=lambda x, r, a: np.repeat(x, r, 0)),
+            Sample((rand(2, 2), 2), ref=lambda x, r: np.repeat(x, 2)),
+        ],
+        "atleast_1d": [Sample((rand(),), ref=np.atleast_1d)],
+        "atleast_2d": [Sample((rand(3),), ref=np.atleast_2d)],
+        "atleast_3d": [Sample((rand(2, 3),), ref=np.atleast_3d)],
+    }
+)
+
+# ---- ops part 2: gather / scatter (_ops/gather.py) -----------------------------------------
+SAMPLES.update(
+    {
+        "gather": [
+            Sample((rand(4, 3), idx([2, 0, 2])), ref=lambda x, i: x[i]),
+        ],
+        "gather_nd": [Sample((rand(3, 4, 2), idx([[0, 1], [2, 3]])), ref=lambda x, i: x[i[:, 0], i[:, 1]])],
+        "index_select": [Sample((rand(3, 4), idx([3, 0]), 1), ref=lambda x, i, a: x[:, i])],
+        "scatter": [
+            Sample((rand(4, 3), idx([1, 3]), rand(2, 3))),
+            Sample((rand(4, 3), idx([1, 1, 2]), rand(3, 3)), {"overwrite": False}),
+        ],
+        "scatter_nd_add": [Sample((rand(3, 4), idx([[0, 1], [2, 3], [0, 1]]), rand(3)))],
+        "scatter_nd": [Sample((idx([[1], [0], [1]]), rand(3, 2), [3, 2]))],
+        "take_along_axis": [
+            Sample((rand(3, 4), idx([[0], [3], [1]]), 1), ref=lambda a, i, ax: np.take_along_axis(a, i, 1)),
+        ],
+        "put_along_axis": [
+            Sample((rand(2, 3), idx([[0], [2]]), rand(2, 1), 1)),
+            Sample((rand(2, 3), idx([[0, 0], [1, 2]]), rand(2, 2), 1), {"reduce": "add"}),
+            Sample((rand(2, 3), idx([[1], [2]]), rand(2, 1), 1), {"reduce": "mul"}),
+        ],
+        "masked_fill": [
+            Sample((rand(2, 3), np.array([[True, False, True], [False, False, True]]), 2.5),
+                   ref=lambda x, m, v: np.where(m, v, x)),
+            Sample((rand(2, 3), np.array([True, False, False]), rand())),
+        ],
+        "masked_gather": [Sample((rand(2, 3), idx([0, 4, 5])), ref=lambda x, i: x.reshape(-1)[i])],
+    }
+)
+
+# ---- ops part 2: linear algebra (_ops/linalg.py) -------------------------------------------
+SAMPLES.update(
+    {
+        "mm": [Sample((rand(2, 3), rand(3, 4)), ref=np.matmul)],
+        "bmm": [Sample((rand(2, 2, 3), rand(2, 3, 2)), ref=np.matmul)],
+        "dot": [
+            Sample((rand(2, 3), rand(2, 3)), ref=lambda x, y: (x * y).sum(-1)),
+        ],
+        "inner": [Sample((rand(2, 3), rand(4, 3)), ref=np.inner)],
+        "outer": [Sample((rand(2, 3), rand(4)), ref=np.outer)],
+        "einsum_operands": [
+            Sample(([rand(2, 3), rand(3, 4)], "ij,jk->ik"), ref=lambda ops, eq: np.einsum(eq, *ops)),
+        ],
+        "kron": [Sample((rand(2, 2), rand(2, 3)), ref=np.kron)],
+        "cross": [Sample((rand(3, 2), rand(3, 2)), ref=lambda x, y: np.cross(x, y, axis=0))],
+        "inverse": [Sample((_wellcond(3),), ref=np.linalg.inv)],
+        "cholesky": [
+            Sample((_spd(3),), ref=np.linalg.cholesky),
+            Sample((_spd(3), True), ref=lambda x, u: np.linalg.cholesky(x).T),
+        ],
+        "det": [Sample((_wellcond(3),), ref=np.linalg.det)],
+        "slogdet": [Sample((_wellcond(3),), ref=lambda x: np.array(np.linalg.slogdet(x)))],
+        "solve": [
+            Sample((_wellcond(3), rand(3, 2)), ref=np.linalg.solve),
+            Sample((_wellcond(3), rand(2, 3)), {"left": False}, ref=lambda x, y, left: y @ np.linalg.inv(x)),
+        ],
+        "triangular_solve": [
+            Sample((np.triu(_wellcond(3)), rand(3, 2)), ref=lambda x, y: np.linalg.solve(np.triu(x), y)),
+        ],
+        "qr": [Sample((rand(4, 3),))],
+        "svd": [Sample((rand(3, 2),), ref=lambda x: np.linalg.svd(x, full_matrices=False))],
+        "eig": [Sample((_spd(2),), grad=False)],
+        "eigvals": [Sample((_spd(2),), grad=False)],
+        "eigh": [Sample((_spd(3),))],
+        "eigvalsh": [Sample((_spd(3),), ref=np.linalg.eigvalsh)],
+        "pinv": [Sample((rand(3, 2),), ref=np.linalg.pinv)],
+        "matrix_power": [
+            Sample((_wellcond(2), -1), ref=np.linalg.matrix_power),
+        ],
+        "matrix_rank": [Sample((np.array([[1.0, 2.0], [2.0, 4.0]]),), ref=np.linalg.matrix_rank)],
+        "multi_dot": [Sample(([rand(2, 3), rand(3, 4), rand(4, 2)],), ref=lambda x: np.linalg.multi_dot(x))],
+        "dist": [
+            Sample((rand(2, 3), rand(3)), ref=lambda x, y: np.linalg.norm((x - y).ravel())),
+        ],
+        "cdist": [Sample((rand(3, 2), rand(4, 2)),
+                         ref=lambda x, y: np.sqrt(((x[:, None] - y[None]) ** 2).sum(-1)))],
+        "cov": [
+            Sample((rand(2, 5),), ref=np.cov),
+            Sample((rand(5, 2), None, pos(5)), {"rowvar": False},
+                   ref=lambda x, f, a, rowvar: np.cov(x, rowvar=False, aweights=a)),
+        ],
+        "corrcoef": [Sample((rand(3, 5),), ref=np.corrcoef)],
+    }
+)
+
+
+# ---- ops part 2: nn.functional (_ops/nn.py, _ops/loss.py) ------------------------------------
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    e = np.exp(x - x.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+_KEY = idx([0, 7])  # a PRNG key (int64 [2]) for the ops that take one
+
+SAMPLES.update(
+    {
+        "relu6": [Sample((away(2, 3) * 8,), ref=lambda x: np.clip(x, 0, 6))],
+        "leaky_relu": [Sample((away(2, 3), 0.2), ref=lambda x, s: np.where(x > 0, x, s * x))],
+        "elu": [Sample((away(2, 3),), ref=lambda x: np.where(x > 0, x, np.expm1(x)))],
+        "selu": [Sample((away(2, 3),))],
+        "celu": [Sample((away(2, 3), 2.0), ref=lambda x, a: np.maximum(x, 0) + np.minimum(0, a * np.expm1(x / a)))],
+        "gelu": [Sample((rand(2, 3), True))],
+        "silu": [Sample((rand(2, 3),), ref=lambda x: x * _sigmoid(x))],
+        "swish": [Sample((rand(2, 3),), ref=lambda x: x * _sigmoid(x))],
+        "mish": [Sample((rand(2, 3),))],
+        "softplus": [
+            Sample((rand(2, 3) * 4, 2.0, 3.0)),
+        ],
+        "softsign": [Sample((rand(2, 3),), ref=lambda x: x / (1 + np.abs(x)))],
+        "tanhshrink": [Sample((rand(2, 3),), ref=lambda x: x - np.tanh(x))],
+        "hardtanh": [Sample((away(2, 3) * 2,), ref=lambda x: np.clip(x, -1, 1))],
+        "hardsigmoid": [Sample((rand(2, 3),), ref=lambda x: np.clip(x * 0.1666667 + 0.5, 0, 1))],
+        "hardswish": [Sample((rand(2, 3) * 2,), ref=lambda x: x * np.clip(x + 3, 0, 6) / 6)],
+        "hardshrink": [Sample((away(2, 3),), ref=lambda x: np.where(np.abs(x) > 0.5, x, 0))],
+        "softshrink": [Sample((away(2, 3),))],
+        "log_sigmoid": [Sample((rand(2, 3),), ref=lambda x: np.log(_sigmoid(x)))],
+        "sigmoid": [Sample((rand(2, 3),), ref=_sigmoid)],
+        "softmax": [
+            Sample((rand(2, 3), 0), ref=lambda x, a: _softmax(x, 0)),
+        ],
+        "log_softmax": [Sample((rand(2, 3),), ref=lambda x: np.log(_softmax(x)))],
+        "glu": [Sample((rand(2, 4),), ref=lambda x: x[:, :2] * _sigmoid(x[:, 2:]))],
+        "dropout": [
+            Sample((rand(3, 4), _KEY), {"p": 0.5}),
+            Sample((rand(3, 4), _KEY), {"p": 0.3, "axis": 0}),
+            Sample((rand(3, 4), _KEY), {"p": 0.3, "training": False, "mode": "downscale_in_infer"},
+                   ref=lambda x, k, p, training, mode: x * 0.7),
+        ],
+        "linear": [
+            Sample((rand(2, 3), rand(3, 4), rand(4)), ref=lambda x, w, b: x @ w + b),
+        ],
+        "layer_norm": [
+            Sample((rand(2, 3), rand(3), rand(3)), {"normalized_shape": 3}),
+            Sample((rand(2, 2, 3),), {"normalized_shape": [2, 3]}),
+        ],
+        "batch_norm": [
+            Sample((rand(4, 3), rand(3), pos(3), rand(3), rand(3))),
+            Sample((rand(4, 3, 2), rand(3), pos(3)), {"training": True}),
+        ],
+        "normalize": [Sample((rand(2, 3),), ref=lambda x: x / np.linalg.norm(x, axis=1, keepdims=True))],
+        "cosine_similarity": [Sample((rand(2, 3), rand(2, 3)))],
+        "pairwise_distance": [Sample((rand(2, 3), rand(2, 3)))],
+        "pad": [
+            # 4-D NCHW with 4 values: [left, right, top, bottom] on W then H (checked against Paddle 3.3.1)
+            Sample((rand(1, 1, 2, 3), [1, 0, 2, 0]), ref=lambda x, p: np.pad(x, [(0, 0), (0, 0), (2, 0), (1, 0)])),
+            # 2 * ndim values: one pair per axis from the first axis
+            Sample((rand(1, 2, 3), [1, 0, 0, 1, 0, 2]), ref=lambda x, p: np.pad(x, [(1, 0), (0, 1), (0, 2)])),
+            Sample((rand(1, 1, 3), [1, 2]), {"mode": "reflect"},
+                   ref=lambda x, p, mode: np.pad(x, [(0, 0), (0, 0), (1, 2)], mode="reflect")),
+        ],
+        "one_hot": [Sample((idx([0, 2, 1]), 3), grad=False, ref=lambda x, n: np.eye(n, dtype=np.float32)[x])],
+        "embedding": [
+            Sample((idx([[0, 2], [1, 2]]), rand(3, 2)), ref=lambda x, w: w[x]),
+            Sample((idx([0, 2]), rand(3, 2), 2)),
+        ],
+        "conv2d": [
+            Sample((rand(1, 2, 4, 4), rand(3, 2, 3, 3), rand(3)), {"padding": 1}),
+            Sample((rand(1, 4, 5, 5), rand(2, 2, 2, 2)), {"stride": 2, "groups": 2}),
+        ],
+        "mse_loss": [Sample((rand(2, 3), rand(2, 3)), ref=lambda a, b: np.mean((a - b) ** 2))],
+        "l1_loss": [Sample((rand(2, 3), rand(2, 3) + 3), {"reduction": "sum"},
+                           ref=lambda a, b, reduction: np.abs(a - b).sum())],
+        "smooth_l1_loss": [Sample((np.array([0.0, 2.0, -0.3]), np.array([0.5, 0.0, 0.1])), {"delta": 1.5})],
+        "cross_entropy": [
+            Sample((rand(3, 4), idx([2, 0, 3]))),
+            Sample((rand(3, 4), idx([[2], [0], [3]])), {"reduction": "none"}),
+            Sample((rand(3, 4), _softmax(rand(3, 4))), {"soft_label": True}),
+            Sample((rand(3, 4), idx([2, 0, 3]), pos(4)), {"ignore_index": 0}),
+            Sample((rand(3, 4), idx([2, 0, 3])), {"label_smoothing": 0.1, "reduction": "sum"}),
+        ],
+        "nll_loss": [Sample((np.log(_softmax(rand(3, 4))), idx([1, 0, 3]), pos(4)))],
+        "binary_cross_entropy": [Sample((rand(2, 3, low=0.1, high=0.9), rand(2, 3, low=0.0, high=1.0)))],
+        "binary_cross_entropy_with_logits": [
+            Sample((rand(2, 3), rand(2, 3, low=0.0, high=1.0))),
+            Sample((rand(2, 3), rand(2, 3, low=0.0, high=1.0), pos(3), pos(3))),
+        ],
+        "kl_div": [Sample((np.log(_softmax(rand(2, 3))), _softmax(rand(2, 3))), {"reduction": "batchmean"})],
+    }
+)
+
+# ---- ops part 2: random sampling kernels (_ops/random.py) ------------------------------------
+# values are random: the generated tests compare only shapes and dtypes for these
+RANDOM_OPS.update({"random_uniform", "random_normal", "random_randint", "random_randperm", "random_bernoulli",
+                   "random_multinomial", "random_poisson"})
+SAMPLES.update(
+    {
+        "random_uniform": [Sample((_KEY, [2, 3]), grad=False)],
+        "random_normal": [Sample((_KEY, 0.0, 1.0, [2, 3]), grad=False), Sample((_KEY, rand(3), 2.0), grad=False)],
+        "random_randint": [Sample((_KEY, 0, 5, [4]), grad=False)],
+        "random_randperm": [Sample((_KEY, 5), grad=False)],
+        "random_bernoulli": [Sample((_KEY, rand(3, low=0.0, high=1.0)), grad=False)],
+        "random_multinomial": [Sample((_KEY, pos(2, 4), 2), grad=False)],
+        "random_poisson": [Sample((_KEY, pos(3)), grad=False)],
+    }
+)

@@ -1,9 +1,15 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
-from . import math as math  # noqa: F401
-from . import indexing as indexing  # noqa: F401
-from . import unary as unary  # noqa: F401
-from . import logic as logic  # noqa: F401
-from . import reduce as reduce  # noqa: F401
-from . import sorting as sorting  # noqa: F401
 from . import creation as creation  # noqa: F401
+from . import gather as gather  # noqa: F401
+from . import indexing as indexing  # noqa: F401
+from . import linalg as linalg  # noqa: F401
+from . import logic as logic  # noqa: F401
+from . import loss as loss  # noqa: F401
+from . import math as math  # noqa: F401
+from . import nn as nn  # noqa: F401
+from . import random as random  # noqa: F401
+from . import reduce as reduce  # noqa: F401
+from . import shape as shape  # noqa: F401
+from . import sorting as sorting  # noqa: F401
+from . import unary as unary  # noqa: F401

@@ -1,0 +1,131 @@
+"""Gather / scatter family: ops that pick or write elements by integer index or mask.
+
+Index and mask inputs never get gradients, but the backward reads them, so they are
+saved; the values themselves enter linearly and are not saved (except where a product
+makes the derivative read them, as in ``put_along_axis(reduce='mul')``).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from .._op_table import defop
+
+
+def _index_tuple(index):  # noqa: ANN001, ANN202
+    """Last axis of an N-d index -> a tuple of index arrays (for ``x[...]``)."""
+    return tuple(jnp.moveaxis(index, -1, 0))
+
+
+@defop(2, saves=("index",), nondiff=("index",))
+def gather(x, index, axis=None):
+    """Rows (or slices along ``axis``) of ``x`` picked by a 1-D or 0-D ``index``."""
+    return jnp.take(x, index, axis=0 if axis is None else axis)
+
+
+@defop(2, saves=("index",), nondiff=("index",))
+def gather_nd(x, index):
+    """``x[index[..., 0], index[..., 1], ...]``: the last axis of ``index`` addresses leading axes of ``x``."""
+    return x[_index_tuple(index)]
+
+
+@defop(2, saves=("index",), nondiff=("index",))
+def index_select(x, index, axis=0):
+    """Slices of ``x`` along ``axis`` picked by a 1-D ``index``."""
+    return jnp.take(x, index, axis=axis)
+
+
+@defop(3, saves=("index",), nondiff=("index",), inplace=True)
+def scatter(x, index, updates, overwrite=True):
+    """Rows ``index`` of ``x`` replaced by ``updates`` (or, overwrite=False, zeroed and then summed into)."""
+    updates = updates.astype(x.dtype)
+    if overwrite:
+        return x.at[index].set(updates)
+    return x.at[index].set(0).at[index].add(updates)
+
+
+@defop(3, saves=("index",), nondiff=("index",))
+def scatter_nd_add(x, index, updates):
+    """``x`` with ``updates`` summed into the positions addressed by the last axis of ``index``."""
+    return x.at[_index_tuple(index)].add(updates.astype(x.dtype))
+
+
+@defop(2, saves=("index",), nondiff=("index",), method=False)
+def scatter_nd(index, updates, shape):
+    """Zeros of ``shape`` with ``updates`` summed in at ``index`` (see scatter_nd_add)."""
+    return jnp.zeros(tuple(shape), updates.dtype).at[_index_tuple(index)].add(updates)
+
+
+@defop(2, saves=("indices",), nondiff=("indices",))
+def take_along_axis(arr, indices, axis, broadcast=True):
+    """Elements of ``arr`` picked along ``axis`` by ``indices`` (same rank as ``arr``)."""
+    if arr.ndim != indices.ndim:
+        raise ValueError(
+            f"take_along_axis: indices must have the rank of arr ({arr.ndim}), but it has {indices.ndim} dimensions."
+        )
+    axis = axis % arr.ndim
+    if broadcast:
+        common = [max(a, b) for a, b in zip(arr.shape, indices.shape)]
+        arr = jnp.broadcast_to(arr, tuple(arr.shape[axis] if i == axis else d for i, d in enumerate(common)))
+        indices = jnp.broadcast_to(
+            indices, tuple(indices.shape[axis] if i == axis else d for i, d in enumerate(common))
+        )
+    return jnp.take_along_axis(arr, indices, axis=axis)
+
+
+_REDUCES = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
+
+
+def _grid(indices, axis):  # noqa: ANN001, ANN202
+    """Full index tuple for writing ``values`` along ``axis`` at ``indices``."""
+    grids = jnp.meshgrid(*[jnp.arange(n) for n in indices.shape], indexing="ij")
+    grids[axis] = indices
+    return tuple(grids)
+
+
+@defop(3, saves=("arr", "indices", "values"), nondiff=("indices",))
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """``arr`` with ``values`` written along ``axis`` at ``indices`` (reduce: assign, add, mul, amin, amax, mean)."""
+    if reduce not in _REDUCES:
+        raise ValueError(f"put_along_axis: reduce must be one of {', '.join(_REDUCES)}, but received {reduce!r}.")
+    axis = axis % arr.ndim
+    if broadcast and indices.ndim == arr.ndim:
+        shape = list(arr.shape)
+        shape[axis] = indices.shape[axis]
+        indices = jnp.broadcast_to(indices, shape)
+    values = jnp.broadcast_to(jnp.asarray(values, arr.dtype), indices.shape)
+    at = arr.at[_grid(indices, axis)]
+    if reduce == "assign":
+        return at.set(values)
+    if reduce == "add":
+        return (
+            at.add(values) if include_self else arr.at[_grid(indices, axis)].set(0).at[_grid(indices, axis)].add(values)
+        )
+    if reduce in ("mul", "multiply"):
+        # one slice of indices at a time: within a slice every target is distinct, which is
+        # what JAX needs to differentiate a scatter-multiply
+        out = arr
+        for j in range(indices.shape[axis]):
+            sl = tuple(slice(j, j + 1) if i == axis else slice(None) for i in range(arr.ndim))
+            out = out.at[_grid(indices[sl], axis)].multiply(values[sl], unique_indices=True)
+        return out
+    if reduce == "amin":
+        return at.min(values)
+    if reduce == "amax":
+        return at.max(values)
+    idx = _grid(indices, axis)
+    total = arr.at[idx].add(values) if include_self else arr.at[idx].set(0).at[idx].add(values)
+    count = jnp.ones_like(arr).at[idx].add(1) if include_self else jnp.zeros_like(arr).at[idx].add(1)
+    return jnp.where(count > 0, total / jnp.maximum(count, 1), arr).astype(arr.dtype)
+
+
+@defop(3, saves=("mask",), nondiff=("mask",))
+def masked_fill(x, mask, value):
+    """``x`` with ``value`` where ``mask`` is True."""
+    return jnp.where(mask, jnp.asarray(value, x.dtype), x)
+
+
+@defop(2, saves=("index",), nondiff=("index",), method=False, name="masked_gather")
+def masked_gather(x, index):
+    """Elements of the flattened ``x`` at ``index`` (the kernel of masked_select)."""
+    return jnp.ravel(x)[index]

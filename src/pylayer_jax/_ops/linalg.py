@@ -1,0 +1,232 @@
+"""Linear algebra: products, decompositions, solves (Paddle's ``paddle.linalg`` family).
+
+Products save both factors (their derivative reads each); ``inverse`` saves its output
+with an explicit rule; decompositions save their input and let JAX derive the backward.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+from jax.scipy.linalg import solve_triangular
+
+from .._op_table import defop
+from ._util import as_float
+
+
+@defop(2, saves=("x", "y"))
+def matmul(x, y, transpose_x=False, transpose_y=False):
+    """Matrix product with optional transposes of the last two axes."""
+    if transpose_x and x.ndim >= 2:
+        x = jnp.swapaxes(x, -1, -2)
+    if transpose_y and y.ndim >= 2:
+        y = jnp.swapaxes(y, -1, -2)
+    return jnp.matmul(x, y)
+
+
+@defop(2, saves=("input", "mat2"))
+def mm(input, mat2):
+    """Matrix product (broadcasting like matmul)."""
+    return jnp.matmul(input, mat2)
+
+
+@defop(2, saves=("x", "y"))
+def bmm(x, y):
+    """Batched matrix product of two 3-D tensors."""
+    if x.ndim != 3 or y.ndim != 3:
+        raise ValueError(f"bmm: both inputs must be 3-D, but received shapes {list(x.shape)} and {list(y.shape)}.")
+    return jnp.matmul(x, y)
+
+
+@defop(2, saves=("x", "y"))
+def dot(x, y):
+    """Dot product of 1-D tensors, or row-wise of 2-D tensors."""
+    return jnp.sum(x * y, axis=-1)
+
+
+@defop(2, saves=("x", "y"))
+def inner(x, y):
+    """Sum of products over the last axes."""
+    return jnp.inner(x, y)
+
+
+@defop(2, saves=("x", "y"))
+def outer(x, y):
+    """Outer product of the flattened inputs."""
+    return jnp.outer(x, y)
+
+
+@defop(1, saves=("operands",), method=False, name="einsum_operands")
+def einsum(operands, equation):
+    """Einstein summation (operands first; the public ``einsum(equation, *operands)`` puts the equation first)."""
+    return jnp.einsum(equation, *operands)
+
+
+@defop(2, saves=("x", "y"))
+def kron(x, y):
+    """Kronecker product."""
+    return jnp.kron(x, y)
+
+
+@defop(2, saves=("x", "y"))
+def cross(x, y, axis=9):
+    """Cross product along ``axis`` (default: the first axis of size 3)."""
+    if axis == 9:
+        axis = next((i for i, d in enumerate(x.shape) if d == 3), None)
+        if axis is None:
+            raise ValueError(f"cross: no axis of size 3 in shape {list(x.shape)}; pass axis explicitly.")
+    return jnp.cross(x, y, axis=axis)
+
+
+@defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2))
+def inverse(x):
+    """Matrix inverse (batched)."""
+    return jnp.linalg.inv(x)
+
+
+@defop(1, saves=("x",))
+def cholesky(x, upper=False):
+    """Cholesky factor: lower ``L`` with ``x = L L^T`` (``upper=True``: ``U = L^T``)."""
+    lower = jnp.linalg.cholesky(x)
+    return jnp.swapaxes(lower, -1, -2).conj() if upper else lower
+
+
+@defop(1, saves=("x",))
+def det(x):
+    """Determinant (batched)."""
+    return jnp.linalg.det(x)
+
+
+@defop(1, saves=("x",))
+def slogdet(x):
+    """Sign and log-absolute-determinant, stacked into one tensor of shape ``[2, *batch]``."""
+    sign, logabs = jnp.linalg.slogdet(x)
+    return jnp.stack([sign.astype(logabs.dtype), logabs])
+
+
+@defop(2, saves=("x", "y"))
+def solve(x, y, left=True):
+    """Solve ``x @ out = y`` (or ``out @ x = y`` with left=False)."""
+    if not left:
+        return jnp.swapaxes(jnp.linalg.solve(jnp.swapaxes(x, -1, -2), jnp.swapaxes(y, -1, -2)), -1, -2)
+    if y.ndim == x.ndim - 1:
+        return jnp.linalg.solve(x, y[..., None])[..., 0]
+    return jnp.linalg.solve(x, y)
+
+
+@defop(2, saves=("x", "y"), method=False)
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
+    """Solve ``x @ out = y`` for a triangular ``x``."""
+    return solve_triangular(x, y, trans=1 if transpose else 0, lower=not upper, unit_diagonal=unitriangular)
+
+
+@defop(1, saves=("x",))
+def qr(x, mode="reduced"):
+    """QR decomposition: (Q, R), or only R with mode='r'."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', but received {mode!r}.")
+    return jnp.linalg.qr(x, mode=mode) if mode == "r" else tuple(jnp.linalg.qr(x, mode=mode))
+
+
+@defop(1, saves=("x",), method=False)
+def svd(x, full_matrices=False):
+    """Singular value decomposition ``(U, S, VH)`` with ``x = U diag(S) VH``."""
+    return tuple(jnp.linalg.svd(x, full_matrices=full_matrices))
+
+
+@defop(1, saves=("x",))
+def eig(x):
+    """Eigenvalues and eigenvectors of a general matrix (complex; CPU only)."""
+    return tuple(jnp.linalg.eig(x))
+
+
+@defop(1, saves=("x",))
+def eigvals(x):
+    """Eigenvalues of a general matrix (complex; CPU only)."""
+    return jnp.linalg.eigvals(x)
+
+
+@defop(1, saves=("x",), method=False)
+def eigh(x, UPLO="L"):  # noqa: N803
+    """Eigenvalues (ascending) and eigenvectors of a symmetric / Hermitian matrix."""
+    return tuple(jnp.linalg.eigh(x, UPLO=UPLO))
+
+
+@defop(1, saves=("x",))
+def eigvalsh(x, UPLO="L"):  # noqa: N803
+    """Eigenvalues (ascending) of a symmetric / Hermitian matrix."""
+    return jnp.linalg.eigvalsh(x, UPLO=UPLO)
+
+
+@defop(1, saves=("x",))
+def pinv(x, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse."""
+    return jnp.linalg.pinv(x, rtol=rcond, hermitian=hermitian)
+
+
+@defop(1, saves=("x",))
+def matrix_power(x, n):
+    """``x`` to the integer power ``n`` (negative: powers of the inverse)."""
+    return jnp.linalg.matrix_power(x, n)
+
+
+@defop(1, saves=("x",), differentiable=False)
+def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
+    """Number of singular values above the tolerance (int64)."""
+    s = jnp.abs(jnp.linalg.eigvalsh(x)) if hermitian else jnp.linalg.svd(x, compute_uv=False)
+    smax = jnp.max(s, axis=-1, keepdims=True)
+    if tol is not None:
+        thresh = jnp.asarray(tol, s.dtype)
+    elif atol is not None or rtol is not None:
+        a = 0.0 if atol is None else atol
+        r = 0.0 if rtol is None else rtol
+        thresh = jnp.maximum(a, r * smax)
+    else:
+        thresh = smax * max(x.shape[-2:]) * jnp.finfo(s.dtype).eps
+    return jnp.sum(s > thresh, axis=-1).astype(jnp.int64)
+
+
+@defop(1, saves=("x",), method=True)
+def multi_dot(x):
+    """Product of a list of matrices, in the cheapest order."""
+    return jnp.linalg.multi_dot(list(x))
+
+
+@defop(2, saves=("x", "y"))
+def dist(x, y, p=2):
+    """p-norm of ``x - y`` (p = 0 counts non-zeros, inf / -inf take max / min)."""
+    d = jnp.abs(x - y)
+    if p == 0:
+        return jnp.sum(d != 0).astype(d.dtype)
+    if p == float("inf"):
+        return jnp.max(d)
+    if p == float("-inf"):
+        return jnp.min(d)
+    return jnp.sum(d**p) ** (1.0 / p)
+
+
+@defop(2, saves=("x", "y"))
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """p-norm distances between the rows of ``x`` and of ``y`` (batched)."""
+    d = jnp.abs(x[..., :, None, :] - y[..., None, :, :])
+    if p == 0:
+        return jnp.sum(d != 0, axis=-1).astype(d.dtype)
+    if p == float("inf"):
+        return jnp.max(d, axis=-1)
+    if p == 2.0:
+        # safe sqrt: zero distance has a zero (not NaN) gradient
+        sq = jnp.sum(d * d, axis=-1)
+        pos = sq > 0
+        return jnp.where(pos, jnp.sqrt(jnp.where(pos, sq, 1.0)), 0.0)
+    return jnp.sum(d**p, axis=-1) ** (1.0 / p)
+
+
+@defop(("x", "fweights", "aweights"), saves=("x", "fweights", "aweights"), nondiff=("fweights",), method=False)
+def cov(x, fweights=None, aweights=None, rowvar=True, ddof=True):
+    """Covariance matrix of the variables (rows, or columns with rowvar=False)."""
+    return jnp.cov(as_float(x), rowvar=rowvar, ddof=1 if ddof else 0, fweights=fweights, aweights=aweights)
+
+
+@defop(1, saves=("x",))
+def corrcoef(x, rowvar=True):
+    """Pearson correlation coefficients of the variables."""
+    return jnp.corrcoef(as_float(x), rowvar=rowvar)

@@ -1,0 +1,374 @@
+"""Neural-network functions (``paddle.nn.functional``): activations, softmax, dropout,
+linear, normalisation, padding, embedding.
+
+Ops whose derivative reads the output (sigmoid, softmax, log_softmax) save ``out`` and
+carry an explicit VJP; the others save the inputs their derivative reads.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from .._op_table import defop
+from ._util import as_float, dtype_arg
+
+
+# ---- activations ----------------------------------------------------------------
+@defop(1, saves=("x",))
+def relu(x):
+    """``max(x, 0)``."""
+    return jnp.maximum(x, 0).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def relu6(x):
+    """``min(max(x, 0), 6)``."""
+    return jnp.clip(x, 0, 6).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def leaky_relu(x, negative_slope=0.01):
+    """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
+    return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def elu(x, alpha=1.0):
+    """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
+    return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
+    """``scale * elu(x, alpha)``."""
+    return (scale * jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def celu(x, alpha=1.0):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    if alpha == 0:
+        raise ZeroDivisionError("celu: alpha must not be 0; received 0.")
+    return (jnp.maximum(x, 0) + jnp.minimum(0, alpha * jnp.expm1(x / alpha))).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def gelu(x, approximate=False):
+    """Gaussian error linear unit; ``approximate=True`` (or 'tanh') uses the tanh formula."""
+    approx = approximate is True or approximate == "tanh"
+    return jax.nn.gelu(x, approximate=approx).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def silu(x, inplace=False):
+    """``x * sigmoid(x)``."""
+    return (x * jax.nn.sigmoid(x)).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def swish(x):
+    """``x * sigmoid(x)``."""
+    return (x * jax.nn.sigmoid(x)).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    return (x * jnp.tanh(jax.nn.softplus(x))).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def softplus(x, beta=1, threshold=20):
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
+    bx = beta * x
+    return jnp.where(bx > threshold, x, jax.nn.softplus(bx) / beta).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def softsign(x):
+    """``x / (1 + |x|)``."""
+    return x / (1 + jnp.abs(x))
+
+
+@defop(1, saves=("x",), method=False)
+def tanhshrink(x):
+    """``x - tanh(x)``."""
+    return x - jnp.tanh(x)
+
+
+@defop(1, saves=("x",), method=False)
+def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
+    """``x`` clipped to ``[min, max]``."""
+    return jnp.clip(x, min, max).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def hardsigmoid(x, slope=0.1666667, offset=0.5):
+    """``clip(slope * x + offset, 0, 1)``."""
+    return jnp.clip(slope * x + offset, 0, 1).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def hardswish(x):
+    """``x * relu6(x + 3) / 6``."""
+    return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def hardshrink(x, threshold=0.5):
+    """``x`` where ``|x| > threshold``, else 0."""
+    return jnp.where(jnp.abs(x) > threshold, x, 0).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def softshrink(x, threshold=0.5):
+    """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
+    return jnp.where(x > threshold, x - threshold, jnp.where(x < -threshold, x + threshold, 0)).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def log_sigmoid(x):
+    """``log(sigmoid(x))``, computed stably."""
+    return jax.nn.log_sigmoid(x)
+
+
+@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True)
+def sigmoid(x):
+    """``1 / (1 + exp(-x))``; backward reads the output."""
+    return jax.nn.sigmoid(as_float(x))
+
+
+def _softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
+    y = s["out"]
+    return y * (g - jnp.sum(g * y, axis=axis, keepdims=True))
+
+
+def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
+    return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
+
+
+@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True)
+def softmax(x, axis=-1, dtype=None):
+    """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
+    x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
+    return jax.nn.softmax(x, axis=axis)
+
+
+@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False)
+def log_softmax(x, axis=-1, dtype=None):
+    """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
+    x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
+    return jax.nn.log_softmax(x, axis=axis)
+
+
+@defop(1, saves=("x",), method=False)
+def glu(x, axis=-1):
+    """Gated linear unit: first half times sigmoid of the second half along ``axis``."""
+    a, b = jnp.split(x, 2, axis=axis)
+    return a * jax.nn.sigmoid(b)
+
+
+# ---- dropout ------------------------------------------------------------------------
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
+def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
+    """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout."""
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
+    if not training:
+        return x if mode == "upscale_in_train" else (x * (1.0 - p)).astype(x.dtype)
+    if axis is None:
+        mshape = x.shape
+    else:
+        axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+        mshape = tuple(d if i in axes else 1 for i, d in enumerate(x.shape))
+    keep = jax.random.bernoulli(key.astype(jnp.uint32), 1.0 - p, mshape)
+    if mode == "downscale_in_infer":
+        return jnp.where(keep, x, 0).astype(x.dtype)
+    scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+    return jnp.where(keep, x * scale, 0).astype(x.dtype)
+
+
+# ---- layers as functions --------------------------------------------------------------
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+def linear(x, weight, bias=None):
+    """``x @ weight + bias`` with ``weight`` of shape ``[in_features, out_features]``."""
+    out = jnp.matmul(x, weight)
+    return out if bias is None else out + bias
+
+
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
+    """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first)."""
+    want = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    n = len(want)
+    if n < 1 or n > x.ndim or tuple(x.shape[x.ndim - n :]) != want:
+        raise ValueError(
+            f"layer_norm: normalized_shape {list(want)} must equal the trailing dimensions of the "
+            f"input, whose shape is {list(x.shape)}."
+        )
+    axes = tuple(range(x.ndim - n, x.ndim))
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=True)
+    out = (x - mean) * lax.rsqrt(var + epsilon)
+    tail = x.shape[x.ndim - n :]
+    if weight is not None:
+        out = out * jnp.reshape(weight, tail)
+    if bias is not None:
+        out = out + jnp.reshape(bias, tail)
+    return out.astype(x.dtype)
+
+
+@defop(
+    ("x", "running_mean", "running_var", "weight", "bias"),
+    saves=("x", "running_mean", "running_var", "weight"),
+    nondiff=("running_mean", "running_var"),
+    method=False,
+)
+def batch_norm(
+    x,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training=False,
+    momentum=0.9,
+    epsilon=1e-05,
+    data_format="NCHW",
+    use_global_stats=None,
+):
+    """Batch normalisation: batch statistics when training, running statistics otherwise.
+
+    The running statistics are not updated (the functional form returns only the output).
+    """
+    caxis = x.ndim - 1 if data_format in ("NHWC", "NLC", "NDHWC") else (1 if x.ndim > 1 else 0)
+    axes = tuple(i for i in range(x.ndim) if i != caxis)
+    shape = [1] * x.ndim
+    shape[caxis] = x.shape[caxis]
+    use_batch = training and not use_global_stats
+    if use_batch:
+        mean = jnp.mean(x, axis=axes, keepdims=True)
+        var = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=True)
+    else:
+        mean, var = jnp.reshape(running_mean, shape), jnp.reshape(running_var, shape)
+    out = (x - mean) * lax.rsqrt(var + epsilon)
+    if weight is not None:
+        out = out * jnp.reshape(weight, shape)
+    if bias is not None:
+        out = out + jnp.reshape(bias, shape)
+    return out.astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False)
+def normalize(x, p=2, axis=1, epsilon=1e-12):
+    """``x / max(||x||_p, epsilon)`` along ``axis``."""
+    norm = jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+    return x / jnp.maximum(norm, epsilon)
+
+
+@defop(2, saves=("x1", "x2"), method=False)
+def cosine_similarity(x1, x2, axis=1, eps=1e-08):
+    """Cosine of the angle between ``x1`` and ``x2`` along ``axis``."""
+    n1 = jnp.sqrt(jnp.sum(x1 * x1, axis=axis))
+    n2 = jnp.sqrt(jnp.sum(x2 * x2, axis=axis))
+    return jnp.sum(x1 * x2, axis=axis) / jnp.maximum(n1 * n2, eps)
+
+
+@defop(2, saves=("x", "y"), method=False)
+def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False):
+    """``||x - y + epsilon||_p`` along the last axis."""
+    d = jnp.abs(x - y + epsilon)
+    if p == float("inf"):
+        return jnp.max(d, axis=-1, keepdims=keepdim)
+    if p == 0:
+        return jnp.sum(d != 0, axis=-1, keepdims=keepdim).astype(d.dtype)
+    return jnp.sum(d**p, axis=-1, keepdims=keepdim) ** (1.0 / p)
+
+
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def pad_widths(ndim, pad, data_format=None, pad_from_left_axis=True):  # noqa: ANN001, ANN202
+    """Paddle's pad list -> per-axis (before, after) pairs.
+
+    ``len(pad) == 2 * ndim``: one pair per axis, from the first axis (or from the last with
+    pad_from_left_axis=False). Otherwise the pairs pad the spatial axes starting from the LAST
+    one: ``[left, right, top, bottom, front, back]`` for W, H, D.
+    """
+    pad = list(pad)
+    if len(pad) % 2:
+        raise ValueError(f"pad: the pad list must have an even length (before/after pairs), but received {pad}.")
+    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+    widths = [(0, 0)] * ndim
+    if len(pairs) == ndim:
+        axes = list(range(ndim)) if pad_from_left_axis else list(range(ndim - 1, -1, -1))
+    else:
+        channel_last = data_format is not None and data_format.endswith("C")
+        axes = list(range(ndim - 2, 0, -1)) if channel_last else list(range(ndim - 1, -1, -1))
+        if len(pairs) > len(axes):
+            raise ValueError(
+                f"pad: {len(pad)} pad values are too many for a {ndim}-D input in {data_format}; pass "
+                f"2 * {ndim} values or 2 per spatial axis."
+            )
+    for a, pr in zip(axes, pairs):
+        widths[a] = pr
+    return widths
+
+
+@defop(1, method=False)
+def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True):
+    """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order."""
+    if mode not in _PAD_MODES:
+        raise ValueError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")
+    widths = pad_widths(x.ndim, pad, data_format, pad_from_left_axis)
+    if mode == "constant":
+        return jnp.pad(x, widths, constant_values=jnp.asarray(value, x.dtype))
+    return jnp.pad(x, widths, mode=_PAD_MODES[mode])
+
+
+@defop(1, differentiable=False, method=False)
+def one_hot(x, num_classes=-1):
+    """One-hot float32 vectors of length ``num_classes`` for the integer labels ``x``."""
+    if num_classes is None or num_classes < 1:
+        raise ValueError(f"one_hot: num_classes must be a positive int, but received {num_classes}.")
+    return jax.nn.one_hot(x, num_classes, dtype=jnp.float32)
+
+
+@defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False)
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
+    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
+    out = jnp.take(weight, x, axis=0)
+    if padding_idx is not None:
+        pid = padding_idx % weight.shape[0]
+        out = jnp.where((x == pid)[..., None], 0, out)
+    return out
+
+
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW"):
+    """2-D convolution with an ``[out_channels, in_channels / groups, kH, kW]`` kernel."""
+    two = lambda v: (v, v) if isinstance(v, int) else tuple(v)  # noqa: E731
+    if isinstance(padding, str):
+        pads = padding.upper()
+    elif isinstance(padding, int):
+        pads = [(padding, padding)] * 2
+    elif len(padding) == 2 and all(isinstance(p, int) for p in padding):
+        pads = [(padding[0], padding[0]), (padding[1], padding[1])]
+    elif len(padding) == 4 and all(isinstance(p, int) for p in padding):
+        pads = [(padding[0], padding[1]), (padding[2], padding[3])]
+    else:
+        raise ValueError(f"conv2d: padding {padding!r} is not supported; pass an int, 2 or 4 ints, or 'SAME'/'VALID'.")
+    dn = ("NCHW", "OIHW", "NCHW") if data_format == "NCHW" else ("NHWC", "OIHW", "NHWC")
+    out = lax.conv_general_dilated(
+        x,
+        weight.astype(x.dtype),
+        two(stride),
+        pads,
+        rhs_dilation=two(dilation),
+        dimension_numbers=dn,
+        feature_group_count=groups,
+    )
+    if bias is not None:
+        out = out + (jnp.reshape(bias, (1, -1, 1, 1)) if data_format == "NCHW" else bias)
+    return out

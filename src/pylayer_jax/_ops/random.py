@@ -1,0 +1,69 @@
+"""Random sampling kernels. Each takes the PRNG key as its first tensor input (int64 [2],
+never differentiated), so one cached kernel serves every draw of the same shape; the key
+state itself lives in ``_rng`` and the public functions in ``_random``.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from .._op_table import defop
+from ._util import dtype_arg
+
+
+def _key(k):  # noqa: ANN001, ANN202
+    return k.astype(jnp.uint32)
+
+
+@defop(1, differentiable=False, method=False)
+def random_uniform(key, shape, dtype="float32", min=0.0, max=1.0):  # noqa: A002
+    """Uniform samples in ``[min, max)``."""
+    dt = dtype_arg(dtype)
+    return jax.random.uniform(_key(key), tuple(shape), dt, min, max)
+
+
+@defop(("key", "mean", "std"), differentiable=False, method=False)
+def random_normal(key, mean=0.0, std=1.0, shape=(), dtype="float32"):
+    """Gaussian samples ``mean + std * N(0, 1)`` of ``shape`` (broadcast with mean and std)."""
+    dt = dtype_arg(dtype)
+    shape = tuple(jnp.broadcast_shapes(tuple(shape), jnp.shape(mean), jnp.shape(std)))
+    return (mean + std * jax.random.normal(_key(key), shape, dt)).astype(dt)
+
+
+@defop(1, differentiable=False, method=False)
+def random_randint(key, low, high, shape, dtype="int64"):
+    """Integers uniform in ``[low, high)``."""
+    return jax.random.randint(_key(key), tuple(shape), low, high, jnp.int64).astype(dtype_arg(dtype))
+
+
+@defop(1, differentiable=False, method=False)
+def random_randperm(key, n, dtype="int64"):
+    """A random permutation of ``0 .. n-1``."""
+    return jax.random.permutation(_key(key), n).astype(dtype_arg(dtype))
+
+
+@defop(("key", "x"), differentiable=False, method=False)
+def random_bernoulli(key, x, p=None):
+    """0/1 samples (in x's dtype) that are 1 with probability ``x`` (or the scalar ``p``)."""
+    prob = x if p is None else jnp.full(x.shape, p, x.dtype)
+    return jax.random.bernoulli(_key(key), prob).astype(x.dtype)
+
+
+@defop(("key", "x"), differentiable=False, method=False)
+def random_multinomial(key, x, num_samples=1, replacement=False):
+    """``num_samples`` category indices (int64) per row of the unnormalised probabilities ``x``."""
+    logits = jnp.log(x)
+    if replacement:
+        shape = (num_samples, *x.shape[:-1])
+        out = jax.random.categorical(_key(key), logits, axis=-1, shape=shape)
+        return jnp.moveaxis(out, 0, -1).astype(jnp.int64)
+    # without replacement: the top num_samples of Gumbel-perturbed logits
+    g = jax.random.gumbel(_key(key), x.shape, x.dtype)
+    return jax.lax.top_k(logits + g, num_samples)[1].astype(jnp.int64)
+
+
+@defop(("key", "x"), differentiable=False, method=False)
+def random_poisson(key, x):
+    """Poisson samples with rates ``x`` (in x's dtype)."""
+    return jax.random.poisson(_key(key), x, x.shape).astype(x.dtype)

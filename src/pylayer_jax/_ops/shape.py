@@ -1,0 +1,360 @@
+"""Shape and layout ops: reshape, split, concat, transpose, slicing, flips.
+
+All of these are linear in their tensor input, so they save nothing: the backward only
+needs shapes, which the tape keeps anyway.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import jax.numpy as jnp
+from jax import lax
+
+from .._op_table import defop
+from ._util import dtype_arg
+
+# the op named ``slice`` below shadows the builtin in this module
+_py_slice = builtins.slice
+
+
+def _ints(v, api, what):  # noqa: ANN001, ANN202
+    """An int or a sequence of ints as a tuple of ints."""
+    if isinstance(v, int):
+        return (v,)
+    if isinstance(v, tuple | list) and all(isinstance(e, int) for e in v):
+        return tuple(v)
+    raise TypeError(f"{api}: {what} must be an int or a list of ints, but received {v!r}.")
+
+
+def _axis(a, ndim, api):  # noqa: ANN001, ANN202
+    """Normalise one axis, with Paddle's error for an out-of-range value."""
+    if not -max(ndim, 1) <= a < max(ndim, 1):
+        raise ValueError(
+            f"{api}: axis {a} is out of range for a tensor with {ndim} dimensions; "
+            f"use a value in [{-max(ndim, 1)}, {max(ndim, 1) - 1}]."
+        )
+    return a % max(ndim, 1)
+
+
+def target_shape(shape, in_shape, api="reshape"):  # noqa: ANN001, ANN202
+    """Paddle's reshape rule: 0 copies the input's dim at that position, one -1 is inferred."""
+    shape = list(_ints(shape, api, "shape"))
+    size = math.prod(in_shape)
+    if shape.count(-1) > 1:
+        raise ValueError(f"{api}: only one dimension of shape may be -1, but received {shape}.")
+    for i, s in enumerate(shape):
+        if s == 0:
+            if i >= len(in_shape):
+                raise ValueError(
+                    f"{api}: shape {shape} has 0 (copy the input's dim) at position {i}, but the input "
+                    f"has only {len(in_shape)} dimensions."
+                )
+            shape[i] = in_shape[i]
+        elif s < -1:
+            raise ValueError(f"{api}: shape entries must be positive, 0 or -1, but received {shape}.")
+    if -1 in shape:
+        known = math.prod(s for s in shape if s != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"{api}: cannot infer the -1 in shape {shape} for an input of {size} elements.")
+        shape[shape.index(-1)] = size // known
+    if math.prod(shape) != size:
+        raise ValueError(
+            f"{api}: cannot reshape an input of shape {list(in_shape)} ({size} elements) to {shape}; "
+            "the element counts must match."
+        )
+    return tuple(shape)
+
+
+@defop(1)
+def reshape(x, shape):
+    """``x`` with a new shape; 0 copies the input's dim, -1 is inferred."""
+    return jnp.reshape(x, target_shape(shape, x.shape))
+
+
+@defop(1)
+def view(x, shape_or_dtype):
+    """A reshape (shape given) or a bitcast to another dtype of the same width (dtype given)."""
+    if isinstance(shape_or_dtype, tuple | list | int):
+        return jnp.reshape(x, target_shape(shape_or_dtype, x.shape, "view"))
+    return lax.bitcast_convert_type(x, dtype_arg(shape_or_dtype))
+
+
+@defop(1)
+def flatten(x, start_axis=0, stop_axis=-1):
+    """Merge the axes ``start_axis..stop_axis`` into one (a 0-D input becomes shape [1])."""
+    if x.ndim == 0:
+        return jnp.reshape(x, (1,))
+    s, e = _axis(start_axis, x.ndim, "flatten"), _axis(stop_axis, x.ndim, "flatten")
+    if s > e:
+        raise ValueError(f"flatten: start_axis ({start_axis}) must not come after stop_axis ({stop_axis}).")
+    shape = x.shape[:s] + (math.prod(x.shape[s : e + 1]),) + x.shape[e + 1 :]
+    return jnp.reshape(x, shape)
+
+
+@defop(1)
+def squeeze(x, axis=None):
+    """Drop size-1 axes (all of them, or those in ``axis``; axes of other sizes are left alone)."""
+    if axis is None:
+        return jnp.reshape(x, tuple(d for d in x.shape if d != 1))
+    axes = {_axis(a, x.ndim, "squeeze") for a in _ints(axis, "squeeze", "axis")}
+    return jnp.reshape(x, tuple(d for i, d in enumerate(x.shape) if not (i in axes and d == 1)))
+
+
+@defop(1)
+def unsqueeze(x, axis):
+    """Insert size-1 axes, one after another in the order given."""
+    shape = list(x.shape)
+    for a in _ints(axis, "unsqueeze", "axis"):
+        a = a + len(shape) + 1 if a < 0 else a
+        shape.insert(a, 1)
+    return jnp.reshape(x, tuple(shape))
+
+
+@defop(1)
+def concat(x, axis=0):
+    """Join a list of tensors along an existing axis."""
+    if not isinstance(x, list | tuple) or not x:
+        raise TypeError("concat: x must be a non-empty list of Tensors.")
+    dt = jnp.result_type(*x)
+    return jnp.concatenate([a.astype(dt) for a in x], axis=axis)
+
+
+@defop(1)
+def stack(x, axis=0):
+    """Join a list of same-shaped tensors along a new axis."""
+    if not isinstance(x, list | tuple) or not x:
+        raise TypeError("stack: x must be a non-empty list of Tensors.")
+    return jnp.stack(list(x), axis=axis)
+
+
+def split_sizes(dim, num_or_sections, api="split"):  # noqa: ANN001, ANN202
+    """Section sizes for Paddle's split: an equal count, or sizes where one may be -1."""
+    if isinstance(num_or_sections, int):
+        if num_or_sections <= 0 or dim % num_or_sections:
+            raise ValueError(
+                f"{api}: an axis of size {dim} cannot be split into {num_or_sections} equal parts; "
+                "pass a divisor of the size or a list of section sizes."
+            )
+        return [dim // num_or_sections] * num_or_sections
+    secs = list(_ints(num_or_sections, api, "num_or_sections"))
+    if secs.count(-1) > 1:
+        raise ValueError(f"{api}: only one section size may be -1, but received {secs}.")
+    if -1 in secs:
+        secs[secs.index(-1)] = dim - sum(s for s in secs if s != -1)
+    if sum(secs) != dim or any(s < 0 for s in secs):
+        raise ValueError(f"{api}: section sizes {list(num_or_sections)} do not add up to the axis size {dim}.")
+    return secs
+
+
+def _split_at(x, sizes, axis):  # noqa: ANN001, ANN202
+    idx, acc = [], 0
+    for s in sizes[:-1]:
+        acc += s
+        idx.append(acc)
+    return list(jnp.split(x, idx, axis=axis))
+
+
+@defop(1)
+def split(x, num_or_sections, axis=0):
+    """Split into equal parts (an int) or parts of given sizes (a list; one entry may be -1)."""
+    ax = _axis(axis, x.ndim, "split")
+    return _split_at(x, split_sizes(x.shape[ax], num_or_sections), ax)
+
+
+@defop(1)
+def chunk(x, chunks, axis=0):
+    """Split into ``chunks`` equal parts along ``axis``."""
+    ax = _axis(axis, x.ndim, "chunk")
+    return _split_at(x, split_sizes(x.shape[ax], chunks, "chunk"), ax)
+
+
+@defop(1)
+def unbind(input, axis=0):
+    """The slices along ``axis`` as a list (that axis removed)."""
+    ax = _axis(axis, input.ndim, "unbind")
+    return [jnp.squeeze(p, ax) for p in jnp.split(input, input.shape[ax], axis=ax)]
+
+
+@defop(1)
+def unstack(x, axis=0, num=None):
+    """The slices along ``axis`` as a list (that axis removed)."""
+    ax = _axis(axis, x.ndim, "unstack")
+    if num is not None and num != x.shape[ax]:
+        raise ValueError(f"unstack: num ({num}) must equal the size {x.shape[ax]} of axis {axis}.")
+    return [jnp.squeeze(p, ax) for p in jnp.split(x, x.shape[ax], axis=ax)]
+
+
+def _expand_shape(x, shape, api):  # noqa: ANN001, ANN202
+    shape = list(_ints(shape, api, "shape"))
+    if len(shape) < x.ndim:
+        raise ValueError(f"{api}: the target shape {shape} has fewer dimensions than the input {list(x.shape)}.")
+    off = len(shape) - x.ndim
+    return tuple(x.shape[i - off] if s == -1 and i >= off else s for i, s in enumerate(shape))
+
+
+@defop(1)
+def expand(x, shape):
+    """Broadcast to ``shape``; -1 keeps the input's size."""
+    return jnp.broadcast_to(x, _expand_shape(x, shape, "expand"))
+
+
+@defop(1)
+def broadcast_to(x, shape):
+    """Broadcast to ``shape``; -1 keeps the input's size."""
+    return jnp.broadcast_to(x, _expand_shape(x, shape, "broadcast_to"))
+
+
+@defop(2, nondiff=("y",))
+def expand_as(x, y):
+    """Broadcast ``x`` to ``y``'s shape (``y`` gives only its shape)."""
+    return jnp.broadcast_to(x, y.shape)
+
+
+@defop(1)
+def broadcast_tensors(input):
+    """The inputs broadcast to their common shape."""
+    return list(jnp.broadcast_arrays(*input))
+
+
+@defop(1)
+def tile(x, repeat_times):
+    """Repeat the whole tensor ``repeat_times[i]`` times along each axis."""
+    return jnp.tile(x, _ints(repeat_times, "tile", "repeat_times"))
+
+
+def _flip(x, axis):  # noqa: ANN001, ANN202
+    return jnp.flip(x, tuple(_axis(a, x.ndim, "flip") for a in _ints(axis, "flip", "axis")))
+
+
+flip = defop(1, name="flip")(_flip)
+reverse = defop(1, name="reverse")(_flip)
+
+
+@defop(1)
+def roll(x, shifts, axis=None):
+    """Rotate elements along axes (over the flattened tensor when ``axis`` is None)."""
+    if axis is None:
+        return jnp.reshape(jnp.roll(jnp.ravel(x), shifts), x.shape)
+    return jnp.roll(x, _ints(shifts, "roll", "shifts"), _ints(axis, "roll", "axis"))
+
+
+@defop(1)
+def transpose(x, perm):
+    """Permute the axes by ``perm``."""
+    perm = _ints(perm, "transpose", "perm")
+    if sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+        raise ValueError(f"transpose: perm must be a permutation of the {x.ndim} axes, but received {list(perm)}.")
+    return jnp.transpose(x, perm)
+
+
+@defop(1)
+def t(input):
+    """Transpose of a matrix; 0-D and 1-D tensors come back unchanged."""
+    if input.ndim > 2:
+        raise ValueError(
+            f"t: the input must have at most 2 dimensions, but it has {input.ndim} "
+            f"(shape {list(input.shape)}); use transpose with a perm instead."
+        )
+    return input.T
+
+
+@defop(1)
+def moveaxis(x, source, destination):
+    """Move axes ``source`` to positions ``destination``."""
+    return jnp.moveaxis(x, _ints(source, "moveaxis", "source"), _ints(destination, "moveaxis", "destination"))
+
+
+@defop(1)
+def swapaxes(x, perm, axis1=None):
+    """``swapaxes(x, a, b)`` swaps two axes; ``swapaxes(x, perm)`` permutes like transpose."""
+    if axis1 is None:
+        return jnp.transpose(x, _ints(perm, "swapaxes", "perm"))
+    return jnp.swapaxes(x, perm, axis1)
+
+
+@defop(1)
+def rot90(x, k=1, axes=(0, 1)):
+    """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
+    return jnp.rot90(x, k, tuple(axes))
+
+
+@defop(1)
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of the (axis1, axis2) planes, as a new last axis."""
+    return jnp.diagonal(x, offset, axis1, axis2)
+
+
+@defop(1)
+def trace(x, offset=0, axis1=0, axis2=1):
+    """Sum of the diagonal of the (axis1, axis2) planes."""
+    return jnp.trace(x, offset, axis1, axis2)
+
+
+def _clamp(v, dim):  # noqa: ANN001, ANN202
+    v = v + dim if v < 0 else v
+    return min(max(v, 0), dim)
+
+
+@defop(1)
+def slice(input, axes, starts, ends):  # noqa: A001
+    """``input[starts:ends]`` along each of ``axes`` (indices clamp like Python slices)."""
+    axes, starts, ends = (_ints(v, "slice", n) for v, n in ((axes, "axes"), (starts, "starts"), (ends, "ends")))
+    if not len(axes) == len(starts) == len(ends):
+        raise ValueError(
+            f"slice: axes, starts and ends must have the same length, but received {len(axes)}, "
+            f"{len(starts)} and {len(ends)}."
+        )
+    idx = [_py_slice(None)] * input.ndim
+    for a, s, e in zip(axes, starts, ends):
+        d = input.shape[a]
+        idx[a] = _py_slice(_clamp(s, d), _clamp(e, d))
+    return input[tuple(idx)]
+
+
+@defop(1)
+def strided_slice(x, axes, starts, ends, strides):
+    """``x[starts:ends:strides]`` along each of ``axes``."""
+    idx = [_py_slice(None)] * x.ndim
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        idx[a] = _py_slice(s, e, st)
+    return x[tuple(idx)]
+
+
+@defop(1)
+def crop(x, shape=None, offsets=None):
+    """The block of size ``shape`` (-1: to the end) starting at ``offsets``."""
+    offsets = (0,) * x.ndim if offsets is None else _ints(offsets, "crop", "offsets")
+    shape = x.shape if shape is None else _ints(shape, "crop", "shape")
+    idx = tuple(_py_slice(o, x.shape[i] if s == -1 else o + s) for i, (o, s) in enumerate(zip(offsets, shape)))
+    return x[idx]
+
+
+@defop(1)
+def repeat_interleave(x, repeats, axis=None, output_size=None):
+    """Repeat each element ``repeats`` times (an int, or one count per element) along ``axis``."""
+    if axis is None:
+        x, axis = jnp.ravel(x), 0
+    seq = isinstance(repeats, tuple | list)
+    reps = jnp.asarray(repeats) if seq else repeats
+    total = sum(repeats) if seq else repeats * x.shape[axis]
+    return jnp.repeat(x, reps, axis=axis, total_repeat_length=total)
+
+
+@defop(1, method=False)
+def atleast_1d(x):
+    """``x`` with at least 1 dimension."""
+    return jnp.atleast_1d(x)
+
+
+@defop(1, method=False)
+def atleast_2d(x):
+    """``x`` with at least 2 dimensions."""
+    return jnp.atleast_2d(x)
+
+
+@defop(1, method=False)
+def atleast_3d(x):
+    """``x`` with at least 3 dimensions (numpy's placement of the new axes)."""
+    return jnp.atleast_3d(x)

@@ -1,0 +1,24 @@
+"""``paddle.linalg`` import path: re-exports (layer L7)."""
+
+from ._linalg_api import cholesky as cholesky
+from ._linalg_api import corrcoef as corrcoef
+from ._linalg_api import cov as cov
+from ._linalg_api import cross as cross
+from ._linalg_api import det as det
+from ._linalg_api import diagonal as diagonal
+from ._linalg_api import eig as eig
+from ._linalg_api import eigh as eigh
+from ._linalg_api import eigvals as eigvals
+from ._linalg_api import eigvalsh as eigvalsh
+from ._linalg_api import inv as inv
+from ._linalg_api import matmul as matmul
+from ._linalg_api import matrix_power as matrix_power
+from ._linalg_api import matrix_rank as matrix_rank
+from ._linalg_api import multi_dot as multi_dot
+from ._linalg_api import norm as norm
+from ._linalg_api import pinv as pinv
+from ._linalg_api import qr as qr
+from ._linalg_api import slogdet as slogdet
+from ._linalg_api import solve as solve
+from ._linalg_api import svd as svd
+from ._linalg_api import triangular_solve as triangular_solve
