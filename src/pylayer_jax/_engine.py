@@ -13,11 +13,11 @@ import jax
 import jax.numpy as jnp
 
 from ._fused import ONES, add_kernel, fusable, run_segment
-from ._graph import AccumulateGrad, Edge, Node
+from ._graph import ZEROED, AccumulateGrad, Edge, Node
 
 
 def _add(a: Any, b: Any, diff: Any) -> Any:
-    if a is None:
+    if a is None or a is ZEROED:
         return b
     if diff is not None:
         return diff.add(a, b)

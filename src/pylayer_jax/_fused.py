@@ -18,7 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._graph import AccumulateGrad, Node, OpNode
+from ._graph import ZEROED, AccumulateGrad, Node, OpNode
 from ._op_table import vjp_call
 from ._saved import SavedValue
 
@@ -121,7 +121,7 @@ def run_segment(
             sig.append(("acc", accumulate, tuple(node.out_avals)))
             saved.append(None)
             if accumulate:
-                acc_in.append(node.grad)
+                acc_in.append(None if node.grad is ZEROED else node.grad)
                 acc_nodes.append(node)
             continue
         assert isinstance(node, OpNode)

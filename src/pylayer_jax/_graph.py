@@ -56,8 +56,11 @@ class Node:
         self.next_edges = [None] * len(self.next_edges)
 
 
+ZEROED = "zeroed"  # AccumulateGrad.grad after clear_grad(): zeros, made only if someone reads them
+
+
 class AccumulateGrad(Node):
-    """The sink for a leaf: ``grad`` holds the accumulated array."""
+    """The sink for a leaf: ``grad`` holds the accumulated array (None, or ZEROED)."""
 
     __slots__ = ("grad",)
     name = "AccumulateGrad"
