@@ -13,10 +13,12 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _dtypes
-from . import _ops  # noqa: F401  (registers the ops)
-from ._ops.indexing import TENSOR
+from . import (
+    _dtypes,
+    _ops,  # noqa: F401  (registers the ops)
+)
 from ._op_table import TABLE, Op
+from ._ops.indexing import TENSOR
 from ._saved import SavedValue
 from ._state import modes
 from ._tensor import Tensor, _concrete, apply_op
