@@ -47,6 +47,23 @@ def test_item41_42_doc_example(by_name):
     assert data_grad.name == "X@GRAD"
 
 
+def test_item41_doc_example_prints_the_documented_text(capsys):
+    main, start, data, ret, data_grad = _doc_program()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(start)
+    x = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]], dtype=np.float32)
+    x, x_grad, y = exe.run(main, feed={"X": x}, fetch_list=[data.name, data_grad.name, ret.name])
+    print(x)
+    print(x_grad)
+    print(y)
+    # the documentation's output, verbatim
+    assert capsys.readouterr().out.splitlines() == [
+        "[[1. 2. 3. 4. 5.]]",
+        "[[5.4365635 5.4365635 5.4365635 5.4365635 5.4365635]]",
+        "[[  2.7182817   7.389056   20.085537   54.59815   148.41316  ]]",
+    ]
+
+
 @pytest.mark.parametrize("batch", [1, 3, 4])
 def test_item41_batches(batch):
     main, start, data, ret, data_grad = _doc_program()
