@@ -5,17 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from ._op_table import TABLE
+from ._ops import coverage_shape as _coverage_shape
 from ._ops import creation as _creation
 from ._ops import math as _math
-from ._tensor import apply_op
+from ._tensor import Tensor, apply_op
 from ._tensor_methods import public
 
 # table ops that are Paddle functions without being Tensor methods
-_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS}
+_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS}
+
+
+def _inplace_function(name: str) -> Any:
+    """``paddle.<op>_(x, ...)``: the Tensor method ``x.<op>_(...)`` as a function."""
+    method = getattr(Tensor, name)
+
+    def fn(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}: x must be a Tensor (it is written in place), but received {type(x).__name__}.")
+        return method(x, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"In-place ``{name[:-1]}``: writes the result into ``x`` (same shape and dtype) and returns it."
+    return fn
+
 
 for _name, _op in TABLE.items():
     if _op.method or _name in _FUNCTIONS:
         globals()[_name] = public(_op)
+        if _op.inplace:
+            globals()[_name + "_"] = _inplace_function(_name + "_")
 
 
 def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:

@@ -1,5 +1,7 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
+from . import coverage_math as coverage_math  # noqa: F401
+from . import coverage_shape as coverage_shape  # noqa: F401
 from . import creation as creation  # noqa: F401
 from . import gather as gather  # noqa: F401
 from . import indexing as indexing  # noqa: F401
@@ -12,4 +14,5 @@ from . import random as random  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import shape as shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401
+from . import special_math as special_math  # noqa: F401
 from . import unary as unary  # noqa: F401

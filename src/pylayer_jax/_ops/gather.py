@@ -83,7 +83,7 @@ def _grid(indices, axis):  # noqa: ANN001, ANN202
     return tuple(grids)
 
 
-@defop(3, saves=("arr", "indices", "values"), nondiff=("indices",))
+@defop(3, saves=("arr", "indices", "values"), nondiff=("indices",), inplace=True)
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
     """``arr`` with ``values`` written along ``axis`` at ``indices`` (reduce: assign, add, mul, amin, amax, mean)."""
     if reduce not in _REDUCES:
@@ -119,7 +119,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     return jnp.where(count > 0, total / jnp.maximum(count, 1), arr).astype(arr.dtype)
 
 
-@defop(3, saves=("mask",), nondiff=("mask",))
+@defop(3, saves=("mask",), nondiff=("mask",), inplace=True)
 def masked_fill(x, mask, value):
     """``x`` with ``value`` where ``mask`` is True."""
     return jnp.where(mask, jnp.asarray(value, x.dtype), x)
