@@ -298,3 +298,17 @@ def test_autograd_backward_entry_point() -> None:
     assert x.grad.tolist() == [2.0 + 2.0, 2.0 + 4.0]
     with pytest.raises(ValueError, match="grad_tensors must have one entry per tensor, but received 1 for 2 tensors"):
         autograd.backward([x * 1.0, x * 1.0], [None])
+
+
+def test_backward_with_roots_sharing_a_slot_adds_their_seeds():
+    # two roots feeding the same output (and a root whose node also gets a gradient from another
+    # root) each contribute ones; checked against jax.grad of the equivalent scalar
+    x = P.to_tensor([1.0, 2.0])
+    x.stop_gradient = False
+    y = (x * x).sum()
+    autograd.backward([y, y])
+    np.testing.assert_allclose(x.grad.numpy(), jax.grad(lambda v: 2 * jnp.sum(v * v))(jnp.array([1.0, 2.0])))
+    x.clear_grad()
+    a = x * 3
+    autograd.backward([a.sum(), a])
+    np.testing.assert_allclose(x.grad.numpy(), jax.grad(lambda v: 2 * jnp.sum(v * 3))(jnp.array([1.0, 2.0])))

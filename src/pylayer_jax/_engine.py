@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import jax
-import jax.numpy as jnp
-
-from ._fused import ONES, add_kernel, fusable, run_segment
+from ._fused import add_into, add_kernel, as_array, fusable, run_segment
 from ._graph import ZEROED, AccumulateGrad, Edge, Node
 
 
@@ -21,23 +18,21 @@ def _add(a: Any, b: Any, diff: Any) -> Any:
         return b
     if diff is not None:
         return diff.add(a, b)
-    return add_kernel(_ones_for(a, b), _ones_for(b, a))
+    return add_kernel(a, b)
 
 
-_ones = jax.jit(jnp.ones, static_argnums=(0, 1))  # an eager jnp.ones costs ~150 us, this ~10
-
-
-def _ones_for(v: Any, like: Any) -> Any:
-    return jnp.ones_like(like) if v is ONES else v
+def _accumulate(grads: dict[int, list[Any]], node: Node, idx: int, g: Any, diff: Any) -> None:
+    """Add ``g`` to the gradient waiting for output ``idx`` of ``node``."""
+    slot = grads.setdefault(id(node), [None] * len(node.out_avals))
+    if diff is None:
+        add_into(slot, idx, g, node.out_avals[idx])
+    else:
+        slot[idx] = _add(slot[idx], g, diff)
 
 
 def _materialize(node: Node, cts: list[Any]) -> list[Any]:
     """Root seeds travel as ONES so a fused run can make them; a single node needs arrays."""
-    for j, c in enumerate(cts):
-        if c is ONES:
-            shape, dtype = node.out_avals[j]
-            cts[j] = _ones(shape, dtype)
-    return cts
+    return [as_array(c, aval) for c, aval in zip(cts, node.out_avals)]
 
 
 def _toposort(roots: Sequence[Node]) -> list[Node]:
@@ -82,8 +77,7 @@ def run_backward(
     order = _toposort(root_nodes)
     grads: dict[int, list[Any]] = {}
     for (node, idx), g in roots:
-        slot = grads.setdefault(id(node), [None] * len(node.out_avals))
-        slot[idx] = _add(slot[idx], g, diff)
+        _accumulate(grads, node, idx, g, diff)
 
     wanted: dict[tuple[int, int], int] = {}
     runs: set[int] | None = None
@@ -144,6 +138,5 @@ def run_backward(
         for e, g in zip(edges, in_grads):
             if e is None or g is None:
                 continue
-            slot = grads.setdefault(id(e[0]), [None] * len(e[0].out_avals))
-            slot[e[1]] = _add(slot[e[1]], g, diff)
+            _accumulate(grads, e[0], e[1], g, diff)
     return captured if capture is not None else None

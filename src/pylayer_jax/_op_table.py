@@ -21,8 +21,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _dtypes
-
 OUT = "out"
 
 
@@ -169,8 +167,7 @@ def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs): 
     out_leaves = outs if outs is not None else []
     if OUT in op.saves:
         saved[OUT] = out_leaves[0] if len(out_leaves) == 1 else tuple(out_leaves)
-    ref = outs if outs is not None else None
-    cts_m = [c if c is not None else (jnp.zeros_like(ref[i]) if ref is not None else None) for i, c in enumerate(cts)]
+    cts_m = [c if c is not None or outs is None else jnp.zeros_like(outs[i]) for i, c in enumerate(cts)]
     ct = cts_m[0] if len(cts_m) == 1 else tuple(cts_m)
     grads = op.vjp(saved, ct, *attr_args, **dict(attr_kwargs))
     if not isinstance(grads, (tuple, list)):
@@ -216,7 +213,3 @@ def defop(
 
     return deco
 
-
-def dtype_arg(dtype: Any) -> Any:
-    """A dtype attribute as a jnp dtype (None stays None)."""
-    return None if dtype is None else _dtypes.to_np(dtype)
