@@ -8,11 +8,16 @@ from collections.abc import Callable
 from typing import Any
 
 
-def per_call_us(fn: Callable[[], Any], min_time: float = 0.3, repeats: int = 5, sync: Callable[[Any], Any] | None = None) -> float:
-    """Median over ``repeats`` batches of the time one call of ``fn`` takes, in microseconds."""
-    out = fn()
-    if sync is not None:
-        sync(out)
+def per_call_us(fn: Callable[[], Any], min_time: float = 0.3, repeats: int = 5, sync: Callable[[Any], Any] | None = None,
+                warmup: int = 5) -> float:
+    """Median over ``repeats`` batches of the time one call of ``fn`` takes, in microseconds.
+
+    A few calls first warm every cache (pylayer_jax compiles a repeated step on its third run).
+    """
+    for _ in range(warmup):
+        out = fn()
+        if sync is not None:
+            sync(out)
     n = 1
     while True:  # find a batch size that runs for about min_time / repeats
         t = time.perf_counter()

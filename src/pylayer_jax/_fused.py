@@ -18,6 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from . import _lazy as lazy
 from ._graph import ZEROED, AccumulateGrad, Node, OpNode
 from ._op_table import vjp_call
 from ._saved import SavedValue
@@ -26,13 +27,23 @@ from ._saved import SavedValue
 ONES = "ones"
 
 _KERNELS: dict[Any, Any] = {}
-add_kernel = jax.jit(lambda a, b: a + b)
-_ones = jax.jit(jnp.ones, static_argnums=(0, 1))  # an eager jnp.ones costs ~150 us, this ~10
+_add_kernel = jax.jit(lambda a, b: a + b)
+_ONES: dict[tuple, Any] = {}
+
+
+def add_kernel(a: Any, b: Any) -> Any:
+    """``a + b`` on gradient arrays (recorded)."""
+    return lazy.call(_add_kernel, (a, b))
 
 
 def as_array(v: Any, aval: tuple) -> Any:
     """A gradient value as an array: the ONES seed becomes ones of the slot's shape and dtype."""
-    return _ones(*aval) if v is ONES else v
+    if v is not ONES:
+        return v
+    k = _ONES.get(aval)
+    if k is None:  # an eager jnp.ones costs ~150 us; a recorded cached jit is part of the step's program
+        k = _ONES[aval] = jax.jit(functools.partial(jnp.ones, aval[0], aval[1]))
+    return lazy.call(k, ())
 
 
 def add_into(slot: list[Any], idx: int, g: Any, aval: tuple) -> None:
@@ -58,7 +69,7 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, ext_cts: Sequ
     """The engine's walk over one run, traced once per signature."""
     local = [list(c) for c in ext_cts]
     for k, j in seeds:
-        aval = sig[k][-1][j]
+        aval = sig[k][-1][j] if sig[k][0] == "acc" else sig[k][1][4][j]
         local[k][j] = jnp.ones(aval[0], aval[1])
     ext_out: list[Any] = [None] * n_ext
     acc_out: list[Any] = []
@@ -71,7 +82,7 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, ext_cts: Sequ
                 acc_out.append(cur if cts[0] is None else _add(cur, cts[0]))
                 ai += 1
             continue
-        _, op, key, avals, needs, targets, runs, _ = entry
+        _, (op, key, avals, needs, _), targets, runs = entry
         if not runs or all(c is None for c in cts):
             continue
         leaves, outs = saved[k]
@@ -117,13 +128,18 @@ def run_segment(
     seeds: list[tuple[int, int]] = []
     captures: list[tuple[int, int]] = []
     capture_slots: list[int] = []
+    pop = grads.pop
     for k, node in enumerate(seg):
-        cts = grads.pop(id(node), None) or [None] * len(node.out_avals)
-        for j, c in enumerate(cts):
-            if c is ONES:
-                seeds.append((k, j))
-                cts[j] = None
-            if wanted:
+        cts = pop(id(node), None)
+        if cts is None:
+            cts = [None] * len(node.out_avals)
+        else:
+            for j, c in enumerate(cts):
+                if c is ONES:
+                    seeds.append((k, j))
+                    cts[j] = None
+        if wanted:
+            for j in range(len(cts)):
                 w = wanted.get((id(node), j))
                 if w is not None:
                     captures.append((k, j))
@@ -136,13 +152,14 @@ def run_segment(
                 acc_in.append(None if node.grad is ZEROED else node.grad)
                 acc_nodes.append(node)
             continue
-        assert isinstance(node, OpNode)
         targets: list[tuple | None] = []
         for e in node.next_edges:
             if e is None:
                 targets.append(None)
-            elif id(e[0]) in pos:
-                targets.append(("n", pos[id(e[0])], e[1]))
+                continue
+            p = pos.get(id(e[0]))
+            if p is not None:
+                targets.append(("n", p, e[1]))
             else:
                 ek = (id(e[0]), e[1])
                 if ek not in ext_index:
@@ -150,14 +167,12 @@ def run_segment(
                     ext_targets.append(e)
                 targets.append(("x", ext_index[ek], e[1]))
         name = node.op.name
-        leaves = tuple(v.get(name)[0] if isinstance(v, SavedValue) else v for v in node.saved_leaves)
-        outs = None if node.saved_outs is None else tuple(v.get(name)[0] for v in node.saved_outs)
+        leaves = tuple([v.value(name) if type(v) is SavedValue else v for v in node.saved_leaves])
+        outs = None if node.saved_outs is None else tuple([v.value(name) for v in node.saved_outs])
         saved.append((leaves, outs))
-        node_runs = runs is None or id(node) in runs
-        sig.append(("op", node.op, node.key, node.avals, node.needs, tuple(targets), node_runs,
-                    tuple(node.out_avals)))
+        sig.append(("op", node.static, tuple(targets), runs is None or id(node) in runs))
     kernel = _kernel(tuple(sig), tuple(seeds), tuple(captures), len(ext_targets))
-    acc_out, ext_out, cap_out = kernel(ext_cts, saved, acc_in)
+    acc_out, ext_out, cap_out = lazy.call_tree(kernel, ext_cts, saved, acc_in)
     for node, g in zip(acc_nodes, acc_out):
         node.grad = g
     for (node, idx), g in zip(ext_targets, ext_out):

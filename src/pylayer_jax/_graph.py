@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import _lazy as lazy
 from ._op_table import Op
 from ._saved import SavedValue
 
@@ -76,7 +77,7 @@ class AccumulateGrad(Node):
 class OpNode(Node):
     """A call of a table op: saved values per tensor leaf and output, static avals."""
 
-    __slots__ = ("op", "key", "saved_leaves", "saved_outs", "avals", "needs")
+    __slots__ = ("op", "key", "saved_leaves", "saved_outs", "avals", "needs", "static")
 
     def __init__(
         self,
@@ -89,7 +90,10 @@ class OpNode(Node):
         next_edges: Sequence[Edge | None],
         out_avals: Sequence[tuple],
     ) -> None:
-        super().__init__(next_edges, out_avals)
+        self.next_edges = next_edges  # type: ignore[assignment]
+        self.out_avals = out_avals  # type: ignore[assignment]
+        self.pre_hooks = None
+        self.released = False
         self.op = op
         self.key = key
         # per tensor leaf: SavedValue, a constant (Python scalar / numpy array), or None
@@ -97,6 +101,8 @@ class OpNode(Node):
         self.saved_outs = saved_outs
         self.avals = avals
         self.needs = needs
+        # what the fused backward's signature needs of this node
+        self.static = (op, key, avals, needs, tuple(out_avals))
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -107,10 +113,11 @@ class OpNode(Node):
             raise released_error(self.op.name)
         if diff is not None:
             return diff.apply_grad_op(self, cts)
-        leaves = tuple(v.get(self.op.name)[0] if isinstance(v, SavedValue) else v for v in self.saved_leaves)
-        outs = None if self.saved_outs is None else tuple(v.get(self.op.name)[0] for v in self.saved_outs)
+        name = self.op.name
+        leaves = tuple([v.value(name) if type(v) is SavedValue else v for v in self.saved_leaves])
+        outs = None if self.saved_outs is None else tuple([v.value(name) for v in self.saved_outs])
         kernel = self.op.backward_kernel(self.key, self.avals, self.needs)
-        return kernel(leaves, outs, tuple(cts))
+        return lazy.call_tree(kernel, leaves, outs, tuple(cts))
 
     def release(self) -> None:
         super().release()

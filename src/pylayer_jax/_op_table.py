@@ -29,7 +29,7 @@ class Op:
 
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
-        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "__weakref__",
+        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "__weakref__",
     )
 
     def __init__(
@@ -53,6 +53,8 @@ class Op:
         self.method = method
         self.inplace = inplace
         self.differentiable = differentiable
+        self.save_mask = tuple(n in saves for n in tensor_names)  # per tensor parameter: saved for backward
+        self.saves_out = OUT in saves
         self.signature = inspect.signature(fn)
         self.doc = fn.__doc__
         self._fwd: dict[Any, Callable[..., Any]] = {}

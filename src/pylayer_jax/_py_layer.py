@@ -17,6 +17,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from . import _lazy as lazy
 from ._graph import Node, released_error
 from ._py_layer_ctx import PyLayerContext
 from ._py_layer_slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
@@ -88,7 +89,7 @@ class PyLayer:
             raise NotImplementedError(
                 f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
             )
-        if kwargs or not all(type(a) is Tensor and not isinstance(a._value, _Tracer) for a in args):
+        if kwargs or not all(type(a) is Tensor and not isinstance(a._v, _Tracer) for a in args):
             if _any_traced(args, kwargs):
                 return traced_apply(cls, args, kwargs)
             slots, flat = input_slots(args, kwargs)
@@ -100,7 +101,7 @@ class PyLayer:
 def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
     """Raw jax arrays, tracers, or Tensors wrapping tracers anywhere in the arguments."""
     for leaf in jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda v: type(v) is Tensor):
-        if isinstance(leaf, jax.Array) or (type(leaf) is Tensor and isinstance(leaf._value, _Tracer)):
+        if isinstance(leaf, jax.Array) or (type(leaf) is Tensor and isinstance(leaf._v, _Tracer)):
             return True
     return False
 
@@ -195,15 +196,15 @@ def _wire_outputs(
             t = Tensor(t)
         if id(t) in non_diff:
             node.non_diff.add(j)
-            r = t if id(t) not in seen and t._edge is None else Tensor(t._value)
+            r = t if id(t) not in seen and t._edge is None else Tensor(t._v)
             r.stop_gradient = True
         elif id(t) in in_ids and id(t) not in not_inplace and id(t) not in seen:
             # returning an unmarked input is an in-place write of that input
             check_inplace_leaf(t, f"{layer}.apply (forward returned its input)")
-            r = inplace_assign(t, Tensor(t._value, False, (node, j)), f"{layer}.apply")
+            r = inplace_assign(t, Tensor(t._v, False, (node, j)), f"{layer}.apply")
         elif id(t) in in_ids or id(t) in seen or t._edge is not None or not t.stop_gradient:
             # a marked input, a repeated output or a tensor with a history of its own: a new Tensor sharing data
-            r = Tensor(t._value, False, (node, j))
+            r = Tensor(t._v, False, (node, j))
         else:
             r = t
             r._edge, r.stop_gradient = (node, j), False
@@ -228,14 +229,14 @@ class PyLayerNode(Node):
         out_flat: list[Any],
         out_slots: Any,
     ) -> None:
-        out_avals = [(tuple(o.shape), o._value.dtype if isinstance(o, Tensor) else o.dtype) for o in out_flat]
+        out_avals = [(tuple(o.shape), o._v.dtype if isinstance(o, Tensor) else o.dtype) for o in out_flat]
         super().__init__(edges, out_avals)
         self.cls = cls
         self.ctx = ctx
         self.slots = slots
         self.needs = needs
         self.in_avals = [
-            (tuple(t._value.shape), t._value.dtype) if e is not None else None for t, e in zip(inputs, edges)
+            (tuple(t._v.shape), t._v.dtype) if e is not None else None for t, e in zip(inputs, edges)
         ]
         self.out_slots = out_slots
         self.non_diff: set[int] = set()
@@ -261,9 +262,9 @@ class PyLayerNode(Node):
             if c is None or (non_diff and j in non_diff):
                 grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
             elif type(c) is Tensor:
-                grads.append(c if c._value.dtype == dtype else c.astype(dtype))
+                grads.append(c if c._v.dtype == dtype else c.astype(dtype))
             else:
-                grads.append(Tensor(c if c.dtype == dtype else c.astype(dtype)))
+                grads.append(Tensor(c if c.dtype == dtype else lazy.concrete(c).astype(dtype)))
         args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
         prev = modes.grad_enabled
         modes.grad_enabled = diff is not None and not once
@@ -294,17 +295,17 @@ class PyLayerNode(Node):
         """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype."""
         shape, dtype = aval
         t = g if type(g) is Tensor or isinstance(g, Tensor) else Tensor(jnp.asarray(g))
-        if tuple(t._value.shape) != shape:
+        if tuple(t._v.shape) != shape:
             raise ValueError(
-                f"{self.name}: backward returned a gradient of shape {list(t._value.shape)} for input Tensor {k}, "
+                f"{self.name}: backward returned a gradient of shape {list(t._v.shape)} for input Tensor {k}, "
                 f"whose shape is {list(shape)}. Return a gradient with the input's shape."
             )
         if diff is None:
-            v = t._value
-            return v if v.dtype == dtype else v.astype(dtype)
+            v = t._v
+            return v if v.dtype == dtype else lazy.concrete(v).astype(dtype)
         if err_node is not None:
             return Tensor(t._value.astype(dtype), False, (err_node, k))
-        return t if t._value.dtype == dtype else t.astype(dtype)
+        return t if t._v.dtype == dtype else t.astype(dtype)
 
     def release(self) -> None:
         super().release()

@@ -46,6 +46,12 @@ class SavedValue:
                 "Clone the tensor before the in-place op (x.clone()) or do the op out of place."
             )
 
+    def value(self, op_name: str) -> Any:
+        """The saved array alone (the common case: no hook, not modified since)."""
+        if self.unpack is None and (self.counter is None or self.counter.value == self.version):
+            return self.array
+        return self.get(op_name)[0]
+
     def get(self, op_name: str) -> tuple[Any, Any]:
         """The saved ``(array, edge)``, running the unpack hook if one packed it."""
         self.check_version(op_name)

@@ -71,7 +71,7 @@ def _hook_name(fn: Any) -> str:
 
 
 def _traced(x: Any) -> bool:
-    return isinstance(x._value if isinstance(x, Tensor) else x, _Tracer)
+    return isinstance(x._v if isinstance(x, Tensor) else x, _Tracer)
 
 
 def call_hook(fn: Callable[[Any], Any], arg: Any, what: str, traced: bool) -> Any:
@@ -101,7 +101,7 @@ class SavedSlot:
 
     def __init__(self, x: Any, hooks: tuple[Any, Any] | None) -> None:
         self.as_tensor = isinstance(x, Tensor)
-        arr = x._value if self.as_tensor else x
+        arr = x._v if self.as_tensor else x
         self.shape, self.dtype = tuple(arr.shape), arr.dtype
         self.stop_gradient = x.stop_gradient if self.as_tensor else True
         self.edge: Edge | None = x.grad_edge() if self.as_tensor and not x.stop_gradient else None

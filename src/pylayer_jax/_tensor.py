@@ -19,11 +19,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
+from . import _lazy as lazy
 from ._engine import run_backward
 from ._format import tensor_repr
 from ._fused import ONES
 from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
-from ._op_table import OUT, Op
+from ._lazy import Pending
+from ._op_table import Op
 from ._saved import SavedValue, VersionCounter
 from ._state import current_saved_hooks, grad_mode, modes
 
@@ -35,12 +37,12 @@ _names = itertools.count()
 class Tensor:
     """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
 
-    __slots__ = ("_value", "stop_gradient", "_edge", "_acc", "_counter", "_name", "persistable",
+    __slots__ = ("_v", "stop_gradient", "_edge", "_acc", "_counter", "_name", "persistable",
                  "_retained", "_grad_t", "__weakref__")
     _symbolic = False
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
-        self._value = value
+        self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
         self.stop_gradient = stop_gradient
         self._edge = edge
         self._acc: AccumulateGrad | None = None
@@ -49,6 +51,18 @@ class Tensor:
         self.persistable = False
         self._retained: Any = None
         self._grad_t: Tensor | None = None
+
+    @property
+    def _value(self) -> Any:
+        """The array, after running the deferred calls that compute it."""
+        v = self._v
+        if type(v) is Pending:
+            v = self._v = v.get()
+        return v
+
+    @_value.setter
+    def _value(self, v: Any) -> None:
+        self._v = v
 
     # ---- identity and metadata ------------------------------------------------
     @property
@@ -63,29 +77,29 @@ class Tensor:
 
     @property
     def shape(self) -> list[int]:
-        return list(self._value.shape)
+        return list(self._v.shape)
 
     @property
     def ndim(self) -> int:
-        return self._value.ndim
+        return len(self._v.shape)
 
     def dim(self) -> int:
-        return self._value.ndim
+        return len(self._v.shape)
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._value.shape, dtype=np.int64))
+        return int(np.prod(self._v.shape, dtype=np.int64))
 
     def numel(self) -> Tensor:
         return Tensor(jnp.asarray(self.size, jnp.int64))
 
     @property
     def dtype(self) -> _dtypes.DType:
-        return _dtypes.to_paddle(self._value.dtype)
+        return _dtypes.to_paddle(self._v.dtype)
 
     @property
     def place(self) -> str:
-        return "Place(cpu)" if _platform(self._value) == "cpu" else "Place(gpu:0)"
+        return "Place(cpu)" if _platform(self._v) == "cpu" else "Place(gpu:0)"
 
     @property
     def is_leaf(self) -> bool:
@@ -107,7 +121,8 @@ class Tensor:
         if self._edge is not None:
             return self._edge
         if self._acc is None:
-            self._acc = AccumulateGrad((tuple(self._value.shape), self._value.dtype))
+            v = self._v
+            self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
         return (self._acc, 0)
 
     # ---- gradients ---------------------------------------------------------------
@@ -116,23 +131,24 @@ class Tensor:
         if self._edge is None:
             arr = self._acc.grad if self._acc is not None else None
             if arr is ZEROED:
-                arr = self._acc.grad = _zeros_like(self._value)
+                arr = self._acc.grad = lazy.call(_zeros_like, (self._v,))
         else:
             arr = self._retained
         if arr is None:
             return None
         if isinstance(arr, Tensor):
             return arr
-        if self._grad_t is None or self._grad_t._value is not arr:
-            self._grad_t = Tensor(arr)
-        return self._grad_t
+        gt = self._grad_t
+        if gt is None or (gt._v is not arr and not (type(arr) is Pending and gt._v is arr.array)):
+            gt = self._grad_t = Tensor(arr)
+        return gt
 
     @grad.setter
     def grad(self, value: Any) -> None:
         arr = None if value is None else unwrap(value)
         if self._edge is None:
             if self._acc is None:
-                self._acc = AccumulateGrad((tuple(self._value.shape), self._value.dtype))
+                self._acc = AccumulateGrad((tuple(self._v.shape), self._v.dtype))
             self._acc.grad = arr
         else:
             self._retained = arr
@@ -216,7 +232,7 @@ class Tensor:
         return bool(self.item())
 
     def __index__(self) -> int:
-        if not jnp.issubdtype(self._value.dtype, jnp.integer):
+        if not jnp.issubdtype(self._v.dtype, jnp.integer):
             raise TypeError(f"Only integer tensors can be used as an index, but received dtype {self.dtype}.")
         return int(self.item())
 
@@ -234,8 +250,8 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        if isinstance(self._value, _Tracer):
-            return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._value})"
+        if isinstance(self._v, _Tracer):
+            return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._v})"
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
     __str__ = __repr__
@@ -243,7 +259,7 @@ class Tensor:
     # ---- copies -------------------------------------------------------------------
     def detach(self) -> Tensor:
         """A new leaf sharing the data, with stop_gradient=True."""
-        return Tensor(self._value)
+        return Tensor(self._v)
 
     def detach_(self) -> Tensor:
         self._edge = None
@@ -264,6 +280,8 @@ class Tensor:
 
 
 def _platform(a: Any) -> str:
+    if type(a) is Pending:
+        return jax.default_backend()
     try:
         return next(iter(a.devices())).platform
     except Exception:  # tracers and placeholders have no device
@@ -271,7 +289,7 @@ def _platform(a: Any) -> str:
 
 
 def _concrete(t: Tensor, api: str) -> None:
-    if isinstance(t._value, _Tracer):
+    if isinstance(t._v, _Tracer):
         raise RuntimeError(
             f"{api} needs a concrete value, but this Tensor wraps a JAX tracer (it is inside jax.jit, grad, "
             "vmap or a static program trace). Use jax.debug.print, or keep the code outside the transform."
@@ -304,7 +322,7 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
             raise TypeError(f"{api}: a hook must return a Tensor or None, but it returned {type(r).__name__}.")
         if r.shape != gt.shape:
             raise ValueError(f"{api}: a hook must keep the gradient's shape {gt.shape}, but it returned {r.shape}.")
-        return r if isinstance(g, Tensor) else r._value
+        return r if isinstance(g, Tensor) else r._v
 
     return run
 
@@ -358,7 +376,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     for t in args:
         if type(t) is not Tensor:
             return _general(op, args, kwargs)
-        arrays.append(t._value)
+        arrays.append(t._v)
     return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
 
 
@@ -394,7 +412,7 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
     if modes.static_program is not None and any(isinstance(x, Tensor) and x._symbolic for x in leaves):
         return modes.static_program.record_op(op, key, leaves)
-    arrays = [x._value if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
+    arrays = [x._v if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
     return _run(op, key, leaves, leaf_param, arrays)
 
 
@@ -406,9 +424,10 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
             traced = True
             break
     if traced:
+        arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
     else:
-        out = op.forward_kernel(key)(*arrays)
+        out = lazy.call(op.forward_kernel(key), arrays)
 
     needs: tuple[bool, ...] | None = None
     if modes.grad_enabled and op.differentiable and not traced:
@@ -431,38 +450,46 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
 
 
 def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple[bool, ...] | None:
-    nondiff = op.nondiff
-    names = op.tensor_names
-    needs = tuple(
-        isinstance(x, Tensor)
-        and not x.stop_gradient
-        and not (nondiff and names[i if leaf_param is None else leaf_param[i]] in nondiff)
-        for i, x in enumerate(leaves)
-    )
-    return needs if any(needs) else None
+    if leaf_param is None and not op.nondiff:
+        needs = tuple([isinstance(x, Tensor) and not x.stop_gradient for x in leaves])
+    else:
+        nondiff = op.nondiff
+        names = op.tensor_names
+        needs = tuple(
+            isinstance(x, Tensor)
+            and not x.stop_gradient
+            and not (nondiff and names[i if leaf_param is None else leaf_param[i]] in nondiff)
+            for i, x in enumerate(leaves)
+        )
+    return needs if True in needs else None
 
 
 def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
                needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
-    saves = op.saves
+    mask = op.save_mask
     hooks = current_saved_hooks()
     saved: list[Any] = []
     avals: list[Any] = []
-    for i, (x, a) in enumerate(zip(leaves, arrays)):
-        p = i if leaf_param is None else leaf_param[i]
+    edges: list[Any] = []
+    for i, x in enumerate(leaves):
+        a = arrays[i]
         if not isinstance(x, Tensor):
             saved.append(a)
             avals.append(None)
-        elif op.tensor_names[p] in saves:
-            saved.append(_save(x._value, x.grad_edge(), x._version_counter(), hooks))
+            edges.append(None)
+            continue
+        edges.append(x.grad_edge() if needs[i] else None)
+        if mask[i if leaf_param is None else leaf_param[i]]:
+            counter = x._counter
+            if counter is None:
+                counter = x._counter = VersionCounter()
+            saved.append(_save(a, x.grad_edge(), counter, hooks))
             avals.append(None)
         else:
             saved.append(None)
             avals.append((tuple(a.shape), a.dtype))
-    edges = [x.grad_edge() if need else None for x, need in zip(leaves, needs)]
-    out_avals = [(tuple(o.shape), o.dtype) for o in outs]
-    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, out_avals)
-    if OUT in saves:
+    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(tuple(o.shape), o.dtype) for o in outs])
+    if op.saves_out:
         node.saved_outs = [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
     return node
 
@@ -536,8 +563,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
     if isinstance(g, Tensor):
         if g.shape != t.shape:
             raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
-        return g if diff is not None else g._value
-    arr = jnp.asarray(g, t._value.dtype)
+        return g if diff is not None else g._v
+    arr = jnp.asarray(g, t._v.dtype)
     return Tensor(arr) if diff is not None else arr
 
 
@@ -563,6 +590,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
         roots.append((edge, _seed(t, None if grad_tensors is None else grad_tensors[i], "backward", None)))
     with grad_mode(False):
         run_backward(roots, retain_graph)
+    lazy.flush()  # one program per step: the forward recorded so far and this backward
 
 
 def grad(
@@ -610,6 +638,7 @@ def grad(
     try:
         with grad_mode(create_graph):
             got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
+        lazy.flush()
     finally:
         for node, idx in blocked:
             node.pre_hooks[idx].remove(_drop_grad)

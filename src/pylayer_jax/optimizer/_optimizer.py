@@ -16,6 +16,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from .. import _lazy as lazy
 from .._tensor import Tensor
 
 # set by pylayer_jax.static: minimize(optimizer, loss, startup_program, parameters, no_grad_set)
@@ -86,11 +87,12 @@ class Optimizer:
             if st is None:
                 st = self.init_state(p._value)
             states.append(st)
-        new_p, new_s = self._jit_step(
-            [p._value for p in todo], [p.grad._value for p in todo], states, self._learning_rate
+        # recorded like any op: the update joins the next step's program
+        new_p, new_s = lazy.call_tree(
+            self._jit_step, [p._v for p in todo], [p.grad._v for p in todo], states, self._learning_rate
         )
         for p, v, s in zip(todo, new_p, new_s):
-            p._value = v
+            p._v = v
             self._accumulators[id(p)] = s
 
     def clear_grad(self, set_to_zero: bool = True) -> None:

@@ -1,0 +1,304 @@
+"""Deferred kernel calls: eager ops are recorded, then run together.
+
+Layer L1. Every eager kernel call (an op's forward, a backward, an accumulation) is
+appended to a per-thread buffer instead of being dispatched; its results are
+``Pending`` placeholders that already know their shape and dtype. The buffer runs when
+a value is needed (``numpy()``, printing, a JAX transform, the end of ``backward()``)
+or when it grows long. Running it:
+
+- the buffer's structure (which kernels, how results feed later calls, which results
+  are still referenced) is its signature;
+- the first times a signature is seen, the calls are dispatched one by one (each is a
+  cached ``jax.jit`` function, so nothing compiles that eager dispatch would not);
+- from the third time on (``PYLAYER_JAX_FUSE_AFTER``), the whole buffer is one cached
+  ``jax.jit`` program: a training step (forward, backward, accumulation, optimizer
+  update) becomes a single XLA dispatch.
+
+Results nobody references any more are never returned (XLA drops the work that only
+fed them). Set ``PYLAYER_JAX_LAZY=0`` to dispatch every call at once instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import numpy as np
+
+ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
+FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
+MAX_CALLS = 512  # a buffer this long runs on its own
+_MAX_SEEN = 4096
+
+_tree_flatten = jax.tree_util.tree_flatten
+_tree_unflatten = jax.tree_util.tree_unflatten
+_ArrayImpl = type(jax.numpy.zeros(()))
+
+
+class Pending:
+    """The future result of a recorded call: shape and dtype now, the array after the run."""
+
+    __slots__ = ("shape", "dtype", "aval", "buf", "idx", "array", "__weakref__")
+
+    def __init__(self, aval: tuple, buf: _Buffer, idx: int) -> None:
+        self.aval = aval
+        self.shape, self.dtype = aval[0], aval[1]
+        self.buf = buf
+        self.idx = idx
+        self.array: Any = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def get(self) -> Any:
+        """The array, running the buffer that computes it if it has not run yet."""
+        if self.array is None:
+            self.buf.run()
+            if self.array is None:
+                raise RuntimeError(
+                    "A deferred computation failed earlier (see the exception raised then), so this tensor has no "
+                    f"value: {self.buf.error!r}. Recompute it."
+                )
+        return self.array
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = np.asarray(self.get())
+        return a.astype(dtype) if dtype is not None else a
+
+    def __jax_array__(self) -> Any:
+        return self.get()
+
+    def __repr__(self) -> str:
+        return f"Pending(shape={list(self.shape)}, dtype={self.dtype})"
+
+
+def concrete(v: Any) -> Any:
+    """``v`` with a Pending replaced by its array."""
+    return v.get() if type(v) is Pending else v
+
+
+class _Buffer:
+    __slots__ = ("calls", "ext", "ext_avals", "refs", "done", "error")
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
+        self.ext: list[Any] = []  # concrete inputs (arrays, Python scalars)
+        self.ext_avals: list[Any] = []  # their shapes and dtypes (part of the signature)
+        self.refs: list[Any] = []  # one weakref per result
+        self.done = False
+        self.error: BaseException | None = None
+
+    def run(self, compile_ok: bool = True) -> None:
+        if self.done:
+            return
+        self.done = True
+        if _local.__dict__.get("buf") is self:
+            _local.buf = _Buffer()
+        calls = self.calls
+        if not calls:
+            return
+        if len(calls) == 1:  # one call: its own cached kernel is the program
+            self._run_one()
+            return
+        pend = [r() for r in self.refs]
+        live = tuple(i for i, p in enumerate(pend) if p is not None)
+        try:
+            outs = _execute((tuple(self.calls), live, tuple(self.ext_avals)), self.ext, compile_ok)
+        except BaseException as e:
+            self.error = e
+            raise
+        for i, arr in zip(live, outs):
+            pend[i].array = arr  # type: ignore[union-attr]
+        self.calls = self.ext = self.ext_avals = self.refs = []
+
+    def _run_one(self) -> None:
+        fn, tree, refs, nout = self.calls[0]  # its inputs are all concrete
+        ext = self.ext
+        args = [ext[-1 - r] for r in refs]
+        try:
+            out = fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
+        except BaseException as e:
+            self.error = e
+            raise
+        if nout == 1 and type(out) is _ArrayImpl:
+            p = self.refs[0]()
+            if p is not None:
+                p.array = out
+        else:
+            for r, arr in zip(self.refs, jax.tree_util.tree_leaves(out)):
+                p = r()
+                if p is not None:
+                    p.array = arr
+        self.calls = self.ext = self.ext_avals = self.refs = []
+
+
+_local = threading.local()
+
+
+def _buffer() -> _Buffer:
+    buf = _local.__dict__.get("buf")
+    if buf is None or buf.done:  # done: another thread ran it
+        buf = _local.buf = _Buffer()
+    return buf
+
+
+def flush() -> None:
+    """Run this thread's recorded calls now."""
+    buf = _local.__dict__.get("buf")
+    if buf is not None:
+        buf.run()
+
+
+# ---- running a buffer ---------------------------------------------------------------
+_PROGRAMS: dict[Any, Any] = {}
+# runs of a compiled buffer, runs call by call, and calls dispatched in those (for tests and tuning)
+STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0}
+_SEEN: dict[Any, int] = {}
+
+
+def _needed(calls: tuple, live: tuple) -> list[bool]:
+    """Which calls feed a live result (the others are skipped when running call by call)."""
+    need = set(live)
+    ends = []
+    n = 0
+    for c in calls:
+        n += c[3]
+        ends.append(n)
+    keep = [False] * len(calls)
+    for k in range(len(calls) - 1, -1, -1):
+        fn, tree, refs, nout = calls[k]
+        end = ends[k]
+        if any(i in need for i in range(end - nout, end)):
+            keep[k] = True
+            need.update(r for r in refs if r >= 0)
+    return keep
+
+
+def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None = None) -> list[Any]:
+    """The recorded calls in order; traced once per signature, or run directly on arrays."""
+    slots: list[Any] = []
+    for k, (fn, tree, refs, nout) in enumerate(calls):
+        if keep is not None and not keep[k]:
+            slots.extend([None] * nout)
+            continue
+        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs]
+        out = fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
+        if type(out) is _ArrayImpl or isinstance(out, jax.core.Tracer):
+            slots.append(out)
+        else:
+            slots.extend(jax.tree_util.tree_leaves(out))
+    return [slots[i] for i in live]
+
+
+def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
+    calls, live, _ = key
+    prog = _PROGRAMS.get(key) if compile_ok else None
+    if prog is None and not compile_ok:
+        return _run_calls(calls, live, ext)
+    if prog is None:
+        seen = _SEEN.get(key, 0) + 1
+        if seen >= FUSE_AFTER:
+            if len(_PROGRAMS) > _MAX_SEEN:
+                _PROGRAMS.clear()
+            prog = _PROGRAMS[key] = jax.jit(functools.partial(_interpret, calls, live))
+            _SEEN.pop(key, None)
+        else:
+            if len(_SEEN) > _MAX_SEEN:
+                _SEEN.clear()
+            _SEEN[key] = seen
+            return _run_calls(calls, live, ext)
+    STATS["programs"] += 1
+    return prog(*ext)
+
+
+def _run_calls(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
+    keep = _needed(calls, live)
+    STATS["one_by_one"] += 1
+    STATS["calls_run"] += sum(keep)
+    return _interpret(calls, live, *ext, keep=keep)
+
+
+# ---- recording ----------------------------------------------------------------------
+_SHAPES: dict[Any, Any] = {}
+
+
+def _aval_of(a: Any) -> Any:
+    if type(a) is _ArrayImpl:
+        return (a.shape, a.dtype, a.weak_type)
+    if isinstance(a, np.ndarray | np.generic):
+        return (a.shape, a.dtype, False)
+    return type(a)  # a Python scalar: weakly typed, its value is not part of the structure
+
+
+def _spec(a: Any, aval: Any) -> Any:
+    if type(aval) is tuple:
+        return jax.ShapeDtypeStruct(aval[0], aval[1], weak_type=aval[2])
+    return a
+
+
+def _out_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
+    k = (fn, tree, akey)
+    r = _SHAPES.get(k)
+    if r is None:
+        specs = [_spec(a, av) for a, av in zip(leaves, akey)]
+        out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
+        out_leaves, out_tree = _tree_flatten(out)
+        avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
+        r = _SHAPES[k] = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
+    return r
+
+
+def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any:
+    """``fn(*leaves)`` (or ``fn(*unflatten(tree, leaves))``), recorded: returns Pendings in the output's structure."""
+    if not ENABLED:
+        leaves = [concrete(a) for a in leaves]
+        return fn(*leaves) if tree is None else fn(*_tree_unflatten(tree, leaves))
+    buf = _local.__dict__.get("buf")
+    if buf is None or buf.done:
+        buf = _buffer()
+    refs: list[int] = []
+    akey: list[Any] = []
+    new_ext: list[Any] = []
+    n_ext = len(buf.ext)
+    for a in leaves:
+        if type(a) is Pending:
+            if a.array is None and a.buf is buf:
+                refs.append(a.idx)
+                akey.append(a.aval)
+                continue
+            a = a.get()
+        refs.append(-1 - n_ext - len(new_ext))
+        new_ext.append(a)
+        akey.append((a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a))
+    akey_t = tuple(akey)
+    r = _SHAPES.get((fn, tree, akey_t))
+    # (a shape error raises here, before the buffer is touched)
+    out_tree, avals = r if r is not None else _out_avals(fn, tree, leaves, akey_t)
+    if new_ext:
+        buf.ext.extend(new_ext)
+        buf.ext_avals.extend([av for r_, av in zip(refs, akey) if r_ < 0])
+    base = len(buf.refs)
+    if out_tree is None:  # one array out
+        result = Pending(avals[0], buf, base)
+        buf.refs.append(weakref.ref(result))
+        buf.calls.append((fn, tree, tuple(refs), 1))
+    else:
+        outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
+        buf.refs.extend([weakref.ref(p) for p in outs])
+        buf.calls.append((fn, tree, tuple(refs), len(outs)))
+        result = _tree_unflatten(out_tree, outs)
+    if len(buf.calls) >= MAX_CALLS:  # a long buffer runs call by call: its cut points need not repeat
+        buf.run(compile_ok=False)
+    return result
+
+
+def call_tree(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` for nested arguments (lists, tuples, None), recorded."""
+    leaves, tree = _tree_flatten(args)
+    return call(fn, leaves, tree)

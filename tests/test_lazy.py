@@ -1,0 +1,162 @@
+"""Deferred execution: ops are recorded and run together; a repeated step is one compiled program.
+
+Oracles: jax.grad of the same computation, numpy, and the one-call-at-a-time mode
+(``_lazy.ENABLED = False``) for the same code.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+from pylayer_jax import _lazy
+from pylayer_jax._lazy import Pending
+from pylayer_jax.autograd import PyLayer
+
+
+def _mlp_params(seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s) * 0.3 for s in [(4, 6), (6,), (6, 3), (3,)]]
+
+
+def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.tanh(x @ w1 + b1) @ w2 + b2)
+
+
+def _train_ours(steps: int, opt_cls: type, **kw: float) -> list[np.ndarray]:
+    x = paddle.to_tensor(np.random.default_rng(1).standard_normal((5, 4)))
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in _mlp_params()]
+    opt = opt_cls(parameters=params, **kw)
+    for _ in range(steps):
+        w1, b1, w2, b2 = params
+        loss = paddle.mean(paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+    return [p.numpy() for p in params]
+
+
+def test_sgd_loop_runs_as_compiled_programs_and_matches_jax_grad() -> None:
+    before = dict(_lazy.STATS)
+    got = _train_ours(12, paddle.optimizer.SGD, learning_rate=0.1)
+    assert _lazy.STATS["programs"] - before["programs"] >= 8  # steps after the warm-up run as one program each
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((5, 4)))
+    ps = [jnp.asarray(p) for p in _mlp_params()]
+    g = jax.grad(_loss_jax)
+    for _ in range(12):
+        ps = [p - 0.1 * d for p, d in zip(ps, g(ps, x))]
+    for a, b in zip(got, ps):
+        np.testing.assert_allclose(a, np.asarray(b), rtol=1e-12, atol=1e-12)
+
+
+def test_compiled_and_one_by_one_runs_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    fused = _train_ours(8, paddle.optimizer.Adam, learning_rate=0.05)
+    monkeypatch.setattr(_lazy, "ENABLED", False)
+    eager = _train_ours(8, paddle.optimizer.Adam, learning_rate=0.05)
+    for a, b in zip(fused, eager):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+class CusTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def test_pylayer_step_repeated_accumulates_like_jax() -> None:
+    xv = np.random.default_rng(2).standard_normal((2, 3))
+    x = paddle.to_tensor(xv, stop_gradient=False)
+    before = _lazy.STATS["programs"]
+    for _ in range(6):
+        CusTanh.apply(x).mean().backward()
+    assert _lazy.STATS["programs"] > before
+    want = 6 * jax.grad(lambda v: jnp.mean(jnp.tanh(v)))(jnp.asarray(xv))
+    np.testing.assert_allclose(x.grad.numpy(), np.asarray(want), rtol=1e-12)
+
+
+def test_shape_and_dtype_are_known_before_the_run() -> None:
+    _lazy.flush()
+    x = paddle.to_tensor(np.ones((3, 4), np.float32))
+    y = paddle.matmul(x, paddle.ones([4, 2])).sum(axis=0)
+    assert type(y._v) is Pending
+    assert y.shape == [2] and y.dtype == paddle.float32 and y.ndim == 1
+    assert type(y._v) is Pending  # reading metadata ran nothing
+    np.testing.assert_allclose(y.numpy(), np.full(2, 12.0))
+    assert type(y._v) is not Pending
+
+
+def test_results_nobody_holds_are_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_lazy, "FUSE_AFTER", 10**9)  # call by call, so the calls run can be counted
+    _lazy.flush()
+    x = paddle.to_tensor(np.arange(6.0).reshape(2, 3))
+    for _ in range(5):
+        paddle.exp(x)  # dropped at once
+    z = x * 2
+    before = _lazy.STATS["calls_run"]
+    np.testing.assert_allclose(z.numpy(), np.arange(6.0).reshape(2, 3) * 2)
+    assert _lazy.STATS["calls_run"] - before == 1
+
+
+def test_shape_errors_raise_at_the_call_and_leave_the_buffer_usable() -> None:
+    _lazy.flush()
+    a, b = paddle.to_tensor(np.ones((2, 3))), paddle.to_tensor(np.ones((4, 5)))
+    with pytest.raises(TypeError, match="dot_general requires contracting dimensions"):
+        paddle.matmul(a, b)
+    y = paddle.tanh(a * 0.5)
+    np.testing.assert_allclose(y.numpy(), np.tanh(np.full((2, 3), 0.5)))
+
+
+def test_long_chains_without_reads_run_in_pieces() -> None:
+    x = paddle.to_tensor(0.0)
+    for _ in range(_lazy.MAX_CALLS * 2 + 7):
+        x = x + 1
+    assert x.item() == _lazy.MAX_CALLS * 2 + 7
+
+
+def test_a_tensor_from_another_thread_is_computed_when_read() -> None:
+    box: list = []
+
+    def work() -> None:
+        box.append(paddle.to_tensor([1.0, 2.0]) * 3)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert type(box[0]._v) is Pending
+    np.testing.assert_allclose(box[0].numpy(), [3.0, 6.0])
+
+
+def test_pending_values_enter_jax_transforms_as_arrays() -> None:
+    x = paddle.to_tensor([0.5, 1.0]) * 2
+    f = jax.jit(lambda v: jnp.sin(v) + x)  # x closed over: made concrete when traced
+    np.testing.assert_allclose(np.asarray(f(jnp.ones(2))), np.sin(1.0) + np.array([1.0, 2.0]), rtol=1e-6)
+    y = paddle.to_tensor([1.0, 2.0]) + 1
+    np.testing.assert_allclose(np.asarray(jnp.square(y)), [4.0, 9.0])
+
+
+def test_a_failed_run_is_reported_on_later_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    _lazy.flush()
+    y = (paddle.to_tensor([1.0]) + 1) * 2  # two calls: they run through _execute
+
+    def boom(*a: object, **k: object) -> None:
+        raise MemoryError("out of device memory")
+
+    monkeypatch.setattr(_lazy, "_execute", boom)
+    with pytest.raises(MemoryError, match="out of device memory"):
+        y.numpy()
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError, match="deferred computation failed earlier"):
+        y.numpy()
