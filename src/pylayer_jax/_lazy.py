@@ -84,12 +84,13 @@ def concrete(v: Any) -> Any:
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "refs", "done", "error")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
         self.ext: list[Any] = []  # concrete inputs (arrays, Python scalars)
         self.ext_avals: list[Any] = []  # their shapes and dtypes (part of the signature)
+        self.ext_ids: dict[int, int] = {}  # id(input) -> its index in ext: an array used twice is passed once
         self.refs: list[Any] = []  # one weakref per result
         self.done = False
         self.error: BaseException | None = None
@@ -116,6 +117,7 @@ class _Buffer:
         for i, arr in zip(live, outs):
             pend[i].array = arr  # type: ignore[union-attr]
         self.calls = self.ext = self.ext_avals = self.refs = []
+        self.ext_ids = {}
 
     def _run_one(self) -> None:
         fn, tree, refs, nout = self.calls[0]  # its inputs are all concrete
@@ -265,6 +267,7 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
     refs: list[int] = []
     akey: list[Any] = []
     new_ext: list[Any] = []
+    ids = buf.ext_ids
     n_ext = len(buf.ext)
     for a in leaves:
         if type(a) is Pending:
@@ -273,16 +276,21 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
                 akey.append(a.aval)
                 continue
             a = a.get()
-        refs.append(-1 - n_ext - len(new_ext))
-        new_ext.append(a)
-        akey.append((a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a))
+        av = (a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a)
+        akey.append(av)
+        j = ids.get(id(a))
+        if j is None:
+            j = n_ext + len(new_ext)
+            new_ext.append((a, av))
+        refs.append(-1 - j)
     akey_t = tuple(akey)
     r = _SHAPES.get((fn, tree, akey_t))
     # (a shape error raises here, before the buffer is touched)
     out_tree, avals = r if r is not None else _out_avals(fn, tree, leaves, akey_t)
-    if new_ext:
-        buf.ext.extend(new_ext)
-        buf.ext_avals.extend([av for r_, av in zip(refs, akey) if r_ < 0])
+    for a, av in new_ext:
+        ids[id(a)] = len(buf.ext)
+        buf.ext.append(a)
+        buf.ext_avals.append(av)
     base = len(buf.refs)
     if out_tree is None:  # one array out
         result = Pending(avals[0], buf, base)

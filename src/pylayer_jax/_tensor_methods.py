@@ -177,7 +177,7 @@ def _is_scalar(v: Any) -> bool:
 
 def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
     """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this)."""
-    if isinstance(v, float) and not t.dtype.is_floating_point:
+    if isinstance(v, float) and t._v.dtype.kind != "f" and not t.dtype.is_floating_point:
         return apply_op(TABLE["cast"], (t, "float32"))
     return t
 
