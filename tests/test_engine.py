@@ -73,6 +73,20 @@ def test_non_leaf_grads_not_kept_unless_retained() -> None:
     np.testing.assert_allclose(x.grad.numpy(), 24 * np.array([1.0, 2.0]))
 
 
+def test_retained_grads_accumulate_over_backwards() -> None:
+    x = leaf([1.0, 2.0])
+    y = x * 3.0
+    y.retain_grads()
+    z = (y * y).sum()
+    z.backward(retain_graph=True)
+    z.backward()
+    y_np = 3.0 * np.array([1.0, 2.0])
+    np.testing.assert_allclose(y.grad.numpy(), 2 * (2 * y_np))  # jax.grad of sum(y*y) is 2y, twice
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (6 * y_np))
+    y.clear_grad()
+    np.testing.assert_allclose(y.grad.numpy(), np.zeros(2))
+
+
 def test_grads_keep_leaf_dtype() -> None:
     x = leaf([1.0, 2.0], "float32")
     (x.astype("float64") * 2.0).sum().backward()

@@ -22,7 +22,7 @@ from . import _dtypes
 from . import _lazy as lazy
 from ._engine import run_backward
 from ._format import tensor_repr
-from ._fused import ONES
+from ._fused import ONES, add_kernel
 from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
 from ._lazy import Pending
 from ._op_table import Op
@@ -162,7 +162,7 @@ class Tensor:
         if self._edge is None and self._acc is not None and self._acc.grad is not None:
             self._acc.grad = ZEROED if set_to_zero else None
         elif self._edge is not None and self._retained is not None:
-            self._retained = _zeros_like(unwrap(self._retained)) if set_to_zero else None
+            self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
 
     clear_gradient = clear_grad
 
@@ -173,7 +173,13 @@ class Tensor:
         me = self
 
         def keep(g: Any) -> Any:
-            me._retained = g if me._retained is None else me._retained + g
+            cur = me._retained
+            if cur is None:
+                me._retained = g
+            elif isinstance(g, Tensor) or isinstance(cur, Tensor):  # create_graph: keep the history
+                me._retained = (cur if isinstance(cur, Tensor) else Tensor(cur)) + g
+            else:
+                me._retained = add_kernel(cur, g)
             return g
 
         self._edge[0].add_pre_hook(self._edge[1], keep)
