@@ -4,6 +4,7 @@ on the same inputs) or numpy; the eager-only functions; the top-level in-place f
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -211,6 +212,41 @@ def test_inplace_functions_write_into_x() -> None:
     g = T([12, 18])
     P.gcd_(g, T([8, 12]))
     assert g.tolist() == [4, 6]
+
+
+def test_inplace_shape_and_dtype_functions_match_paddle() -> None:
+    """Shapes, versions and gradients recorded from Paddle 3.3.1 running the same calls."""
+    x = T(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+    y = x * 2
+    assert P.reshape_(y, [3, 2]) is y and y.shape == [3, 2] and y.inplace_version == 1
+    assert P.t_(y) is y and y.shape == [2, 3] and y.inplace_version == 2
+    (y * y).sum().backward()
+    want = jax.grad(lambda v: jnp.sum(jnp.square(jnp.reshape(v * 2, (3, 2)).T)))(jnp.arange(6.0).reshape(2, 3))
+    np.testing.assert_allclose(x.grad.numpy(), np.asarray(want))  # Paddle: [[0, 8, 16], [24, 32, 40]]
+    u = T(np.ones((2, 1, 3)))
+    P.squeeze_(u, 1)
+    assert u.shape == [2, 3]
+    P.unsqueeze_(u, 0)
+    assert u.shape == [1, 2, 3]
+    P.flatten_(u)
+    assert u.shape == [6] and u.tolist() == [1.0] * 6
+    v = T(np.arange(24.0).reshape(2, 3, 4))
+    P.transpose_(v, [2, 0, 1])
+    np.testing.assert_array_equal(v.numpy(), np.transpose(np.arange(24.0).reshape(2, 3, 4), [2, 0, 1]))
+    c = T([1, 2])
+    assert P.cast_(c, "float32") is c and c.dtype == P.float32 and c.tolist() == [1.0, 2.0]
+    w = T([1.0, -2.0, 3.0])
+    assert P.where_(w > 0, w, P.zeros([3])) is w and w.tolist() == [1.0, 0.0, 3.0]
+    m = T(np.ones((2, 3)))
+    assert m.reshape_([3, 2]) is m and m.shape == [3, 2] and m.t_().shape == [2, 3]
+
+
+def test_inplace_shape_functions_refuse_a_leaf_that_needs_grad() -> None:
+    x = T(np.ones((2, 3)), stop_gradient=False)
+    with pytest.raises(ValueError, match=r"paddle.reshape_: Leaf Var .* can't use inplace strategy"):
+        P.reshape_(x, [3, 2])
+    with pytest.raises(ValueError, match=r"paddle.where_: the result must keep x's shape \[3\]"):
+        P.where_(T([[True], [False]]), T([1.0, 2.0, 3.0]), 0.0)
 
 
 def test_inplace_function_keeps_gradient_flow() -> None:

@@ -11,7 +11,9 @@ from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
 from ._coverage_api import broadcast_shape as broadcast_shape
 from ._coverage_api import broadcast_shapes as broadcast_shapes
+from ._coverage_api import cast_ as cast_
 from ._coverage_api import diff as diff
+from ._coverage_api import flatten_ as flatten_
 from ._coverage_api import histogram as histogram
 from ._coverage_api import index_add as index_add
 from ._coverage_api import index_add_ as index_add_
@@ -23,13 +25,19 @@ from ._coverage_api import is_integer as is_integer
 from ._coverage_api import is_tensor as is_tensor
 from ._coverage_api import nonzero as nonzero
 from ._coverage_api import rank as rank
+from ._coverage_api import reshape_ as reshape_
 from ._coverage_api import scatter_add as scatter_add
 from ._coverage_api import scatter_add_ as scatter_add_
 from ._coverage_api import scatter_reduce as scatter_reduce
 from ._coverage_api import shape as shape
+from ._coverage_api import squeeze_ as squeeze_
+from ._coverage_api import t_ as t_
 from ._coverage_api import take as take
+from ._coverage_api import transpose_ as transpose_
 from ._coverage_api import unique as unique
 from ._coverage_api import unique_consecutive as unique_consecutive
+from ._coverage_api import unsqueeze_ as unsqueeze_
+from ._coverage_api import where_ as where_
 from ._dtypes import get_default_dtype as get_default_dtype
 from ._dtypes import set_default_dtype as set_default_dtype
 from ._functional import *  # noqa: F403

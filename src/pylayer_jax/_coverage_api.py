@@ -199,6 +199,39 @@ index_fill_ = _inplace(index_fill)
 scatter_add_ = _inplace(scatter_add)
 
 
+def _inplace_reshaping(op_name: str) -> Any:
+    """In-place version of a shape or dtype op: ``x`` takes the result, new shape and dtype included."""
+    api = f"paddle.{op_name}_"
+    op = TABLE[op_name]
+
+    def inplace_fn(x: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        check_inplace_leaf(_need_tensor(api, x), api)
+        return inplace_assign(x, apply_op(op, (x, *args), kwargs), api)
+
+    inplace_fn.__name__ = inplace_fn.__qualname__ = op_name + "_"
+    inplace_fn.__doc__ = f"In-place ``{op_name}``: ``x`` holds the result (its new shape and dtype too) and is returned."
+    return inplace_fn
+
+
+reshape_ = _inplace_reshaping("reshape")
+squeeze_ = _inplace_reshaping("squeeze")
+unsqueeze_ = _inplace_reshaping("unsqueeze")
+flatten_ = _inplace_reshaping("flatten")
+transpose_ = _inplace_reshaping("transpose")
+t_ = _inplace_reshaping("t")
+cast_ = _inplace_reshaping("cast")
+
+
+def where_(condition: Tensor, x: Tensor, y: Any, name: str | None = None) -> Tensor:
+    """In-place ``where``: ``x`` takes ``where(condition, x, y)`` (its shape and dtype kept)."""
+    api = "paddle.where_"
+    check_inplace_leaf(_need_tensor(api, x), api)
+    r = apply_op(TABLE["where"], (condition, x, y))
+    if r.shape != x.shape:
+        raise ValueError(f"{api}: the result must keep x's shape {x.shape}, but broadcasting gives {r.shape}.")
+    return inplace_assign(x, r.astype(x.dtype) if r.dtype != x.dtype else r, api)
+
+
 # ---- helpers on tensors and shapes ------------------------------------------------------------------
 def is_tensor(x: Any) -> bool:
     """True when ``x`` is a Tensor."""
@@ -253,6 +286,7 @@ def broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]
 _METHODS = (
     nonzero, argwhere, unique, unique_consecutive, bincount, take, diff, index_add, index_add_, index_fill, index_fill_,
     scatter_add, scatter_add_, scatter_reduce, histogram, is_complex, is_floating_point, is_integer,
+    reshape_, squeeze_, unsqueeze_, flatten_, transpose_, t_, cast_,
 )
 for _f in _METHODS:
     setattr(Tensor, _f.__name__, _f)
