@@ -89,7 +89,7 @@ def test_pylayer_step_repeated_accumulates_like_jax() -> None:
 
 def test_shape_and_dtype_are_known_before_the_run() -> None:
     _lazy.flush()
-    x = paddle.to_tensor(np.ones((3, 4), np.float32))
+    x = paddle.to_tensor(np.ones((3, 4), np.float32), stop_gradient=False)
     y = paddle.matmul(x, paddle.ones([4, 2])).sum(axis=0)
     assert type(y._v) is Pending
     assert y.shape == [2] and y.dtype == paddle.float32 and y.ndim == 1
@@ -101,10 +101,11 @@ def test_shape_and_dtype_are_known_before_the_run() -> None:
 def test_results_nobody_holds_are_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_lazy, "FUSE_AFTER", 10**9)  # call by call, so the calls run can be counted
     _lazy.flush()
-    x = paddle.to_tensor(np.arange(6.0).reshape(2, 3))
-    for _ in range(5):
-        paddle.exp(x)  # dropped at once
-    z = x * 2
+    x = paddle.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+    with paddle.no_grad():
+        for _ in range(5):
+            paddle.exp(x)  # dropped at once
+        z = x * 2
     before = _lazy.STATS["calls_run"]
     np.testing.assert_allclose(z.numpy(), np.arange(6.0).reshape(2, 3) * 2)
     assert _lazy.STATS["calls_run"] - before == 1
@@ -112,10 +113,11 @@ def test_results_nobody_holds_are_not_computed(monkeypatch: pytest.MonkeyPatch) 
 
 def test_shape_errors_raise_at_the_call_and_leave_the_buffer_usable() -> None:
     _lazy.flush()
-    a, b = paddle.to_tensor(np.ones((2, 3))), paddle.to_tensor(np.ones((4, 5)))
+    a, b = paddle.to_tensor(np.ones((2, 3)), stop_gradient=False), paddle.to_tensor(np.ones((4, 5)))
     with pytest.raises(TypeError, match="dot_general requires contracting dimensions"):
         paddle.matmul(a, b)
     y = paddle.tanh(a * 0.5)
+    assert type(y._v) is Pending
     np.testing.assert_allclose(y.numpy(), np.tanh(np.full((2, 3), 0.5)))
 
 
@@ -130,7 +132,7 @@ def test_a_tensor_from_another_thread_is_computed_when_read() -> None:
     box: list = []
 
     def work() -> None:
-        box.append(paddle.to_tensor([1.0, 2.0]) * 3)
+        box.append(paddle.to_tensor([1.0, 2.0], stop_gradient=False) * 3)
 
     t = threading.Thread(target=work)
     t.start()
@@ -149,7 +151,7 @@ def test_pending_values_enter_jax_transforms_as_arrays() -> None:
 
 def test_a_failed_run_is_reported_on_later_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     _lazy.flush()
-    y = (paddle.to_tensor([1.0]) + 1) * 2  # two calls: they run through _execute
+    y = (paddle.to_tensor([1.0], stop_gradient=False) + 1) * 2  # two recorded calls: they run through _execute
 
     def boom(*a: object, **k: object) -> None:
         raise MemoryError("out of device memory")
@@ -160,3 +162,17 @@ def test_a_failed_run_is_reported_on_later_reads(monkeypatch: pytest.MonkeyPatch
     monkeypatch.undo()
     with pytest.raises(RuntimeError, match="deferred computation failed earlier"):
         y.numpy()
+
+
+def test_ops_on_constants_with_nothing_recorded_run_at_once() -> None:
+    _lazy.flush()
+    c = paddle.to_tensor(np.arange(4.0))
+    d = paddle.exp(c) + 1  # data preparation: no tensor trains, nothing pending
+    assert type(d._v) is not Pending
+    w = paddle.to_tensor(np.ones(4), stop_gradient=False)
+    e = d * w  # touches a trainable tensor: recorded
+    assert type(e._v) is Pending
+    f = d * 2  # something is recorded now: joins the buffer
+    assert type(f._v) is Pending
+    np.testing.assert_allclose(f.numpy(), (np.exp(np.arange(4.0)) + 1) * 2)
+    np.testing.assert_allclose(e.numpy(), np.exp(np.arange(4.0)) + 1)

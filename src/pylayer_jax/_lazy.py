@@ -15,7 +15,10 @@ or when it grows long. Running it:
   update) becomes a single XLA dispatch.
 
 Results nobody references any more are never returned (XLA drops the work that only
-fed them). Set ``PYLAYER_JAX_LAZY=0`` to dispatch every call at once instead.
+fed them). An op whose inputs are concrete and do not train (``stop_gradient=True``)
+while nothing is recorded runs at once (the Tensor layer decides): data preparation and
+one-off ops cost a plain jitted call. Set ``PYLAYER_JAX_LAZY=0`` to dispatch every call at
+once instead.
 """
 
 from __future__ import annotations
@@ -148,6 +151,12 @@ def _buffer() -> _Buffer:
     if buf is None or buf.done:  # done: another thread ran it
         buf = _local.buf = _Buffer()
     return buf
+
+
+def idle() -> bool:
+    """Nothing recorded and not yet run on this thread."""
+    buf = _local.__dict__.get("buf")
+    return buf is None or buf.done or not buf.calls
 
 
 def flush() -> None:

@@ -425,15 +425,20 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
 def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
     """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
     traced = False
+    deferred = False  # part of a deferred computation: a pending input, or a tensor that trains
     for a in arrays:
-        if isinstance(a, _Tracer):
+        if type(a) is Pending:
+            deferred = True
+        elif isinstance(a, _Tracer):
             traced = True
             break
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
-    else:
+    elif deferred or not lazy.idle() or any(isinstance(x, Tensor) and not x.stop_gradient for x in leaves):
         out = lazy.call(op.forward_kernel(key), arrays)
+    else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
+        out = op.forward_kernel(key)(*arrays)
 
     needs: tuple[bool, ...] | None = None
     if modes.grad_enabled and op.differentiable and not traced:
