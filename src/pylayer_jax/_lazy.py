@@ -14,6 +14,10 @@ or when it grows long. Running it:
   ``jax.jit`` program: a training step (forward, backward, accumulation, optimizer
   update) becomes a single XLA dispatch.
 
+A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
+(a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
+is redone call by call, so results that do not depend on the failing call keep their values.
+
 Results nobody references any more are never returned (XLA drops the work that only
 fed them). An op whose inputs are concrete and do not train (``stop_gradient=True``)
 while nothing is recorded runs at once (the Tensor layer decides): data preparation and
@@ -23,6 +27,7 @@ once instead.
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import threading
@@ -77,6 +82,16 @@ class Pending:
     def __jax_array__(self) -> Any:
         return self.get()
 
+    # copies and pickles hold the value, not the buffer
+    def __copy__(self) -> Any:
+        return self.get()
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return copy.deepcopy(self.get(), memo)
+
+    def __reduce__(self) -> Any:
+        return self.get().__reduce__()
+
     def __repr__(self) -> str:
         return f"Pending(shape={list(self.shape)}, dtype={self.dtype})"
 
@@ -86,8 +101,11 @@ def concrete(v: Any) -> Any:
     return v.get() if type(v) is Pending else v
 
 
+_FAILED = object()  # a slot whose call raised while a failed buffer was salvaged
+
+
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
@@ -97,50 +115,63 @@ class _Buffer:
         self.refs: list[Any] = []  # one weakref per result
         self.done = False
         self.error: BaseException | None = None
+        # held while recording into or running the buffer: a reader in another thread waits for the run
+        self.lock = threading.RLock()
 
     def run(self, compile_ok: bool = True) -> None:
-        if self.done:
-            return
-        self.done = True
-        if _local.__dict__.get("buf") is self:
-            _local.buf = _Buffer()
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+            if _local.__dict__.get("buf") is self:
+                _local.buf = _Buffer()
+            if not self.calls:
+                return
+            # run concretely even when the read happens inside a jax.jit trace (a closed-over Tensor)
+            with jax.ensure_compile_time_eval():
+                self._run(compile_ok)
+            self.calls = self.ext = self.ext_avals = self.refs = []
+            self.ext_ids = {}
+
+    def _run(self, compile_ok: bool) -> None:
         calls = self.calls
-        if not calls:
-            return
-        if len(calls) == 1:  # one call: its own cached kernel is the program
-            self._run_one()
-            return
         pend = [r() for r in self.refs]
-        live = tuple(i for i, p in enumerate(pend) if p is not None)
+        live = tuple([i for i, p in enumerate(pend) if p is not None])
         try:
-            outs = _execute((tuple(self.calls), live, tuple(self.ext_avals)), self.ext, compile_ok)
-        except BaseException as e:
+            if len(calls) == 1:  # one call: its own cached kernel is the program
+                outs = _interpret(tuple(calls), live, *self.ext)
+            else:
+                outs = _execute((tuple(calls), live, tuple(self.ext_avals)), self.ext, compile_ok)
+        except Exception as e:
+            self.error = e
+            # keep what does not depend on the failing call (a parameter updated beside it, say)
+            outs = _salvage(tuple(calls), live, self.ext)
+            for i, arr in zip(live, outs):
+                if arr is not _FAILED:
+                    pend[i].array = arr  # type: ignore[union-attr]
+            raise
+        except BaseException as e:  # KeyboardInterrupt: nothing is salvaged
             self.error = e
             raise
         for i, arr in zip(live, outs):
             pend[i].array = arr  # type: ignore[union-attr]
-        self.calls = self.ext = self.ext_avals = self.refs = []
-        self.ext_ids = {}
 
-    def _run_one(self) -> None:
-        fn, tree, refs, nout = self.calls[0]  # its inputs are all concrete
-        ext = self.ext
-        args = [ext[-1 - r] for r in refs]
+
+def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
+    """Run a failed buffer call by call; the results of a failing call and of all it feeds are _FAILED."""
+    slots: list[Any] = []
+    for fn, tree, refs, nout in calls:
+        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs]
+        if any(a is _FAILED for a in args):
+            slots.extend([_FAILED] * nout)
+            continue
         try:
             out = fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
-        except BaseException as e:
-            self.error = e
-            raise
-        if nout == 1 and type(out) is _ArrayImpl:
-            p = self.refs[0]()
-            if p is not None:
-                p.array = out
-        else:
-            for r, arr in zip(self.refs, jax.tree_util.tree_leaves(out)):
-                p = r()
-                if p is not None:
-                    p.array = arr
-        self.calls = self.ext = self.ext_avals = self.refs = []
+        except Exception:
+            slots.extend([_FAILED] * nout)
+            continue
+        slots.extend(jax.tree_util.tree_leaves(out))
+    return [slots[i] for i in live]
 
 
 _local = threading.local()
@@ -239,12 +270,22 @@ def _run_calls(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
 _SHAPES: dict[Any, Any] = {}
 
 
+_SCALARS = (bool, int, float, complex)
+_MAX_SHAPES = 16384
+
+
 def _aval_of(a: Any) -> Any:
+    """What a concrete input contributes to a call's signature, or None: not recordable, call at once."""
     if type(a) is _ArrayImpl:
         return (a.shape, a.dtype, a.weak_type)
     if isinstance(a, np.ndarray | np.generic):
         return (a.shape, a.dtype, False)
-    return type(a)  # a Python scalar: weakly typed, its value is not part of the structure
+    t = type(a)
+    if t is int and not -(2**63) <= a < 2**63:
+        return None  # out of int64's range: the call itself raises JAX's OverflowError
+    if t in _SCALARS:
+        return t  # a Python scalar: weakly typed, its value is not part of the structure
+    return None
 
 
 def _spec(a: Any, aval: Any) -> Any:
@@ -261,55 +302,71 @@ def _out_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: t
         out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
         out_leaves, out_tree = _tree_flatten(out)
         avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
+        if len(_SHAPES) > _MAX_SHAPES:
+            _SHAPES.clear()
         r = _SHAPES[k] = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
     return r
+
+
+def _call_now(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any) -> Any:
+    leaves = [concrete(a) for a in leaves]
+    return fn(*leaves) if tree is None else fn(*_tree_unflatten(tree, leaves))
 
 
 def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any:
     """``fn(*leaves)`` (or ``fn(*unflatten(tree, leaves))``), recorded: returns Pendings in the output's structure."""
     if not ENABLED:
-        leaves = [concrete(a) for a in leaves]
-        return fn(*leaves) if tree is None else fn(*_tree_unflatten(tree, leaves))
+        return _call_now(fn, leaves, tree)
     buf = _local.__dict__.get("buf")
     if buf is None or buf.done:
         buf = _buffer()
-    refs: list[int] = []
-    akey: list[Any] = []
-    new_ext: list[Any] = []
-    ids = buf.ext_ids
-    n_ext = len(buf.ext)
-    for a in leaves:
-        if type(a) is Pending:
-            if a.array is None and a.buf is buf:
-                refs.append(a.idx)
-                akey.append(a.aval)
-                continue
-            a = a.get()
-        av = (a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a)
-        akey.append(av)
-        j = ids.get(id(a))
-        if j is None:
-            j = n_ext + len(new_ext)
-            new_ext.append((a, av))
-        refs.append(-1 - j)
-    akey_t = tuple(akey)
-    r = _SHAPES.get((fn, tree, akey_t))
-    # (a shape error raises here, before the buffer is touched)
-    out_tree, avals = r if r is not None else _out_avals(fn, tree, leaves, akey_t)
-    for a, av in new_ext:
-        ids[id(a)] = len(buf.ext)
-        buf.ext.append(a)
-        buf.ext_avals.append(av)
-    base = len(buf.refs)
-    if out_tree is None:  # one array out
-        result = Pending(avals[0], buf, base)
-        buf.refs.append(weakref.ref(result))
-        buf.calls.append((fn, tree, tuple(refs), 1))
-    else:
-        outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
-        buf.refs.extend([weakref.ref(p) for p in outs])
-        buf.calls.append((fn, tree, tuple(refs), len(outs)))
-        result = _tree_unflatten(out_tree, outs)
+    with buf.lock:
+        if buf.done:  # another thread ran it meanwhile
+            return call(fn, leaves, tree)
+        refs: list[int] = []
+        akey: list[Any] = []
+        new_ext: list[Any] = []
+        ids = buf.ext_ids
+        n_ext = len(buf.ext)
+        for a in leaves:
+            if type(a) is Pending:
+                if a.array is None and a.buf is buf:
+                    refs.append(a.idx)
+                    akey.append(a.aval)
+                    continue
+                a = a.get()
+            av = (a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a)
+            if av is None:
+                return _call_now(fn, leaves, tree)
+            akey.append(av)
+            j = ids.get(id(a))
+            if j is None:
+                j = n_ext + len(new_ext)
+                new_ext.append((a, av))
+            refs.append(-1 - j)
+        akey_t = tuple(akey)
+        r = _SHAPES.get((fn, tree, akey_t))
+        if r is None:
+            # a shape error raises here, before the buffer is touched; tracing fn may run user code that
+            # reads a deferred value and so runs this very buffer: then record into the next one
+            r = _out_avals(fn, tree, leaves, akey_t)
+            if buf.done:
+                return call(fn, leaves, tree)
+        out_tree, avals = r
+        for a, av in new_ext:
+            ids[id(a)] = len(buf.ext)
+            buf.ext.append(a)
+            buf.ext_avals.append(av)
+        base = len(buf.refs)
+        if out_tree is None:  # one array out
+            result = Pending(avals[0], buf, base)
+            buf.refs.append(weakref.ref(result))
+            buf.calls.append((fn, tree, tuple(refs), 1))
+        else:
+            outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
+            buf.refs.extend([weakref.ref(p) for p in outs])
+            buf.calls.append((fn, tree, tuple(refs), len(outs)))
+            result = _tree_unflatten(out_tree, outs)
     if len(buf.calls) >= MAX_CALLS:  # a long buffer runs call by call: its cut points need not repeat
         buf.run(compile_ok=False)
     return result

@@ -10,6 +10,7 @@ backward pass and an update operator, with the state kept in the scope.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +22,18 @@ from .._tensor import Tensor
 
 # set by pylayer_jax.static: minimize(optimizer, loss, startup_program, parameters, no_grad_set)
 STATIC_MINIMIZE: list[Callable[..., Any]] = []
+
+
+_STEP_KERNELS: dict[Any, Any] = {}
+
+
+def _update_with(cls: type, hyper: tuple, params: list[Any], grads: list[Any], states: list[tuple[Any, ...]],
+                 lr: Any) -> tuple[list[Any], list[tuple[Any, ...]]]:
+    """``cls``'s update rule applied with the settings ``hyper``, traced once per (class, settings)."""
+    rule = cls.__new__(cls)
+    for k, v in hyper:
+        setattr(rule, k, v)
+    return rule._update_many(params, grads, states, lr)
 
 
 class Optimizer:
@@ -41,7 +54,7 @@ class Optimizer:
         self._learning_rate = float(learning_rate)
         self._parameter_list = list(parameters) if parameters is not None else None
         self._accumulators: dict[int, tuple[Any, ...]] = {}
-        self._jit_step = jax.jit(self._update_many)
+        self._step_kernel: Any = None
 
     # ---- the rule ---------------------------------------------------------------------
     def state_spec(self, shape: Sequence[int], dtype: Any) -> list[tuple[str, list[int], Any, float]]:
@@ -59,6 +72,24 @@ class Optimizer:
     ) -> tuple[list[Any], list[tuple[Any, ...]]]:
         outs = [self.update(p, g, s, lr) for p, g, s in zip(params, grads, states)]
         return [o[0] for o in outs], [o[1] for o in outs]
+
+    def _hyper(self) -> tuple[tuple[str, Any], ...]:
+        """The rule's scalar settings (beta1, epsilon, ...): with the class they define the update."""
+        return tuple(sorted(
+            (k, v) for k, v in vars(self).items()
+            if k != "_learning_rate" and (v is None or type(v) in (bool, int, float, str))
+        ))
+
+    def _kernel(self) -> Any:
+        """The jitted update, shared by optimizers of one class and settings; it holds no optimizer or
+        parameter (caches of recorded calls keep kernels, and must not keep a model alive)."""
+        if self._step_kernel is None:
+            key = (type(self), self._hyper())
+            k = _STEP_KERNELS.get(key)
+            if k is None:
+                k = _STEP_KERNELS[key] = jax.jit(functools.partial(_update_with, *key))
+            self._step_kernel = k
+        return self._step_kernel
 
     # ---- learning rate ----------------------------------------------------------------
     def get_lr(self) -> float:
@@ -89,7 +120,7 @@ class Optimizer:
             states.append(st)
         # recorded like any op: the update joins the next step's program
         new_p, new_s = lazy.call_tree(
-            self._jit_step, [p._v for p in todo], [p.grad._v for p in todo], states, self._learning_rate
+            self._kernel(), [p._v for p in todo], [p.grad._v for p in todo], states, self._learning_rate
         )
         for p, v, s in zip(todo, new_p, new_s):
             p._v = v
