@@ -43,6 +43,12 @@ FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings bef
 MAX_CALLS = 512  # a buffer this long runs on its own
 _MAX_SEEN = 4096
 
+try:  # no JAX transform is tracing (entering ensure_compile_time_eval always would change jit's cache keys)
+    from jax._src.core import trace_state_clean as _trace_state_clean
+except ImportError:  # pragma: no cover - other JAX versions: always run outside any trace
+    def _trace_state_clean() -> bool:
+        return False
+
 _tree_flatten = jax.tree_util.tree_flatten
 _tree_unflatten = jax.tree_util.tree_unflatten
 _ArrayImpl = type(jax.numpy.zeros(()))
@@ -127,9 +133,11 @@ class _Buffer:
                 _local.buf = _Buffer()
             if not self.calls:
                 return
-            # run concretely even when the read happens inside a jax.jit trace (a closed-over Tensor)
-            with jax.ensure_compile_time_eval():
+            if _trace_state_clean():
                 self._run(compile_ok)
+            else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
+                with jax.ensure_compile_time_eval():
+                    self._run(compile_ok)
             self.calls = self.ext = self.ext_avals = self.refs = []
             self.ext_ids = {}
 
