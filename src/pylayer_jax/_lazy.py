@@ -133,13 +133,15 @@ class _Buffer:
                 _local.buf = _Buffer()
             if not self.calls:
                 return
-            if _trace_state_clean():
-                self._run(compile_ok)
-            else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
-                with jax.ensure_compile_time_eval():
+            try:
+                if _trace_state_clean():
                     self._run(compile_ok)
-            self.calls = self.ext = self.ext_avals = self.refs = []
-            self.ext_ids = {}
+                else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
+                    with jax.ensure_compile_time_eval():
+                        self._run(compile_ok)
+            finally:  # a failed run keeps only its error, not its inputs
+                self.calls = self.ext = self.ext_avals = self.refs = []
+                self.ext_ids = {}
 
     def _run(self, compile_ok: bool) -> None:
         calls = self.calls
