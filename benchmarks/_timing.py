@@ -13,9 +13,13 @@ def per_call_us(fn: Callable[[], Any], min_time: float = 0.3, repeats: int = 7, 
 
     The minimum, not the median: on a shared machine a batch is only ever slowed down by others.
 
-    A few calls first warm every cache (pylayer_jax compiles a repeated step on its third run).
+    Warm-up rounds of two calls and a sync first fill every cache: pylayer_jax compiles a
+    repeated step on its third run, and the step right after a sync (the first of a batch)
+    records a slightly different program than the ones inside a batch; both must be warm,
+    or the batch size found next is too small and the timing measures compiles.
     """
     for _ in range(warmup):
+        fn()
         out = fn()
         if sync is not None:
             sync(out)
