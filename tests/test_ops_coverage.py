@@ -245,7 +245,7 @@ def test_inplace_shape_functions_refuse_a_leaf_that_needs_grad() -> None:
     x = T(np.ones((2, 3)), stop_gradient=False)
     with pytest.raises(ValueError, match=r"paddle.reshape_: Leaf Var .* can't use inplace strategy"):
         P.reshape_(x, [3, 2])
-    with pytest.raises(ValueError, match=r"paddle.where_: the result must keep x's shape \[3\]"):
+    with pytest.raises(ValueError, match=r"paddle.where_: an in-place op must keep the shape \[3\], but the result has \[2, 3\]"):
         P.where_(T([[True], [False]]), T([1.0, 2.0, 3.0]), 0.0)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from . import _dtypes
 from ._op_table import TABLE
 from ._tensor import Tensor, _Tracer, apply_op
-from ._tensor_methods import check_inplace_leaf, inplace_assign
+from ._tensor_methods import check_inplace_leaf, inplace_assign, write_result
 
 
 def _eager(api: str, t: Any, what: str = "x") -> np.ndarray:
@@ -184,10 +184,7 @@ def _inplace(fn: Any) -> Any:
 
     def inplace_fn(x: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         check_inplace_leaf(_need_tensor(api, x), api)
-        r = fn(x, *args, **kwargs)
-        if r.shape != x.shape:
-            raise ValueError(f"{api}: an in-place op must keep the shape {x.shape}, but the result has {r.shape}.")
-        return inplace_assign(x, r.astype(x.dtype) if r.dtype != x.dtype else r, api)
+        return write_result(x, fn(x, *args, **kwargs), api)
 
     inplace_fn.__name__ = inplace_fn.__qualname__ = fn.__name__ + "_"
     inplace_fn.__doc__ = f"In-place ``{fn.__name__}``: writes the result into ``x`` and returns it."
@@ -226,10 +223,7 @@ def where_(condition: Tensor, x: Tensor, y: Any, name: str | None = None) -> Ten
     """In-place ``where``: ``x`` takes ``where(condition, x, y)`` (its shape and dtype kept)."""
     api = "paddle.where_"
     check_inplace_leaf(_need_tensor(api, x), api)
-    r = apply_op(TABLE["where"], (condition, x, y))
-    if r.shape != x.shape:
-        raise ValueError(f"{api}: the result must keep x's shape {x.shape}, but broadcasting gives {r.shape}.")
-    return inplace_assign(x, r.astype(x.dtype) if r.dtype != x.dtype else r, api)
+    return write_result(x, apply_op(TABLE["where"], (condition, x, y)), api)
 
 
 # ---- helpers on tensors and shapes ------------------------------------------------------------------

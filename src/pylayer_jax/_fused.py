@@ -21,7 +21,6 @@ import jax.numpy as jnp
 from . import _lazy as lazy
 from ._graph import ZEROED, AccumulateGrad, Node, OpNode
 from ._op_table import vjp_call
-from ._saved import SavedValue
 
 # a root gradient of ones, made inside the kernel instead of by its own dispatch
 ONES = "ones"
@@ -166,10 +165,7 @@ def run_segment(
                     ext_index[ek] = len(ext_targets)
                     ext_targets.append(e)
                 targets.append(("x", ext_index[ek], e[1]))
-        name = node.op.name
-        leaves = tuple([v.value(name) if type(v) is SavedValue else v for v in node.saved_leaves])
-        outs = None if node.saved_outs is None else tuple([v.value(name) for v in node.saved_outs])
-        saved.append((leaves, outs))
+        saved.append(node.saved_arrays())
         sig.append(("op", node.static, tuple(targets), runs is None or id(node) in runs))
     kernel = _kernel(tuple(sig), tuple(seeds), tuple(captures), len(ext_targets))
     acc_out, ext_out, cap_out = lazy.call_tree(kernel, ext_cts, saved, acc_in)

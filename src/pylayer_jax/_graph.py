@@ -6,7 +6,7 @@ Tensor goes. A leaf that needs a gradient owns an ``AccumulateGrad`` node.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from . import _lazy as lazy
@@ -37,9 +37,10 @@ class Node:
     __slots__ = ("next_edges", "out_avals", "pre_hooks", "released", "__weakref__")
     name = "node"
 
-    def __init__(self, next_edges: Sequence[Edge | None], out_avals: Sequence[tuple]) -> None:
-        self.next_edges = list(next_edges)
-        self.out_avals = list(out_avals)
+    def __init__(self, next_edges: list[Edge | None], out_avals: list[tuple]) -> None:
+        # the lists are the node's own from here on (callers build them for it; no copy)
+        self.next_edges = next_edges
+        self.out_avals = out_avals
         self.pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None
         self.released = False
 
@@ -67,7 +68,7 @@ class AccumulateGrad(Node):
     name = "AccumulateGrad"
 
     def __init__(self, aval: tuple) -> None:
-        super().__init__((), (aval,))
+        super().__init__([], [aval])
         self.grad: Any = None
 
     def release(self) -> None:  # leaves outlive every backward
@@ -87,13 +88,10 @@ class OpNode(Node):
         saved_outs: list[SavedValue] | None,
         avals: tuple,
         needs: tuple,
-        next_edges: Sequence[Edge | None],
-        out_avals: Sequence[tuple],
+        next_edges: list[Edge | None],
+        out_avals: list[tuple],
     ) -> None:
-        self.next_edges = next_edges  # type: ignore[assignment]
-        self.out_avals = out_avals  # type: ignore[assignment]
-        self.pre_hooks = None
-        self.released = False
+        super().__init__(next_edges, out_avals)
         self.op = op
         self.key = key
         # per tensor leaf: SavedValue, a constant (Python scalar / numpy array), or None
@@ -113,11 +111,16 @@ class OpNode(Node):
             raise released_error(self.op.name)
         if diff is not None:
             return diff.apply_grad_op(self, cts)
+        leaves, outs = self.saved_arrays()
+        kernel = self.op.backward_kernel(self.key, self.avals, self.needs)
+        return lazy.call_tree(kernel, leaves, outs, tuple(cts))
+
+    def saved_arrays(self) -> tuple[tuple, tuple | None]:
+        """(saved input arrays or constants, saved output arrays or None), checked and unpacked."""
         name = self.op.name
         leaves = tuple([v.value(name) if type(v) is SavedValue else v for v in self.saved_leaves])
         outs = None if self.saved_outs is None else tuple([v.value(name) for v in self.saved_outs])
-        kernel = self.op.backward_kernel(self.key, self.avals, self.needs)
-        return lazy.call_tree(kernel, leaves, outs, tuple(cts))
+        return leaves, outs
 
     def release(self) -> None:
         super().release()

@@ -176,11 +176,9 @@ def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
             slots.extend([_FAILED] * nout)
             continue
         try:
-            out = fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
+            slots.extend(_out_leaves(_invoke(fn, tree, args)))
         except Exception:
             slots.extend([_FAILED] * nout)
-            continue
-        slots.extend(jax.tree_util.tree_leaves(out))
     return [slots[i] for i in live]
 
 
@@ -232,6 +230,17 @@ def _needed(calls: tuple, live: tuple) -> list[bool]:
     return keep
 
 
+def _invoke(fn: Callable[..., Any], tree: Any, args: Sequence[Any]) -> Any:
+    """One recorded call on its argument leaves."""
+    return fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
+
+
+def _out_leaves(out: Any) -> list[Any]:
+    if type(out) is _ArrayImpl or isinstance(out, jax.core.Tracer):
+        return [out]
+    return jax.tree_util.tree_leaves(out)
+
+
 def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None = None) -> list[Any]:
     """The recorded calls in order; traced once per signature, or run directly on arrays."""
     slots: list[Any] = []
@@ -239,20 +248,15 @@ def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None
         if keep is not None and not keep[k]:
             slots.extend([None] * nout)
             continue
-        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs]
-        out = fn(*args) if tree is None else fn(*_tree_unflatten(tree, args))
-        if type(out) is _ArrayImpl or isinstance(out, jax.core.Tracer):
-            slots.append(out)
-        else:
-            slots.extend(jax.tree_util.tree_leaves(out))
+        slots.extend(_out_leaves(_invoke(fn, tree, [slots[r] if r >= 0 else ext[-1 - r] for r in refs])))
     return [slots[i] for i in live]
 
 
 def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     calls, live, _ = key
-    prog = _PROGRAMS.get(key) if compile_ok else None
-    if prog is None and not compile_ok:
+    if not compile_ok:
         return _run_calls(calls, live, ext)
+    prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
         if seen >= FUSE_AFTER:
@@ -304,32 +308,27 @@ def _spec(a: Any, aval: Any) -> Any:
     return a
 
 
-def _out_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
-    k = (fn, tree, akey)
-    r = _SHAPES.get(k)
-    if r is None:
-        specs = [_spec(a, av) for a, av in zip(leaves, akey)]
-        out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
-        out_leaves, out_tree = _tree_flatten(out)
-        avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
-        if len(_SHAPES) > _MAX_SHAPES:
-            _SHAPES.clear()
-        r = _SHAPES[k] = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
+def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
+    """(output treedef, or None for one array; output avals) of a call, cached in _SHAPES."""
+    specs = [_spec(a, av) for a, av in zip(leaves, akey)]
+    out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
+    out_leaves, out_tree = _tree_flatten(out)
+    avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
+    if len(_SHAPES) > _MAX_SHAPES:
+        _SHAPES.clear()
+    r = _SHAPES[(fn, tree, akey)] = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
     return r
 
 
 def _call_now(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any) -> Any:
-    leaves = [concrete(a) for a in leaves]
-    return fn(*leaves) if tree is None else fn(*_tree_unflatten(tree, leaves))
+    return _invoke(fn, tree, [concrete(a) for a in leaves])
 
 
 def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any:
     """``fn(*leaves)`` (or ``fn(*unflatten(tree, leaves))``), recorded: returns Pendings in the output's structure."""
     if not ENABLED:
         return _call_now(fn, leaves, tree)
-    buf = _local.__dict__.get("buf")
-    if buf is None or buf.done:
-        buf = _buffer()
+    buf = _buffer()
     with buf.lock:
         if buf.done:  # another thread ran it meanwhile
             return call(fn, leaves, tree)
@@ -359,7 +358,7 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         if r is None:
             # a shape error raises here, before the buffer is touched; tracing fn may run user code that
             # reads a deferred value and so runs this very buffer: then record into the next one
-            r = _out_avals(fn, tree, leaves, akey_t)
+            r = _infer_avals(fn, tree, leaves, akey_t)
             if buf.done:
                 return call(fn, leaves, tree)
         out_tree, avals = r

@@ -425,27 +425,29 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
 def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
     """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
     traced = False
-    deferred = False  # part of a deferred computation: a pending input, or a tensor that trains
+    pending = False
     for a in arrays:
         if type(a) is Pending:
-            deferred = True
+            pending = True
         elif isinstance(a, _Tracer):
             traced = True
+            break
+    trains = False  # some input is a tensor that trains: recorded, and a node if grad mode is on
+    for x in leaves:
+        if isinstance(x, Tensor) and not x.stop_gradient:
+            trains = True
             break
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
-    elif deferred or not lazy.idle() or any(isinstance(x, Tensor) and not x.stop_gradient for x in leaves):
+    elif pending or trains or not lazy.idle():
         out = lazy.call(op.forward_kernel(key), arrays)
     else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
         out = op.forward_kernel(key)(*arrays)
 
     needs: tuple[bool, ...] | None = None
-    if modes.grad_enabled and op.differentiable and not traced:
-        for x in leaves:
-            if isinstance(x, Tensor) and not x.stop_gradient:
-                needs = _needs(op, leaves, leaf_param)
-                break
+    if trains and modes.grad_enabled and op.differentiable and not traced:
+        needs = _needs(op, leaves, leaf_param)
 
     if type(out) is not tuple and type(out) is not list:
         if needs is None:
@@ -491,10 +493,7 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] 
             continue
         edges.append(x.grad_edge() if needs[i] else None)
         if mask[i if leaf_param is None else leaf_param[i]]:
-            counter = x._counter
-            if counter is None:
-                counter = x._counter = VersionCounter()
-            saved.append(_save(a, x.grad_edge(), counter, hooks))
+            saved.append(_save(a, x.grad_edge(), x._version_counter(), hooks))
             avals.append(None)
         else:
             saved.append(None)

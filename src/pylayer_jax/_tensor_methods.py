@@ -66,6 +66,13 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     return t
 
 
+def write_result(t: Tensor, r: Tensor, api: str) -> Tensor:
+    """The in-place write of a same-shape op: ``t`` takes ``r``'s values, keeping its shape and dtype."""
+    if r.shape != t.shape:
+        raise ValueError(f"{api}: an in-place op must keep the shape {t.shape}, but the result has {r.shape}.")
+    return inplace_assign(t, r.astype(t.dtype) if r.dtype != t.dtype else r, api)
+
+
 def check_inplace_leaf(t: Tensor, api: str) -> None:
     if t._edge is None and not t.stop_gradient and modes.grad_enabled:
         raise ValueError(
@@ -79,10 +86,7 @@ def _inplace_method(op: Op) -> Callable[..., Any]:
 
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         check_inplace_leaf(self, api)
-        r = apply_op(op, (self, *args), kwargs)
-        if r.shape != self.shape:
-            raise ValueError(f"{api}: an in-place op must keep the shape {self.shape}, but the result has {r.shape}.")
-        return inplace_assign(self, r.astype(self.dtype) if r.dtype != self.dtype else r, api)
+        return write_result(self, apply_op(op, (self, *args), kwargs), api)
 
     m.__name__ = m.__qualname__ = op.name + "_"
     return m
