@@ -63,25 +63,63 @@ def _add(a: Any, b: Any) -> Any:
     return b if a is None else a + b
 
 
-def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, ext_cts: Sequence[Any], saved: Sequence[Any],
-            acc_in: Sequence[Any]) -> tuple[list[Any], list[Any], list[Any]]:
-    """The engine's walk over one run, traced once per signature."""
-    local = [list(c) for c in ext_cts]
-    for k, j in seeds:
-        aval = sig[k][-1][j] if sig[k][0] == "acc" else sig[k][1][4][j]
-        local[k][j] = jnp.ones(aval[0], aval[1])
+def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -> tuple[Any, ...]:
+    """The engine's walk over one run, traced once per signature.
+
+    ``flat`` holds, node by node, the incoming gradients present (bit j of the entry's ``cm``)
+    and then the node's accumulated grad (a leaf, when ``has``) or its saved inputs present (bit
+    i of ``sm``) and saved outputs. Returns the leaves' new grads, then the gradients leaving
+    the run, then the captured ones (None where nothing arrived).
+    """
+    pos = 0
+    local: list[list[Any]] = []
     ext_out: list[Any] = [None] * n_ext
     acc_out: list[Any] = []
-    ai = 0
+    saved: list[Any] = []
+    for entry in sig:
+        cm = entry[-2]
+        n_out = len(entry[0][2]) if entry[0][0] == "acc" else len(entry[1][4])
+        cts: list[Any] = [None] * n_out
+        j = 0
+        while cm:
+            if cm & 1:
+                cts[j] = flat[pos]
+                pos += 1
+            cm >>= 1
+            j += 1
+        local.append(cts)
+        if entry[0][0] == "acc":
+            if entry[-1]:
+                saved.append(flat[pos])
+                pos += 1
+            else:
+                saved.append(None)
+            continue
+        op_static, sm = entry[1], entry[-1]
+        leaves: list[Any] = []
+        for i in range(len(op_static[2])):
+            if sm >> i & 1:
+                leaves.append(flat[pos])
+                pos += 1
+            else:
+                leaves.append(None)
+        outs = None
+        if op_static[0].saves_out:
+            outs = flat[pos:pos + n_out]
+            pos += n_out
+        saved.append((leaves, outs))
+    for k, j in seeds:
+        entry = sig[k]
+        aval = entry[0][2][j] if entry[0][0] == "acc" else entry[1][4][j]
+        local[k][j] = jnp.ones(aval[0], aval[1])
     for k, entry in enumerate(sig):
         cts = local[k]
-        if entry[0] == "acc":
-            if entry[1]:  # accumulate (Tensor.backward), not capture (paddle.grad)
-                cur = acc_in[ai]
+        if entry[0][0] == "acc":
+            if entry[0][1]:  # accumulate (Tensor.backward), not capture (paddle.grad)
+                cur = saved[k]
                 acc_out.append(cur if cts[0] is None else _add(cur, cts[0]))
-                ai += 1
             continue
-        _, (op, key, avals, needs, _), targets, runs = entry
+        _, (op, key, avals, needs, _), targets, runs = entry[:4]
         if not runs or all(c is None for c in cts):
             continue
         leaves, outs = saved[k]
@@ -93,8 +131,7 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, ext_cts: Sequ
                 local[t[1]][t[2]] = _add(local[t[1]][t[2]], g)
             else:
                 ext_out[t[1]] = _add(ext_out[t[1]], g)
-    cap_out = [local[k][j] for k, j in captures]
-    return acc_out, ext_out, cap_out
+    return (*acc_out, *ext_out, *[local[k][j] for k, j in captures])
 
 
 def _kernel(sig: tuple, seeds: tuple, captures: tuple, n_ext: int) -> Any:
@@ -106,6 +143,9 @@ def _kernel(sig: tuple, seeds: tuple, captures: tuple, n_ext: int) -> Any:
     return k
 
 
+_NONES = [(None,) * n for n in range(9)]
+
+
 def run_segment(
     seg: Sequence[Node],
     grads: dict[int, list[Any]],
@@ -115,41 +155,47 @@ def run_segment(
     captured: list[Any],
     retain_graph: bool,
 ) -> None:
-    """Differentiate ``seg`` in one call: read its incoming grads from ``grads``, write what leaves it."""
+    """Differentiate ``seg`` in one call: read its incoming grads from ``grads``, write what leaves it.
+
+    This runs once per training step, so the loop is kept tight: signature entries of leaves are
+    precomputed, nodes with no incoming gradient share one tuple of Nones.
+    """
     pos = {id(n): k for k, n in enumerate(seg)}
     ext_targets: list[tuple[Node, int]] = []
     ext_index: dict[tuple[int, int], int] = {}
     sig: list[tuple] = []
-    ext_cts: list[list[Any]] = []
-    saved: list[Any] = []
-    acc_in: list[Any] = []
+    flat: list[Any] = []
     acc_nodes: list[AccumulateGrad] = []
     seeds: list[tuple[int, int]] = []
     captures: list[tuple[int, int]] = []
     capture_slots: list[int] = []
     pop = grads.pop
+    acc_t = AccumulateGrad
     for k, node in enumerate(seg):
         cts = pop(id(node), None)
-        if cts is None:
-            cts = [None] * len(node.out_avals)
-        else:
+        cm = 0
+        if cts is not None:
             for j, c in enumerate(cts):
                 if c is ONES:
                     seeds.append((k, j))
-                    cts[j] = None
+                elif c is not None:
+                    flat.append(c)
+                    cm |= 1 << j
         if wanted:
-            for j in range(len(cts)):
+            for j in range(len(node.out_avals)):
                 w = wanted.get((id(node), j))
                 if w is not None:
                     captures.append((k, j))
                     capture_slots.append(w)
-        ext_cts.append(cts)
-        if type(node) is AccumulateGrad:
-            sig.append(("acc", accumulate, tuple(node.out_avals)))
-            saved.append(None)
+        if type(node) is acc_t:
+            has = False
             if accumulate:
-                acc_in.append(None if node.grad is ZEROED else node.grad)
-                acc_nodes.append(node)
+                acc_nodes.append(node)  # type: ignore[arg-type]
+                g = node.grad  # type: ignore[attr-defined]
+                if g is not None and g is not ZEROED:
+                    flat.append(g)
+                    has = True
+            sig.append((node.sig[accumulate], cm, has))  # type: ignore[attr-defined]
             continue
         targets: list[tuple | None] = []
         for e in node.next_edges:
@@ -161,22 +207,33 @@ def run_segment(
                 targets.append(("n", p, e[1]))
             else:
                 ek = (id(e[0]), e[1])
-                if ek not in ext_index:
-                    ext_index[ek] = len(ext_targets)
+                x = ext_index.get(ek)
+                if x is None:
+                    x = ext_index[ek] = len(ext_targets)
                     ext_targets.append(e)
-                targets.append(("x", ext_index[ek], e[1]))
-        saved.append(node.saved_arrays())
-        sig.append(("op", node.static, tuple(targets), runs is None or id(node) in runs))
+                targets.append(("x", x, e[1]))
+        leaves, outs = node.saved_arrays()  # type: ignore[attr-defined]
+        sm = 0
+        for i, v in enumerate(leaves):
+            if v is not None:
+                flat.append(v)
+                sm |= 1 << i
+        if outs is not None:
+            flat.extend(outs)
+        sig.append(("op", node.static, tuple(targets), runs is None or id(node) in runs, cm, sm))  # type: ignore[attr-defined]
     kernel = _kernel(tuple(sig), tuple(seeds), tuple(captures), len(ext_targets))
-    acc_out, ext_out, cap_out = lazy.call_tree(kernel, ext_cts, saved, acc_in)
-    for node, g in zip(acc_nodes, acc_out):
+    res = lazy.call(kernel, flat)
+    if type(res) is not tuple:
+        res = (res,)
+    n_acc = len(acc_nodes)
+    for node, g in zip(acc_nodes, res):
         node.grad = g
-    for (node, idx), g in zip(ext_targets, ext_out):
+    for (node, idx), g in zip(ext_targets, res[n_acc:]):
         if g is None:
             continue
         slot = grads.setdefault(id(node), [None] * len(node.out_avals))
         add_into(slot, idx, g, node.out_avals[idx])
-    for w, g in zip(capture_slots, cap_out):
+    for w, g in zip(capture_slots, res[n_acc + len(ext_targets):]):
         captured[w] = g
     if not retain_graph:
         for node in seg:

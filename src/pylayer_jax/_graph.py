@@ -64,12 +64,14 @@ ZEROED = "zeroed"  # AccumulateGrad.grad after clear_grad(): zeros, made only if
 class AccumulateGrad(Node):
     """The sink for a leaf: ``grad`` holds the accumulated array (None, or ZEROED)."""
 
-    __slots__ = ("grad",)
+    __slots__ = ("grad", "sig")
     name = "AccumulateGrad"
 
     def __init__(self, aval: tuple) -> None:
         super().__init__([], [aval])
         self.grad: Any = None
+        # the fused backward's signature entries: capturing (paddle.grad), accumulating (Tensor.backward)
+        self.sig = (("acc", False, (aval,)), ("acc", True, (aval,)))
 
     def release(self) -> None:  # leaves outlive every backward
         pass
@@ -85,17 +87,22 @@ class OpNode(Node):
         op: Op,
         key: tuple,
         saved_leaves: list[Any],
-        saved_outs: list[SavedValue] | None,
+        saved_outs: list[Any] | None,
         avals: tuple,
         needs: tuple,
         next_edges: list[Edge | None],
         out_avals: list[tuple],
     ) -> None:
-        super().__init__(next_edges, out_avals)
+        # Node.__init__ inlined: a node is made per recorded op, so every attribute store counts
+        self.next_edges = next_edges
+        self.out_avals = out_avals
+        self.pre_hooks = None
+        self.released = False
         self.op = op
         self.key = key
         # per tensor leaf: SavedValue, a constant (Python scalar / numpy array), or None
         self.saved_leaves = saved_leaves
+        # per output: a SavedValue (a hook packed it, or an in-place op made it versioned) or the bare array
         self.saved_outs = saved_outs
         self.avals = avals
         self.needs = needs
@@ -119,10 +126,12 @@ class OpNode(Node):
         """(saved input arrays or constants, saved output arrays or None), checked and unpacked."""
         name = self.op.name
         leaves = tuple([v.value(name) if type(v) is SavedValue else v for v in self.saved_leaves])
-        outs = None if self.saved_outs is None else tuple([v.value(name) for v in self.saved_outs])
+        outs = None if self.saved_outs is None else tuple(
+            [v.value(name) if type(v) is SavedValue else v for v in self.saved_outs])
         return leaves, outs
 
     def release(self) -> None:
-        super().release()
+        self.released = True
+        self.next_edges = [None] * len(self.next_edges)
         self.saved_leaves = []
         self.saved_outs = None

@@ -480,13 +480,14 @@ def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple
 def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
                needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
     mask = op.save_mask
-    hooks = current_saved_hooks()
+    hooks = modes.saved_hooks
+    hooks = hooks[-1] if hooks else None
     saved: list[Any] = []
     avals: list[Any] = []
     edges: list[Any] = []
     for i, x in enumerate(leaves):
         a = arrays[i]
-        if not isinstance(x, Tensor):
+        if type(x) is not Tensor and not isinstance(x, Tensor):
             saved.append(a)
             avals.append(None)
             edges.append(None)
@@ -497,10 +498,11 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] 
             avals.append(None)
         else:
             saved.append(None)
-            avals.append((tuple(a.shape), a.dtype))
-    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(tuple(o.shape), o.dtype) for o in outs])
+            avals.append((a.shape, a.dtype))
+    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(o.shape, o.dtype) for o in outs])
     if op.saves_out:
-        node.saved_outs = [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
+        # outputs have no version of their own: without hooks the bare arrays are the saved values
+        node.saved_outs = outs if hooks is None else [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
     return node
 
 
@@ -554,7 +556,8 @@ class DiffOps:
             return v
 
         leaves = [saved(v) for v in node.saved_leaves]
-        outs = None if node.saved_outs is None else [saved(v) for v in node.saved_outs]
+        outs = None if node.saved_outs is None else [
+            saved(v) if isinstance(v, SavedValue) else Tensor(v, False, (node, j)) for j, v in enumerate(node.saved_outs)]
         cts_t = [c if (c is None or isinstance(c, Tensor)) else Tensor(c) for c in cts]
         return apply_op(node.op.grad_op, (leaves, outs, cts_t, node.key, node.avals, node.needs))
 

@@ -58,8 +58,11 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
         for sv in getattr(node, "saved_leaves", ()):
             if isinstance(sv, SavedValue) and sv.counter is counter:
                 sv.counter = None
-        for sv in getattr(node, "saved_outs", None) or ():
-            if isinstance(sv, SavedValue) and sv.counter is None:
+        outs = getattr(node, "saved_outs", None)
+        for j, sv in enumerate(outs or ()):
+            if not isinstance(sv, SavedValue):  # a bare saved output becomes versioned: it is t's value now
+                sv = outs[j] = SavedValue(sv, (node, j), None)
+            if sv.counter is None:
                 sv.counter, sv.version = counter, counter.value
         t._edge = r._edge
         t.stop_gradient = False
