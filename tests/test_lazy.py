@@ -270,3 +270,27 @@ def test_argument_value_errors_still_raise_at_the_op() -> None:
     with pytest.raises(OverflowError):
         paddle.maximum(i, 2**70)
     np.testing.assert_array_equal(paddle.maximum(i, 2).numpy(), [2, 2, 3])
+
+
+def test_a_compiled_step_takes_new_input_shapes() -> None:
+    # the program key holds the buffer's structure, not its input shapes: jax.jit retraces for new ones
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in _mlp_params()]
+    ps = [jnp.asarray(p) for p in _mlp_params()]
+    for rows in (5, 5, 5, 5, 7, 7, 2):
+        x_np = np.random.default_rng(rows).standard_normal((rows, 4))
+        w1, b1, w2, b2 = params
+        loss = paddle.mean(paddle.matmul(paddle.tanh(paddle.matmul(paddle.to_tensor(x_np), w1) + b1), w2) + b2)
+        loss.backward()
+        want = jax.grad(_loss_jax)(ps, jnp.asarray(x_np))
+        for p, g in zip(params, want):
+            np.testing.assert_allclose(p.grad.numpy(), np.asarray(g), rtol=1e-12, atol=1e-12)
+            p.clear_grad()
+
+
+def test_an_unrecordable_call_leaves_the_buffer_consistent() -> None:
+    i = paddle.to_tensor([1, 5, 3], stop_gradient=False) * 1  # something is recorded: later calls are too
+    c = paddle.to_tensor([4, 4, 4])  # a concrete input new to the buffer
+    with pytest.raises(OverflowError):
+        paddle.maximum(c, 2**70)  # not recordable: called at once, and the buffer must not keep c's slot
+    r = paddle.maximum(c, i)
+    np.testing.assert_array_equal(r.numpy(), [4, 5, 4])

@@ -111,12 +111,11 @@ _FAILED = object()  # a slot whose call raised while a failed buffer was salvage
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock")
+    __slots__ = ("calls", "ext", "ext_ids", "refs", "done", "error", "lock")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
         self.ext: list[Any] = []  # concrete inputs (arrays, Python scalars)
-        self.ext_avals: list[Any] = []  # their shapes and dtypes (part of the signature)
         self.ext_ids: dict[int, int] = {}  # id(input) -> its index in ext: an array used twice is passed once
         self.refs: list[Any] = []  # one weakref per result
         self.done = False
@@ -130,7 +129,7 @@ class _Buffer:
                 return
             self.done = True
             if _local.__dict__.get("buf") is self:
-                _local.buf = _Buffer()
+                _local.buf = None  # the next recorded call starts a new buffer
             if not self.calls:
                 return
             try:
@@ -140,7 +139,7 @@ class _Buffer:
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
             finally:  # a failed run keeps only its error, not its inputs
-                self.calls = self.ext = self.ext_avals = self.refs = []
+                self.calls = self.ext = self.refs = []
                 self.ext_ids = {}
 
     def _run(self, compile_ok: bool) -> None:
@@ -151,7 +150,8 @@ class _Buffer:
             if len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
-                outs = _execute((tuple(calls), live, tuple(self.ext_avals)), self.ext, compile_ok)
+                # input shapes are not part of the key: the jitted program retraces for new ones itself
+                outs = _execute((tuple(calls), live), self.ext, compile_ok)
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say)
@@ -253,7 +253,7 @@ def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None
 
 
 def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
-    calls, live, _ = key
+    calls, live = key
     if not compile_ok:
         return _run_calls(calls, live, ext)
     prog = _PROGRAMS.get(key)
@@ -328,7 +328,9 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
     """``fn(*leaves)`` (or ``fn(*unflatten(tree, leaves))``), recorded: returns Pendings in the output's structure."""
     if not ENABLED:
         return _call_now(fn, leaves, tree)
-    buf = _buffer()
+    buf = _local.__dict__.get("buf")
+    if buf is None or buf.done:
+        buf = _buffer()
     with buf.lock:
         if buf.done:  # another thread ran it meanwhile
             return call(fn, leaves, tree)
@@ -336,36 +338,45 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         akey: list[Any] = []
         new_ext: list[Any] = []
         ids = buf.ext_ids
-        n_ext = len(buf.ext)
         for a in leaves:
-            if type(a) is Pending:
-                if a.array is None and a.buf is buf:
+            ta = type(a)
+            if ta is Pending:
+                if a.buf is buf and a.array is None:
                     refs.append(a.idx)
                     akey.append(a.aval)
                     continue
                 a = a.get()
-            av = (a.shape, a.dtype, a.weak_type) if type(a) is _ArrayImpl else _aval_of(a)
-            if av is None:
-                return _call_now(fn, leaves, tree)
-            akey.append(av)
+                ta = type(a)
+            if ta is _ArrayImpl:
+                akey.append((a.shape, a.dtype, a.weak_type))
+            else:
+                av = _aval_of(a)
+                if av is None:  # not recordable: call at once, leaving the buffer as it was
+                    for b in new_ext:
+                        del ids[id(b)]
+                    return _call_now(fn, leaves, tree)
+                akey.append(av)
             j = ids.get(id(a))
             if j is None:
-                j = n_ext + len(new_ext)
-                new_ext.append((a, av))
+                j = ids[id(a)] = len(buf.ext) + len(new_ext)
+                new_ext.append(a)
             refs.append(-1 - j)
         akey_t = tuple(akey)
         r = _SHAPES.get((fn, tree, akey_t))
         if r is None:
-            # a shape error raises here, before the buffer is touched; tracing fn may run user code that
-            # reads a deferred value and so runs this very buffer: then record into the next one
-            r = _infer_avals(fn, tree, leaves, akey_t)
+            try:
+                # a shape error raises here, before the buffer is touched; tracing fn may run user code that
+                # reads a deferred value and so runs this very buffer: then record into the next one
+                r = _infer_avals(fn, tree, leaves, akey_t)
+            except BaseException:
+                for a in new_ext:
+                    del ids[id(a)]
+                raise
             if buf.done:
                 return call(fn, leaves, tree)
+        if new_ext:
+            buf.ext.extend(new_ext)
         out_tree, avals = r
-        for a, av in new_ext:
-            ids[id(a)] = len(buf.ext)
-            buf.ext.append(a)
-            buf.ext_avals.append(av)
         base = len(buf.refs)
         if out_tree is None:  # one array out
             result = Pending(avals[0], buf, base)

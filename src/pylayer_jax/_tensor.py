@@ -27,9 +27,10 @@ from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
 from ._lazy import Pending
 from ._op_table import Op
 from ._saved import SavedValue, VersionCounter
-from ._state import current_saved_hooks, grad_mode, modes
+from ._state import grad_mode, modes
 
 _Tracer = jax.core.Tracer
+_ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
 _names = itertools.count()
 
@@ -361,6 +362,9 @@ def _norm_attr(v: Any) -> Any:
     return v
 
 
+_PLAIN_ATTRS = (int, float, bool, str, type(None))
+
+
 def _scalar_leaf(x: Any) -> Any:
     """A non-Tensor in a tensor position: Python scalars stay weakly typed; arrays become jax arrays."""
     if isinstance(x, np.ndarray):
@@ -376,14 +380,24 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     The common call (every tensor parameter given a plain Tensor, positionally, and no
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
-    if kwargs or len(args) != len(op.tensor_names):
+    n = len(op.tensor_names)
+    if kwargs or len(args) < n:
         return _general(op, args, kwargs)
     arrays = []
-    for t in args:
+    for i in range(n):
+        t = args[i]
         if type(t) is not Tensor:
             return _general(op, args, kwargs)
         arrays.append(t._v)
-    return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
+    if len(args) == n:
+        return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
+    attrs = args[n:]
+    for a in attrs:  # plain scalar attributes (``x * 2.0`` is scale(x, 2.0)) need no normalising
+        if type(a) not in _PLAIN_ATTRS:
+            return _general(op, args, kwargs)
+    if modes.static_program is not None:
+        return _general(op, args, kwargs)
+    return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
@@ -424,36 +438,38 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
 
 def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
     """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
-    traced = False
-    pending = False
+    traced = pending = trains = False
     for a in arrays:
-        if type(a) is Pending:
+        ta = type(a)
+        if ta is _ArrayImpl:
+            continue
+        if ta is Pending:
             pending = True
         elif isinstance(a, _Tracer):
             traced = True
             break
-    trains = False  # some input is a tensor that trains: recorded, and a node if grad mode is on
-    for x in leaves:
-        if isinstance(x, Tensor) and not x.stop_gradient:
+    for x in leaves:  # some input is a tensor that trains: recorded, and a node if grad mode is on
+        if (type(x) is Tensor or isinstance(x, Tensor)) and not x.stop_gradient:
             trains = True
             break
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
-    elif pending or trains or not lazy.idle():
-        out = lazy.call(op.forward_kernel(key), arrays)
-    else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
-        out = op.forward_kernel(key)(*arrays)
+    else:
+        kernel = op._fwd.get(key) or op.forward_kernel(key)
+        if pending or trains or not lazy.idle():
+            out = lazy.call(kernel, arrays)
+        else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
+            out = kernel(*arrays)
 
     needs: tuple[bool, ...] | None = None
-    if trains and modes.grad_enabled and op.differentiable and not traced:
+    if trains and not traced and modes.grad_enabled and op.differentiable:
         needs = _needs(op, leaves, leaf_param)
 
     if type(out) is not tuple and type(out) is not list:
         if needs is None:
             return Tensor(out)
-        node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
-        return Tensor(out, False, (node, 0))
+        return Tensor(out, False, (_make_node(op, key, leaves, leaf_param, arrays, needs, [out]), 0))
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     if needs is None:
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
