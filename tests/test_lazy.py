@@ -273,7 +273,7 @@ def test_argument_value_errors_still_raise_at_the_op() -> None:
 
 
 def test_a_compiled_step_takes_new_input_shapes() -> None:
-    # the program key holds the buffer's structure, not its input shapes: jax.jit retraces for new ones
+    # a step compiled for one input shape, then fed others (run call by call, then compiled for them)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in _mlp_params()]
     ps = [jnp.asarray(p) for p in _mlp_params()]
     for rows in (5, 5, 5, 5, 7, 7, 2):
@@ -294,3 +294,22 @@ def test_an_unrecordable_call_leaves_the_buffer_consistent() -> None:
         paddle.maximum(c, 2**70)  # not recordable: called at once, and the buffer must not keep c's slot
     r = paddle.maximum(c, i)
     np.testing.assert_array_equal(r.numpy(), [4, 5, 4])
+
+
+def test_a_call_that_fails_on_a_broken_input_leaves_the_buffer_consistent() -> None:
+    def host_failure(v: np.ndarray) -> np.ndarray:
+        raise ValueError("device failure")
+
+    bad = jax.jit(lambda v: jax.pure_callback(host_failure, jax.ShapeDtypeStruct(v.shape, v.dtype), v))
+    _lazy.flush()
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    broken = paddle.Tensor(_lazy.call(bad, [(w * 3)._v]))
+    with pytest.raises(Exception, match="device failure"):
+        broken.numpy()
+    p = paddle.to_tensor([0.0, 0.0], stop_gradient=False) * 1  # something is recorded: later calls are too
+    c, d = paddle.to_tensor([10.0, 20.0]), paddle.to_tensor([100.0, 200.0])
+    with pytest.raises(RuntimeError, match="A deferred computation failed earlier"):
+        paddle.add(c, broken)  # c is new to the buffer, then reading broken raises: c must get no slot
+    r1, r2 = paddle.add(d, p), paddle.add(c, p)
+    np.testing.assert_array_equal(r1.numpy(), [100.0, 200.0])
+    np.testing.assert_array_equal(r2.numpy(), [10.0, 20.0])

@@ -111,11 +111,12 @@ _FAILED = object()  # a slot whose call raised while a failed buffer was salvage
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_ids", "refs", "done", "error", "lock")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
         self.ext: list[Any] = []  # concrete inputs (arrays, Python scalars)
+        self.ext_avals: list[Any] = []  # their shapes and dtypes (part of the signature)
         self.ext_ids: dict[int, int] = {}  # id(input) -> its index in ext: an array used twice is passed once
         self.refs: list[Any] = []  # one weakref per result
         self.done = False
@@ -139,7 +140,7 @@ class _Buffer:
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
             finally:  # a failed run keeps only its error, not its inputs
-                self.calls = self.ext = self.refs = []
+                self.calls = self.ext = self.ext_avals = self.refs = []
                 self.ext_ids = {}
 
     def _run(self, compile_ok: bool) -> None:
@@ -150,8 +151,9 @@ class _Buffer:
             if len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
-                # input shapes are not part of the key: the jitted program retraces for new ones itself
-                outs = _execute((tuple(calls), live), self.ext, compile_ok)
+                # input shapes are part of the key: a shape seen once (a varying batch) runs call by call
+                # instead of compiling a program it would use once
+                outs = _execute((tuple(calls), live, tuple(self.ext_avals)), self.ext, compile_ok)
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say)
@@ -253,7 +255,7 @@ def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None
 
 
 def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
-    calls, live = key
+    calls, live, _ = key
     if not compile_ok:
         return _run_calls(calls, live, ext)
     prog = _PROGRAMS.get(key)
@@ -336,7 +338,8 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
             return call(fn, leaves, tree)
         refs: list[int] = []
         akey: list[Any] = []
-        new_ext: list[Any] = []
+        new_ext: list[Any] = []  # inputs new to the buffer: entered only once the call is known to record
+        new_ids: dict[int, int] = {}
         ids = buf.ext_ids
         for a in leaves:
             ta = type(a)
@@ -348,34 +351,32 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
                 a = a.get()
                 ta = type(a)
             if ta is _ArrayImpl:
-                akey.append((a.shape, a.dtype, a.weak_type))
+                av = (a.shape, a.dtype, a.weak_type)
             else:
                 av = _aval_of(a)
-                if av is None:  # not recordable: call at once, leaving the buffer as it was
-                    for b in new_ext:
-                        del ids[id(b)]
+                if av is None:  # not recordable: call at once
                     return _call_now(fn, leaves, tree)
-                akey.append(av)
+            akey.append(av)
             j = ids.get(id(a))
             if j is None:
-                j = ids[id(a)] = len(buf.ext) + len(new_ext)
-                new_ext.append(a)
+                j = new_ids.get(id(a))
+                if j is None:
+                    j = new_ids[id(a)] = len(buf.ext) + len(new_ext)
+                    new_ext.append((a, av))
             refs.append(-1 - j)
         akey_t = tuple(akey)
         r = _SHAPES.get((fn, tree, akey_t))
         if r is None:
-            try:
-                # a shape error raises here, before the buffer is touched; tracing fn may run user code that
-                # reads a deferred value and so runs this very buffer: then record into the next one
-                r = _infer_avals(fn, tree, leaves, akey_t)
-            except BaseException:
-                for a in new_ext:
-                    del ids[id(a)]
-                raise
+            # a shape error raises here, before the buffer is touched; tracing fn may run user code that
+            # reads a deferred value and so runs this very buffer: then record into the next one
+            r = _infer_avals(fn, tree, leaves, akey_t)
             if buf.done:
                 return call(fn, leaves, tree)
         if new_ext:
-            buf.ext.extend(new_ext)
+            ids.update(new_ids)
+            for a, av in new_ext:
+                buf.ext.append(a)
+                buf.ext_avals.append(av)
         out_tree, avals = r
         base = len(buf.refs)
         if out_tree is None:  # one array out
