@@ -149,11 +149,16 @@ def test_pending_values_enter_jax_transforms_as_arrays() -> None:
     np.testing.assert_allclose(np.asarray(jnp.square(y)), [4.0, 9.0])
 
 
-def test_a_failed_run_keeps_what_does_not_depend_on_the_failure() -> None:
-    def host_failure(v: np.ndarray) -> np.ndarray:
-        raise ValueError("device failure")
+def _host_failure(v: np.ndarray) -> np.ndarray:
+    raise ValueError("device failure")
 
-    bad = jax.jit(lambda v: jax.pure_callback(host_failure, jax.ShapeDtypeStruct(v.shape, v.dtype), v))
+
+# a kernel that fails only when it runs, as a device error would
+_failing_kernel = jax.jit(lambda v: jax.pure_callback(_host_failure, jax.ShapeDtypeStruct(v.shape, v.dtype), v))
+
+
+def test_a_failed_run_keeps_what_does_not_depend_on_the_failure() -> None:
+    bad = _failing_kernel
     _lazy.flush()
     w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     good = (w * 2) + 1
@@ -297,13 +302,9 @@ def test_an_unrecordable_call_leaves_the_buffer_consistent() -> None:
 
 
 def test_a_call_that_fails_on_a_broken_input_leaves_the_buffer_consistent() -> None:
-    def host_failure(v: np.ndarray) -> np.ndarray:
-        raise ValueError("device failure")
-
-    bad = jax.jit(lambda v: jax.pure_callback(host_failure, jax.ShapeDtypeStruct(v.shape, v.dtype), v))
     _lazy.flush()
     w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-    broken = paddle.Tensor(_lazy.call(bad, [(w * 3)._v]))
+    broken = paddle.Tensor(_lazy.call(_failing_kernel, [(w * 3)._v]))
     with pytest.raises(Exception, match="device failure"):
         broken.numpy()
     p = paddle.to_tensor([0.0, 0.0], stop_gradient=False) * 1  # something is recorded: later calls are too
