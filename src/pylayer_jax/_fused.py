@@ -67,8 +67,8 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
     """The engine's walk over one run, traced once per signature.
 
     ``flat`` holds, node by node, the incoming gradients present (bit j of the entry's ``cm``)
-    and then the node's accumulated grad (a leaf, when ``has``) or its saved inputs present (bit
-    i of ``sm``) and saved outputs. Returns the leaves' new grads, then the gradients leaving
+    and then the node's accumulated grad (a leaf, when its mask is set) or its saved inputs
+    present (bit i of the mask) and saved outputs. Returns the leaves' new grads, then the gradients leaving
     the run, then the captured ones (None where nothing arrived).
     """
     pos = 0
@@ -76,9 +76,8 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
     ext_out: list[Any] = [None] * n_ext
     acc_out: list[Any] = []
     saved: list[Any] = []
-    for entry in sig:
-        cm = entry[-2]
-        n_out = len(entry[0][2]) if entry[0][0] == "acc" else len(entry[1][4])
+    for head, cm, mask in sig:
+        n_out = len(head[2]) if head[0] == "acc" else len(head[1][4])
         cts: list[Any] = [None] * n_out
         j = 0
         while cm:
@@ -88,17 +87,17 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
             cm >>= 1
             j += 1
         local.append(cts)
-        if entry[0][0] == "acc":
-            if entry[-1]:
+        if head[0] == "acc":
+            if mask:
                 saved.append(flat[pos])
                 pos += 1
             else:
                 saved.append(None)
             continue
-        op_static, sm = entry[1], entry[-1]
+        op_static = head[1]
         leaves: list[Any] = []
         for i in range(len(op_static[2])):
-            if sm >> i & 1:
+            if mask >> i & 1:
                 leaves.append(flat[pos])
                 pos += 1
             else:
@@ -109,17 +108,17 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
             pos += n_out
         saved.append((leaves, outs))
     for k, j in seeds:
-        entry = sig[k]
-        aval = entry[0][2][j] if entry[0][0] == "acc" else entry[1][4][j]
+        head = sig[k][0]
+        aval = head[2][j] if head[0] == "acc" else head[1][4][j]
         local[k][j] = jnp.ones(aval[0], aval[1])
-    for k, entry in enumerate(sig):
+    for k, (head, _, _) in enumerate(sig):
         cts = local[k]
-        if entry[0][0] == "acc":
-            if entry[0][1]:  # accumulate (Tensor.backward), not capture (paddle.grad)
+        if head[0] == "acc":
+            if head[1]:  # accumulate (Tensor.backward), not capture (paddle.grad)
                 cur = saved[k]
                 acc_out.append(cur if cts[0] is None else _add(cur, cts[0]))
             continue
-        _, (op, key, avals, needs, _), targets, runs = entry[:4]
+        _, (op, key, avals, needs, _), targets, runs = head
         if not runs or all(c is None for c in cts):
             continue
         leaves, outs = saved[k]
@@ -143,9 +142,6 @@ def _kernel(sig: tuple, seeds: tuple, captures: tuple, n_ext: int) -> Any:
     return k
 
 
-_NONES = [(None,) * n for n in range(9)]
-
-
 def run_segment(
     seg: Sequence[Node],
     grads: dict[int, list[Any]],
@@ -157,8 +153,10 @@ def run_segment(
 ) -> None:
     """Differentiate ``seg`` in one call: read its incoming grads from ``grads``, write what leaves it.
 
-    This runs once per training step, so the loop is kept tight: signature entries of leaves are
-    precomputed, nodes with no incoming gradient share one tuple of Nones.
+    Each signature entry is ``(node part, cm, mask)``: the node part is a leaf's precomputed
+    ``("acc", accumulate, avals)`` or ``("op", static, targets, runs)``; ``cm`` says which incoming
+    gradients are in the flat arguments; ``mask`` whether a leaf's grad is (``has``), or which
+    saved inputs of an op are (bits). No pytree is flattened per step.
     """
     pos = {id(n): k for k, n in enumerate(seg)}
     ext_targets: list[tuple[Node, int]] = []
@@ -170,7 +168,6 @@ def run_segment(
     captures: list[tuple[int, int]] = []
     capture_slots: list[int] = []
     pop = grads.pop
-    acc_t = AccumulateGrad
     for k, node in enumerate(seg):
         cts = pop(id(node), None)
         cm = 0
@@ -187,7 +184,7 @@ def run_segment(
                 if w is not None:
                     captures.append((k, j))
                     capture_slots.append(w)
-        if type(node) is acc_t:
+        if type(node) is AccumulateGrad:
             has = False
             if accumulate:
                 acc_nodes.append(node)  # type: ignore[arg-type]
@@ -220,7 +217,7 @@ def run_segment(
                 sm |= 1 << i
         if outs is not None:
             flat.extend(outs)
-        sig.append(("op", node.static, tuple(targets), runs is None or id(node) in runs, cm, sm))  # type: ignore[attr-defined]
+        sig.append((("op", node.static, tuple(targets), runs is None or id(node) in runs), cm, sm))  # type: ignore[attr-defined]
     kernel = _kernel(tuple(sig), tuple(seeds), tuple(captures), len(ext_targets))
     res = lazy.call(kernel, flat)
     if type(res) is not tuple:

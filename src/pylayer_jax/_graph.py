@@ -93,11 +93,7 @@ class OpNode(Node):
         next_edges: list[Edge | None],
         out_avals: list[tuple],
     ) -> None:
-        # Node.__init__ inlined: a node is made per recorded op, so every attribute store counts
-        self.next_edges = next_edges
-        self.out_avals = out_avals
-        self.pre_hooks = None
-        self.released = False
+        super().__init__(next_edges, out_avals)
         self.op = op
         self.key = key
         # per tensor leaf: SavedValue, a constant (Python scalar / numpy array), or None
@@ -131,7 +127,6 @@ class OpNode(Node):
         return leaves, outs
 
     def release(self) -> None:
-        self.released = True
-        self.next_edges = [None] * len(self.next_edges)
+        super().release()
         self.saved_leaves = []
         self.saved_outs = None

@@ -330,9 +330,7 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
     """``fn(*leaves)`` (or ``fn(*unflatten(tree, leaves))``), recorded: returns Pendings in the output's structure."""
     if not ENABLED:
         return _call_now(fn, leaves, tree)
-    buf = _local.__dict__.get("buf")
-    if buf is None or buf.done:
-        buf = _buffer()
+    buf = _buffer()
     with buf.lock:
         if buf.done:  # another thread ran it meanwhile
             return call(fn, leaves, tree)

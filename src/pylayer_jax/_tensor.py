@@ -27,7 +27,7 @@ from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
 from ._lazy import Pending
 from ._op_table import Op
 from ._saved import SavedValue, VersionCounter
-from ._state import grad_mode, modes
+from ._state import current_saved_hooks, grad_mode, modes
 
 _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
@@ -449,14 +449,14 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
             traced = True
             break
     for x in leaves:  # some input is a tensor that trains: recorded, and a node if grad mode is on
-        if (type(x) is Tensor or isinstance(x, Tensor)) and not x.stop_gradient:
+        if isinstance(x, Tensor) and not x.stop_gradient:
             trains = True
             break
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
     else:
-        kernel = op._fwd.get(key) or op.forward_kernel(key)
+        kernel = op.forward_kernel(key)
         if pending or trains or not lazy.idle():
             out = lazy.call(kernel, arrays)
         else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
@@ -496,14 +496,13 @@ def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple
 def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
                needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
     mask = op.save_mask
-    hooks = modes.saved_hooks
-    hooks = hooks[-1] if hooks else None
+    hooks = current_saved_hooks()
     saved: list[Any] = []
     avals: list[Any] = []
     edges: list[Any] = []
     for i, x in enumerate(leaves):
         a = arrays[i]
-        if type(x) is not Tensor and not isinstance(x, Tensor):
+        if not isinstance(x, Tensor):
             saved.append(a)
             avals.append(None)
             edges.append(None)
