@@ -1,6 +1,6 @@
 """Paddle dtype names and objects, mapped to numpy/jax dtypes.
 
-Layer L0: imports nothing from the package.
+Layer L0: imports nothing from the package but the JAX settings (`_jax_setup`).
 """
 
 from __future__ import annotations
@@ -8,12 +8,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
-# Paddle computes in float64/int64 routinely; JAX truncates to 32 bits unless x64 is on.
-jax.config.update("jax_enable_x64", True)
+from . import _jax_setup  # noqa: F401  (x64 on, before any array is made)
 
 
 class DType:

@@ -10,7 +10,9 @@ op is recorded into the program instead.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,6 +22,7 @@ import numpy as np
 
 from . import _dtypes
 from . import _lazy as lazy
+from . import _replay as replay
 from ._engine import run_backward
 from ._format import tensor_repr
 from ._fused import ONES, add_kernel
@@ -32,20 +35,30 @@ from ._state import current_saved_hooks, grad_mode, modes
 _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
+_ZEROS: weakref.WeakValueDictionary[tuple, Any] = weakref.WeakValueDictionary()
+
+
+def _zeros_of(v: Any) -> Any:
+    """Zeros of ``v``'s shape and dtype. Arrays are immutable, so every cleared gradient of that shape shares one."""
+    key = (tuple(v.shape), v.dtype)
+    z = _ZEROS.get(key)
+    if z is None:  # from the shape alone: a deferred ``v`` (a parameter just updated) is not run for this
+        z = _ZEROS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))()
+    return z
 _names = itertools.count()
 
 
 class Tensor:
     """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
 
-    __slots__ = ("_v", "stop_gradient", "_edge", "_acc", "_counter", "_name", "persistable",
+    __slots__ = ("_v", "stop_gradient", "_e", "_acc", "_counter", "_name", "persistable",
                  "_retained", "_grad_t", "__weakref__")
     _symbolic = False
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
         self.stop_gradient = stop_gradient
-        self._edge = edge
+        self._e = edge  # (node, output index); a replayed op's Stub until its node is needed
         self._acc: AccumulateGrad | None = None
         self._counter: VersionCounter | None = None
         self._name = name
@@ -64,6 +77,21 @@ class Tensor:
     @_value.setter
     def _value(self, v: Any) -> None:
         self._v = v
+
+    @property
+    def _edge(self) -> Edge | None:
+        """Where this tensor's gradient goes: ``(node, output index)``, None for a leaf."""
+        e = self._e
+        if e is not None and type(e[0]) is replay.Stub:
+            e = self._e = (replay.resolve(e[0], _make_node), e[1])
+        return e
+
+    @_edge.setter
+    def _edge(self, edge: Edge | None) -> None:
+        e = self._e
+        if e is not None and type(e[0]) is replay.Stub:
+            replay.resolve(e[0], _make_node)  # a replayed step gets its real tape before history is rewritten
+        self._e = edge
 
     # ---- identity and metadata ------------------------------------------------
     @property
@@ -104,7 +132,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._edge is None
+        return self._e is None  # a replayed op's stub is not a leaf either
 
     @property
     def inplace_version(self) -> int:
@@ -119,8 +147,9 @@ class Tensor:
         """Where a gradient for this tensor flows: its producer's slot, or its leaf sink."""
         if self.stop_gradient:
             return None
-        if self._edge is not None:
-            return self._edge
+        e = self._e
+        if e is not None:
+            return e if type(e[0]) is not replay.Stub else self._edge
         if self._acc is None:
             v = self._v
             self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
@@ -129,10 +158,10 @@ class Tensor:
     # ---- gradients ---------------------------------------------------------------
     @property
     def grad(self) -> Tensor | None:
-        if self._edge is None:
+        if self._e is None:
             arr = self._acc.grad if self._acc is not None else None
             if arr is ZEROED:
-                arr = self._acc.grad = lazy.call(_zeros_like, (self._v,))
+                arr = self._acc.grad = _zeros_of(self._v)
         else:
             arr = self._retained
         if arr is None:
@@ -147,7 +176,7 @@ class Tensor:
     @grad.setter
     def grad(self, value: Any) -> None:
         arr = None if value is None else unwrap(value)
-        if self._edge is None:
+        if self._e is None:
             if self._acc is None:
                 self._acc = AccumulateGrad((tuple(self._v.shape), self._v.dtype))
             self._acc.grad = arr
@@ -160,9 +189,11 @@ class Tensor:
         The zeros are made only when ``.grad`` is read before the next backward; a backward
         simply stores its gradient in their place.
         """
-        if self._edge is None and self._acc is not None and self._acc.grad is not None:
-            self._acc.grad = ZEROED if set_to_zero else None
-        elif self._edge is not None and self._retained is not None:
+        if self._e is None:
+            acc = self._acc
+            if acc is not None and acc.grad is not None:
+                acc.grad = ZEROED if set_to_zero else None
+        elif self._retained is not None:
             self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
 
     clear_gradient = clear_grad
@@ -275,6 +306,7 @@ class Tensor:
 
     def set_value(self, value: Any) -> Tensor:
         """Overwrite the data in place (shape must match); bumps the version."""
+        before_write()
         arr = jnp.asarray(unwrap(value), self._value.dtype)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
@@ -335,6 +367,11 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
 
 
 # ---- wrapping ----------------------------------------------------------------------
+def before_write() -> None:
+    """Every in-place write calls this first: a replayed step builds its tape before versions change."""
+    replay.mark_write(_make_node)
+
+
 def unwrap(x: Any) -> Any:
     """Tensor -> its array; anything else unchanged."""
     return x._value if isinstance(x, Tensor) else x
@@ -452,6 +489,15 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
         if isinstance(x, Tensor) and not x.stop_gradient:
             trains = True
             break
+    noted = None
+    if trains and not traced and replay.ENABLED and modes.grad_enabled and op.differentiable:
+        rs = replay.st
+        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):  # a repeated step: follow its note
+            t = replay.try_op(op, key, leaves, arrays, _make_node, Tensor)
+            if t is not None:
+                return t
+        if rs.rec is not None or (rs.pos == 0 and rs.step is None):
+            noted = replay.mark()
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
@@ -468,8 +514,15 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
 
     if type(out) is not tuple and type(out) is not list:
         if needs is None:
+            if noted is not None:
+                replay.abort()
             return Tensor(out)
-        return Tensor(out, False, (_make_node(op, key, leaves, leaf_param, arrays, needs, [out]), 0))
+        node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
+        if noted is not None:
+            replay.note_op(noted, op, key, leaves, leaf_param, arrays, needs, out, node, Tensor)
+        return Tensor(out, False, (node, 0))
+    if noted is not None:
+        replay.abort()
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     if needs is None:
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
@@ -607,17 +660,29 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
             f"{len(tensors)} tensors."
         )
-    roots = []
-    for i, t in enumerate(tensors):
-        edge = t.grad_edge()
-        if edge is None:
-            raise RuntimeError(
-                f"backward: {t.name} has stop_gradient=True, so it has no gradient graph to run backward "
-                "through. Set stop_gradient = False on the inputs you want gradients for before computing it."
-            )
-        roots.append((edge, _seed(t, None if grad_tensors is None else grad_tensors[i], "backward", None)))
-    with grad_mode(False):
-        run_backward(roots, retain_graph)
+    noted = None
+    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
+        if replay.try_backward(tensors[0]):  # the repeated step's backward, as noted: no walk
+            replay.boundary(_make_node)
+            lazy.flush()
+            return
+        noted = replay.backward_mark(tensors[0])
+    try:
+        roots = []
+        for i, t in enumerate(tensors):
+            edge = t.grad_edge()
+            if edge is None:
+                raise RuntimeError(
+                    f"backward: {t.name} has stop_gradient=True, so it has no gradient graph to run backward "
+                    "through. Set stop_gradient = False on the inputs you want gradients for before computing it."
+                )
+            roots.append((edge, _seed(t, None if grad_tensors is None else grad_tensors[i], "backward", None)))
+        with grad_mode(False):
+            run_backward(roots, retain_graph)
+        if noted is not None:
+            replay.note_backward(noted)
+    finally:
+        replay.boundary(_make_node)
     lazy.flush()  # one program per step: the forward recorded so far and this backward
 
 

@@ -21,7 +21,7 @@ from ._op_table import TABLE, Op
 from ._ops.indexing import TENSOR
 from ._saved import SavedValue
 from ._state import modes
-from ._tensor import Tensor, _concrete, apply_op
+from ._tensor import Tensor, _concrete, apply_op, before_write
 
 
 def public(op: Op) -> Callable[..., Any]:
@@ -47,6 +47,7 @@ def _method(op: Op) -> Callable[..., Any]:
 
 def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     """Make ``t`` hold the result ``r`` of an op on it: the in-place write."""
+    before_write()
     t._v = r._v
     counter = t._version_counter()
     counter.value += 1

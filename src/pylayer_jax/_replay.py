@@ -1,0 +1,561 @@
+"""Replaying a repeated eager step without rebuilding its tape.
+
+Layer L4, beside the Tensor facade (which calls it). A training loop runs the same step
+again and again: the same ops on the same kinds of inputs, then ``backward()``. While a step
+runs normally it is *noted*: for each op that made a tape node, the op and its attributes,
+where each input came from (an earlier op of the step, a result the buffer held when the step
+began, or an outside array of some shape and dtype) and the call it recorded into the
+deferred buffer (``_lazy``); then the calls ``backward()`` recorded and which leaves'
+gradients they wrote.
+
+The next step *follows* the note. An op that matches it (same op and attributes, inputs from
+the same places, grad mode on, no saved-tensor hooks, the buffer in the noted state) appends
+the noted call to the buffer and returns its Tensor with a ``Stub`` where the tape node would
+be: no shape inference, no node, no saved values. ``backward()`` on the noted root, with the
+leaves' gradients in the noted state and no hooks anywhere, appends the noted backward calls
+and stores the leaves' new gradients without walking a tape. The buffer then runs as always,
+so the step computes exactly what normal dispatch computes (the same calls, the same program).
+
+Anything else first *materialises* the step: the tape nodes of the ops replayed so far are
+built as normal dispatch builds them and replace the stubs; the step goes on normally. That
+covers another op or input, buffer activity the note does not have (a value read that runs
+the buffer, an op without a node), any read of a stub's history (the Tensor's ``_edge``
+property: ``register_hook``, ``paddle.grad``, a PyLayer, ``is_leaf``), and in-place writes
+(``mark_write``). A step that diverged drops the note; the next one is noted afresh.
+Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import _lazy as lazy
+from ._graph import ZEROED, OpNode
+from ._lazy import Pending
+from ._state import modes
+
+ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
+MAX_EVENTS = 256  # a longer step is not noted
+# steps whose backward was replayed, and replayed steps that had to build their tape (for tests and tuning)
+STATS = {"steps": 0, "materialised": 0}
+
+_ArrayImpl = lazy._ArrayImpl
+# kinds of input source in a note
+IN_STEP, AT_START, OUTSIDE = 0, 1, 2
+
+
+class _Gone:
+    pass
+
+
+_DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pending's weakref is)
+
+
+class Event:
+    """One noted op: what must match, and the buffer call it recorded."""
+
+    __slots__ = ("op", "key", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
+
+    def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
+                 node: OpNode) -> None:
+        self.op = op
+        self.key = key
+        # per input: (IN_STEP, slot, stop_gradient, event) | (AT_START, slot, stop_gradient)
+        #          | (OUTSIDE, ext index, stop_gradient, aval)
+        self.srcs = srcs
+        self.needs = needs
+        self.call = call
+        self.slot = slot  # the buffer slot of the result (the buffer held this many results before)
+        self.aval = aval
+        self.node_avals = node.avals
+        self.out_avals = node.out_avals
+
+
+class Backward:
+    """A noted ``backward()``: its root, the buffer's size then, its calls and the leaves it wrote."""
+
+    __slots__ = ("root", "n_calls", "n_ext", "n_refs", "calls", "n_new", "leaves", "n_ext_after")
+
+    def __init__(self, root: int, n_calls: int, n_ext: int, n_refs: int, calls: tuple, n_new: int,
+                 leaves: tuple, n_ext_after: int) -> None:
+        self.root = root
+        self.n_calls, self.n_ext, self.n_refs = n_calls, n_ext, n_refs
+        self.calls = calls
+        self.n_new = n_new  # results those calls made
+        # per leaf: (event, input, its gradient before, slot written or -1, its aval); the gradient before is
+        # None (none or zeroed), a slot of the buffer, or (buffer input index or None if not read, aval) for an array
+        self.leaves = leaves
+        self.n_ext_after = n_ext_after
+
+
+class Plan:
+    """A noted step: the buffer's state when it began, its ops, its backward."""
+
+    __slots__ = ("start_calls", "start_ext_avals", "start_refs", "events", "bwd", "programs")
+
+    def __init__(self, start: tuple, events: tuple, bwd: Backward) -> None:
+        self.start_calls, self.start_ext_avals, self.start_refs = start
+        self.events = events
+        self.bwd = bwd
+        # the step's compiled program per set of live results: a replayed step's buffer holds exactly the
+        # noted calls on inputs of the noted shapes, so its program key is known without building it
+        self.programs: dict[tuple, Any] = {}
+
+
+class Step:
+    """A step being replayed: the Tensors it made (for materialising) and their stubs."""
+
+    __slots__ = ("plan", "buf", "log", "stubs", "live", "released")
+
+    def __init__(self, plan: Plan, buf: Any) -> None:
+        self.plan = plan
+        self.buf = buf
+        self.log: list[tuple] = []  # per replayed op: (input Tensors, input arrays, output Tensor, its Pending)
+        self.stubs: list[Stub] = []
+        self.live = True  # still replaying: the stubs stand for nodes not built yet
+        self.released = False  # a replayed backward ran (without retain_graph): the nodes are freed
+
+
+class Stub:
+    """Where a replayed op's tape node would be; ``node`` once materialised."""
+
+    __slots__ = ("step", "k", "node")
+
+    def __init__(self, step: Step, k: int) -> None:
+        self.step = step
+        self.k = k
+        self.node: OpNode | None = None
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.plan: Plan | None = None  # the note the next step follows
+        self.pos = 0  # 0: a step begins with the next op; -1: this step neither follows nor is noted further
+        self.step: Step | None = None  # the step being replayed
+        self.rec: list[Event] | None = None  # the note being taken
+        self.rec_nodes: list[Any] = []  # weak references: a note never keeps a tape alive
+        self.rec_node_idx: dict[int, int] = {}
+        self.rec_slots: dict[int, int] = {}
+        self.rec_leaves: list[tuple[int, int, Any]] = []  # (event, input, the leaf's AccumulateGrad)
+        self.rec_leaf_ids: set[int] = set()
+        self.rec_buf: Any = None
+        self.rec_start: tuple = ()
+        self.rec_end = 0
+
+
+st = _State()
+
+
+def _current_buf() -> Any:
+    return lazy._local.__dict__.get("buf")
+
+
+# ---- following a note ------------------------------------------------------------------
+def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
+           make_node: Callable[..., OpNode], tensor_type: type) -> Any:
+    """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
+
+    The caller has checked that the op would make a tape node (grad mode on, an input trains).
+    """
+    s = st
+    step = s.step
+    if step is None:
+        if s.pos != 0:
+            return None
+        plan = s.plan
+        buf = lazy._buffer()
+        if (plan is None or len(buf.refs) != plan.start_refs
+                or tuple(buf.calls) != plan.start_calls or tuple(buf.ext_avals) != plan.start_ext_avals):
+            s.plan = None  # this step begins differently: it is noted instead
+            return None
+        step = s.step = Step(plan, buf)
+    k = len(step.log)
+    events = step.plan.events
+    if k >= len(events):
+        diverge(make_node)
+        return None
+    ev = events[k]
+    buf = step.buf
+    if (ev.op is not op or not _same_key(ev.key, key) or modes.saved_hooks or modes.static_program is not None
+            or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != ev.slot):
+        diverge(make_node)
+        return None
+    ids = buf.ext_ids
+    new: list[tuple[Any, Any]] | None = None
+    stubs = step.stubs
+    for t, src in zip(leaves, ev.srcs):
+        kind = src[0]
+        v = t._v
+        if kind == OUTSIDE:
+            if type(v) is Pending:
+                v = v.array
+            if type(v) is not _ArrayImpl or t.stop_gradient != src[2] or (t._e is not None and not src[2]):
+                break
+            j = ids.get(id(v))
+            if j is None:  # new to the buffer: entered as normal dispatch would (an array used twice once)
+                if new is None:
+                    new = []
+                for n, (w, _) in enumerate(new):
+                    if w is v:
+                        j = len(buf.ext) + n
+                        break
+                else:
+                    av = (v.shape, v.dtype, v.weak_type)
+                    if av != src[3]:
+                        break
+                    j = len(buf.ext) + len(new)
+                    new.append((v, av))
+            if j != src[1]:
+                break
+        else:
+            if type(v) is not Pending or v.buf is not buf or v.idx != src[1] or v.array is not None:
+                break
+            if t.stop_gradient != src[2]:
+                break
+            e = t._e
+            if kind == IN_STEP:
+                if not src[2] and (e is None or e[0] is not stubs[src[3]]):
+                    break
+            elif e is not None and not src[2]:
+                break
+    else:
+        with buf.lock:
+            if buf.done:
+                diverge(make_node)
+                return None
+            if new is not None:
+                for v, av in new:
+                    ids[id(v)] = len(buf.ext)
+                    buf.ext.append(v)
+                    buf.ext_avals.append(av)
+            p = Pending(ev.aval, buf, ev.slot)
+            buf.refs.append(weakref.ref(p))
+            buf.calls.append(ev.call)
+        stub = Stub(step, k)
+        stubs.append(stub)
+        out = tensor_type(p, False, (stub, 0))
+        step.log.append((leaves, arrays, out, p))
+        return out
+    diverge(make_node)
+    return None
+
+
+def _same_key(a: tuple, b: tuple) -> bool:
+    """Whether two kernel keys (treedef, attributes, keyword attributes, default dtype) are equal."""
+    if b[0] is not None:  # only calls of plain tensors are noted
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # an attribute whose comparison raises: not the noted call
+        return False
+
+
+def try_backward(t: Any) -> bool:
+    """Replay the noted ``backward()`` from ``t``; False when it does not match (run it normally)."""
+    s = st
+    step = s.step
+    if step is None or not step.live:
+        return False
+    plan = step.plan
+    b = plan.bwd
+    e = t._e
+    buf = step.buf
+    if (len(step.log) != len(plan.events) or e is None or e[0] is not step.stubs[b.root] or t.stop_gradient
+            or _current_buf() is not buf or buf.done or len(buf.refs) != b.n_refs or len(buf.calls) != b.n_calls
+            or len(buf.ext) != b.n_ext):
+        return False
+    log = step.log
+    accs = []
+    entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
+    for k, i, before, _, _ in b.leaves:
+        acc = log[k][0][i]._acc
+        if acc is None or acc.pre_hooks:
+            return False
+        g = _grad_state(acc.grad, buf)
+        if type(before) is tuple:
+            if type(g) is not _ArrayImpl:
+                return False
+            if before[0] is not None:
+                entered.append((before[0], g, before[1]))
+        elif not _same_state(g, before):  # None, or the same slot of the buffer
+            return False
+        accs.append(acc)
+    new: list[tuple[Any, tuple]] = []
+    if entered:  # in the order normal dispatch entered them, with the same sharing
+        ids = buf.ext_ids
+        new_ids: dict[int, int] = {}
+        for j, v, aval in sorted(entered, key=lambda e: e[0]):
+            jj = ids.get(id(v))
+            if jj is None:
+                jj = new_ids.get(id(v))
+                if jj is None:
+                    if (v.shape, v.dtype, v.weak_type) != aval:
+                        return False
+                    jj = new_ids[id(v)] = b.n_ext + len(new)
+                    new.append((v, aval))
+            if jj != j:
+                return False
+        if b.n_ext + len(new) != b.n_ext_after:
+            return False
+    elif b.n_ext_after != b.n_ext:
+        return False
+    with buf.lock:
+        if buf.done:
+            return False
+        for v, aval in new:
+            buf.ext_ids[id(v)] = len(buf.ext)
+            buf.ext.append(v)
+            buf.ext_avals.append(aval)
+        buf.calls.extend(b.calls)
+        buf.memo = plan.programs
+        refs = buf.refs
+        refs.extend([_DEAD] * b.n_new)
+        for acc, (_, _, _, slot, aval) in zip(accs, b.leaves):
+            if slot >= 0:
+                p = Pending(aval, buf, slot)
+                refs[slot] = weakref.ref(p)
+                acc.grad = p
+    step.live = False
+    step.released = True
+    step.log = []
+    s.step = None
+    STATS["steps"] += 1
+    return True
+
+
+_NO = object()  # a gradient state the note does not cover
+
+
+def _grad_state(g: Any, buf: Any) -> Any:
+    """A leaf's gradient as the note sees it: None (none or zeroed), a slot of ``buf``, an array, or _NO."""
+    if g is None or g is ZEROED:
+        return None
+    if type(g) is Pending:
+        if g.buf is buf:
+            return g.idx if g.array is None else _NO
+        g = g.array  # a result of an earlier run
+    return g if type(g) is _ArrayImpl else _NO
+
+
+def _same_state(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and (a is b or (type(a) is int and a == b))
+
+
+def diverge(make_node: Callable[..., OpNode]) -> None:
+    """The step leaves the note: build its real tape so far; drop the note (the next step is noted)."""
+    s = st
+    step = s.step
+    s.step = None
+    s.pos = -1
+    s.plan = None
+    abort()
+    if step is not None:
+        materialise(step, make_node)
+
+
+def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
+    """Build the tape nodes of a replayed step, as normal dispatch would have, in place of its stubs."""
+    if not step.live:
+        return
+    step.live = False
+    STATS["materialised"] += 1
+    if st.step is step:
+        st.step = None
+        st.pos = -1
+        st.plan = None
+    hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
+    try:
+        for k, (leaves, arrays, t, p) in enumerate(step.log):
+            ev = step.plan.events[k]
+            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p])
+            stub = step.stubs[k]
+            stub.node = node
+            if t._e is not None and t._e[0] is stub:
+                t._e = (node, 0)
+    finally:
+        modes.saved_hooks = hooks
+        step.log = []
+
+
+def resolve(stub: Stub, make_node: Callable[..., OpNode]) -> OpNode:
+    """The real node a stub stands for (materialising its step, or a freed node after a replayed backward)."""
+    if stub.node is None:
+        step = stub.step
+        if step.live:
+            materialise(step, make_node)
+        if stub.node is None:  # freed by the replayed backward: a node that says so
+            ev = step.plan.events[stub.k]
+            node = OpNode(ev.op, ev.key, [], None, ev.node_avals, ev.needs, [None] * len(ev.needs), list(ev.out_avals))
+            node.release()
+            stub.node = node
+    return stub.node
+
+
+def mark_write(make_node: Callable[..., OpNode]) -> None:
+    """An in-place write is about to happen: a replayed step materialises first (versions are checked then)."""
+    if st.step is not None:
+        diverge(make_node)
+
+
+# ---- taking a note -----------------------------------------------------------------------
+def noting() -> bool:
+    """Whether the next op with a node is noted (a step begins, or a note is being taken)."""
+    s = st
+    return s.rec is not None or (s.pos == 0 and s.step is None)
+
+
+def mark() -> tuple:
+    """The buffer's state before an op that may be noted."""
+    buf = lazy._buffer()  # the buffer the op records into
+    return (buf, len(buf.calls), len(buf.ext), len(buf.refs))
+
+
+def abort() -> None:
+    """Stop taking the note of this step."""
+    s = st
+    if s.rec is not None:
+        s.rec = None
+        s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
+        s.rec_leaf_ids = set()
+        s.rec_buf = None
+    if s.pos == 0 and s.step is None:
+        s.pos = -1
+
+
+def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
+            needs: tuple, out: Any, node: OpNode, tensor_type: type) -> None:
+    """Note an op that normal dispatch just ran, recorded and gave a node."""
+    s = st
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
+            or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None):
+        abort()
+        return
+    if s.rec is None:
+        if s.pos != 0 or s.step is not None:
+            return
+        s.pos = -1
+        s.rec = []
+        s.rec_buf = buf
+        s.rec_start = (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr)
+        s.rec_end = nr
+    elif buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
+        abort()
+        return
+    call = buf.calls[nc]
+    srcs = []
+    for i, t in enumerate(leaves):
+        r = call[2][i]
+        if type(t) is not tensor_type:
+            abort()
+            return
+        sg = t.stop_gradient
+        e = t._e
+        if r >= 0:
+            k = s.rec_slots.get(r)
+            if k is not None:
+                if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
+                    abort()
+                    return
+                srcs.append((IN_STEP, r, sg, k))
+            elif r < s.rec_start[2] and (e is None or sg):
+                srcs.append((AT_START, r, sg))
+            else:
+                abort()
+                return
+        else:
+            v = arrays[i]
+            if type(v) is Pending:
+                v = v.array
+            if type(v) is not _ArrayImpl or (e is not None and not sg):
+                abort()
+                return
+            srcs.append((OUTSIDE, -1 - r, sg, (v.shape, v.dtype, v.weak_type)))
+        if not sg and e is None and id(t._acc) not in s.rec_leaf_ids:
+            s.rec_leaf_ids.add(id(t._acc))
+            s.rec_leaves.append((len(s.rec), i, t._acc))
+    s.rec_slots[nr] = len(s.rec)
+    s.rec_node_idx[id(node)] = len(s.rec)
+    s.rec_nodes.append(weakref.ref(node))
+    s.rec.append(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node))
+    s.rec_end = nr + 1
+
+
+def backward_mark(t: Any) -> tuple | None:
+    """Before a normal ``backward()`` from ``t``: what the note needs of the moment, or None (not noted)."""
+    s = st
+    if s.rec is None:
+        return None
+    buf = s.rec_buf
+    e = t._e
+    root = None if e is None else s.rec_node_idx.get(id(e[0]))
+    if (root is None or s.rec_nodes[root]() is not e[0] or t.stop_gradient or _current_buf() is not buf or buf.done
+            or len(buf.refs) != s.rec_end):
+        return None
+    for ref in s.rec_nodes:
+        node = ref()
+        if node is not None and (node.pre_hooks or node.released):
+            return None
+    states = []
+    for _, _, acc in s.rec_leaves:
+        if acc.pre_hooks:
+            return None
+        g = _grad_state(acc.grad, buf)
+        if g is _NO:
+            return None
+        states.append(g)
+    return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
+
+
+def note_backward(before: tuple) -> None:
+    """After the normal ``backward()`` (before its flush): finish the note; the next step follows it."""
+    s = st
+    root, nc, ne, nr, states = before
+    buf = s.rec_buf
+    if s.rec is None or _current_buf() is not buf or buf.done:
+        return
+    for ref in s.rec_nodes:
+        node = ref()
+        if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
+            return
+    leaves = []
+    written = set()
+    entered = set()
+    for (k, i, acc), g0 in zip(s.rec_leaves, states):
+        before = g0
+        if type(g0) is _ArrayImpl:  # an array gradient: the buffer input it became, if this backward read it
+            j = buf.ext_ids.get(id(g0))
+            before = (j, (g0.shape, g0.dtype, g0.weak_type))
+            if j is not None:
+                entered.add(j)
+        g = acc.grad
+        if type(g) is Pending and g.buf is buf and g.idx >= nr and g.array is None:
+            leaves.append((k, i, before, g.idx, g.aval))
+            written.add(g.idx)
+        elif _same_state(_grad_state(g, buf), g0) and (type(g0) is not _ArrayImpl or before[0] is None):
+            leaves.append((k, i, before, -1, None))  # not reached by this backward
+        else:
+            return
+    if not set(range(ne, len(buf.ext))) <= entered:  # every new buffer input is a leaf's gradient
+        return
+    for j in range(nr, len(buf.refs)):
+        if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
+            return
+    bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext))
+    s.plan = Plan(s.rec_start, tuple(s.rec), bwd)
+
+
+def boundary(make_node: Callable[..., OpNode]) -> None:
+    """A backward ended (or failed): the next op begins a new step."""
+    s = st
+    step = s.step
+    if step is not None:
+        s.step = None
+        materialise(step, make_node)
+    abort()
+    s.pos = 0

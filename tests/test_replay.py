@@ -1,0 +1,367 @@
+"""Replaying a repeated eager step: the same results as normal dispatch, in every way a step can differ.
+
+Oracles: jax.grad of the same computation, and the same code run with replay off
+(``_replay.ENABLED = False``): values, gradients, error types and messages, hook calls.
+``_replay.STATS`` shows that the replay (or its fallback) really ran.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+from pylayer_jax import _replay
+from pylayer_jax.autograd import saved_tensors_hooks
+
+
+@pytest.fixture(autouse=True)
+def _fresh_note() -> None:
+    _replay.st.__init__()  # no note left over from another test
+
+
+def _data(seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((5, 4)), [rng.standard_normal(s) * 0.3 for s in [(4, 6), (6,), (6, 3), (3,)]]
+
+
+def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.tanh(x @ w1 + b1) @ w2 + b2)
+
+
+def _forward(x: paddle.Tensor, params: list[paddle.Tensor]) -> paddle.Tensor:
+    w1, b1, w2, b2 = params
+    return paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+
+
+def _tensors(seed: int = 0) -> tuple[paddle.Tensor, list[paddle.Tensor]]:
+    x, ps = _data(seed)
+    return paddle.to_tensor(x), [paddle.to_tensor(p, stop_gradient=False) for p in ps]
+
+
+def _both(monkeypatch: pytest.MonkeyPatch, script: Callable[[], Any]) -> tuple[Any, Any, dict[str, int]]:
+    """``script()`` with replay on, then off: (result on, result off, replay STATS during the first run)."""
+    before = dict(_replay.STATS)
+    on = script()
+    stats = {k: _replay.STATS[k] - before[k] for k in before}
+    _replay.st.__init__()
+    with monkeypatch.context() as m:
+        m.setattr(_replay, "ENABLED", False)
+        off = script()
+    return on, off, stats
+
+
+def _close(a: Any, b: Any) -> None:
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b), strict=True):
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12, atol=1e-12)
+
+
+def test_repeated_steps_replay_and_match_jax_grad() -> None:
+    x_np, ps_np = _data()
+    x, params = _tensors()
+    ref = jax.grad(_loss_jax)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    before = _replay.STATS["steps"]
+    for _ in range(6):
+        _forward(x, params).mean().backward()
+        for p, r in zip(params, ref):
+            np.testing.assert_allclose(p.grad.numpy(), np.asarray(r), rtol=1e-12, atol=1e-12)
+        for p in params:
+            p.clear_grad()
+    assert _replay.STATS["steps"] - before >= 4  # every step after the noted ones
+
+
+def test_replayed_steps_accumulate_gradients_without_clear_grad(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[np.ndarray]:
+        x, params = _tensors()
+        for _ in range(5):
+            _forward(x, params).mean().backward()
+        return [p.grad.numpy() for p in params]
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    x_np, ps_np = _data()
+    ref = jax.grad(_loss_jax)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    _close(on, [5 * np.asarray(r) for r in ref])
+
+
+def test_sgd_training_loop_replays_and_matches_jax() -> None:
+    x_np, ps_np = _data()
+    x, params = _tensors()
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=params)
+    before = _replay.STATS["steps"]
+    for _ in range(8):
+        _forward(x, params).mean().backward()
+        opt.step()
+        opt.clear_grad()
+    assert _replay.STATS["steps"] - before >= 5
+    ps, jx = [jnp.asarray(p) for p in ps_np], jnp.asarray(x_np)
+    for _ in range(8):
+        ps = [p - 0.1 * d for p, d in zip(ps, jax.grad(_loss_jax)(ps, jx))]
+    _close([p.numpy() for p in params], ps)
+
+
+def test_a_step_that_differs_midway_builds_its_tape_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[np.ndarray]:
+        x, params = _tensors()
+        grads = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            if i == 4:  # a different op in the middle of the step
+                h = paddle.sin(h)
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            grads.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return grads
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    assert stats["steps"] >= 2 and stats["materialised"] >= 1
+
+
+def test_new_shapes_and_other_tensors_leave_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[np.ndarray]:
+        _, params = _tensors()
+        _, others = _tensors(seed=3)
+        out = []
+        for i in range(8):
+            rows = 5 if i < 5 else 7  # a new batch size
+            x = paddle.to_tensor(np.random.default_rng(i).standard_normal((rows, 4)))
+            ps = params if i != 6 else others  # other parameters of the same shapes
+            _forward(x, ps).mean().backward()
+            out.append([p.grad.numpy() for p in ps])
+            for p in ps:
+                p.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    assert stats["steps"] >= 2
+
+
+def test_a_parameter_used_twice_and_a_frozen_parameter(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        w = paddle.to_tensor(np.linspace(-1, 1, 9).reshape(3, 3), stop_gradient=False)
+        b = paddle.to_tensor(np.ones(3), stop_gradient=False)
+        x = paddle.to_tensor(np.arange(6.0).reshape(2, 3) / 6)
+        out = []
+        for i in range(7):
+            if i == 5:
+                b.stop_gradient = True  # frozen from here on: no gradient for it
+            (paddle.matmul(paddle.matmul(x, w), w) + b).sum().backward()
+            out.append((w.grad.numpy(), None if b.grad is None else b.grad.numpy()))
+            w.clear_grad()
+            b.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on, off)
+
+
+def test_hook_on_an_intermediate_during_a_replayed_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> tuple[list[np.ndarray], int]:
+        x, params = _tensors()
+        calls = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            if i == 4:
+                h.register_hook(lambda g: calls.append(1) or g * 2)
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            grads = [p.grad.numpy() for p in params]
+            for p in params:
+                p.clear_grad()
+        return grads, len(calls)
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on[0], off[0])
+    assert on[1] == off[1] == 1
+    assert stats["materialised"] >= 1
+
+
+def test_paddle_grad_and_retain_graph_inside_a_repeated_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        out = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            loss = (paddle.matmul(h, params[2]) + params[3]).mean()
+            if i == 3:
+                (gh,) = paddle.grad(loss, h, retain_graph=True)
+                out.append(gh.numpy())
+            if i == 4:
+                loss.backward(retain_graph=True)
+            loss.backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on, off)
+
+
+def test_backward_twice_after_a_replayed_backward_raises_like_normal_dispatch() -> None:
+    x, params = _tensors()
+    for _ in range(4):
+        loss = _forward(x, params).mean()
+        loss.backward()
+    assert _replay.STATS["steps"] >= 1
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        loss.backward()
+    out = _forward(x, params)
+    out.mean().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        (out * params[3]).sum().backward()  # an output of a freed step, used again
+    assert not out.is_leaf and out.grad is None
+
+
+def test_in_place_write_to_a_saved_parameter_mid_step_raises_the_version_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> str:
+        x, params = _tensors()
+        for _ in range(4):
+            _forward(x, params).mean().backward()
+        loss = _forward(x, params).mean()
+        params[0].set_value(params[0].numpy() * 2)  # matmul saved it: backward must refuse
+        with pytest.raises(RuntimeError, match="modified by an inplace operation") as err:
+            loss.backward()
+        return str(err.value)
+
+    on, off, stats = _both(monkeypatch, script)
+    assert on == off and stats["materialised"] == 1
+
+
+def test_in_place_op_on_an_intermediate_mid_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        out = []
+        for i in range(6):
+            h = paddle.matmul(x, params[0]) + params[1]
+            if i == 4:
+                h.tanh_()
+            else:
+                h = paddle.tanh(h)
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on, off)
+
+
+def test_reading_a_value_mid_step_and_no_grad_mid_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        out = []
+        for i in range(7):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            if i == 4:
+                out.append(float(h.sum()))  # runs the buffer in the middle of the step
+            if i == 5:
+                with paddle.no_grad():
+                    out.append((h * 2).numpy())
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on, off)
+
+
+def test_saved_tensor_hooks_entered_mid_step_pack_only_later_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> tuple[list[Any], list[str]]:
+        x, params = _tensors()
+        packed: list[str] = []
+        grads = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            if i == 4:
+                with saved_tensors_hooks(lambda t: packed.append("pack") or t, lambda t: t):
+                    out = paddle.matmul(h, params[2])
+            else:
+                out = paddle.matmul(h, params[2])
+            (out + params[3]).mean().backward()
+            grads.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return grads, packed
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on[0], off[0])
+    assert on[1] == off[1] == ["pack", "pack"]  # matmul saves both inputs; the replayed ops before it pack nothing
+
+
+def test_leaf_and_history_queries_on_replayed_tensors(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        seen = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            if i == 4:
+                seen.append((h.is_leaf, h.stop_gradient, h.grad is None))
+                h.retain_grads()
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            if i == 4:
+                seen.append(h.grad.numpy())
+            seen.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return seen
+
+    on, off, stats = _both(monkeypatch, script)
+    assert on[4][:] == off[4][:] == (False, False, True)
+    _close(on[:4] + on[5:], off[:4] + off[5:])
+    assert stats["materialised"] >= 1
+
+
+def test_a_replayed_steps_tape_is_freed_with_its_tensors() -> None:
+    x, params = _tensors()
+    for _ in range(4):
+        _forward(x, params).mean().backward()
+    h = paddle.tanh(paddle.matmul(x, params[0]))
+    ref = weakref.ref(h)
+    del h
+    gc.collect()
+    assert ref() is None
+    assert _replay.st.rec is None or all(r() is None or not r().released for r in _replay.st.rec_nodes)
+
+
+def test_a_step_with_a_pylayer_is_never_replayed_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pylayer_jax.autograd import PyLayer
+
+    class Cube(PyLayer):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, dy):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensor()
+            return 3 * x**2 * dy
+
+    def script() -> list[np.ndarray]:
+        x, params = _tensors()
+        out = []
+        for _ in range(5):
+            h = Cube.apply(paddle.matmul(x, params[0]) + params[1])
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    assert stats["steps"] == 0
