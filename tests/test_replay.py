@@ -365,3 +365,42 @@ def test_a_step_with_a_pylayer_is_never_replayed_and_stays_right(monkeypatch: py
     on, off, stats = _both(monkeypatch, script)
     _close(on, off)
     assert stats["steps"] == 0
+
+
+def test_a_jax_transform_inside_a_repeated_step_keeps_it_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    helper = jax.jit(lambda a: paddle.tanh(paddle.Tensor(a) * 2)._value)  # traced ops record nothing
+
+    def script() -> list[Any]:
+        x, params = _tensors()
+        out = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+            out.append(np.asarray(helper(jnp.full((2,), float(i)))))
+            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    assert stats["steps"] >= 4 and stats["materialised"] == 0
+
+
+def test_scalar_operands_and_keyword_calls_inside_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        out = []
+        for i in range(6):
+            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1]) * 0.5
+            if i >= 3:
+                h = paddle.add(h, paddle.to_tensor(np.full((6,), 0.25)))
+            loss = paddle.mean(paddle.matmul(h, params[2]) + params[3], axis=None)
+            loss.backward()
+            out.append([p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)

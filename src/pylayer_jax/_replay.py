@@ -10,8 +10,8 @@ gradients they wrote.
 
 The next step *follows* the note. An op that matches it (same op and attributes, inputs from
 the same places, grad mode on, no saved-tensor hooks, the buffer in the noted state) appends
-the noted call to the buffer and returns its Tensor with a ``Stub`` where the tape node would
-be: no shape inference, no node, no saved values. ``backward()`` on the noted root, with the
+the noted call to the buffer and returns its Tensor with the *stub* edge ``(step, event index)``
+where ``(node, 0)`` would be: no shape inference, no node, no saved values. ``backward()`` on the noted root, with the
 leaves' gradients in the noted state and no hooks anywhere, appends the noted backward calls
 and stores the leaves' new gradients without walking a tape. The buffer then runs as always,
 so the step computes exactly what normal dispatch computes (the same calls, the same program).
@@ -32,6 +32,8 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import jax
 
 from . import _lazy as lazy
 from ._graph import ZEROED, OpNode
@@ -107,28 +109,16 @@ class Plan:
 
 
 class Step:
-    """A step being replayed: the Tensors it made (for materialising) and their stubs."""
+    """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "buf", "log", "stubs", "live", "released")
+    __slots__ = ("plan", "buf", "log", "nodes", "live")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
         self.buf = buf
         self.log: list[tuple] = []  # per replayed op: (input Tensors, input arrays, output Tensor, its Pending)
-        self.stubs: list[Stub] = []
+        self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
-        self.released = False  # a replayed backward ran (without retain_graph): the nodes are freed
-
-
-class Stub:
-    """Where a replayed op's tape node would be; ``node`` once materialised."""
-
-    __slots__ = ("step", "k", "node")
-
-    def __init__(self, step: Step, k: int) -> None:
-        self.step = step
-        self.k = k
-        self.node: OpNode | None = None
 
 
 class _State(threading.local):
@@ -150,16 +140,30 @@ class _State(threading.local):
 st = _State()
 
 
+_AVALS: dict[int, tuple[Any, tuple]] = {}  # id(array) -> (weak reference, aval): inputs seen step after step
+
+
+def _aval(v: Any) -> tuple:
+    """``(shape, dtype, weak_type)`` of a jax array (its properties cost ~0.1 µs each; a repeated input, one lookup)."""
+    c = _AVALS.get(id(v))
+    if c is not None and c[0]() is v:
+        return c[1]
+    av = (v.shape, v.dtype, v.weak_type)
+    if len(_AVALS) > 4096:
+        _AVALS.clear()
+    _AVALS[id(v)] = (weakref.ref(v), av)
+    return av
+
+
 def _current_buf() -> Any:
     return lazy._local.__dict__.get("buf")
 
 
 # ---- following a note ------------------------------------------------------------------
-def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
-           make_node: Callable[..., OpNode], tensor_type: type) -> Any:
+def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., OpNode], tensor_type: type) -> Any:
     """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
 
-    The caller has checked that the op would make a tape node (grad mode on, an input trains).
+    Only an op that makes a tape node can match (the noted inputs' stop_gradient flags say one trains).
     """
     s = st
     step = s.step
@@ -176,20 +180,30 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
     k = len(step.log)
     events = step.plan.events
     if k >= len(events):
-        diverge(make_node)
-        return None
+        return _off_note(leaves, make_node)
     ev = events[k]
     buf = step.buf
-    if (ev.op is not op or not _same_key(ev.key, key) or modes.saved_hooks or modes.static_program is not None
+    if (ev.op is not op or key[0] is not None or modes.grad_enabled is not True or modes.saved_hooks
+            or modes.static_program is not None
             or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != ev.slot):
-        diverge(make_node)
-        return None
+        return _off_note(leaves, make_node)
+    try:
+        same = ev.key == key
+    except Exception:  # an attribute whose comparison raises: not the noted call
+        same = False
+    if not same:
+        return _off_note(leaves, make_node)
     ids = buf.ext_ids
     new: list[tuple[Any, Any]] | None = None
-    stubs = step.stubs
+    arrays = []
+    if len(leaves) != len(ev.srcs):
+        return _off_note(leaves, make_node)
     for t, src in zip(leaves, ev.srcs):
+        if type(t) is not tensor_type:
+            break
         kind = src[0]
         v = t._v
+        arrays.append(v)
         if kind == OUTSIDE:
             if type(v) is Pending:
                 v = v.array
@@ -204,7 +218,7 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
                         j = len(buf.ext) + n
                         break
                 else:
-                    av = (v.shape, v.dtype, v.weak_type)
+                    av = _aval(v)
                     if av != src[3]:
                         break
                     j = len(buf.ext) + len(new)
@@ -218,15 +232,14 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
                 break
             e = t._e
             if kind == IN_STEP:
-                if not src[2] and (e is None or e[0] is not stubs[src[3]]):
+                if not src[2] and (e is None or e[0] is not step or e[1] != src[3]):
                     break
             elif e is not None and not src[2]:
                 break
     else:
         with buf.lock:
             if buf.done:
-                diverge(make_node)
-                return None
+                return _off_note(leaves, make_node)
             if new is not None:
                 for v, av in new:
                     ids[id(v)] = len(buf.ext)
@@ -235,23 +248,20 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any],
             p = Pending(ev.aval, buf, ev.slot)
             buf.refs.append(weakref.ref(p))
             buf.calls.append(ev.call)
-        stub = Stub(step, k)
-        stubs.append(stub)
-        out = tensor_type(p, False, (stub, 0))
+        out = tensor_type(p, False, (step, k))
         step.log.append((leaves, arrays, out, p))
         return out
+    return _off_note(leaves, make_node)
+
+
+def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
+    """An op that does not match the note: the step leaves it, unless the op only traces (a JAX transform
+    inside the step records nothing, so the step may still follow its note)."""
+    for t in leaves:
+        if isinstance(getattr(t, "_v", None), jax.core.Tracer):
+            return None
     diverge(make_node)
     return None
-
-
-def _same_key(a: tuple, b: tuple) -> bool:
-    """Whether two kernel keys (treedef, attributes, keyword attributes, default dtype) are equal."""
-    if b[0] is not None:  # only calls of plain tensors are noted
-        return False
-    try:
-        return bool(a == b)
-    except Exception:  # an attribute whose comparison raises: not the noted call
-        return False
 
 
 def try_backward(t: Any) -> bool:
@@ -264,7 +274,7 @@ def try_backward(t: Any) -> bool:
     b = plan.bwd
     e = t._e
     buf = step.buf
-    if (len(step.log) != len(plan.events) or e is None or e[0] is not step.stubs[b.root] or t.stop_gradient
+    if (len(step.log) != len(plan.events) or e is None or e[0] is not step or e[1] != b.root or t.stop_gradient
             or _current_buf() is not buf or buf.done or len(buf.refs) != b.n_refs or len(buf.calls) != b.n_calls
             or len(buf.ext) != b.n_ext):
         return False
@@ -275,7 +285,11 @@ def try_backward(t: Any) -> bool:
         acc = log[k][0][i]._acc
         if acc is None or acc.pre_hooks:
             return False
-        g = _grad_state(acc.grad, buf)
+        g = acc.grad
+        if before is None and (g is None or g is ZEROED):  # the common case: no gradient yet, or cleared
+            accs.append(acc)
+            continue
+        g = _grad_state(g, buf)
         if type(before) is tuple:
             if type(g) is not _ArrayImpl:
                 return False
@@ -319,10 +333,10 @@ def try_backward(t: Any) -> bool:
                 p = Pending(aval, buf, slot)
                 refs[slot] = weakref.ref(p)
                 acc.grad = p
-    step.live = False
-    step.released = True
+    step.live = False  # its nodes are freed now, as the normal backward frees them
     step.log = []
     s.step = None
+    s.pos = 0  # the next op begins a new step
     STATS["steps"] += 1
     return True
 
@@ -372,27 +386,28 @@ def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         for k, (leaves, arrays, t, p) in enumerate(step.log):
             ev = step.plan.events[k]
             node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p])
-            stub = step.stubs[k]
-            stub.node = node
-            if t._e is not None and t._e[0] is stub:
+            step.nodes[k] = node
+            e = t._e
+            if e is not None and e[0] is step and e[1] == k:
                 t._e = (node, 0)
     finally:
         modes.saved_hooks = hooks
         step.log = []
 
 
-def resolve(stub: Stub, make_node: Callable[..., OpNode]) -> OpNode:
-    """The real node a stub stands for (materialising its step, or a freed node after a replayed backward)."""
-    if stub.node is None:
-        step = stub.step
+def resolve(step: Step, k: int, make_node: Callable[..., OpNode]) -> OpNode:
+    """The real node the stub edge ``(step, k)`` stands for (built now, or a freed one after a replayed backward)."""
+    node = step.nodes.get(k)
+    if node is None:
         if step.live:
             materialise(step, make_node)
-        if stub.node is None:  # freed by the replayed backward: a node that says so
-            ev = step.plan.events[stub.k]
+        node = step.nodes.get(k)
+        if node is None:  # freed by the replayed backward: a node that says so
+            ev = step.plan.events[k]
             node = OpNode(ev.op, ev.key, [], None, ev.node_avals, ev.needs, [None] * len(ev.needs), list(ev.out_avals))
             node.release()
-            stub.node = node
-    return stub.node
+            step.nodes[k] = node
+    return node
 
 
 def mark_write(make_node: Callable[..., OpNode]) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,15 +34,20 @@ from ._state import current_saved_hooks, grad_mode, modes
 _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
-_ZEROS: weakref.WeakValueDictionary[tuple, Any] = weakref.WeakValueDictionary()
+_ZEROS: dict[tuple, Any] = {}  # small zeros arrays by (shape, dtype), shared: arrays are immutable
+_ZEROS_FNS: dict[tuple, Any] = {}
 
 
-def _zeros_of(v: Any) -> Any:
-    """Zeros of ``v``'s shape and dtype. Arrays are immutable, so every cleared gradient of that shape shares one."""
-    key = (tuple(v.shape), v.dtype)
+def _zeros_of(key: tuple) -> Any:
+    """Zeros of a ``(shape, dtype)`` (what ``.grad`` reads after ``clear_grad()``)."""
     z = _ZEROS.get(key)
-    if z is None:  # from the shape alone: a deferred ``v`` (a parameter just updated) is not run for this
-        z = _ZEROS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))()
+    if z is None:  # from the shape alone: a deferred value (a parameter just updated) is not run for this
+        fn = _ZEROS_FNS.get(key)
+        if fn is None:
+            fn = _ZEROS_FNS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))
+        z = fn()
+        if z.size <= 65536 and len(_ZEROS) < 1024:  # large ones are made anew rather than kept
+            _ZEROS[key] = z
     return z
 _names = itertools.count()
 
@@ -58,7 +62,7 @@ class Tensor:
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
         self.stop_gradient = stop_gradient
-        self._e = edge  # (node, output index); a replayed op's Stub until its node is needed
+        self._e = edge  # (node, output index); a replayed op's stub (step, op index) until its node is needed
         self._acc: AccumulateGrad | None = None
         self._counter: VersionCounter | None = None
         self._name = name
@@ -82,15 +86,15 @@ class Tensor:
     def _edge(self) -> Edge | None:
         """Where this tensor's gradient goes: ``(node, output index)``, None for a leaf."""
         e = self._e
-        if e is not None and type(e[0]) is replay.Stub:
-            e = self._e = (replay.resolve(e[0], _make_node), e[1])
+        if e is not None and type(e[0]) is replay.Step:
+            e = self._e = (replay.resolve(e[0], e[1], _make_node), 0)
         return e
 
     @_edge.setter
     def _edge(self, edge: Edge | None) -> None:
         e = self._e
-        if e is not None and type(e[0]) is replay.Stub:
-            replay.resolve(e[0], _make_node)  # a replayed step gets its real tape before history is rewritten
+        if e is not None and type(e[0]) is replay.Step:
+            replay.resolve(e[0], e[1], _make_node)  # a replayed step gets its real tape before history is rewritten
         self._e = edge
 
     # ---- identity and metadata ------------------------------------------------
@@ -149,7 +153,7 @@ class Tensor:
             return None
         e = self._e
         if e is not None:
-            return e if type(e[0]) is not replay.Stub else self._edge
+            return e if type(e[0]) is not replay.Step else self._edge
         if self._acc is None:
             v = self._v
             self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
@@ -160,8 +164,8 @@ class Tensor:
     def grad(self) -> Tensor | None:
         if self._e is None:
             arr = self._acc.grad if self._acc is not None else None
-            if arr is ZEROED:
-                arr = self._acc.grad = _zeros_of(self._v)
+            if arr is ZEROED:  # stays ZEROED: the next backward stores its gradient without adding zeros
+                arr = _zeros_of(self._acc.out_avals[0])
         else:
             arr = self._retained
         if arr is None:
@@ -230,6 +234,9 @@ class Tensor:
 
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
+        if grad_tensor is None and not retain_graph and replay.st.step is not None and replay.try_backward(self):
+            lazy.flush()  # the repeated step's backward, as noted: no walk
+            return
         backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
 
     # ---- conversion ---------------------------------------------------------------
@@ -420,6 +427,10 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     n = len(op.tensor_names)
     if kwargs or len(args) < n:
         return _general(op, args, kwargs)
+    if len(args) == n and replay.st.step is not None:  # following a noted step: the note checks every input
+        t = replay.try_op(op, (None, (), (), _dtypes._default.name), args, _make_node, Tensor)
+        if t is not None:
+            return t
     arrays = []
     for i in range(n):
         t = args[i]
@@ -493,7 +504,7 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
     if trains and not traced and replay.ENABLED and modes.grad_enabled and op.differentiable:
         rs = replay.st
         if rs.step is not None or (rs.pos == 0 and rs.plan is not None):  # a repeated step: follow its note
-            t = replay.try_op(op, key, leaves, arrays, _make_node, Tensor)
+            t = replay.try_op(op, key, leaves, _make_node, Tensor)
             if t is not None:
                 return t
         if rs.rec is not None or (rs.pos == 0 and rs.step is None):
@@ -663,7 +674,6 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
     noted = None
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
         if replay.try_backward(tensors[0]):  # the repeated step's backward, as noted: no walk
-            replay.boundary(_make_node)
             lazy.flush()
             return
         noted = replay.backward_mark(tensors[0])

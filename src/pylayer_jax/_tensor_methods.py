@@ -180,7 +180,10 @@ if "transpose" in TABLE:
 
 # ---- operators -------------------------------------------------------------------
 def _is_scalar(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+    t = type(v)
+    if t is float or t is int:
+        return True
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
