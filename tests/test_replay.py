@@ -404,3 +404,43 @@ def test_scalar_operands_and_keyword_calls_inside_a_step(monkeypatch: pytest.Mon
 
     on, off, stats = _both(monkeypatch, script)
     _close(on, off)
+
+
+def test_an_optimizer_step_between_forward_and_backward(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, params = _tensors()
+        opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=params)
+        out = []
+        for i in range(6):
+            loss = _forward(x, params).mean()
+            if i == 4:  # the update rebinds parameters this step's ops read: they keep the values they read
+                opt.step()
+            loss.backward()
+            out.append([p.grad.numpy() for p in params])
+            opt.step()
+            opt.clear_grad()
+        out.append([p.numpy() for p in params])
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    assert stats["steps"] >= 2 and stats["materialised"] >= 1
+
+
+def test_steps_under_saved_tensor_hooks_are_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> tuple[list[Any], int]:
+        x, params = _tensors()
+        packed = []
+        out = []
+        with saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t * 1.0):
+            for _ in range(5):
+                _forward(x, params).mean().backward()
+                out.append([p.grad.numpy() for p in params])
+                for p in params:
+                    p.clear_grad()
+        return out, len(packed)
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on[0], off[0])
+    assert on[1] == off[1] == 5 * 5  # per step: each matmul packs both inputs, tanh its output; add and mean none
+    assert stats["steps"] == 0

@@ -35,6 +35,7 @@ from typing import Any
 
 import jax
 
+from . import _dtypes
 from . import _lazy as lazy
 from ._graph import ZEROED, OpNode
 from ._lazy import Pending
@@ -60,12 +61,14 @@ _DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pen
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
-    __slots__ = ("op", "key", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
+    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
                  node: OpNode) -> None:
         self.op = op
         self.key = key
+        # a call without attributes under this default dtype (compared without building its key)
+        self.plain = key[3] if key[1] == () and key[2] == () else None
         # per input: (IN_STEP, slot, stop_gradient, event) | (AT_START, slot, stop_gradient)
         #          | (OUTSIDE, ext index, stop_gradient, aval)
         self.srcs = srcs
@@ -116,7 +119,10 @@ class Step:
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
         self.buf = buf
-        self.log: list[tuple] = []  # per replayed op: (input Tensors, input arrays, output Tensor, its Pending)
+        # per replayed op: (input Tensors, output Tensor, its Pending). The inputs' arrays are read when
+        # materialising: every write that rebinds a Tensor's array (an in-place op, set_value, an optimizer
+        # step) materialises the step first, so they are still the arrays the op read.
+        self.log: list[tuple] = []
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
 
@@ -155,14 +161,26 @@ def _aval(v: Any) -> tuple:
     return av
 
 
+def _starts_as(buf: Any, plan: Plan) -> bool:
+    """Whether the buffer holds what it held when the noted step began (an optimizer's update, say)."""
+    if len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls):
+        return False
+    try:
+        return tuple(buf.calls) == plan.start_calls and tuple(buf.ext_avals) == plan.start_ext_avals
+    except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
+        return False
+
+
 def _current_buf() -> Any:
     return lazy._local.__dict__.get("buf")
 
 
 # ---- following a note ------------------------------------------------------------------
-def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., OpNode], tensor_type: type) -> Any:
+def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callable[..., OpNode],
+           tensor_type: type) -> Any:
     """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
 
+    ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype.
     Only an op that makes a tape node can match (the noted inputs' stop_gradient flags say one trains).
     """
     s = st
@@ -172,8 +190,7 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., 
             return None
         plan = s.plan
         buf = lazy._buffer()
-        if (plan is None or len(buf.refs) != plan.start_refs
-                or tuple(buf.calls) != plan.start_calls or tuple(buf.ext_avals) != plan.start_ext_avals):
+        if plan is None or not _starts_as(buf, plan):
             s.plan = None  # this step begins differently: it is noted instead
             return None
         step = s.step = Step(plan, buf)
@@ -183,19 +200,22 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., 
         return _off_note(leaves, make_node)
     ev = events[k]
     buf = step.buf
-    if (ev.op is not op or key[0] is not None or modes.grad_enabled is not True or modes.saved_hooks
-            or modes.static_program is not None
-            or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != ev.slot):
+    # (a buffer not done is still this thread's current one: a new one is made only after a run)
+    if (ev.op is not op or modes.grad_enabled is not True or modes.saved_hooks or modes.static_program is not None
+            or buf.done or len(buf.refs) != ev.slot):
         return _off_note(leaves, make_node)
-    try:
-        same = ev.key == key
-    except Exception:  # an attribute whose comparison raises: not the noted call
-        same = False
-    if not same:
-        return _off_note(leaves, make_node)
+    if key is None:
+        if ev.plain is None or ev.plain != _dtypes._default.name:
+            return _off_note(leaves, make_node)
+    else:
+        try:
+            same = key[0] is None and ev.key == key
+        except Exception:  # an attribute whose comparison raises: not the noted call
+            same = False
+        if not same:
+            return _off_note(leaves, make_node)
     ids = buf.ext_ids
     new: list[tuple[Any, Any]] | None = None
-    arrays = []
     if len(leaves) != len(ev.srcs):
         return _off_note(leaves, make_node)
     for t, src in zip(leaves, ev.srcs):
@@ -203,7 +223,6 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., 
             break
         kind = src[0]
         v = t._v
-        arrays.append(v)
         if kind == OUTSIDE:
             if type(v) is Pending:
                 v = v.array
@@ -237,8 +256,10 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., 
             elif e is not None and not src[2]:
                 break
     else:
-        with buf.lock:
-            if buf.done:
+        lock = buf.lock
+        lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
+        try:
+            if buf.done:  # another thread ran the buffer meanwhile
                 return _off_note(leaves, make_node)
             if new is not None:
                 for v, av in new:
@@ -248,8 +269,10 @@ def try_op(op: Any, key: tuple, leaves: Sequence[Any], make_node: Callable[..., 
             p = Pending(ev.aval, buf, ev.slot)
             buf.refs.append(weakref.ref(p))
             buf.calls.append(ev.call)
+        finally:
+            lock.release()
         out = tensor_type(p, False, (step, k))
-        step.log.append((leaves, arrays, out, p))
+        step.log.append((leaves, out, p))
         return out
     return _off_note(leaves, make_node)
 
@@ -317,7 +340,9 @@ def try_backward(t: Any) -> bool:
             return False
     elif b.n_ext_after != b.n_ext:
         return False
-    with buf.lock:
+    lock = buf.lock
+    lock.acquire()
+    try:
         if buf.done:
             return False
         for v, aval in new:
@@ -333,6 +358,8 @@ def try_backward(t: Any) -> bool:
                 p = Pending(aval, buf, slot)
                 refs[slot] = weakref.ref(p)
                 acc.grad = p
+    finally:
+        lock.release()
     step.live = False  # its nodes are freed now, as the normal backward frees them
     step.log = []
     s.step = None
@@ -383,9 +410,9 @@ def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, arrays, t, p) in enumerate(step.log):
+        for k, (leaves, t, p) in enumerate(step.log):
             ev = step.plan.events[k]
-            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p])
+            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [p])
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -448,7 +475,8 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
     buf0, nc, ne, nr = before
     buf = _current_buf()
     if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
-            or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None):
+            or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None
+            or modes.saved_hooks):  # a packed saved value is not replayed
         abort()
         return
     if s.rec is None:

@@ -428,7 +428,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     if kwargs or len(args) < n:
         return _general(op, args, kwargs)
     if len(args) == n and replay.st.step is not None:  # following a noted step: the note checks every input
-        t = replay.try_op(op, (None, (), (), _dtypes._default.name), args, _make_node, Tensor)
+        t = replay.try_op(op, None, args, _make_node, Tensor)
         if t is not None:
             return t
     arrays = []

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 
 from .. import _lazy as lazy
-from .._tensor import Tensor
+from .._tensor import Tensor, before_write
 
 # set by pylayer_jax.static: minimize(optimizer, loss, startup_program, parameters, no_grad_set)
 STATIC_MINIMIZE: list[Callable[..., Any]] = []
@@ -112,6 +112,7 @@ class Optimizer:
         todo = [p for p in self._eager_params("step") if not p.stop_gradient and p.grad is not None]
         if not todo:
             return
+        before_write()  # the parameters are rebound below
         states = []
         for p in todo:
             st = self._accumulators.get(id(p))
