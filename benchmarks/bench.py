@@ -22,6 +22,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from _timing import per_call_us  # noqa: E402
+from _workloads import mlp_step  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
 from pylayer_jax.autograd import PyLayer  # noqa: E402
@@ -94,13 +95,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
         for p in params:
             p.stop_gradient = False
 
-        def step(x=x, params=params):
-            w1, b1, w2, b2 = params
-            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-            out.mean().backward()
-            for p in params:
-                p.clear_grad()
-            return w1.grad
+        step = mlp_step(paddle, x, params)
 
         def loss(ps, x):
             w1, b1, w2, b2 = ps

@@ -13,6 +13,7 @@ warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from _timing import per_call_us  # noqa: E402
+from _workloads import mlp_step  # noqa: E402
 from paddle.autograd import PyLayer  # noqa: E402
 
 
@@ -43,15 +44,7 @@ def main() -> None:
         for p in params:
             p.stop_gradient = False
 
-        def step(x=x, params=params):
-            w1, b1, w2, b2 = params
-            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-            out.mean().backward()
-            for p in params:
-                p.clear_grad()
-            return w1.grad
-
-        res[f"mlp step {bsz}x{w}"] = per_call_us(step, min_time=0.5 if w < 1000 else 3.0, repeats=5)
+        res[f"mlp step {bsz}x{w}"] = per_call_us(mlp_step(paddle, x, params), min_time=0.5 if w < 1000 else 3.0, repeats=5)
     for shape in ([2, 3], [1000, 1000]):
         x = paddle.to_tensor(np.random.rand(*shape).astype("float32"))
         x.stop_gradient = False

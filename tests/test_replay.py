@@ -59,6 +59,28 @@ def _both(monkeypatch: pytest.MonkeyPatch, script: Callable[[], Any]) -> tuple[A
     return on, off, stats
 
 
+def _loop(vary: Callable[[int, paddle.Tensor, list], paddle.Tensor] | None = None,
+          after: Callable[[int, paddle.Tensor, list], None] | None = None, steps: int = 6) -> list[Any]:
+    """The MLP step ``steps`` times, returning every step's gradients (and what the callbacks add).
+
+    ``vary(i, h, out)`` may replace the hidden layer ``h`` of step ``i`` before the output layer;
+    ``after(i, h, out)`` runs after its backward, before the gradients are cleared.
+    """
+    x, params = _tensors()
+    out: list[Any] = []
+    for i in range(steps):
+        h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+        if vary is not None:
+            h = vary(i, h, out)
+        (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+        if after is not None:
+            after(i, h, out)
+        out.append([p.grad.numpy() for p in params])
+        for p in params:
+            p.clear_grad()
+    return out
+
+
 def _close(a: Any, b: Any) -> None:
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b), strict=True):
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12, atol=1e-12)
@@ -109,20 +131,7 @@ def test_sgd_training_loop_replays_and_matches_jax() -> None:
 
 
 def test_a_step_that_differs_midway_builds_its_tape_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> list[np.ndarray]:
-        x, params = _tensors()
-        grads = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            if i == 4:  # a different op in the middle of the step
-                h = paddle.sin(h)
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            grads.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return grads
-
-    on, off, stats = _both(monkeypatch, script)
+    on, off, stats = _both(monkeypatch, lambda: _loop(lambda i, h, _: paddle.sin(h) if i == 4 else h))
     _close(on, off)
     assert stats["steps"] >= 2 and stats["materialised"] >= 1
 
@@ -167,22 +176,14 @@ def test_a_parameter_used_twice_and_a_frozen_parameter(monkeypatch: pytest.Monke
 
 
 def test_hook_on_an_intermediate_during_a_replayed_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> tuple[list[np.ndarray], int]:
-        x, params = _tensors()
-        calls = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            if i == 4:
-                h.register_hook(lambda g: calls.append(1) or g * 2)
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            grads = [p.grad.numpy() for p in params]
-            for p in params:
-                p.clear_grad()
-        return grads, len(calls)
+    def vary(i: int, h: paddle.Tensor, out: list) -> paddle.Tensor:
+        if i == 4:
+            h.register_hook(lambda g: out.append("hook") or g * 2)
+        return h
 
-    on, off, stats = _both(monkeypatch, script)
-    _close(on[0], off[0])
-    assert on[1] == off[1] == 1
+    on, off, stats = _both(monkeypatch, lambda: _loop(vary))
+    _close([o for o in on if o != "hook"], [o for o in off if o != "hook"])
+    assert on.count("hook") == off.count("hook") == 1
     assert stats["materialised"] >= 1
 
 
@@ -259,23 +260,15 @@ def test_in_place_op_on_an_intermediate_mid_step(monkeypatch: pytest.MonkeyPatch
 
 
 def test_reading_a_value_mid_step_and_no_grad_mid_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> list[Any]:
-        x, params = _tensors()
-        out = []
-        for i in range(7):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            if i == 4:
-                out.append(float(h.sum()))  # runs the buffer in the middle of the step
-            if i == 5:
-                with paddle.no_grad():
-                    out.append((h * 2).numpy())
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            out.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return out
+    def vary(i: int, h: paddle.Tensor, out: list) -> paddle.Tensor:
+        if i == 4:
+            out.append(float(h.sum()))  # runs the buffer in the middle of the step
+        if i == 5:
+            with paddle.no_grad():
+                out.append((h * 2).numpy())
+        return h
 
-    on, off, _ = _both(monkeypatch, script)
+    on, off, _ = _both(monkeypatch, lambda: _loop(vary, steps=7))
     _close(on, off)
 
 
@@ -303,24 +296,18 @@ def test_saved_tensor_hooks_entered_mid_step_pack_only_later_ops(monkeypatch: py
 
 
 def test_leaf_and_history_queries_on_replayed_tensors(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> list[Any]:
-        x, params = _tensors()
-        seen = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            if i == 4:
-                seen.append((h.is_leaf, h.stop_gradient, h.grad is None))
-                h.retain_grads()
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            if i == 4:
-                seen.append(h.grad.numpy())
-            seen.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return seen
+    def vary(i: int, h: paddle.Tensor, out: list) -> paddle.Tensor:
+        if i == 4:
+            out.append((h.is_leaf, h.stop_gradient, h.grad is None))
+            h.retain_grads()
+        return h
 
-    on, off, stats = _both(monkeypatch, script)
-    assert on[4][:] == off[4][:] == (False, False, True)
+    def after(i: int, h: paddle.Tensor, out: list) -> None:
+        if i == 4:
+            out.append(h.grad.numpy())
+
+    on, off, stats = _both(monkeypatch, lambda: _loop(vary, after))
+    assert on[4] == off[4] == (False, False, True)
     _close(on[:4] + on[5:], off[:4] + off[5:])
     assert stats["materialised"] >= 1
 
@@ -370,19 +357,11 @@ def test_a_step_with_a_pylayer_is_never_replayed_and_stays_right(monkeypatch: py
 def test_a_jax_transform_inside_a_repeated_step_keeps_it_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
     helper = jax.jit(lambda a: paddle.tanh(paddle.Tensor(a) * 2)._value)  # traced ops record nothing
 
-    def script() -> list[Any]:
-        x, params = _tensors()
-        out = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            out.append(np.asarray(helper(jnp.full((2,), float(i)))))
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            out.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return out
+    def vary(i: int, h: paddle.Tensor, out: list) -> paddle.Tensor:
+        out.append(np.asarray(helper(jnp.full((2,), float(i)))))
+        return h
 
-    on, off, stats = _both(monkeypatch, script)
+    on, off, stats = _both(monkeypatch, lambda: _loop(vary))
     _close(on, off)
     assert stats["steps"] >= 4 and stats["materialised"] == 0
 
