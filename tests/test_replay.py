@@ -423,3 +423,125 @@ def test_steps_under_saved_tensor_hooks_are_not_replayed(monkeypatch: pytest.Mon
     _close(on[0], off[0])
     assert on[1] == off[1] == 5 * 5  # per step: each matmul packs both inputs, tanh its output; add and mean none
     assert stats["steps"] == 0
+
+
+def _ones(shape: tuple, trains: bool = False) -> paddle.Tensor:
+    return paddle.to_tensor(np.ones(shape), stop_gradient=not trains)
+
+
+def test_stop_gradient_toggled_after_use_keeps_the_edges_of_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[float]:
+        x, w = _ones((2, 3)), _ones((3, 2), True)
+        out = []
+        for i in range(6):
+            y = paddle.matmul(x, w)
+            w.stop_gradient = True  # after the op: its node already sends w a gradient
+            loss = y.sum()
+            if i == 5:
+                loss.register_hook(lambda g: g)  # needs the real tape of the replayed step
+            loss.backward()
+            w.stop_gradient = False
+            out.append(float(w.grad.sum()))
+            w.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    assert on == off == [12.0] * 6 and stats["materialised"] == 1
+
+
+def test_a_trainable_tensor_in_a_non_differentiable_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[np.ndarray]:
+        x, w, b, ref = _ones((2, 3)), _ones((3, 2), True), _ones((2,), True), _ones((2, 2), True)
+        out = []
+        for _ in range(5):
+            (paddle.matmul(x, w) + paddle.expand_as(b, ref)).sum().backward()  # ref: only its shape is read
+            out.append(b.grad.numpy())
+            b.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    _close(on, off)
+
+
+def test_a_side_result_kept_once_still_has_its_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> float:
+        x, w = _ones((2, 3)), _ones((3, 2), True)
+        kept = None
+        for i in range(6):
+            aux = paddle.sin(w)  # not part of the loss: dropped in most steps
+            if i == 5:
+                kept = aux
+            del aux
+            paddle.matmul(x, w).sum().backward()
+            w.clear_grad()
+        kept.sum().backward()  # its graph never ran
+        return float(w.grad.sum())
+
+    on, off, _ = _both(monkeypatch, script)
+    assert on == off == pytest.approx(6 * np.cos(1.0))
+
+
+def test_another_leaf_on_the_same_array_gets_its_own_gradient(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        x, w = _ones((2, 3)), _ones((3, 2), True)
+        out = []
+        for i in range(6):
+            a = w if i < 5 else paddle.to_tensor(w._value, stop_gradient=False)  # shares w's array
+            (paddle.matmul(x, w) * paddle.matmul(x, a)).sum().backward()
+            out.append((float(w.grad.sum()), None if a.grad is None else float(a.grad.sum())))
+            w.clear_grad()
+            a.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    assert on == off and on[-1] == (36.0, 36.0)
+
+
+def test_writes_from_another_thread_mid_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    def script() -> list[Any]:
+        x, w, v = _ones((2, 3)), _ones((3, 2), True), _ones((2, 2), True)
+        opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=[v])
+        out = []
+        for i in range(7):
+            loss = paddle.matmul(paddle.matmul(x, w), v).sum()
+            if i == 5:  # an update that rebinds v: this step keeps the value it read
+                v.grad = paddle.to_tensor(np.ones((2, 2)))
+                th = threading.Thread(target=opt.step)
+                th.start()
+                th.join()
+                loss.register_hook(lambda g: g)
+            if i == 6:  # an in-place write: backward refuses the saved value
+                th = threading.Thread(target=lambda: v.set_value(np.zeros((2, 2))))
+                th.start()
+                th.join()
+                with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+                    loss.backward()
+                break
+            loss.backward()
+            out.append(float(w.grad.sum()))
+            w.clear_grad()
+            v.clear_grad()
+        return out
+
+    on, off, _ = _both(monkeypatch, script)
+    assert on == off
+
+
+def test_copies_of_replayed_tensors_and_cleared_grads_read_inside_jit() -> None:
+    import copy
+
+    x, w = _ones((2, 3)), _ones((3, 2), True)
+    for _ in range(5):
+        y = paddle.matmul(x, w)
+        y.sum().backward()
+    assert _replay.STATS["steps"] >= 1
+    np.testing.assert_allclose(copy.deepcopy(y).numpy(), 3 * np.ones((2, 2)))
+    w.clear_grad()
+    other = _ones((3, 2), True)
+    other.sum().backward()
+    other.clear_grad()
+    inside = jax.jit(lambda a: a + w.grad._value)(jnp.ones((3, 2)))  # a cleared grad read while tracing
+    np.testing.assert_allclose(np.asarray(inside), np.ones((3, 2)))
+    np.testing.assert_allclose(other.grad.numpy(), np.zeros((3, 2)))  # the zeros made then are not kept

@@ -61,7 +61,7 @@ _DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pen
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
-    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
+    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals", "saved_idx")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
                  node: OpNode) -> None:
@@ -69,9 +69,11 @@ class Event:
         self.key = key
         # a call without attributes under this default dtype (compared without building its key)
         self.plain = key[3] if key[1] == () and key[2] == () else None
-        # per input: (IN_STEP, slot, stop_gradient, event) | (AT_START, slot, stop_gradient)
-        #          | (OUTSIDE, ext index, stop_gradient, aval)
+        # per input: (IN_STEP, slot, stop_gradient, event) | (AT_START, slot, stop_gradient, leaf)
+        #          | (OUTSIDE, ext index, stop_gradient, leaf, aval); ``leaf`` numbers the step's distinct
+        #          leaves that get a gradient from it (-1: none)
         self.srcs = srcs
+        self.saved_idx = tuple(i for i, m in enumerate(op.save_mask) if m)  # inputs its backward reads
         self.needs = needs
         self.call = call
         self.slot = slot  # the buffer slot of the result (the buffer held this many results before)
@@ -91,7 +93,7 @@ class Backward:
         self.n_calls, self.n_ext, self.n_refs = n_calls, n_ext, n_refs
         self.calls = calls
         self.n_new = n_new  # results those calls made
-        # per leaf: (event, input, its gradient before, slot written or -1, its aval); the gradient before is
+        # per leaf of the step: (its gradient before, slot written or -1, its aval); the gradient before is
         # None (none or zeroed), a slot of the buffer, or (buffer input index or None if not read, aval) for an array
         self.leaves = leaves
         self.n_ext_after = n_ext_after
@@ -114,17 +116,24 @@ class Plan:
 class Step:
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "buf", "log", "nodes", "live")
+    __slots__ = ("plan", "buf", "log", "nodes", "live", "leaves", "__weakref__")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
         self.buf = buf
-        # per replayed op: (input Tensors, output Tensor, its Pending). The inputs' arrays are read when
-        # materialising: every write that rebinds a Tensor's array (an in-place op, set_value, an optimizer
-        # step) materialises the step first, so they are still the arrays the op read.
+        # per replayed op: (input Tensors, their arrays, output Tensor, its Pending, versions of the inputs its
+        # backward reads that had a version counter then, or None): what the op saw, for materialising
         self.log: list[tuple] = []
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
+        self.leaves: list[Any] = []  # the distinct leaves the step's gradients go to, in the note's order
+
+    # a copied Tensor shares its step (its nodes are built once, for both)
+    def __copy__(self) -> Step:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Step:
+        return self
 
 
 class _State(threading.local):
@@ -136,8 +145,8 @@ class _State(threading.local):
         self.rec_nodes: list[Any] = []  # weak references: a note never keeps a tape alive
         self.rec_node_idx: dict[int, int] = {}
         self.rec_slots: dict[int, int] = {}
-        self.rec_leaves: list[tuple[int, int, Any]] = []  # (event, input, the leaf's AccumulateGrad)
-        self.rec_leaf_ids: set[int] = set()
+        self.rec_leaves: list[Any] = []  # the AccumulateGrad of each leaf the step sends a gradient to
+        self.rec_leaf_ids: dict[int, int] = {}  # id(AccumulateGrad) -> its number
         self.rec_buf: Any = None
         self.rec_start: tuple = ()
         self.rec_end = 0
@@ -218,11 +227,30 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     new: list[tuple[Any, Any]] | None = None
     if len(leaves) != len(ev.srcs):
         return _off_note(leaves, make_node)
+    arrays = []
+    fresh: list[Any] | None = None  # leaves first met in this op
     for t, src in zip(leaves, ev.srcs):
         if type(t) is not tensor_type:
             break
         kind = src[0]
         v = t._v
+        arrays.append(v)
+        if kind != IN_STEP and src[3] >= 0:  # a leaf that gets a gradient: the same leaf as noted (by identity)
+            seen = step.leaves
+            j = src[3] - len(seen)
+            if j < 0:
+                if seen[src[3]] is not t:
+                    break
+            else:
+                if fresh is None:
+                    fresh = []
+                if j < len(fresh):
+                    if fresh[j] is not t:
+                        break
+                elif j != len(fresh) or any(x is t for x in seen) or any(x is t for x in fresh):
+                    break
+                else:
+                    fresh.append(t)
         if kind == OUTSIDE:
             if type(v) is Pending:
                 v = v.array
@@ -238,7 +266,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
                         break
                 else:
                     av = _aval(v)
-                    if av != src[3]:
+                    if av != src[4]:
                         break
                     j = len(buf.ext) + len(new)
                     new.append((v, av))
@@ -272,7 +300,16 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
         finally:
             lock.release()
         out = tensor_type(p, False, (step, k))
-        step.log.append((leaves, out, p))
+        vers = None
+        for i in ev.saved_idx:
+            c = leaves[i]._counter
+            if c is not None:
+                if vers is None:
+                    vers = {}
+                vers[i] = c.value
+        if fresh:
+            step.leaves.extend(fresh)
+        step.log.append((leaves, arrays, out, p, vers))
         return out
     return _off_note(leaves, make_node)
 
@@ -302,10 +339,20 @@ def try_backward(t: Any) -> bool:
             or len(buf.ext) != b.n_ext):
         return False
     log = step.log
+    events = plan.events
+    for k, entry in enumerate(log):  # what the backward reads was not written since (another thread, say)
+        vers = entry[4]
+        ins = entry[0]
+        for i in events[k].saved_idx:
+            c = ins[i]._counter
+            if c is not None and c.value != (0 if vers is None else vers.get(i, 0)):
+                return False
     accs = []
     entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
-    for k, i, before, _, _ in b.leaves:
-        acc = log[k][0][i]._acc
+    if len(step.leaves) != len(b.leaves):
+        return False
+    for leaf, (before, _, _) in zip(step.leaves, b.leaves):
+        acc = leaf._acc
         if acc is None or acc.pre_hooks:
             return False
         g = acc.grad
@@ -353,7 +400,7 @@ def try_backward(t: Any) -> bool:
         buf.memo = plan.programs
         refs = buf.refs
         refs.extend([_DEAD] * b.n_new)
-        for acc, (_, _, _, slot, aval) in zip(accs, b.leaves):
+        for acc, (_, slot, aval) in zip(accs, b.leaves):
             if slot >= 0:
                 p = Pending(aval, buf, slot)
                 refs[slot] = weakref.ref(p)
@@ -410,9 +457,17 @@ def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, t, p) in enumerate(step.log):
+        for k, (leaves, arrays, t, p, vers) in enumerate(step.log):
             ev = step.plan.events[k]
-            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [p])
+            edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
+            for x, src in zip(leaves, ev.srcs):
+                if src[2]:
+                    edges.append(None)
+                elif src[0] == IN_STEP:
+                    edges.append((step.nodes[src[3]], 0))
+                else:
+                    edges.append(x._leaf_edge())
+            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p], edges, vers or {})
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -462,7 +517,7 @@ def abort() -> None:
     if s.rec is not None:
         s.rec = None
         s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
-        s.rec_leaf_ids = set()
+        s.rec_leaf_ids = {}
         s.rec_buf = None
     if s.pos == 0 and s.step is None:
         s.pos = -1
@@ -499,6 +554,12 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
             return
         sg = t.stop_gradient
         e = t._e
+        n_leaf = -1
+        if needs[i] and e is None:  # a leaf this op sends a gradient to: numbered in order of first use
+            n_leaf = s.rec_leaf_ids.get(id(t._acc), -1)
+            if n_leaf < 0:
+                n_leaf = s.rec_leaf_ids[id(t._acc)] = len(s.rec_leaves)
+                s.rec_leaves.append(t._acc)
         if r >= 0:
             k = s.rec_slots.get(r)
             if k is not None:
@@ -507,7 +568,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
                     return
                 srcs.append((IN_STEP, r, sg, k))
             elif r < s.rec_start[2] and (e is None or sg):
-                srcs.append((AT_START, r, sg))
+                srcs.append((AT_START, r, sg, n_leaf))
             else:
                 abort()
                 return
@@ -518,10 +579,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
             if type(v) is not _ArrayImpl or (e is not None and not sg):
                 abort()
                 return
-            srcs.append((OUTSIDE, -1 - r, sg, (v.shape, v.dtype, v.weak_type)))
-        if not sg and e is None and id(t._acc) not in s.rec_leaf_ids:
-            s.rec_leaf_ids.add(id(t._acc))
-            s.rec_leaves.append((len(s.rec), i, t._acc))
+            srcs.append((OUTSIDE, -1 - r, sg, n_leaf, (v.shape, v.dtype, v.weak_type)))
     s.rec_slots[nr] = len(s.rec)
     s.rec_node_idx[id(node)] = len(s.rec)
     s.rec_nodes.append(weakref.ref(node))
@@ -545,7 +603,7 @@ def backward_mark(t: Any) -> tuple | None:
         if node is not None and (node.pre_hooks or node.released):
             return None
     states = []
-    for _, _, acc in s.rec_leaves:
+    for acc in s.rec_leaves:
         if acc.pre_hooks:
             return None
         g = _grad_state(acc.grad, buf)
@@ -566,10 +624,19 @@ def note_backward(before: tuple) -> None:
         node = ref()
         if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
             return
+    reached = {root}  # every op of the step leads to the root (a replayed backward frees them all)
+    for k in range(root, -1, -1):
+        if k in reached:
+            ev = s.rec[k]
+            for src, need in zip(ev.srcs, ev.needs):
+                if need and src[0] == IN_STEP:
+                    reached.add(src[3])
+    if len(reached) != len(s.rec):
+        return
     leaves = []
     written = set()
     entered = set()
-    for (k, i, acc), g0 in zip(s.rec_leaves, states):
+    for acc, g0 in zip(s.rec_leaves, states):
         before = g0
         if type(g0) is _ArrayImpl:  # an array gradient: the buffer input it became, if this backward read it
             j = buf.ext_ids.get(id(g0))
@@ -578,10 +645,10 @@ def note_backward(before: tuple) -> None:
                 entered.add(j)
         g = acc.grad
         if type(g) is Pending and g.buf is buf and g.idx >= nr and g.array is None:
-            leaves.append((k, i, before, g.idx, g.aval))
+            leaves.append((before, g.idx, g.aval))
             written.add(g.idx)
         elif _same_state(_grad_state(g, buf), g0) and (type(g0) is not _ArrayImpl or before[0] is None):
-            leaves.append((k, i, before, -1, None))  # not reached by this backward
+            leaves.append((before, -1, None))  # not reached by this backward
         else:
             return
     if not set(range(ne, len(buf.ext))) <= entered:  # every new buffer input is a leaf's gradient

@@ -46,7 +46,7 @@ def _zeros_of(key: tuple) -> Any:
         if fn is None:
             fn = _ZEROS_FNS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))
         z = fn()
-        if z.size <= 65536 and len(_ZEROS) < 1024:  # large ones are made anew rather than kept
+        if type(z) is lazy._ArrayImpl and z.size <= 65536 and len(_ZEROS) < 1024:  # not a tracer; not large
             _ZEROS[key] = z
     return z
 _names = itertools.count()
@@ -147,6 +147,13 @@ class Tensor:
             self._counter = VersionCounter()
         return self._counter
 
+    def _leaf_edge(self) -> Edge:
+        """A leaf's sink ``(AccumulateGrad, 0)``, whatever its stop_gradient is now."""
+        if self._acc is None:
+            v = self._v
+            self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
+        return (self._acc, 0)
+
     def grad_edge(self) -> Edge | None:
         """Where a gradient for this tensor flows: its producer's slot, or its leaf sink."""
         if self.stop_gradient:
@@ -154,10 +161,7 @@ class Tensor:
         e = self._e
         if e is not None:
             return e if type(e[0]) is not replay.Step else self._edge
-        if self._acc is None:
-            v = self._v
-            self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
-        return (self._acc, 0)
+        return self._leaf_edge()
 
     # ---- gradients ---------------------------------------------------------------
     @property
@@ -234,7 +238,8 @@ class Tensor:
 
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
-        if grad_tensor is None and not retain_graph and replay.st.step is not None and replay.try_backward(self):
+        if (grad_tensor is None and not retain_graph and replay.st.step is not None and replay.ENABLED
+                and replay.try_backward(self)):
             lazy.flush()  # the repeated step's backward, as noted: no walk
             return
         backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
@@ -427,7 +432,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     n = len(op.tensor_names)
     if kwargs or len(args) < n:
         return _general(op, args, kwargs)
-    if len(args) == n and replay.st.step is not None:  # following a noted step: the note checks every input
+    if len(args) == n and replay.st.step is not None and replay.ENABLED:  # following a noted step: it checks each input
         t = replay.try_op(op, None, args, _make_node, Tensor)
         if t is not None:
             return t
@@ -558,7 +563,10 @@ def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple
 
 
 def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
-               needs: tuple[bool, ...], outs: list[Any]) -> OpNode:
+               needs: tuple[bool, ...], outs: list[Any], grad_edges: Sequence[Any] | None = None,
+               versions: dict[int, int] | None = None) -> OpNode:
+    """The tape node of an op call. A replayed call built later passes what the inputs were at the call:
+    ``grad_edges`` (their ``grad_edge()``) and ``versions`` (of those with a version counter then)."""
     mask = op.save_mask
     hooks = current_saved_hooks()
     saved: list[Any] = []
@@ -571,9 +579,13 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] 
             avals.append(None)
             edges.append(None)
             continue
-        edges.append(x.grad_edge() if needs[i] else None)
+        ge = x.grad_edge() if grad_edges is None else grad_edges[i]
+        edges.append(ge if needs[i] else None)
         if mask[i if leaf_param is None else leaf_param[i]]:
-            saved.append(_save(a, x.grad_edge(), x._version_counter(), hooks))
+            sv = _save(a, ge, x._version_counter(), hooks)
+            if versions is not None:
+                sv.version = versions.get(i, 0)
+            saved.append(sv)
             avals.append(None)
         else:
             saved.append(None)
