@@ -116,7 +116,7 @@ class Plan:
 class Step:
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "buf", "log", "nodes", "live", "leaves", "__weakref__")
+    __slots__ = ("plan", "buf", "log", "nodes", "live", "leaves", "leaf_ids", "__weakref__")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
@@ -127,6 +127,7 @@ class Step:
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
         self.leaves: list[Any] = []  # the distinct leaves the step's gradients go to, in the note's order
+        self.leaf_ids: set[int] = set()  # their ids (they are alive: the step holds them)
 
     # a copied Tensor shares its step (its nodes are built once, for both)
     def __copy__(self) -> Step:
@@ -247,7 +248,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
                 if j < len(fresh):
                     if fresh[j] is not t:
                         break
-                elif j != len(fresh) or any(x is t for x in seen) or any(x is t for x in fresh):
+                elif j != len(fresh) or id(t) in step.leaf_ids or id(t) in [id(x) for x in fresh]:
                     break
                 else:
                     fresh.append(t)
@@ -287,7 +288,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
         lock = buf.lock
         lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
         try:
-            if buf.done:  # another thread ran the buffer meanwhile
+            if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
                 return _off_note(leaves, make_node)
             if new is not None:
                 for v, av in new:
@@ -297,19 +298,20 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             p = Pending(ev.aval, buf, ev.slot)
             buf.refs.append(weakref.ref(p))
             buf.calls.append(ev.call)
+            out = tensor_type(p, False, (step, k))
+            vers = None
+            for i in ev.saved_idx:
+                c = leaves[i]._counter
+                if c is not None:
+                    if vers is None:
+                        vers = {}
+                    vers[i] = c.value
+            if fresh:
+                step.leaves.extend(fresh)
+                step.leaf_ids.update([id(x) for x in fresh])
+            step.log.append((leaves, arrays, out, p, vers))  # under the lock: a materialise sees all or none
         finally:
             lock.release()
-        out = tensor_type(p, False, (step, k))
-        vers = None
-        for i in ev.saved_idx:
-            c = leaves[i]._counter
-            if c is not None:
-                if vers is None:
-                    vers = {}
-                vers[i] = c.value
-        if fresh:
-            step.leaves.extend(fresh)
-        step.log.append((leaves, arrays, out, p, vers))
         return out
     return _off_note(leaves, make_node)
 
@@ -447,6 +449,15 @@ def diverge(make_node: Callable[..., OpNode]) -> None:
 
 def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
     """Build the tape nodes of a replayed step, as normal dispatch would have, in place of its stubs."""
+    lock = step.buf.lock  # (held: another thread resolving a stub of this step waits for a replayed op)
+    lock.acquire()
+    try:
+        _materialise(step, make_node)
+    finally:
+        lock.release()
+
+
+def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
     if not step.live:
         return
     step.live = False

@@ -46,7 +46,7 @@ def _zeros_of(key: tuple) -> Any:
         if fn is None:
             fn = _ZEROS_FNS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))
         z = fn()
-        if type(z) is lazy._ArrayImpl and z.size <= 65536 and len(_ZEROS) < 1024:  # not a tracer; not large
+        if type(z) is lazy._ArrayImpl and z.size <= 16384 and len(_ZEROS) < 256:  # not a tracer; not large
             _ZEROS[key] = z
     return z
 _names = itertools.count()
