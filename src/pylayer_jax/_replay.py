@@ -45,6 +45,7 @@ ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
 MAX_EVENTS = 256  # a longer step is not noted
 # steps whose backward was replayed, and replayed steps that had to build their tape (for tests and tuning)
 STATS = {"steps": 0, "materialised": 0}
+_LIVE: set[Any] = set()  # the steps being replayed, in every thread (a write from any thread materialises them)
 
 _ArrayImpl = lazy._ArrayImpl
 # kinds of input source in a note
@@ -61,7 +62,7 @@ _DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pen
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
-    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals", "saved_idx")
+    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
                  node: OpNode) -> None:
@@ -73,7 +74,6 @@ class Event:
         #          | (OUTSIDE, ext index, stop_gradient, leaf, aval); ``leaf`` numbers the step's distinct
         #          leaves that get a gradient from it (-1: none)
         self.srcs = srcs
-        self.saved_idx = tuple(i for i, m in enumerate(op.save_mask) if m)  # inputs its backward reads
         self.needs = needs
         self.call = call
         self.slot = slot  # the buffer slot of the result (the buffer held this many results before)
@@ -121,8 +121,8 @@ class Step:
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
         self.buf = buf
-        # per replayed op: (input Tensors, their arrays, output Tensor, its Pending, versions of the inputs its
-        # backward reads that had a version counter then, or None): what the op saw, for materialising
+        # per replayed op: (input Tensors, their arrays, output Tensor, its Pending): what the op saw, for
+        # materialising. Versions need no record: any write bumping one materialises every live step first.
         self.log: list[tuple] = []
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
@@ -204,6 +204,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             s.plan = None  # this step begins differently: it is noted instead
             return None
         step = s.step = Step(plan, buf)
+        _LIVE.add(step)
     k = len(step.log)
     events = step.plan.events
     if k >= len(events):
@@ -244,11 +245,13 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
                     break
             else:
                 if fresh is None:
-                    fresh = []
-                if j < len(fresh):
+                    if j != 0 or id(t) in step.leaf_ids:
+                        break
+                    fresh = [t]
+                elif j < len(fresh):
                     if fresh[j] is not t:
                         break
-                elif j != len(fresh) or id(t) in step.leaf_ids or id(t) in [id(x) for x in fresh]:
+                elif j != len(fresh) or id(t) in step.leaf_ids or _has(fresh, t):
                     break
                 else:
                     fresh.append(t)
@@ -299,21 +302,23 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             buf.refs.append(weakref.ref(p))
             buf.calls.append(ev.call)
             out = tensor_type(p, False, (step, k))
-            vers = None
-            for i in ev.saved_idx:
-                c = leaves[i]._counter
-                if c is not None:
-                    if vers is None:
-                        vers = {}
-                    vers[i] = c.value
-            if fresh:
-                step.leaves.extend(fresh)
-                step.leaf_ids.update([id(x) for x in fresh])
-            step.log.append((leaves, arrays, out, p, vers))  # under the lock: a materialise sees all or none
+            if fresh is not None:
+                for x in fresh:
+                    step.leaves.append(x)
+                    step.leaf_ids.add(id(x))
+            step.log.append((leaves, arrays, out, p))  # under the lock: a materialise sees all or none
         finally:
             lock.release()
         return out
     return _off_note(leaves, make_node)
+
+
+def _has(items: list[Any], x: Any) -> bool:
+    """Whether ``x`` itself is in ``items`` (``in`` would compare Tensors elementwise)."""
+    for y in items:
+        if y is x:
+            return True
+    return False
 
 
 def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
@@ -340,15 +345,6 @@ def try_backward(t: Any) -> bool:
             or _current_buf() is not buf or buf.done or len(buf.refs) != b.n_refs or len(buf.calls) != b.n_calls
             or len(buf.ext) != b.n_ext):
         return False
-    log = step.log
-    events = plan.events
-    for k, entry in enumerate(log):  # what the backward reads was not written since (another thread, say)
-        vers = entry[4]
-        ins = entry[0]
-        for i in events[k].saved_idx:
-            c = ins[i]._counter
-            if c is not None and c.value != (0 if vers is None else vers.get(i, 0)):
-                return False
     accs = []
     entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
     if len(step.leaves) != len(b.leaves):
@@ -392,7 +388,7 @@ def try_backward(t: Any) -> bool:
     lock = buf.lock
     lock.acquire()
     try:
-        if buf.done:
+        if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return False
         for v, aval in new:
             buf.ext_ids[id(v)] = len(buf.ext)
@@ -410,6 +406,7 @@ def try_backward(t: Any) -> bool:
     finally:
         lock.release()
     step.live = False  # its nodes are freed now, as the normal backward frees them
+    _LIVE.discard(step)
     step.log = []
     s.step = None
     s.pos = 0  # the next op begins a new step
@@ -461,6 +458,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
     if not step.live:
         return
     step.live = False
+    _LIVE.discard(step)
     STATS["materialised"] += 1
     if st.step is step:
         st.step = None
@@ -468,7 +466,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, arrays, t, p, vers) in enumerate(step.log):
+        for k, (leaves, arrays, t, p) in enumerate(step.log):
             ev = step.plan.events[k]
             edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
             for x, src in zip(leaves, ev.srcs):
@@ -478,7 +476,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
                     edges.append((step.nodes[src[3]], 0))
                 else:
                     edges.append(x._leaf_edge())
-            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p], edges, vers or {})
+            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p], edges)
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -504,9 +502,13 @@ def resolve(step: Step, k: int, make_node: Callable[..., OpNode]) -> OpNode:
 
 
 def mark_write(make_node: Callable[..., OpNode]) -> None:
-    """An in-place write is about to happen: a replayed step materialises first (versions are checked then)."""
+    """A write that rebinds a Tensor's array or bumps its version is about to happen: every live step, of any
+    thread, materialises first (its nodes save the versions and arrays its ops saw; backward checks them)."""
     if st.step is not None:
         diverge(make_node)
+    if _LIVE:
+        for step in list(_LIVE):
+            materialise(step, make_node)
 
 
 # ---- taking a note -----------------------------------------------------------------------

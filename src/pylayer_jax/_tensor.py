@@ -563,10 +563,9 @@ def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple
 
 
 def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
-               needs: tuple[bool, ...], outs: list[Any], grad_edges: Sequence[Any] | None = None,
-               versions: dict[int, int] | None = None) -> OpNode:
-    """The tape node of an op call. A replayed call built later passes what the inputs were at the call:
-    ``grad_edges`` (their ``grad_edge()``) and ``versions`` (of those with a version counter then)."""
+               needs: tuple[bool, ...], outs: list[Any], grad_edges: Sequence[Any] | None = None) -> OpNode:
+    """The tape node of an op call. A replayed call built later passes ``grad_edges``: its inputs'
+    ``grad_edge()`` at the call (a stop_gradient may have changed since)."""
     mask = op.save_mask
     hooks = current_saved_hooks()
     saved: list[Any] = []
@@ -582,10 +581,7 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] 
         ge = x.grad_edge() if grad_edges is None else grad_edges[i]
         edges.append(ge if needs[i] else None)
         if mask[i if leaf_param is None else leaf_param[i]]:
-            sv = _save(a, ge, x._version_counter(), hooks)
-            if versions is not None:
-                sv.version = versions.get(i, 0)
-            saved.append(sv)
+            saved.append(_save(a, ge, x._version_counter(), hooks))
             avals.append(None)
         else:
             saved.append(None)
