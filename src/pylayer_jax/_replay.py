@@ -102,12 +102,15 @@ class Backward:
 class Plan:
     """A noted step: the buffer's state when it began, its ops, its backward."""
 
-    __slots__ = ("start_calls", "start_ext_avals", "start_refs", "events", "bwd", "programs")
+    __slots__ = ("start_calls", "start_ext_avals", "start_refs", "events", "bwd", "programs", "leaf_refs")
 
-    def __init__(self, start: tuple, events: tuple, bwd: Backward) -> None:
+    def __init__(self, start: tuple, events: tuple, bwd: Backward, leaf_refs: tuple) -> None:
         self.start_calls, self.start_ext_avals, self.start_refs = start
         self.events = events
         self.bwd = bwd
+        # the leaves the step sends gradients to (weakly: a note keeps no model alive); a step follows the
+        # note only with these very Tensors, so gradients go where the noted backward sent them
+        self.leaf_refs = leaf_refs
         # the step's compiled program per set of live results: a replayed step's buffer holds exactly the
         # noted calls on inputs of the noted shapes, so its program key is known without building it
         self.programs: dict[tuple, Any] = {}
@@ -116,18 +119,17 @@ class Plan:
 class Step:
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "buf", "log", "nodes", "live", "leaves", "leaf_ids", "__weakref__")
+    __slots__ = ("plan", "buf", "log", "nodes", "live", "__weakref__")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
         self.buf = buf
-        # per replayed op: (input Tensors, their arrays, output Tensor, its Pending): what the op saw, for
-        # materialising. Versions need no record: any write bumping one materialises every live step first.
+        # per replayed op: (input Tensors, output Tensor, its Pending), for materialising. Their arrays and
+        # versions need no record: a write that rebinds an array or bumps a version (set_value, an in-place op,
+        # an optimizer step), from any thread, materialises every live step first (``mark_write``).
         self.log: list[tuple] = []
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
-        self.leaves: list[Any] = []  # the distinct leaves the step's gradients go to, in the note's order
-        self.leaf_ids: set[int] = set()  # their ids (they are alive: the step holds them)
 
     # a copied Tensor shares its step (its nodes are built once, for both)
     def __copy__(self) -> Step:
@@ -148,6 +150,7 @@ class _State(threading.local):
         self.rec_slots: dict[int, int] = {}
         self.rec_leaves: list[Any] = []  # the AccumulateGrad of each leaf the step sends a gradient to
         self.rec_leaf_ids: dict[int, int] = {}  # id(AccumulateGrad) -> its number
+        self.rec_leaf_tensors: list[Any] = []  # weak references to those leaves
         self.rec_buf: Any = None
         self.rec_start: tuple = ()
         self.rec_end = 0
@@ -229,32 +232,14 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     new: list[tuple[Any, Any]] | None = None
     if len(leaves) != len(ev.srcs):
         return _off_note(leaves, make_node)
-    arrays = []
-    fresh: list[Any] | None = None  # leaves first met in this op
+    leaf_refs = step.plan.leaf_refs
     for t, src in zip(leaves, ev.srcs):
         if type(t) is not tensor_type:
             break
         kind = src[0]
         v = t._v
-        arrays.append(v)
-        if kind != IN_STEP and src[3] >= 0:  # a leaf that gets a gradient: the same leaf as noted (by identity)
-            seen = step.leaves
-            j = src[3] - len(seen)
-            if j < 0:
-                if seen[src[3]] is not t:
-                    break
-            else:
-                if fresh is None:
-                    if j != 0 or id(t) in step.leaf_ids:
-                        break
-                    fresh = [t]
-                elif j < len(fresh):
-                    if fresh[j] is not t:
-                        break
-                elif j != len(fresh) or id(t) in step.leaf_ids or _has(fresh, t):
-                    break
-                else:
-                    fresh.append(t)
+        if kind != IN_STEP and src[3] >= 0 and leaf_refs[src[3]]() is not t:  # gradients go to the noted leaves
+            break
         if kind == OUTSIDE:
             if type(v) is Pending:
                 v = v.array
@@ -302,23 +287,11 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             buf.refs.append(weakref.ref(p))
             buf.calls.append(ev.call)
             out = tensor_type(p, False, (step, k))
-            if fresh is not None:
-                for x in fresh:
-                    step.leaves.append(x)
-                    step.leaf_ids.add(id(x))
-            step.log.append((leaves, arrays, out, p))  # under the lock: a materialise sees all or none
+            step.log.append((leaves, out, p))  # under the lock: a materialise sees all or none
         finally:
             lock.release()
         return out
     return _off_note(leaves, make_node)
-
-
-def _has(items: list[Any], x: Any) -> bool:
-    """Whether ``x`` itself is in ``items`` (``in`` would compare Tensors elementwise)."""
-    for y in items:
-        if y is x:
-            return True
-    return False
 
 
 def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
@@ -347,10 +320,9 @@ def try_backward(t: Any) -> bool:
         return False
     accs = []
     entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
-    if len(step.leaves) != len(b.leaves):
-        return False
-    for leaf, (before, _, _) in zip(step.leaves, b.leaves):
-        acc = leaf._acc
+    for ref, (before, _, _) in zip(plan.leaf_refs, b.leaves):
+        leaf = ref()
+        acc = None if leaf is None else leaf._acc
         if acc is None or acc.pre_hooks:
             return False
         g = acc.grad
@@ -466,7 +438,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, arrays, t, p) in enumerate(step.log):
+        for k, (leaves, t, p) in enumerate(step.log):
             ev = step.plan.events[k]
             edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
             for x, src in zip(leaves, ev.srcs):
@@ -476,7 +448,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
                     edges.append((step.nodes[src[3]], 0))
                 else:
                     edges.append(x._leaf_edge())
-            node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [p], edges)
+            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [p], edges)
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -530,7 +502,7 @@ def abort() -> None:
     if s.rec is not None:
         s.rec = None
         s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
-        s.rec_leaf_ids = {}
+        s.rec_leaf_ids, s.rec_leaf_tensors = {}, []
         s.rec_buf = None
     if s.pos == 0 and s.step is None:
         s.pos = -1
@@ -573,6 +545,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
             if n_leaf < 0:
                 n_leaf = s.rec_leaf_ids[id(t._acc)] = len(s.rec_leaves)
                 s.rec_leaves.append(t._acc)
+                s.rec_leaf_tensors.append(weakref.ref(t))
         if r >= 0:
             k = s.rec_slots.get(r)
             if k is not None:
@@ -670,7 +643,7 @@ def note_backward(before: tuple) -> None:
         if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
             return
     bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext))
-    s.plan = Plan(s.rec_start, tuple(s.rec), bwd)
+    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaf_tensors))
 
 
 def boundary(make_node: Callable[..., OpNode]) -> None:
