@@ -151,8 +151,16 @@ class _Buffer:
 
     def _run(self, compile_ok: bool) -> None:
         calls = self.calls
-        pend = [r() for r in self.refs]
-        live = tuple([i for i, p in enumerate(pend) if p is not None])
+        pend = []  # the results still referenced, and their slots (one loop: this runs every step)
+        live_l = []
+        i = 0
+        for r in self.refs:
+            p = r()
+            if p is not None:
+                pend.append(p)
+                live_l.append(i)
+            i += 1
+        live = tuple(live_l)
         try:
             prog = None if self.memo is None else self.memo.get(live)
             if prog is not None:  # a replayed step: its program without building and hashing the key
@@ -171,15 +179,15 @@ class _Buffer:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say)
             outs = _salvage(tuple(calls), live, self.ext)
-            for i, arr in zip(live, outs):
+            for p, arr in zip(pend, outs):
                 if arr is not _FAILED:
-                    pend[i].array = arr  # type: ignore[union-attr]
+                    p.array = arr
             raise
         except BaseException as e:  # KeyboardInterrupt: nothing is salvaged
             self.error = e
             raise
-        for i, arr in zip(live, outs):
-            pend[i].array = arr  # type: ignore[union-attr]
+        for p, arr in zip(pend, outs):
+            p.array = arr
 
 
 def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:

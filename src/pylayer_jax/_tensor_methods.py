@@ -197,10 +197,13 @@ def _op(name: str) -> Op:
     return TABLE[name]
 
 
+_ADD = TABLE["add"]
+
+
 def _add(self: Tensor, o: Any) -> Any:
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
-    return apply_op(_op("add"), (self, o))
+    return apply_op(_ADD, (self, o))
 
 
 def _sub(self: Tensor, o: Any) -> Any:
