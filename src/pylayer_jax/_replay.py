@@ -9,19 +9,22 @@ deferred buffer (``_lazy``); then the calls ``backward()`` recorded and which le
 gradients they wrote.
 
 The next step *follows* the note. An op that matches it (same op and attributes, inputs from
-the same places, grad mode on, no saved-tensor hooks, the buffer in the noted state) appends
-the noted call to the buffer and returns its Tensor with the *stub* edge ``(step, event index)``
-where ``(node, 0)`` would be: no shape inference, no node, no saved values. ``backward()`` on the noted root, with the
-leaves' gradients in the noted state and no hooks anywhere, appends the noted backward calls
-and stores the leaves' new gradients without walking a tape. The buffer then runs as always,
-so the step computes exactly what normal dispatch computes (the same calls, the same program).
+the same places, the same leaf Tensors, grad mode on, no saved-tensor hooks, the buffer in the
+noted state) appends the noted call to the buffer and returns its Tensor with the *stub* edge
+``(step, event index)`` where ``(node, 0)`` would be: no shape inference, no node, no saved
+values. ``backward()`` on the noted root, with the leaves' gradients in the noted state and no
+hooks anywhere, appends the noted backward calls and stores the leaves' new gradients without
+walking a tape. The buffer then runs as always, so the step computes exactly what normal
+dispatch computes (the same calls, the same program). A step is noted only if every op of it
+leads to the loss, so that a replayed backward frees exactly what the normal one frees.
 
 Anything else first *materialises* the step: the tape nodes of the ops replayed so far are
 built as normal dispatch builds them and replace the stubs; the step goes on normally. That
 covers another op or input, buffer activity the note does not have (a value read that runs
 the buffer, an op without a node), any read of a stub's history (the Tensor's ``_edge``
-property: ``register_hook``, ``paddle.grad``, a PyLayer, ``is_leaf``), and in-place writes
-(``mark_write``). A step that diverged drops the note; the next one is noted afresh.
+property: ``register_hook``, ``paddle.grad``, a PyLayer), and any write that rebinds a Tensor's
+array or bumps its version, from any thread (``mark_write``): the nodes then save the arrays
+and versions the ops saw. A step that diverged drops the note; the next one is noted afresh.
 Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
 """
 
@@ -484,12 +487,6 @@ def mark_write(make_node: Callable[..., OpNode]) -> None:
 
 
 # ---- taking a note -----------------------------------------------------------------------
-def noting() -> bool:
-    """Whether the next op with a node is noted (a step begins, or a note is being taken)."""
-    s = st
-    return s.rec is not None or (s.pos == 0 and s.step is None)
-
-
 def mark() -> tuple:
     """The buffer's state before an op that may be noted."""
     buf = lazy._buffer()  # the buffer the op records into
