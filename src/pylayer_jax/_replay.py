@@ -151,9 +151,8 @@ class _State(threading.local):
         self.rec_nodes: list[Any] = []  # weak references: a note never keeps a tape alive
         self.rec_node_idx: dict[int, int] = {}
         self.rec_slots: dict[int, int] = {}
-        self.rec_leaves: list[Any] = []  # the AccumulateGrad of each leaf the step sends a gradient to
-        self.rec_leaf_ids: dict[int, int] = {}  # id(AccumulateGrad) -> its number
-        self.rec_leaf_tensors: list[Any] = []  # weak references to those leaves
+        self.rec_leaves: list[Any] = []  # weak references to the leaves the step sends gradients to
+        self.rec_leaf_ids: dict[int, int] = {}  # id(leaf) -> its number
         self.rec_buf: Any = None
         self.rec_start: tuple = ()
         self.rec_end = 0
@@ -350,7 +349,7 @@ def try_backward(t: Any) -> bool:
             if jj is None:
                 jj = new_ids.get(id(v))
                 if jj is None:
-                    if (v.shape, v.dtype, v.weak_type) != aval:
+                    if _aval(v) != aval:
                         return False
                     jj = new_ids[id(v)] = b.n_ext + len(new)
                     new.append((v, aval))
@@ -499,7 +498,7 @@ def abort() -> None:
     if s.rec is not None:
         s.rec = None
         s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
-        s.rec_leaf_ids, s.rec_leaf_tensors = {}, []
+        s.rec_leaf_ids = {}
         s.rec_buf = None
     if s.pos == 0 and s.step is None:
         s.pos = -1
@@ -538,11 +537,13 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
         e = t._e
         n_leaf = -1
         if needs[i] and e is None:  # a leaf this op sends a gradient to: numbered in order of first use
-            n_leaf = s.rec_leaf_ids.get(id(t._acc), -1)
+            n_leaf = s.rec_leaf_ids.get(id(t), -1)
+            if n_leaf >= 0 and s.rec_leaves[n_leaf]() is not t:  # an earlier leaf died and its id came back
+                abort()
+                return
             if n_leaf < 0:
-                n_leaf = s.rec_leaf_ids[id(t._acc)] = len(s.rec_leaves)
-                s.rec_leaves.append(t._acc)
-                s.rec_leaf_tensors.append(weakref.ref(t))
+                n_leaf = s.rec_leaf_ids[id(t)] = len(s.rec_leaves)
+                s.rec_leaves.append(weakref.ref(t))
         if r >= 0:
             k = s.rec_slots.get(r)
             if k is not None:
@@ -562,7 +563,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
             if type(v) is not _ArrayImpl or (e is not None and not sg):
                 abort()
                 return
-            srcs.append((OUTSIDE, -1 - r, sg, n_leaf, (v.shape, v.dtype, v.weak_type)))
+            srcs.append((OUTSIDE, -1 - r, sg, n_leaf, _aval(v)))
     s.rec_slots[nr] = len(s.rec)
     s.rec_node_idx[id(node)] = len(s.rec)
     s.rec_nodes.append(weakref.ref(node))
@@ -586,7 +587,11 @@ def backward_mark(t: Any) -> tuple | None:
         if node is not None and (node.pre_hooks or node.released):
             return None
     states = []
-    for acc in s.rec_leaves:
+    for ref in s.rec_leaves:
+        leaf = ref()
+        if leaf is None:  # a leaf the step used is gone: nothing to follow
+            return None
+        acc = leaf._acc
         if acc.pre_hooks:
             return None
         g = _grad_state(acc.grad, buf)
@@ -619,11 +624,15 @@ def note_backward(before: tuple) -> None:
     leaves = []
     written = set()
     entered = set()
-    for acc, g0 in zip(s.rec_leaves, states):
+    for ref, g0 in zip(s.rec_leaves, states):
+        leaf = ref()
+        if leaf is None:
+            return
+        acc = leaf._acc
         before = g0
         if type(g0) is _ArrayImpl:  # an array gradient: the buffer input it became, if this backward read it
             j = buf.ext_ids.get(id(g0))
-            before = (j, (g0.shape, g0.dtype, g0.weak_type))
+            before = (j, _aval(g0))
             if j is not None:
                 entered.add(j)
         g = acc.grad
@@ -640,7 +649,7 @@ def note_backward(before: tuple) -> None:
         if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
             return
     bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext))
-    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaf_tensors))
+    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves))
 
 
 def boundary(make_node: Callable[..., OpNode]) -> None:

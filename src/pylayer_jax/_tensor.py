@@ -238,11 +238,13 @@ class Tensor:
 
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
-        if (grad_tensor is None and not retain_graph and replay.st.step is not None and replay.ENABLED
-                and replay.try_backward(self)):
-            lazy.flush()  # the repeated step's backward, as noted: no walk
+        if grad_tensor is None and not retain_graph:
+            if replay.st.step is not None and replay.ENABLED and replay.try_backward(self):
+                lazy.flush()  # the repeated step's backward, as noted: no walk
+                return
+            _walk([self], None, False)
             return
-        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+        backward([self], [grad_tensor], retain_graph)
 
     # ---- conversion ---------------------------------------------------------------
     def numpy(self) -> np.ndarray:
@@ -679,11 +681,17 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
             f"{len(tensors)} tensors."
         )
-    noted = None
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
         if replay.try_backward(tensors[0]):  # the repeated step's backward, as noted: no walk
             lazy.flush()
             return
+    _walk(tensors, grad_tensors, retain_graph)
+
+
+def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_graph: bool) -> None:
+    """``backward()`` through the tape (noted for replay when it may repeat), then the step's run."""
+    noted = None
+    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
         noted = replay.backward_mark(tensors[0])
     try:
         roots = []
