@@ -59,20 +59,31 @@ def _both(monkeypatch: pytest.MonkeyPatch, script: Callable[[], Any]) -> tuple[A
     return on, off, stats
 
 
+def _tanh(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+    return paddle.tanh(pre)
+
+
+def _mean_head(i: int, h: paddle.Tensor, params: list[paddle.Tensor], out: list) -> paddle.Tensor:
+    return (paddle.matmul(h, params[2]) + params[3]).mean()
+
+
 def _loop(vary: Callable[[int, paddle.Tensor, list], paddle.Tensor] | None = None,
-          after: Callable[[int, paddle.Tensor, list], None] | None = None, steps: int = 6) -> list[Any]:
+          after: Callable[[int, paddle.Tensor, list], None] | None = None, steps: int = 6,
+          act: Callable[[int, paddle.Tensor, list], paddle.Tensor] = _tanh,
+          head: Callable[[int, paddle.Tensor, list, list], paddle.Tensor] = _mean_head) -> list[Any]:
     """The MLP step ``steps`` times, returning every step's gradients (and what the callbacks add).
 
-    ``vary(i, h, out)`` may replace the hidden layer ``h`` of step ``i`` before the output layer;
-    ``after(i, h, out)`` runs after its backward, before the gradients are cleared.
+    In step ``i``: ``act(i, pre, out)`` is the hidden layer's activation, ``vary(i, h, out)`` may
+    replace the hidden layer ``h``, ``head(i, h, params, out)`` is the loss, and ``after(i, h, out)``
+    runs after its backward, before the gradients are cleared.
     """
     x, params = _tensors()
     out: list[Any] = []
     for i in range(steps):
-        h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
+        h = act(i, paddle.matmul(x, params[0]) + params[1], out)
         if vary is not None:
             h = vary(i, h, out)
-        (paddle.matmul(h, params[2]) + params[3]).mean().backward()
+        head(i, h, params, out).backward()
         if after is not None:
             after(i, h, out)
         out.append([p.grad.numpy() for p in params])
@@ -240,22 +251,7 @@ def test_in_place_write_to_a_saved_parameter_mid_step_raises_the_version_error(m
 
 
 def test_in_place_op_on_an_intermediate_mid_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> list[Any]:
-        x, params = _tensors()
-        out = []
-        for i in range(6):
-            h = paddle.matmul(x, params[0]) + params[1]
-            if i == 4:
-                h.tanh_()
-            else:
-                h = paddle.tanh(h)
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            out.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return out
-
-    on, off, _ = _both(monkeypatch, script)
+    on, off, _ = _both(monkeypatch, lambda: _loop(act=lambda i, pre, _: pre.tanh_() if i == 4 else paddle.tanh(pre)))
     _close(on, off)
 
 
@@ -273,26 +269,16 @@ def test_reading_a_value_mid_step_and_no_grad_mid_step(monkeypatch: pytest.Monke
 
 
 def test_saved_tensor_hooks_entered_mid_step_pack_only_later_ops(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> tuple[list[Any], list[str]]:
-        x, params = _tensors()
-        packed: list[str] = []
-        grads = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1])
-            if i == 4:
-                with saved_tensors_hooks(lambda t: packed.append("pack") or t, lambda t: t):
-                    out = paddle.matmul(h, params[2])
-            else:
-                out = paddle.matmul(h, params[2])
-            (out + params[3]).mean().backward()
-            grads.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return grads, packed
+    def head(i: int, h: paddle.Tensor, params: list, out: list) -> paddle.Tensor:
+        if i == 4:
+            with saved_tensors_hooks(lambda t: out.append("pack") or t, lambda t: t):
+                return (paddle.matmul(h, params[2]) + params[3]).mean()
+        return _mean_head(i, h, params, out)
 
-    on, off, _ = _both(monkeypatch, script)
-    _close(on[0], off[0])
-    assert on[1] == off[1] == ["pack", "pack"]  # matmul saves both inputs; the replayed ops before it pack nothing
+    on, off, _ = _both(monkeypatch, lambda: _loop(head=head))
+    _close([o for o in on if o != "pack"], [o for o in off if o != "pack"])
+    # matmul packs both inputs; add and mean save nothing; the replayed ops before them pack nothing
+    assert on.count("pack") == off.count("pack") == 2
 
 
 def test_leaf_and_history_queries_on_replayed_tensors(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -338,18 +324,7 @@ def test_a_step_with_a_pylayer_is_never_replayed_and_stays_right(monkeypatch: py
             (x,) = ctx.saved_tensor()
             return 3 * x**2 * dy
 
-    def script() -> list[np.ndarray]:
-        x, params = _tensors()
-        out = []
-        for _ in range(5):
-            h = Cube.apply(paddle.matmul(x, params[0]) + params[1])
-            (paddle.matmul(h, params[2]) + params[3]).mean().backward()
-            out.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return out
-
-    on, off, stats = _both(monkeypatch, script)
+    on, off, stats = _both(monkeypatch, lambda: _loop(act=lambda i, pre, _: Cube.apply(pre), steps=5))
     _close(on, off)
     assert stats["steps"] == 0
 
@@ -367,21 +342,14 @@ def test_a_jax_transform_inside_a_repeated_step_keeps_it_replayed(monkeypatch: p
 
 
 def test_scalar_operands_and_keyword_calls_inside_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    def script() -> list[Any]:
-        x, params = _tensors()
-        out = []
-        for i in range(6):
-            h = paddle.tanh(paddle.matmul(x, params[0]) + params[1]) * 0.5
-            if i >= 3:
-                h = paddle.add(h, paddle.to_tensor(np.full((6,), 0.25)))
-            loss = paddle.mean(paddle.matmul(h, params[2]) + params[3], axis=None)
-            loss.backward()
-            out.append([p.grad.numpy() for p in params])
-            for p in params:
-                p.clear_grad()
-        return out
+    def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+        h = paddle.tanh(pre) * 0.5
+        return paddle.add(h, paddle.to_tensor(np.full((6,), 0.25))) if i >= 3 else h
 
-    on, off, stats = _both(monkeypatch, script)
+    def head(i: int, h: paddle.Tensor, params: list, out: list) -> paddle.Tensor:
+        return paddle.mean(paddle.matmul(h, params[2]) + params[3], axis=None)
+
+    on, off, _ = _both(monkeypatch, lambda: _loop(act=act, head=head))
     _close(on, off)
 
 
