@@ -151,16 +151,8 @@ class _Buffer:
 
     def _run(self, compile_ok: bool) -> None:
         calls = self.calls
-        pend = []  # the results still referenced, and their slots (one loop: this runs every step)
-        live_l = []
-        i = 0
-        for r in self.refs:
-            p = r()
-            if p is not None:
-                pend.append(p)
-                live_l.append(i)
-            i += 1
-        live = tuple(live_l)
+        res = [r() for r in self.refs]  # the results still referenced, and their slots
+        live = tuple([i for i, p in enumerate(res) if p is not None])
         try:
             prog = None if self.memo is None else self.memo.get(live)
             if prog is not None:  # a replayed step: its program without building and hashing the key
@@ -179,15 +171,15 @@ class _Buffer:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say)
             outs = _salvage(tuple(calls), live, self.ext)
-            for p, arr in zip(pend, outs):
+            for i, arr in zip(live, outs):
                 if arr is not _FAILED:
-                    p.array = arr
+                    res[i].array = arr
             raise
         except BaseException as e:  # KeyboardInterrupt: nothing is salvaged
             self.error = e
             raise
-        for p, arr in zip(pend, outs):
-            p.array = arr
+        for i, arr in zip(live, outs):
+            res[i].array = arr
 
 
 def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:

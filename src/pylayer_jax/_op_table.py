@@ -29,7 +29,7 @@ class Op:
 
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
-        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "__weakref__",
+        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "__weakref__",
     )
 
     def __init__(
@@ -47,6 +47,7 @@ class Op:
         self.name = name
         self.fn = fn
         self.tensor_names = tensor_names
+        self.n_in = len(tensor_names)  # (read on every dispatch)
         self.saves = saves
         self.vjp = vjp
         self.nondiff = frozenset(nondiff)

@@ -51,6 +51,7 @@ STATS = {"steps": 0, "materialised": 0}
 _LIVE: set[Any] = set()  # the steps being replayed, in every thread (a write from any thread materialises them)
 
 _ArrayImpl = lazy._ArrayImpl
+_wref = weakref.ref
 # kinds of input source in a note
 IN_STEP, AT_START, OUTSIDE = 0, 1, 2
 
@@ -65,7 +66,7 @@ _DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pen
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
-    __slots__ = ("op", "key", "plain", "srcs", "needs", "call", "slot", "aval", "node_avals", "out_avals")
+    __slots__ = ("op", "key", "plain", "srcs", "n_in", "needs", "call", "slot", "aval", "node_avals", "out_avals")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
                  node: OpNode) -> None:
@@ -73,10 +74,11 @@ class Event:
         self.key = key
         # a call without attributes under this default dtype (compared without building its key)
         self.plain = key[3] if key[1] == () and key[2] == () else None
-        # per input: (IN_STEP, slot, stop_gradient, event) | (AT_START, slot, stop_gradient, leaf)
+        # per input: (IN_STEP, slot, stop_gradient, event, None) | (AT_START, slot, stop_gradient, leaf, None)
         #          | (OUTSIDE, ext index, stop_gradient, leaf, aval); ``leaf`` numbers the step's distinct
         #          leaves that get a gradient from it (-1: none)
         self.srcs = srcs
+        self.n_in = len(srcs)
         self.needs = needs
         self.call = call
         self.slot = slot  # the buffer slot of the result (the buffer held this many results before)
@@ -122,12 +124,14 @@ class Plan:
 class Step:
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "buf", "log", "nodes", "live", "__weakref__")
+    __slots__ = ("plan", "events", "leaf_refs", "buf", "log", "nodes", "live", "__weakref__")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
+        self.events = plan.events
+        self.leaf_refs = plan.leaf_refs
         self.buf = buf
-        # per replayed op: (input Tensors, output Tensor, its Pending), for materialising. Their arrays and
+        # per replayed op: (input Tensors, output Tensor), for materialising. Their arrays and
         # versions need no record: a write that rebinds an array or bumps a version (set_value, an in-place op,
         # an optimizer step), from any thread, materialises every live step first (``mark_write``).
         self.log: list[tuple] = []
@@ -210,15 +214,18 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             return None
         step = s.step = Step(plan, buf)
         _LIVE.add(step)
-    k = len(step.log)
-    events = step.plan.events
-    if k >= len(events):
+    log = step.log
+    k = len(log)
+    try:
+        ev = step.events[k]
+    except IndexError:  # more ops than the note has
         return _off_note(leaves, make_node)
-    ev = events[k]
     buf = step.buf
+    m = modes
+    refs = buf.refs
     # (a buffer not done is still this thread's current one: a new one is made only after a run)
-    if (ev.op is not op or modes.grad_enabled is not True or modes.saved_hooks or modes.static_program is not None
-            or buf.done or len(buf.refs) != ev.slot):
+    if (ev.op is not op or m.grad_enabled is not True or m.saved_hooks or m.static_program is not None
+            or buf.done or len(refs) != ev.slot or len(leaves) != ev.n_in):
         return _off_note(leaves, make_node)
     if key is None:
         if ev.plain is None or ev.plain != _dtypes._default.name:
@@ -230,69 +237,65 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             same = False
         if not same:
             return _off_note(leaves, make_node)
-    ids = buf.ext_ids
-    new: list[tuple[Any, Any]] | None = None
-    if len(leaves) != len(ev.srcs):
-        return _off_note(leaves, make_node)
-    leaf_refs = step.plan.leaf_refs
-    for t, src in zip(leaves, ev.srcs):
-        if type(t) is not tensor_type:
-            break
-        kind = src[0]
-        v = t._v
-        if kind != IN_STEP and src[3] >= 0 and leaf_refs[src[3]]() is not t:  # gradients go to the noted leaves
-            break
-        if kind == OUTSIDE:
-            if type(v) is Pending:
-                v = v.array
-            if type(v) is not _ArrayImpl or t.stop_gradient != src[2] or (t._e is not None and not src[2]):
+    # the checks run under the buffer's lock: arrays new to the buffer are entered as they are checked (as normal
+    # dispatch enters them: in order, an array used twice once) and taken out again if a later input differs
+    lock = buf.lock
+    lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
+    try:
+        if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
+            return _off_note(leaves, make_node)
+        ext = buf.ext
+        n_ext = len(ext)
+        ids = buf.ext_ids
+        leaf_refs = step.leaf_refs
+        for t, (kind, j, sg, n, av) in zip(leaves, ev.srcs):
+            if type(t) is not tensor_type:
                 break
-            j = ids.get(id(v))
-            if j is None:  # new to the buffer: entered as normal dispatch would (an array used twice once)
-                if new is None:
-                    new = []
-                for n, (w, _) in enumerate(new):
-                    if w is v:
-                        j = len(buf.ext) + n
+            if kind == IN_STEP:  # the result of replayed op n (not run: the buffer is not done)
+                r = log[n][1]
+                # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
+                if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
+                    break
+                continue
+            if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
+                break
+            v = t._v
+            if kind == OUTSIDE:
+                if type(v) is not _ArrayImpl:
+                    if type(v) is not Pending or type(v.array) is not _ArrayImpl:
                         break
-                else:
-                    av = _aval(v)
-                    if av != src[4]:
+                    v = v.array
+                if t.stop_gradient != sg or (not sg and t._e is not None):
+                    break
+                if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
+                    if ext[j] is not v:
                         break
-                    j = len(buf.ext) + len(new)
-                    new.append((v, av))
-            if j != src[1]:
+                elif j != len(ext) or id(v) in ids:
+                    break
+                else:  # new to the buffer, where the note has it
+                    c = _AVALS.get(id(v))
+                    if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                        break
+                    ids[id(v)] = j
+                    ext.append(v)
+                    buf.ext_avals.append(av)
+            elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
+                  or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START
                 break
         else:
-            if type(v) is not Pending or v.buf is not buf or v.idx != src[1] or v.array is not None:
-                break
-            if t.stop_gradient != src[2]:
-                break
-            e = t._e
-            if kind == IN_STEP:
-                if not src[2] and (e is None or e[0] is not step or e[1] != src[3]):
-                    break
-            elif e is not None and not src[2]:
-                break
-    else:
-        lock = buf.lock
-        lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
-        try:
-            if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
-                return _off_note(leaves, make_node)
-            if new is not None:
-                for v, av in new:
-                    ids[id(v)] = len(buf.ext)
-                    buf.ext.append(v)
-                    buf.ext_avals.append(av)
             p = Pending(ev.aval, buf, ev.slot)
-            buf.refs.append(weakref.ref(p))
+            refs.append(_wref(p))
             buf.calls.append(ev.call)
             out = tensor_type(p, False, (step, k))
-            step.log.append((leaves, out, p))  # under the lock: a materialise sees all or none
-        finally:
-            lock.release()
-        return out
+            log.append((leaves, out))  # under the lock: a materialise sees all or none
+            return out
+        if len(ext) > n_ext:  # the op differs: the arrays it entered come out again
+            for v in ext[n_ext:]:
+                del ids[id(v)]
+            del ext[n_ext:]
+            del buf.ext_avals[n_ext:]
+    finally:
+        lock.release()
     return _off_note(leaves, make_node)
 
 
@@ -317,8 +320,8 @@ def try_backward(t: Any) -> bool:
     e = t._e
     buf = step.buf
     if (len(step.log) != len(plan.events) or e is None or e[0] is not step or e[1] != b.root or t.stop_gradient
-            or _current_buf() is not buf or buf.done or len(buf.refs) != b.n_refs or len(buf.calls) != b.n_calls
-            or len(buf.ext) != b.n_ext):
+            or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != b.n_refs
+            or len(buf.calls) != b.n_calls or len(buf.ext) != b.n_ext):
         return False
     accs = []
     entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
@@ -375,7 +378,7 @@ def try_backward(t: Any) -> bool:
         for acc, (_, slot, aval) in zip(accs, b.leaves):
             if slot >= 0:
                 p = Pending(aval, buf, slot)
-                refs[slot] = weakref.ref(p)
+                refs[slot] = _wref(p)
                 acc.grad = p
     finally:
         lock.release()
@@ -440,7 +443,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, t, p) in enumerate(step.log):
+        for k, (leaves, t) in enumerate(step.log):
             ev = step.plan.events[k]
             edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
             for x, src in zip(leaves, ev.srcs):
@@ -450,7 +453,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
                     edges.append((step.nodes[src[3]], 0))
                 else:
                     edges.append(x._leaf_edge())
-            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [p], edges)
+            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [t._v], edges)
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -550,9 +553,9 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
                 if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
                     abort()
                     return
-                srcs.append((IN_STEP, r, sg, k))
+                srcs.append((IN_STEP, r, sg, k, None))
             elif r < s.rec_start[2] and (e is None or sg):
-                srcs.append((AT_START, r, sg, n_leaf))
+                srcs.append((AT_START, r, sg, n_leaf, None))
             else:
                 abort()
                 return

@@ -431,10 +431,10 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     The common call (every tensor parameter given a plain Tensor, positionally, and no
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
-    n = len(op.tensor_names)
+    n = op.n_in
     if kwargs or len(args) < n:
         return _general(op, args, kwargs)
-    if len(args) == n and replay.st.step is not None and replay.ENABLED:  # following a noted step: it checks each input
+    if replay.st.step is not None and len(args) == n and replay.ENABLED:  # following a noted step: it checks each input
         t = replay.try_op(op, None, args, _make_node, Tensor)
         if t is not None:
             return t

@@ -201,6 +201,8 @@ _ADD = TABLE["add"]
 
 
 def _add(self: Tensor, o: Any) -> Any:
+    if type(o) is Tensor:
+        return apply_op(_ADD, (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
     return apply_op(_ADD, (self, o))
