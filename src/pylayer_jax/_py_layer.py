@@ -18,13 +18,14 @@ import jax
 import jax.numpy as jnp
 
 from . import _lazy as lazy
+from . import _replay as replay
 from ._graph import Node, released_error
 from ._py_layer_ctx import PyLayerContext
 from ._py_layer_slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
 from ._py_layer_traced import traced_apply
 from ._saved_hooks import SavedSlot, iter_slots
 from ._state import grad_mode, modes
-from ._tensor import Tensor
+from ._tensor import Tensor, _make_node
 from ._tensor_methods import check_inplace_leaf, inplace_assign
 
 _Tracer = jax.core.Tracer
@@ -123,8 +124,21 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             nig.append(any(needs[pos : pos + s.n]))
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
-    # where each input's gradient goes, taken before forward may rewire an input in place
-    edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+    follow = noting = None
+    if record and slots is None and replay.ENABLED:  # a repeated step may replay this apply, or note it
+        rs = replay.st
+        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):
+            follow = replay.layer_begin(cls, flat, _make_node)
+        if follow is None and (rs.rec is not None or (rs.pos == 0 and rs.step is None)):
+            noting = replay.mark()
+    # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
+    # has none yet: they stand for nodes not built)
+    raw = None
+    if follow is None:
+        edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+    else:
+        edges = None
+        raw = [t._e if need else None for t, need in zip(flat, needs)]
 
     ctx._in_forward = True
     modes.pylayer_forward_ctx.append(ctx)
@@ -132,16 +146,30 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     modes.grad_enabled = False
     try:
         out = cls.forward(ctx, *args, **kwargs)
+    except BaseException:
+        if follow is not None:
+            replay.layer_end(follow, False, flat, None, None, _make_node)
+        raise
     finally:
         modes.grad_enabled = prev
         modes.pylayer_forward_ctx.pop()
         ctx._in_forward = False
 
+    saved = ctx._saved
+    if follow is not None:
+        ok = type(out) is Tensor and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+        node = PyLayerNode(cls, ctx, None, needs, flat, [None] * len(flat), [out], None) if ok else None
+        if replay.layer_end(follow, ok, flat, out, node, _make_node):
+            if saved:
+                _link_saved(saved, [out], [out])
+            return out
+        # the step left its note: its tape is built, so the stubs the inputs had resolve to nodes now
+        edges = [_edge_of(t, e) if need else None for t, need, e in zip(flat, needs, raw)]
+
     if type(out) is Tensor:
         out_slots, out_flat, how = None, [out], None
     else:
         out_slots, out_flat, how = output_slots(out, _layer(cls))
-    saved = ctx._saved
     if not record:
         if saved:
             _link_saved(saved, (), ())
@@ -149,18 +177,24 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
 
     node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
     t = out_flat[0]
-    if (
+    common = (
         len(out_flat) == 1
         and type(t) is Tensor
         and t._edge is None
         and t.stop_gradient
         and not ctx._non_diff
         and all(t is not i for i in flat)
-    ):
+    )
+    if common:
         t._edge, t.stop_gradient = (node, 0), False  # the common case: one fresh output
         new_flat = out_flat
     else:
         new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
+    if noting is not None:
+        if common and not ctx._not_inplace and _plain(saved):
+            replay.note_layer(noting, cls, flat, needs, t, node)
+        else:
+            replay.abort()
     if saved:
         _link_saved(saved, [o if all(o is not i for i in flat) else None for o in out_flat], new_flat)
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
@@ -178,8 +212,22 @@ def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) ->
             continue
         for j, o in enumerate(out_flat):
             if o is s.ref and new_flat[j] is o and not o.stop_gradient:
-                s.edge, s.stop_gradient = new_flat[j]._edge, False
+                s.edge, s.stop_gradient = o._e, False  # (a replayed apply's stub until its node is needed)
         s.ref = None
+
+
+def _plain(saved: Any) -> bool:
+    """Nothing saved, or Tensors/arrays saved without hooks (what a replayed step may hold)."""
+    return not saved or all(type(v) is SavedSlot and v.unpack is None for v in saved)
+
+
+def _edge_of(t: Tensor, e: Any) -> Any:
+    """The edge an input had before forward (``e``: its raw edge then, None for a leaf), now its tape is built."""
+    if e is None:
+        return t._leaf_edge()
+    if type(e[0]) is replay.Step:
+        return (replay.resolve(e[0], e[1], _make_node), 0)
+    return e
 
 
 def _wire_outputs(
@@ -216,7 +264,7 @@ def _wire_outputs(
 class PyLayerNode(Node):
     """The tape node of one ``PyLayer.apply`` call: calls the user's backward with Tensors."""
 
-    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff")
+    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff", "cached")
 
     def __init__(
         self,
@@ -235,11 +283,11 @@ class PyLayerNode(Node):
         self.ctx = ctx
         self.slots = slots
         self.needs = needs
-        self.in_avals = [
-            (tuple(t._v.shape), t._v.dtype) if e is not None else None for t, e in zip(inputs, edges)
-        ]
+        self.in_avals = [(tuple(t._v.shape), t._v.dtype) if need else None for t, need in zip(inputs, needs)]
         self.out_slots = out_slots
         self.non_diff: set[int] = set()
+        # gradients its backward already returned in a replayed step that then left its note (used once)
+        self.cached: list[Any] | None = None
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -248,6 +296,16 @@ class PyLayerNode(Node):
     def backward(self, cts: list[Any], diff: Any) -> list[Any]:
         if self.released:
             raise released_error(self.name)
+        if self.cached is not None:
+            out, self.cached = self.cached, None
+            return out
+        co = replay.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
+        out = self._backward(cts, diff)
+        if co is not None:
+            replay.callout_end(co, out)
+        return out
+
+    def _backward(self, cts: list[Any], diff: Any) -> list[Any]:
         cls, ctx = self.cls, self.ctx
         if cls.backward is PyLayer.backward:
             raise NotImplementedError(

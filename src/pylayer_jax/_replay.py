@@ -87,17 +87,61 @@ class Event:
         self.out_avals = node.out_avals
 
 
+class LayerEvent:
+    """One noted ``PyLayer.apply``: what must match before forward runs, and what forward must record.
+
+    Forward itself runs every step (it is the user's code); the calls it records must be the noted ones.
+    """
+
+    __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
+                 "out_slot", "aval")
+    op = None  # an op never matches it
+
+    def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
+                 start: tuple, out_slot: int, aval: tuple) -> None:
+        self.cls = cls
+        self.srcs = srcs  # as an Event's (an outside input's ext index is -1: forward enters it where it uses it)
+        self.n_in = len(srcs)
+        self.needs = needs
+        self.calls = calls  # the calls forward recorded, the buffer inputs it entered, the results it made
+        self.ext_avals = ext_avals
+        self.n_new = n_new
+        self.n_calls, self.n_ext, self.slot = start  # the buffer's size before forward
+        self.out_slot = out_slot
+        self.aval = aval
+
+
+class Callout:
+    """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
+
+    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed")
+
+    def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
+                 grads: tuple, freed: tuple) -> None:
+        self.k = k  # the apply's event
+        self.cts = cts  # per output: (slot, aval) of the gradient it receives
+        self.calls, self.ext_avals, self.n_new = calls, ext_avals, n_new
+        self.n_ext = n_ext  # buffer inputs before it
+        self.grads = grads  # per input: the slot of the gradient it returns, or -1 for None
+        self.freed = freed  # the events whose nodes the backward had freed when it began
+
+
 class Backward:
     """A noted ``backward()``: its root, the buffer's size then, its calls and the leaves it wrote."""
 
-    __slots__ = ("root", "n_calls", "n_ext", "n_refs", "calls", "n_new", "leaves", "n_ext_after")
+    __slots__ = ("root", "n_calls", "n_ext", "n_refs", "calls", "n_new", "leaves", "n_ext_after", "segs",
+                 "callouts", "ext_tail")
 
     def __init__(self, root: int, n_calls: int, n_ext: int, n_refs: int, calls: tuple, n_new: int,
-                 leaves: tuple, n_ext_after: int) -> None:
+                 leaves: tuple, n_ext_after: int, segs: tuple, callouts: tuple, ext_tail: int) -> None:
         self.root = root
         self.n_calls, self.n_ext, self.n_refs = n_calls, n_ext, n_refs
-        self.calls = calls
-        self.n_new = n_new  # results those calls made
+        self.calls = calls  # without PyLayers: all its calls, and the results they made
+        self.n_new = n_new
+        # with PyLayers: (calls, results) before each callout and after the last one
+        self.segs = segs
+        self.callouts = callouts
+        self.ext_tail = ext_tail  # buffer inputs before the leaves' gradients are entered
         # per leaf of the step: (its gradient before, slot written or -1, its aval); the gradient before is
         # None (none or zeroed), a slot of the buffer, or (buffer input index or None if not read, aval) for an array
         self.leaves = leaves
@@ -160,6 +204,7 @@ class _State(threading.local):
         self.rec_buf: Any = None
         self.rec_start: tuple = ()
         self.rec_end = 0
+        self.rec_co: list[tuple] | None = None  # the PyLayer backwards of the backward() being noted
 
 
 st = _State()
@@ -195,6 +240,21 @@ def _current_buf() -> Any:
 
 
 # ---- following a note ------------------------------------------------------------------
+def _begin() -> Step | None:
+    """A step begins: it follows the note if the buffer holds what it held when the noted step began."""
+    s = st
+    if s.pos != 0:
+        return None
+    plan = s.plan
+    buf = lazy._buffer()
+    if plan is None or not _starts_as(buf, plan):
+        s.plan = None  # this step begins differently: it is noted instead
+        return None
+    step = s.step = Step(plan, buf)
+    _LIVE.add(step)
+    return step
+
+
 def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callable[..., OpNode],
            tensor_type: type) -> Any:
     """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
@@ -205,15 +265,9 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     s = st
     step = s.step
     if step is None:
-        if s.pos != 0:
+        step = _begin()
+        if step is None:
             return None
-        plan = s.plan
-        buf = lazy._buffer()
-        if plan is None or not _starts_as(buf, plan):
-            s.plan = None  # this step begins differently: it is noted instead
-            return None
-        step = s.step = Step(plan, buf)
-        _LIVE.add(step)
     log = step.log
     k = len(log)
     try:
@@ -309,7 +363,82 @@ def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
     return None
 
 
-def try_backward(t: Any) -> bool:
+def layer_begin(cls: type, inputs: Sequence[Any], make_node: Callable[..., OpNode]) -> tuple | None:
+    """Before the forward of a ``PyLayer.apply`` (positional Tensors, a gradient needed) in a step that may
+    follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
+    suspended, so its ops record calls and are not events), else None (the step left its note)."""
+    s = st
+    step = s.step
+    if step is None:
+        step = _begin()
+        if step is None:
+            return None
+    k = len(step.log)
+    events = step.events
+    ev = events[k] if k < len(events) else None
+    buf = step.buf
+    m = modes
+    if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
+            or m.static_program is not None or buf.done or len(buf.refs) != ev.slot or len(buf.calls) != ev.n_calls
+            or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
+        diverge(make_node)
+        return None
+    log = step.log
+    leaf_refs = step.leaf_refs
+    for t, (kind, j, sg, n, av) in zip(inputs, ev.srcs):
+        if kind == IN_STEP:
+            r = log[n][1]
+            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
+                break
+            continue
+        if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
+            break
+        v = t._v
+        if kind == OUTSIDE:
+            if type(v) is Pending:
+                v = v.array
+            if type(v) is not _ArrayImpl or t.stop_gradient != sg or (not sg and t._e is not None) or _aval(v) != av:
+                break
+        elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
+              or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START
+            break
+    else:
+        s.step, s.pos, s.plan = None, -2, None  # suspended while forward runs
+        return (step, k)
+    diverge(make_node)
+    return None
+
+
+def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any,
+              make_node: Callable[..., OpNode]) -> bool:
+    """After the forward of an apply that ``layer_begin`` let through: True if forward recorded the noted calls
+    and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
+    Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
+    note (its tape is built; the caller wires the apply as usual)."""
+    step, k = token
+    nested = _resume(step, make_node)
+    buf = step.buf
+    ev = step.events[k]
+    lock = buf.lock
+    lock.acquire()
+    try:
+        v = out._v if type(out) is type(inputs[0]) else None
+        if (ok and not nested and step.live and not buf.done and _current_buf() is buf and type(v) is Pending
+                and v.buf is buf and v.idx == ev.out_slot and v.array is None and v.aval == ev.aval
+                and out._e is None and out.stop_gradient and len(buf.refs) == ev.slot + ev.n_new
+                and len(buf.calls) == ev.n_calls + len(ev.calls) and _same_calls(buf, ev.n_calls, ev.n_ext, ev)
+                and all(out is not t for t in inputs)):
+            out._e = (step, k)
+            out.stop_gradient = False
+            step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+            return True
+    finally:
+        lock.release()
+    diverge(make_node)
+    return False
+
+
+def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
     """Replay the noted ``backward()`` from ``t``; False when it does not match (run it normally)."""
     s = st
     step = s.step
@@ -344,6 +473,7 @@ def try_backward(t: Any) -> bool:
             return False
         accs.append(acc)
     new: list[tuple[Any, tuple]] = []
+    tail = b.ext_tail
     if entered:  # in the order normal dispatch entered them, with the same sharing
         ids = buf.ext_ids
         new_ids: dict[int, int] = {}
@@ -354,41 +484,168 @@ def try_backward(t: Any) -> bool:
                 if jj is None:
                     if _aval(v) != aval:
                         return False
-                    jj = new_ids[id(v)] = b.n_ext + len(new)
+                    jj = new_ids[id(v)] = tail + len(new)
                     new.append((v, aval))
             if jj != j:
                 return False
-        if b.n_ext + len(new) != b.n_ext_after:
+        if tail + len(new) != b.n_ext_after:
             return False
-    elif b.n_ext_after != b.n_ext:
+    elif b.n_ext_after != tail:
         return False
+    done = None
+    if b.callouts:
+        done = _callouts(step, b, buf, make_node, accs)
+        if done is None:
+            return False
     lock = buf.lock
     lock.acquire()
     try:
-        if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
-            return False
-        for v, aval in new:
-            buf.ext_ids[id(v)] = len(buf.ext)
-            buf.ext.append(v)
-            buf.ext_avals.append(aval)
-        buf.calls.extend(b.calls)
-        buf.memo = plan.programs
-        refs = buf.refs
-        refs.extend([_DEAD] * b.n_new)
-        for acc, (_, slot, aval) in zip(accs, b.leaves):
-            if slot >= 0:
-                p = Pending(aval, buf, slot)
-                refs[slot] = _wref(p)
-                acc.grad = p
+        ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
+        if ok and done is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
+            ok = len(buf.ext) == tail and not any(id(v) in buf.ext_ids for v, _ in new)
+        if ok:
+            for v, aval in new:
+                buf.ext_ids[id(v)] = len(buf.ext)
+                buf.ext.append(v)
+                buf.ext_avals.append(aval)
+            refs = buf.refs
+            if done is None:
+                buf.calls.extend(b.calls)
+                refs.extend([_DEAD] * b.n_new)
+            else:
+                calls, n_new = b.segs[-1]
+                buf.calls.extend(calls)
+                refs.extend([_DEAD] * n_new)
+            buf.memo = plan.programs
+            for acc, (_, slot, aval) in zip(accs, b.leaves):
+                if slot >= 0:
+                    p = Pending(aval, buf, slot)
+                    refs[slot] = _wref(p)
+                    acc.grad = p
     finally:
         lock.release()
+    if not ok:
+        if done:
+            _leave(step, done, make_node)
+        return False
     step.live = False  # its nodes are freed now, as the normal backward frees them
     _LIVE.discard(step)
+    if done:
+        for co in b.callouts:
+            node = step.log[co.k][2]
+            node.release()
+            step.nodes[co.k] = node
     step.log = []
     s.step = None
     s.pos = 0  # the next op begins a new step
     STATS["steps"] += 1
     return True
+
+
+def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode], accs: list) -> list | None:
+    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls: the (node, gradients)
+    pairs, or None when the step left the note (its tape is then built, with the gradients the PyLayers'
+    backwards already returned kept on their nodes: the walk that follows does not call them again)."""
+    s = st
+    done: list[tuple[Any, Any]] = []
+    log = step.log
+    for co, (calls, n_new) in zip(b.callouts, b.segs):
+        lock = buf.lock
+        lock.acquire()
+        try:
+            ok = not buf.done and step.live and len(buf.ext) == co.n_ext
+            if ok:
+                buf.calls.extend(calls)
+                refs = buf.refs
+                refs.extend([_DEAD] * n_new)
+                cts = []
+                for slot, aval in co.cts:  # the gradients it receives, where the noted calls put them
+                    p = Pending(aval, buf, slot)
+                    refs[slot] = _wref(p)
+                    cts.append(p)
+                c0, r0 = len(buf.calls), len(refs)
+        finally:
+            lock.release()
+        if not ok:
+            _leave(step, done, make_node)
+            return None
+        node = log[co.k][2]
+        s.step, s.pos, s.plan = None, -2, None  # suspended: its ops record calls, not events
+        try:
+            grads = node.backward(cts, None)
+        except BaseException:
+            _resume(step, make_node)
+            _failed(step, co, r0, accs, b, make_node)
+            raise
+        nested = _resume(step, make_node)
+        done.append((node, grads))
+        if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
+                or len(buf.calls) != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
+                or not _at_slots(grads, co.grads, buf)):
+            _leave(step, done, make_node)
+            return None
+    return done
+
+
+def _same_calls(buf: Any, c0: int, e0: int, noted: Any) -> bool:
+    """Whether the buffer's calls from ``c0`` and inputs from ``e0`` are the noted ones (same kernels, inputs)."""
+    try:
+        return tuple(buf.calls[c0:]) == noted.calls and tuple(buf.ext_avals[e0:]) == noted.ext_avals
+    except Exception:  # a part whose comparison raises: not the same
+        return False
+
+
+def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:
+    if len(grads) != len(slots):
+        return False
+    for g, j in zip(grads, slots):
+        if j < 0:
+            if g is not None:
+                return False
+        elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
+            return False
+    return True
+
+
+def _resume(step: Step, make_node: Callable[..., OpNode]) -> bool:
+    """Back from user code run with the step suspended; True if that code began a step or note of its own."""
+    s = st
+    nested = s.step is not None or s.rec is not None
+    if nested:
+        if s.step is not None:
+            materialise(s.step, make_node)
+        abort()
+    s.step, s.pos, s.plan = step, 0, step.plan
+    return nested
+
+
+def _failed(step: Step, co: Callout, n_refs: int, accs: list, b: Backward, make_node: Callable[..., OpNode]) -> None:
+    """A PyLayer's backward raised in a replayed ``backward()``: leave what the normal walk leaves when it raises
+    there. The nodes it had run are freed, the leaves it had reached hold their gradients, the rest of the tape
+    is built (a later backward through it runs the walk); the next op begins a new step."""
+    buf = step.buf
+    diverge(make_node)
+    for k in co.freed:
+        step.nodes[k].release()
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if not buf.done:
+            for acc, (_, slot, aval) in zip(accs, b.leaves):
+                if 0 <= slot < n_refs:
+                    p = Pending(aval, buf, slot)
+                    buf.refs[slot] = _wref(p)
+                    acc.grad = p
+    finally:
+        lock.release()
+    st.pos = 0
+
+
+def _leave(step: Step, done: list, make_node: Callable[..., OpNode]) -> None:
+    """The replayed step leaves its note mid-backward: build its tape; keep the PyLayers' gradients on their nodes."""
+    diverge(make_node)
+    for node, grads in done:
+        node.cached = grads
 
 
 _NO = object()  # a gradient state the note does not cover
@@ -443,8 +700,9 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
-        for k, (leaves, t) in enumerate(step.log):
+        for k, entry in enumerate(step.log):
             ev = step.plan.events[k]
+            leaves, t = entry[0], entry[1]
             edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
             for x, src in zip(leaves, ev.srcs):
                 if src[2]:
@@ -453,7 +711,11 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
                     edges.append((step.nodes[src[3]], 0))
                 else:
                     edges.append(x._leaf_edge())
-            node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [t._v], edges)
+            if type(ev) is LayerEvent:  # the apply's node was made with it: it gets its edges now
+                node = entry[2]
+                node.next_edges = edges
+            else:
+                node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [t._v], edges)
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
@@ -498,6 +760,7 @@ def mark() -> tuple:
 def abort() -> None:
     """Stop taking the note of this step."""
     s = st
+    s.rec_co = None
     if s.rec is not None:
         s.rec = None
         s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
@@ -510,7 +773,6 @@ def abort() -> None:
 def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
             needs: tuple, out: Any, node: OpNode, tensor_type: type) -> None:
     """Note an op that normal dispatch just ran, recorded and gave a node."""
-    s = st
     buf0, nc, ne, nr = before
     buf = _current_buf()
     if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
@@ -518,60 +780,106 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
             or modes.saved_hooks):  # a packed saved value is not replayed
         abort()
         return
-    if s.rec is None:
-        if s.pos != 0 or s.step is not None:
-            return
-        s.pos = -1
-        s.rec = []
-        s.rec_buf = buf
-        s.rec_start = (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr)
-        s.rec_end = nr
-    elif buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
-        abort()
+    if not _open_note(buf, nc, ne, nr):
         return
     call = buf.calls[nc]
     srcs = []
     for i, t in enumerate(leaves):
         r = call[2][i]
-        if type(t) is not tensor_type:
+        src = None
+        if type(t) is tensor_type:
+            src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
+        if src is None:
             abort()
             return
-        sg = t.stop_gradient
-        e = t._e
-        n_leaf = -1
-        if needs[i] and e is None:  # a leaf this op sends a gradient to: numbered in order of first use
-            n_leaf = s.rec_leaf_ids.get(id(t), -1)
-            if n_leaf >= 0 and s.rec_leaves[n_leaf]() is not t:  # an earlier leaf died and its id came back
-                abort()
-                return
-            if n_leaf < 0:
-                n_leaf = s.rec_leaf_ids[id(t)] = len(s.rec_leaves)
-                s.rec_leaves.append(weakref.ref(t))
-        if r >= 0:
-            k = s.rec_slots.get(r)
-            if k is not None:
-                if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
-                    abort()
-                    return
-                srcs.append((IN_STEP, r, sg, k, None))
-            elif r < s.rec_start[2] and (e is None or sg):
-                srcs.append((AT_START, r, sg, n_leaf, None))
-            else:
-                abort()
-                return
-        else:
-            v = arrays[i]
-            if type(v) is Pending:
-                v = v.array
-            if type(v) is not _ArrayImpl or (e is not None and not sg):
-                abort()
-                return
-            srcs.append((OUTSIDE, -1 - r, sg, n_leaf, _aval(v)))
-    s.rec_slots[nr] = len(s.rec)
+        srcs.append(src)
+    _add_event(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node), nr, node, nr + 1)
+
+
+def note_layer(before: tuple, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
+    """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    v = out._v
+    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or type(v) is not Pending or v.buf is not buf
+            or v.array is not None or v.idx < nr):
+        abort()
+        return
+    if not _open_note(buf, nc, ne, nr):
+        return
+    srcs = []
+    for t, need in zip(inputs, needs):
+        w = t._v
+        src = None
+        if t.stop_gradient != need:  # (forward did not change it)
+            if type(w) is Pending and w.buf is buf and w.array is None:
+                src = _src(t, need, w.idx, None, -1)
+            else:  # forward enters the array into the buffer where it uses it
+                src = _src(t, need, None, w, -1)
+        if src is None:
+            abort()
+            return
+        srcs.append(src)
+    ev = LayerEvent(cls, tuple(srcs), tuple(needs), tuple(buf.calls[nc:]), tuple(buf.ext_avals[ne:]),
+                    len(buf.refs) - nr, (nc, ne, nr), v.idx, v.aval)
+    _add_event(ev, v.idx, node, len(buf.refs))
+
+
+def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
+    """Whether the event beginning at this buffer state goes into a note (begun now if the step begins here)."""
+    s = st
+    if s.rec is None:
+        if s.pos != 0 or s.step is not None:
+            return False
+        s.pos = -1
+        s.rec = []
+        s.rec_buf = buf
+        s.rec_start = (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr)
+        s.rec_end = nr
+        return True
+    if buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
+        abort()
+        return False
+    return True
+
+
+def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> tuple | None:
+    """Where input ``t`` of a noted event comes from: buffer slot ``r``, or else the outside array ``v`` (buffer
+    input ``ext_idx``); None when the note cannot say (the step is not noted further)."""
+    s = st
+    sg = t.stop_gradient
+    e = t._e
+    n_leaf = -1
+    if need and e is None:  # a leaf the event sends a gradient to: numbered in order of first use
+        n_leaf = s.rec_leaf_ids.get(id(t), -1)
+        if n_leaf >= 0 and s.rec_leaves[n_leaf]() is not t:  # an earlier leaf died and its id came back
+            return None
+        if n_leaf < 0:
+            n_leaf = s.rec_leaf_ids[id(t)] = len(s.rec_leaves)
+            s.rec_leaves.append(weakref.ref(t))
+    if r is not None:
+        k = s.rec_slots.get(r)
+        if k is not None:
+            if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
+                return None
+            return (IN_STEP, r, sg, k, None)
+        if r < s.rec_start[2] and (e is None or sg):
+            return (AT_START, r, sg, n_leaf, None)
+        return None
+    if type(v) is Pending:
+        v = v.array
+    if type(v) is not _ArrayImpl or (e is not None and not sg):
+        return None
+    return (OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
+
+
+def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
+    s = st
+    s.rec_slots[out_slot] = len(s.rec)
     s.rec_node_idx[id(node)] = len(s.rec)
     s.rec_nodes.append(weakref.ref(node))
-    s.rec.append(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node))
-    s.rec_end = nr + 1
+    s.rec.append(ev)
+    s.rec_end = end
 
 
 def backward_mark(t: Any) -> tuple | None:
@@ -601,7 +909,45 @@ def backward_mark(t: Any) -> tuple | None:
         if g is _NO:
             return None
         states.append(g)
+    s.rec_co = []
     return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
+
+
+def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
+    """A PyLayer's backward is about to run inside the ``backward()`` being noted: what the note needs of it."""
+    s = st
+    buf = s.rec_buf
+    k = s.rec_node_idx.get(id(node))
+    if k is None or s.rec_nodes[k]() is not node or _current_buf() is not buf or buf.done:
+        s.rec_co = None
+        return None
+    cs = []
+    for c in cts:  # each gradient it receives is a result of this backward's calls
+        if type(c) is not Pending or c.buf is not buf or c.array is not None:
+            s.rec_co = None
+            return None
+        cs.append((c.idx, c.aval))
+    freed = tuple([j for j, ref in enumerate(s.rec_nodes) if (n := ref()) is not None and n.released])
+    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed)
+
+
+def callout_end(co: tuple, grads: Sequence[Any]) -> None:
+    """The PyLayer's backward returned ``grads`` (one per input: None, or an array to pass on)."""
+    s = st
+    buf = s.rec_buf
+    if s.rec_co is None or _current_buf() is not buf or buf.done:
+        s.rec_co = None
+        return
+    slots = []
+    for g in grads:
+        if g is None:
+            slots.append(-1)
+        elif type(g) is Pending and g.buf is buf and g.array is None:
+            slots.append(g.idx)
+        else:  # an array computed at once, or a result of an earlier run: not a slot of this step
+            s.rec_co = None
+            return
+    s.rec_co.append((*co, len(buf.calls), len(buf.refs), len(buf.ext), tuple(slots)))
 
 
 def note_backward(before: tuple) -> None:
@@ -646,13 +992,40 @@ def note_backward(before: tuple) -> None:
             leaves.append((before, -1, None))  # not reached by this backward
         else:
             return
-    if not set(range(ne, len(buf.ext))) <= entered:  # every new buffer input is a leaf's gradient
+    parts = _split_at_callouts(s.rec, s.rec_co, buf, nc, ne, nr)
+    if parts is None:
+        return
+    segs, callouts, ext_tail = parts
+    # every new buffer input is a PyLayer backward's or, after the last of them, a leaf's gradient
+    if not set(range(ext_tail, len(buf.ext))) <= entered or any(j < ext_tail for j in entered):
         return
     for j in range(nr, len(buf.refs)):
         if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
             return
-    bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext))
+    bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext),
+                   segs, callouts, ext_tail)
     s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves))
+
+
+def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int, nr: int) -> tuple | None:
+    """(segments, callouts, buffer inputs before the leaves' gradients) of a noted backward; None if it cannot be
+    replayed (a PyLayer backward the note could not follow, buffer inputs entered outside the callouts)."""
+    n_layers = sum(type(ev) is LayerEvent for ev in events)
+    if co is None or len(co) != n_layers:  # every apply's backward ran once, and was noted
+        return None
+    if not co:
+        return (), (), ne
+    segs, callouts = [], []
+    pc, pr, pe = nc, nr, ne
+    for k, cts, c0, r0, e0, freed, c1, r1, e1, grads in co:
+        if type(events[k]) is not LayerEvent or e0 != pe or c0 < pc:
+            return None
+        segs.append((tuple(buf.calls[pc:c0]), r0 - pr))
+        callouts.append(Callout(k, cts, tuple(buf.calls[c0:c1]), tuple(buf.ext_avals[e0:e1]), r1 - r0, e0, grads,
+                                freed))
+        pc, pr, pe = c1, r1, e1
+    segs.append((tuple(buf.calls[pc:]), len(buf.refs) - pr))
+    return tuple(segs), tuple(callouts), pe
 
 
 def boundary(make_node: Callable[..., OpNode]) -> None:

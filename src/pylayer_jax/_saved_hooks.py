@@ -104,7 +104,7 @@ class SavedSlot:
         arr = x._v if self.as_tensor else x
         self.shape, self.dtype = tuple(arr.shape), arr.dtype
         self.stop_gradient = x.stop_gradient if self.as_tensor else True
-        self.edge: Edge | None = x.grad_edge() if self.as_tensor and not x.stop_gradient else None
+        self.edge: Edge | None = x.grad_edge(stub=True) if self.as_tensor and not x.stop_gradient else None
         self.ref: Any = x
         if hooks is None:
             self.array, self.packed, self.unpack = arr, None, None

@@ -154,13 +154,17 @@ class Tensor:
             self._acc = AccumulateGrad((tuple(v.shape), v.dtype))
         return (self._acc, 0)
 
-    def grad_edge(self) -> Edge | None:
-        """Where a gradient for this tensor flows: its producer's slot, or its leaf sink."""
+    def grad_edge(self, stub: bool = False) -> Edge | None:
+        """Where a gradient for this tensor flows: its producer's slot, or its leaf sink.
+
+        ``stub=True`` returns a replayed op's stub edge as it is (it resolves to the node when read through
+        ``Tensor._edge``), so that keeping it does not make the step build its tape.
+        """
         if self.stop_gradient:
             return None
         e = self._e
         if e is not None:
-            return e if type(e[0]) is not replay.Step else self._edge
+            return e if stub or type(e[0]) is not replay.Step else self._edge
         return self._leaf_edge()
 
     # ---- gradients ---------------------------------------------------------------
@@ -239,7 +243,7 @@ class Tensor:
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
         if grad_tensor is None and not retain_graph:
-            if replay.st.step is not None and replay.ENABLED and replay.try_backward(self):
+            if replay.st.step is not None and replay.ENABLED and replay.try_backward(self, _make_node):
                 lazy.flush()  # the repeated step's backward, as noted: no walk
                 return
             _walk([self], None, False)
@@ -682,7 +686,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"{len(tensors)} tensors."
         )
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        if replay.try_backward(tensors[0]):  # the repeated step's backward, as noted: no walk
+        if replay.try_backward(tensors[0], _make_node):  # the repeated step's backward, as noted: no walk
             lazy.flush()
             return
     _walk(tensors, grad_tensors, retain_graph)

@@ -1,0 +1,406 @@
+"""Replaying repeated steps that contain PyLayers: the user's forward and backward still run once per
+step, and everything equals normal dispatch.
+
+Oracles: jax.grad of the same computation, the same code run with replay off (values, gradients,
+error types and messages, how often forward, backward and hooks ran), and ``_replay.STATS``
+showing that the replay (or its fallback) really ran.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from replay_support import _both, _close, _data, _loop, _tensors
+
+import pylayer_jax as paddle
+from pylayer_jax import _replay
+from pylayer_jax.autograd import PyLayer, once_differentiable
+
+
+@pytest.fixture(autouse=True)
+def _fresh_note() -> None:
+    _replay.st.__init__()  # no note left over from another test
+
+
+CALLS = {"forward": 0, "backward": 0}
+
+
+class CusTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        CALLS["forward"] += 1
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def _counted(script: Any) -> Any:
+    def run() -> Any:
+        CALLS.update(forward=0, backward=0)
+        return script(), dict(CALLS)
+
+    return run
+
+
+def _mlp_loss(ps: list, x: jax.Array) -> jax.Array:
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.tanh(x @ w1 + b1) @ w2 + b2)
+
+
+def test_an_mlp_with_a_pylayer_activation_replays_and_matches_jax_grad(monkeypatch: pytest.MonkeyPatch) -> None:
+    x_np, ps_np = _data()
+    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    (on, on_calls), (off, off_calls), stats = _both(
+        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: CusTanh.apply(pre), steps=6)))
+    for grads in on:
+        _close(grads, ref)
+    _close(on, off)
+    assert on_calls == off_calls == {"forward": 6, "backward": 6}  # the user's code runs once per step
+    assert stats["steps"] >= 4 and stats["materialised"] == 0
+
+
+def test_the_benchmark_step_accumulating_into_a_leaf(monkeypatch: pytest.MonkeyPatch) -> None:
+    x_np = np.random.default_rng(1).standard_normal((2, 3))
+
+    def script() -> list[np.ndarray]:
+        x = paddle.to_tensor(x_np, stop_gradient=False)
+        out = []
+        for _ in range(6):
+            CusTanh.apply(x).mean().backward()  # no clear_grad: x.grad accumulates step after step
+            out.append(x.grad.numpy())
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    one = np.asarray(jax.grad(lambda v: jnp.mean(jnp.tanh(v)))(jnp.asarray(x_np)))
+    for i, g in enumerate(on):
+        np.testing.assert_allclose(g, (i + 1) * one, rtol=1e-12)
+    assert stats["steps"] >= 3
+
+
+class Scale(PyLayer):
+    """``k * x`` with ``k`` read from a global: a step may record other calls than the noted one."""
+
+    K = [2.0]
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        ctx.k = Scale.K[0]
+        return x * ctx.k
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        return dy * ctx.k
+
+
+def test_a_forward_that_records_other_calls_leaves_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+        Scale.K[0] = 3.0 if i == 3 else 2.0  # step 3's forward records another kernel
+        return paddle.tanh(Scale.apply(pre))
+
+    (on, on_calls), (off, off_calls), stats = _both(monkeypatch, _counted(lambda: _loop(act=act, steps=6)))
+    _close(on, off)
+    x_np, ps_np = _data()
+    for i, grads in enumerate(on):
+        k = 3.0 if i == 3 else 2.0
+
+        def loss(ps: list, x: jax.Array, k: float = k) -> jax.Array:
+            w1, b1, w2, b2 = ps
+            return jnp.mean(jnp.tanh(k * (x @ w1 + b1)) @ w2 + b2)
+
+        _close(grads, jax.grad(loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np)))
+    assert on_calls == off_calls
+    assert stats["materialised"] >= 1 and stats["steps"] >= 2
+
+
+class Switch(PyLayer):
+    """tanh whose backward takes another route to the same gradient when ``ALT`` is set."""
+
+    ALT = [False]
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        (y,) = ctx.saved_tensor()
+        if Switch.ALT[0]:
+            return dy - dy * y * y
+        return dy * (1 - paddle.square(y))
+
+
+def test_a_backward_that_records_other_calls_runs_once_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+        Switch.ALT[0] = i == 4
+        return Switch.apply(pre)
+
+    x_np, ps_np = _data()
+    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    (on, on_calls), (off, off_calls), stats = _both(monkeypatch, _counted(lambda: _loop(act=act, steps=7)))
+    _close(on, off)
+    for grads in on:
+        _close(grads, ref)
+    assert on_calls == off_calls == {"forward": 0, "backward": 7}  # step 4's backward is not called twice
+    assert stats["materialised"] >= 1 and stats["steps"] >= 3
+
+
+class Peek(PyLayer):
+    """A backward that reads a value (running the deferred calls) in some steps."""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        (y,) = ctx.saved_tensor()
+        if CALLS["backward"] == 4:
+            assert np.isfinite(dy.numpy()).all()
+        return dy * (1 - paddle.square(y))
+
+
+def test_a_value_read_inside_backward_of_a_replayed_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    x_np, ps_np = _data()
+    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    (on, on_calls), (off, off_calls), stats = _both(
+        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: Peek.apply(pre), steps=6)))
+    _close(on, off)
+    for grads in on:
+        _close(grads, ref)
+    assert on_calls == off_calls == {"forward": 0, "backward": 6}
+    assert stats["materialised"] >= 1
+
+
+class Flaky(PyLayer):
+    """tanh whose backward raises on its fourth call."""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        if CALLS["backward"] == 4:
+            raise ValueError("flaky backward")
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def test_an_exception_in_backward_of_a_replayed_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        CALLS.update(backward=0)
+        x, params = _tensors()
+        out: list[Any] = []
+        for _ in range(7):
+            h = Flaky.apply(paddle.matmul(x, params[0]) + params[1])
+            loss = (paddle.matmul(h, params[2]) + params[3]).mean()
+            try:
+                loss.backward()
+            except ValueError as e:
+                out.append(str(e))
+                # what the failed backward left: the gradients it had stored, and a tape it had partly freed
+                out.append([None if p.grad is None else p.grad.numpy() for p in params])
+                with pytest.raises(RuntimeError) as again:
+                    loss.backward()
+                out.append(str(again.value))
+            out.append([None if p.grad is None else p.grad.numpy() for p in params])
+            for p in params:
+                p.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    assert "flaky backward" in on and "flaky backward" in off
+    assert len(on) == len(off)
+    for a, b in zip(on, off):
+        if isinstance(a, str):
+            assert a == b
+        else:
+            assert [g is None for g in a] == [g is None for g in b]
+            _close([g for g in a if g is not None], [g for g in b if g is not None])
+    assert stats["steps"] >= 3
+
+
+def test_a_hook_on_a_pylayer_output_in_repeated_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+        y = CusTanh.apply(pre)
+        y.register_hook(lambda g: out.append(("hook", g.numpy())) or g * 2)
+        return y
+
+    on, off, stats = _both(monkeypatch, lambda: _loop(act=act, steps=5))
+    _close([v for v in on if not isinstance(v, tuple)], [v for v in off if not isinstance(v, tuple)])
+    _close([v[1] for v in on if isinstance(v, tuple)], [v[1] for v in off if isinstance(v, tuple)])
+    assert sum(isinstance(v, tuple) for v in on) == 5
+    assert stats["steps"] == 0  # a hook reads the output's history: the step builds its tape
+
+
+def test_backward_through_a_pylayer_after_its_replayed_backward_raises_like_normal_dispatch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[str]:
+        x = paddle.to_tensor(np.ones((2, 3), np.float32), stop_gradient=False)
+        for _ in range(5):
+            y = CusTanh.apply(x)
+            y.mean().backward()
+        with pytest.raises(RuntimeError) as e:
+            y.sum().backward()  # its node was freed by the (replayed) backward
+        return [str(e.value)]
+
+    on, off, stats = _both(monkeypatch, script)
+    assert on == off and "PyLayer CusTanh" in on[-1] and "second time" in on[-1]
+    assert stats["steps"] >= 2
+
+
+class InPlace(PyLayer):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        y.scale_(1.0)  # an in-place write inside forward
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+def test_an_in_place_write_inside_forward_of_a_repeated_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    x_np, ps_np = _data()
+    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    on, off, stats = _both(monkeypatch, lambda: _loop(act=lambda i, pre, _: InPlace.apply(pre), steps=5))
+    _close(on, off)
+    for grads in on:
+        _close(grads, ref)
+
+
+class NestedGrad(PyLayer):
+    """A backward that differentiates with paddle.grad itself (a walk inside the walk)."""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(x)
+        return paddle.tanh(x)
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        CALLS["backward"] += 1
+        (x,) = ctx.saved_tensor()
+        with paddle.enable_grad():
+            xx = x.detach()
+            xx.stop_gradient = False
+            (g,) = paddle.grad(paddle.tanh(xx).sum(), xx)
+        return dy * g
+
+
+def test_a_backward_that_runs_paddle_grad_inside_a_repeated_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    x_np, ps_np = _data()
+    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    (on, on_calls), (off, off_calls), _ = _both(
+        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: NestedGrad.apply(pre), steps=5)))
+    _close(on, off)
+    for grads in on:
+        _close(grads, ref)
+    assert on_calls == off_calls == {"forward": 0, "backward": 5}
+
+
+class Mul(PyLayer):
+    """Two inputs, two gradients; ``needs_input_grad`` says which are wanted."""
+
+    @staticmethod
+    def forward(ctx, a, b):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(a, b)
+        ctx.seen = ctx.needs_input_grad
+        return a * b
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        a, b = ctx.saved_tensor()
+        CALLS["backward"] += 1
+        return dy * b, (dy * a if ctx.needs_input_grad[1] else None)
+
+
+def test_a_two_input_pylayer_with_a_frozen_input_and_a_new_input_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        rng = np.random.default_rng(3)
+        a = paddle.to_tensor(rng.standard_normal((3, 4)), stop_gradient=False)
+        b = paddle.to_tensor(rng.standard_normal((3, 4)))  # frozen
+        out: list[Any] = []
+        for i in range(7):
+            if i == 4:  # another leaf from here on
+                a = paddle.to_tensor(rng.standard_normal((3, 4)), stop_gradient=False)
+            Mul.apply(paddle.tanh(a), b).sum().backward()
+            out.append((a.grad.numpy(), b.grad))
+            a.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    for (ga, gb), (ha, hb) in zip(on, off):
+        np.testing.assert_allclose(ga, ha, rtol=1e-12)
+        assert gb is None and hb is None
+    assert stats["steps"] >= 3
+
+
+def test_once_differentiable_and_non_differentiable_outputs_in_repeated_steps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Once(PyLayer):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, dy):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensor()
+            return 2 * x * dy
+
+    class WithIndex(PyLayer):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            idx = paddle.argmax(x, axis=-1)
+            ctx.mark_non_differentiable(idx)
+            return paddle.tanh(x), idx
+
+        @staticmethod
+        def backward(ctx, dy, didx):  # noqa: ANN001, ANN205
+            return dy
+
+    def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
+        h, idx = WithIndex.apply(Once.apply(pre))
+        out.append(idx.numpy())
+        return h
+
+    on, off, stats = _both(monkeypatch, lambda: _loop(act=act, steps=5))
+    _close(on, off)
+    x_np, ps_np = _data()
+
+    def loss(ps: list, x: jax.Array) -> jax.Array:
+        w1, b1, w2, b2 = ps
+        pre = x @ w1 + b1
+        # WithIndex's backward passes dy through unchanged: tanh's factor is dropped on purpose
+        h = pre * pre + jax.lax.stop_gradient(jnp.tanh(pre * pre) - pre * pre)
+        return jnp.mean(h @ w2 + b2)
+
+    ref = jax.grad(loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
+    for grads in [v for v in on if isinstance(v, list)]:
+        _close(grads, ref)
