@@ -8,6 +8,7 @@ Oracles: jax.grad of the same computation, and the same code run with replay off
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 from typing import Any
 
@@ -443,3 +444,25 @@ def test_copies_of_replayed_tensors_and_cleared_grads_read_inside_jit() -> None:
     inside = jax.jit(lambda a: a + w.grad._value)(jnp.ones((3, 2)))  # a cleared grad read while tracing
     np.testing.assert_allclose(np.asarray(inside), np.ones((3, 2)))
     np.testing.assert_allclose(other.grad.numpy(), np.zeros((3, 2)))  # the zeros made then are not kept
+
+
+def test_a_step_left_halfway_in_a_thread_that_ends_keeps_nothing_alive() -> None:
+    refs: dict[str, Any] = {}
+
+    def worker() -> None:
+        x, params = _tensors()
+        for _ in range(5):
+            _forward(x, params).mean().backward()
+            for p in params:
+                p.clear_grad()
+        h = _forward(x, params)  # a forward that follows the note, and no backward
+        float(h.mean())
+        refs["h"], refs["w"] = weakref.ref(h), weakref.ref(params[0])
+
+    before = _replay.STATS["steps"]
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    gc.collect()
+    assert _replay.STATS["steps"] - before >= 3
+    assert refs["h"]() is None and refs["w"]() is None

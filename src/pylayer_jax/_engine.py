@@ -6,11 +6,19 @@ Tensors when ``diff`` (the Tensor layer's DiffOps) is given for create_graph.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from ._fused import add_into, add_kernel, as_array, fusable, run_segment
 from ._graph import ZEROED, AccumulateGrad, Edge, Node
+
+
+class _Walk(threading.local):
+    grads: dict[int, list[Any]] | None = None  # the running walk's gradients waiting for nodes (keyed by id)
+
+
+WALK = _Walk()  # (read by the step replay when it notes a PyLayer's backward: what the walk holds then)
 
 
 def _add(a: Any, b: Any, diff: Any) -> Any:
@@ -78,7 +86,16 @@ def run_backward(
     grads: dict[int, list[Any]] = {}
     for (node, idx), g in roots:
         _accumulate(grads, node, idx, g, diff)
+    prev, WALK.grads = WALK.grads, grads
+    try:
+        return _walk(order, grads, retain_graph, diff, capture)
+    finally:
+        WALK.grads = prev
 
+
+def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, diff: Any,
+          capture: Sequence[Edge] | None) -> list[Any] | None:
+    """The reversed walk over ``order`` from the gradients in ``grads`` (see ``run_backward``)."""
     wanted: dict[tuple[int, int], int] = {}
     runs: set[int] | None = None
     if capture is not None:

@@ -277,7 +277,8 @@ class PyLayerNode(Node):
         out_flat: list[Any],
         out_slots: Any,
     ) -> None:
-        out_avals = [(tuple(o.shape), o._v.dtype if isinstance(o, Tensor) else o.dtype) for o in out_flat]
+        out_avals = [(tuple(o._v.shape), o._v.dtype) if isinstance(o, Tensor) else (tuple(o.shape), o.dtype)
+                     for o in out_flat]
         super().__init__(edges, out_avals)
         self.cls = cls
         self.ctx = ctx

@@ -40,15 +40,18 @@ import jax
 
 from . import _dtypes
 from . import _lazy as lazy
+from ._engine import WALK, run_backward
 from ._graph import ZEROED, OpNode
 from ._lazy import Pending
-from ._state import modes
+from ._state import grad_mode, modes
 
 ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
 MAX_EVENTS = 256  # a longer step is not noted
 # steps whose backward was replayed, and replayed steps that had to build their tape (for tests and tuning)
 STATS = {"steps": 0, "materialised": 0}
-_LIVE: set[Any] = set()  # the steps being replayed, in every thread (a write from any thread materialises them)
+# the steps being replayed, in every thread (a write from any thread materialises them), weakly: a step its thread
+# left halfway (the thread ended) goes with its tensors
+_LIVE: dict[int, Any] = {}
 
 _ArrayImpl = lazy._ArrayImpl
 _wref = weakref.ref
@@ -114,16 +117,19 @@ class LayerEvent:
 class Callout:
     """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
 
-    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed")
+    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending")
 
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
-                 grads: tuple, freed: tuple) -> None:
+                 grads: tuple, freed: tuple, pending: tuple) -> None:
         self.k = k  # the apply's event
         self.cts = cts  # per output: (slot, aval) of the gradient it receives
         self.calls, self.ext_avals, self.n_new = calls, ext_avals, n_new
         self.n_ext = n_ext  # buffer inputs before it
         self.grads = grads  # per input: the slot of the gradient it returns, or -1 for None
         self.freed = freed  # the events whose nodes the backward had freed when it began
+        # the gradients the walk held then for nodes it had not run (its own included): (0, event, output, slot,
+        # aval) or (1, leaf, 0, slot, aval); a step that leaves its note here walks on from them
+        self.pending = pending
 
 
 class Backward:
@@ -168,7 +174,7 @@ class Plan:
 class Step:
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
-    __slots__ = ("plan", "events", "leaf_refs", "buf", "log", "nodes", "live", "__weakref__")
+    __slots__ = ("plan", "events", "leaf_refs", "buf", "log", "nodes", "live", "freed", "__weakref__")
 
     def __init__(self, plan: Plan, buf: Any) -> None:
         self.plan = plan
@@ -181,6 +187,9 @@ class Step:
         self.log: list[tuple] = []
         self.nodes: dict[int, OpNode] = {}  # the real node of op k, once needed
         self.live = True  # still replaying: the stubs stand for nodes not built yet
+        # inside a PyLayer's replayed backward: the events whose nodes the normal walk has freed by then (built
+        # freed, should the step build its tape there)
+        self.freed: tuple = ()
 
     # a copied Tensor shares its step (its nodes are built once, for both)
     def __copy__(self) -> Step:
@@ -251,7 +260,7 @@ def _begin() -> Step | None:
         s.plan = None  # this step begins differently: it is noted instead
         return None
     step = s.step = Step(plan, buf)
-    _LIVE.add(step)
+    _LIVE[id(step)] = _wref(step)
     return step
 
 
@@ -453,6 +462,7 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
             or len(buf.calls) != b.n_calls or len(buf.ext) != b.n_ext):
         return False
     accs = []
+    gs = []  # the leaves' gradients now (a PyLayer's backward must leave them as they are)
     entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
     for ref, (before, _, _) in zip(plan.leaf_refs, b.leaves):
         leaf = ref()
@@ -460,6 +470,7 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
         if acc is None or acc.pre_hooks:
             return False
         g = acc.grad
+        gs.append(g)
         if before is None and (g is None or g is ZEROED):  # the common case: no gradient yet, or cleared
             accs.append(acc)
             continue
@@ -477,7 +488,9 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
     if entered:  # in the order normal dispatch entered them, with the same sharing
         ids = buf.ext_ids
         new_ids: dict[int, int] = {}
-        for j, v, aval in sorted(entered, key=lambda e: e[0]):
+        if len(entered) > 1:
+            entered.sort(key=lambda e: e[0])
+        for j, v, aval in entered:
             jj = ids.get(id(v))
             if jj is None:
                 jj = new_ids.get(id(v))
@@ -492,16 +505,17 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
             return False
     elif b.n_ext_after != tail:
         return False
-    done = None
+    state = written = None
     if b.callouts:
-        done = _callouts(step, b, buf, make_node, accs)
-        if done is None:
-            return False
+        r = _callouts(step, b, buf, make_node, accs, gs)
+        if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
+            return r
+        state, written = r
     lock = buf.lock
     lock.acquire()
     try:
         ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
-        if ok and done is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
+        if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
             ok = len(buf.ext) == tail and not any(id(v) in buf.ext_ids for v, _ in new)
         if ok:
             for v, aval in new:
@@ -509,7 +523,7 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
                 buf.ext.append(v)
                 buf.ext_avals.append(aval)
             refs = buf.refs
-            if done is None:
+            if state is None:
                 buf.calls.extend(b.calls)
                 refs.extend([_DEAD] * b.n_new)
             else:
@@ -517,20 +531,18 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
                 buf.calls.extend(calls)
                 refs.extend([_DEAD] * n_new)
             buf.memo = plan.programs
-            for acc, (_, slot, aval) in zip(accs, b.leaves):
-                if slot >= 0:
+            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
+                if slot >= 0 and (written is None or not written[i]):
                     p = Pending(aval, buf, slot)
                     refs[slot] = _wref(p)
                     acc.grad = p
     finally:
         lock.release()
     if not ok:
-        if done:
-            _leave(step, done, make_node)
-        return False
+        return False if state is None else _rest(step, state, accs, make_node)
     step.live = False  # its nodes are freed now, as the normal backward frees them
-    _LIVE.discard(step)
-    if done:
+    _LIVE.pop(id(step), None)
+    if state is not None:
         for co in b.callouts:
             node = step.log[co.k][2]
             node.release()
@@ -542,13 +554,20 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
     return True
 
 
-def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode], accs: list) -> list | None:
-    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls: the (node, gradients)
-    pairs, or None when the step left the note (its tape is then built, with the gradients the PyLayers'
-    backwards already returned kept on their nodes: the walk that follows does not call them again)."""
+def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode], accs: list,
+              gs: list) -> tuple | bool:
+    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls.
+
+    Before each, the state is what the normal walk has made of it by then: the leaves it has reached hold
+    their gradients (user code may read or change them), the nodes it has run count as freed. Returns (the
+    last callout's state, which leaves hold their gradients), or, when the step leaves its note on the way,
+    what ``_rest`` returns: True once it has walked on from there, False if the backward is to be walked
+    from its root.
+    """
     s = st
-    done: list[tuple[Any, Any]] = []
     log = step.log
+    written = [False] * len(accs)
+    state = None  # (callout, the gradients the walk holds there, what the PyLayer's backward returned)
     for co, (calls, n_new) in zip(b.callouts, b.segs):
         lock = buf.lock
         lock.acquire()
@@ -558,33 +577,73 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
                 buf.calls.extend(calls)
                 refs = buf.refs
                 refs.extend([_DEAD] * n_new)
-                cts = []
-                for slot, aval in co.cts:  # the gradients it receives, where the noted calls put them
-                    p = Pending(aval, buf, slot)
-                    refs[slot] = _wref(p)
-                    cts.append(p)
-                c0, r0 = len(buf.calls), len(refs)
+                r0 = len(refs)
+                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
+                    if 0 <= slot < r0 and not written[i]:
+                        p = Pending(aval, buf, slot)
+                        refs[slot] = _wref(p)
+                        acc.grad = p
+                        written[i] = True
+                step.freed = co.freed
+                held: dict[int, Any] = {}  # kept alive: a walk may have to go on from them
+                for _, _, _, slot, aval in co.pending:
+                    if slot not in held:
+                        p = held[slot] = Pending(aval, buf, slot)
+                        refs[slot] = _wref(p)
+                c0 = len(buf.calls)
         finally:
             lock.release()
         if not ok:
-            _leave(step, done, make_node)
-            return None
+            return _rest(step, state, accs, make_node)
+        state = (co, held, None)
         node = log[co.k][2]
         s.step, s.pos, s.plan = None, -2, None  # suspended: its ops record calls, not events
         try:
-            grads = node.backward(cts, None)
+            grads = node.backward([held[slot] for slot, _ in co.cts], None)
         except BaseException:
             _resume(step, make_node)
-            _failed(step, co, r0, accs, b, make_node)
+            diverge(make_node)  # the tape as the normal walk leaves it when this raises
+            s.pos = 0  # as after a failed backward() (the next op begins a new step)
             raise
         nested = _resume(step, make_node)
-        done.append((node, grads))
+        state = (co, held, grads)
         if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
                 or len(buf.calls) != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
-                or not _at_slots(grads, co.grads, buf)):
-            _leave(step, done, make_node)
-            return None
-    return done
+                or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
+            return _rest(step, state, accs, make_node)
+    return state, written
+
+
+def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> bool:
+    """Whether the leaves the walk has yet to reach have the gradients and no hooks they had (user code ran)."""
+    for acc, g, w, (_, slot, _) in zip(accs, gs, written, leaves):
+        if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
+            return False
+    return True
+
+
+def _rest(step: Step, state: tuple | None, accs: list, make_node: Callable[..., OpNode]) -> bool:
+    """The replayed backward leaves its note at a PyLayer's backward (``state``): build the tape as the normal
+    walk has left it there (the nodes it ran are freed) and walk on from the gradients it held, the PyLayer's
+    own results reused if its backward ran (it is not called twice). Returns True; False if no PyLayer's
+    backward was reached (then nothing was done and the caller walks from the root)."""
+    s = st
+    s.step, s.pos, s.plan = step, 0, step.plan
+    diverge(make_node)
+    if state is None:
+        return False
+    co, held, grads = state
+    if grads is not None:
+        step.nodes[co.k].cached = grads
+    seeds = []
+    for kind, j, oj, slot, _ in co.pending:
+        seeds.append(((step.nodes[j] if kind == 0 else accs[j], oj), held[slot]))
+    try:
+        with grad_mode(False):
+            run_backward(seeds, False)
+    finally:
+        s.pos = 0  # the next op begins a new step (as after backward())
+    return True
 
 
 def _same_calls(buf: Any, c0: int, e0: int, noted: Any) -> bool:
@@ -617,35 +676,6 @@ def _resume(step: Step, make_node: Callable[..., OpNode]) -> bool:
         abort()
     s.step, s.pos, s.plan = step, 0, step.plan
     return nested
-
-
-def _failed(step: Step, co: Callout, n_refs: int, accs: list, b: Backward, make_node: Callable[..., OpNode]) -> None:
-    """A PyLayer's backward raised in a replayed ``backward()``: leave what the normal walk leaves when it raises
-    there. The nodes it had run are freed, the leaves it had reached hold their gradients, the rest of the tape
-    is built (a later backward through it runs the walk); the next op begins a new step."""
-    buf = step.buf
-    diverge(make_node)
-    for k in co.freed:
-        step.nodes[k].release()
-    lock = buf.lock
-    lock.acquire()
-    try:
-        if not buf.done:
-            for acc, (_, slot, aval) in zip(accs, b.leaves):
-                if 0 <= slot < n_refs:
-                    p = Pending(aval, buf, slot)
-                    buf.refs[slot] = _wref(p)
-                    acc.grad = p
-    finally:
-        lock.release()
-    st.pos = 0
-
-
-def _leave(step: Step, done: list, make_node: Callable[..., OpNode]) -> None:
-    """The replayed step leaves its note mid-backward: build its tape; keep the PyLayers' gradients on their nodes."""
-    diverge(make_node)
-    for node, grads in done:
-        node.cached = grads
 
 
 _NO = object()  # a gradient state the note does not cover
@@ -692,7 +722,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
     if not step.live:
         return
     step.live = False
-    _LIVE.discard(step)
+    _LIVE.pop(id(step), None)
     STATS["materialised"] += 1
     if st.step is step:
         st.step = None
@@ -720,6 +750,8 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
             e = t._e
             if e is not None and e[0] is step and e[1] == k:
                 t._e = (node, 0)
+        for k in step.freed:
+            step.nodes[k].release()
     finally:
         modes.saved_hooks = hooks
         step.log = []
@@ -746,8 +778,10 @@ def mark_write(make_node: Callable[..., OpNode]) -> None:
     if st.step is not None:
         diverge(make_node)
     if _LIVE:
-        for step in list(_LIVE):
-            materialise(step, make_node)
+        for ref in list(_LIVE.values()):
+            step = ref()
+            if step is not None:
+                materialise(step, make_node)
 
 
 # ---- taking a note -----------------------------------------------------------------------
@@ -928,14 +962,48 @@ def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
             return None
         cs.append((c.idx, c.aval))
     freed = tuple([j for j, ref in enumerate(s.rec_nodes) if (n := ref()) is not None and n.released])
-    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed)
+    pending = [(0, k, j, slot, aval) for j, (slot, aval) in enumerate(cs)]
+    accs = {}
+    for n, ref in enumerate(s.rec_leaves):
+        leaf = ref()
+        if leaf is not None and leaf._acc is not None:
+            accs[id(leaf._acc)] = n
+    for nid, gs in (WALK.grads or {}).items():
+        j = s.rec_node_idx.get(nid)
+        if j is not None and id(s.rec_nodes[j]()) == nid:
+            kind = 0
+        else:
+            j, kind = accs.get(nid), 1
+            if j is None:  # a node outside the noted step
+                s.rec_co = None
+                return None
+        for oj, g in enumerate(gs):
+            if g is None:
+                continue
+            if type(g) is not Pending or g.buf is not buf or g.array is not None:
+                s.rec_co = None
+                return None
+            pending.append((kind, j, oj, g.idx, g.aval))
+    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed, tuple(pending)), _leaf_state()
+
+
+def _leaf_state() -> list:
+    """The noted step's leaves' gradients and hooks (a PyLayer's backward must not change them in a noted step:
+    the note keeps which leaves the backward wrote from what they hold at its end)."""
+    state = []
+    for ref in st.rec_leaves:
+        leaf = ref()
+        acc = None if leaf is None else leaf._acc
+        state.append(None if acc is None else (acc.grad, bool(acc.pre_hooks)))
+    return state
 
 
 def callout_end(co: tuple, grads: Sequence[Any]) -> None:
     """The PyLayer's backward returned ``grads`` (one per input: None, or an array to pass on)."""
     s = st
     buf = s.rec_buf
-    if s.rec_co is None or _current_buf() is not buf or buf.done:
+    co, before = co
+    if s.rec_co is None or _current_buf() is not buf or buf.done or not _same_leaf_state(before, _leaf_state()):
         s.rec_co = None
         return
     slots = []
@@ -948,6 +1016,11 @@ def callout_end(co: tuple, grads: Sequence[Any]) -> None:
             s.rec_co = None
             return
     s.rec_co.append((*co, len(buf.calls), len(buf.refs), len(buf.ext), tuple(slots)))
+
+
+def _same_leaf_state(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y or (x is not None and y is not None and x[0] is y[0] and x[1] == y[1])
+                                    for x, y in zip(a, b))
 
 
 def note_backward(before: tuple) -> None:
@@ -1017,12 +1090,12 @@ def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int
         return (), (), ne
     segs, callouts = [], []
     pc, pr, pe = nc, nr, ne
-    for k, cts, c0, r0, e0, freed, c1, r1, e1, grads in co:
+    for k, cts, c0, r0, e0, freed, pending, c1, r1, e1, grads in co:
         if type(events[k]) is not LayerEvent or e0 != pe or c0 < pc:
             return None
         segs.append((tuple(buf.calls[pc:c0]), r0 - pr))
         callouts.append(Callout(k, cts, tuple(buf.calls[c0:c1]), tuple(buf.ext_avals[e0:e1]), r1 - r0, e0, grads,
-                                freed))
+                                freed, pending))
         pc, pr, pe = c1, r1, e1
     segs.append((tuple(buf.calls[pc:]), len(buf.refs) - pr))
     return tuple(segs), tuple(callouts), pe

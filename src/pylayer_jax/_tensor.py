@@ -438,10 +438,14 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     n = op.n_in
     if kwargs or len(args) < n:
         return _general(op, args, kwargs)
-    if replay.st.step is not None and len(args) == n and replay.ENABLED:  # following a noted step: it checks each input
-        t = replay.try_op(op, None, args, _make_node, Tensor)
-        if t is not None:
-            return t
+    if len(args) == n and replay.ENABLED:
+        rs = replay.st
+        if rs.step is not None or (  # following a noted step (try_op checks each input), or maybe beginning one
+                rs.pos == 0 and rs.plan is not None and modes.grad_enabled and modes.static_program is None
+                and op.differentiable and _trains(args)):
+            t = replay.try_op(op, None, args, _make_node, Tensor)
+            if t is not None:
+                return t
     arrays = []
     for i in range(n):
         t = args[i]
@@ -457,6 +461,13 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     if modes.static_program is not None:
         return _general(op, args, kwargs)
     return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
+
+
+def _trains(args: Sequence[Any]) -> bool:
+    for t in args:
+        if type(t) is Tensor and not t.stop_gradient:
+            return True
+    return False
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
