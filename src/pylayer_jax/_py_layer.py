@@ -19,6 +19,7 @@ import jax.numpy as jnp
 
 from . import _lazy as lazy
 from . import _replay as replay
+from . import _replay_note as note
 from ._graph import Node, released_error
 from ._py_layer_ctx import PyLayerContext
 from ._py_layer_slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
@@ -130,7 +131,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         if rs.step is not None or (rs.pos == 0 and rs.plan is not None):
             follow = replay.layer_begin(cls, flat, _make_node)
         if follow is None and (rs.rec is not None or (rs.pos == 0 and rs.step is None)):
-            noting = replay.mark()
+            noting = note.mark()
     # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
     # has none yet: they stand for nodes not built)
     raw = None
@@ -192,7 +193,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
     if noting is not None:
         if common and not ctx._not_inplace and _plain(saved):
-            replay.note_layer(noting, cls, flat, needs, t, node)
+            note.note_layer(noting, cls, flat, needs, t, node)
         else:
             replay.abort()
     if saved:
@@ -300,10 +301,10 @@ class PyLayerNode(Node):
         if self.cached is not None:
             out, self.cached = self.cached, None
             return out
-        co = replay.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
+        co = note.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
         out = self._backward(cts, diff)
         if co is not None:
-            replay.callout_end(co, out)
+            note.callout_end(co, out)
         return out
 
     def _backward(self, cts: list[Any], diff: Any) -> list[Any]:

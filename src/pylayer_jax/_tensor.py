@@ -22,6 +22,7 @@ import numpy as np
 from . import _dtypes
 from . import _lazy as lazy
 from . import _replay as replay
+from . import _replay_note as note
 from ._engine import run_backward
 from ._format import tensor_repr
 from ._fused import ONES, add_kernel
@@ -530,7 +531,7 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
             if t is not None:
                 return t
         if rs.rec is not None or (rs.pos == 0 and rs.step is None):
-            noted = replay.mark()
+            noted = note.mark()
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
@@ -552,7 +553,7 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
             return Tensor(out)
         node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
         if noted is not None:
-            replay.note_op(noted, op, key, leaves, leaf_param, arrays, needs, out, node, Tensor)
+            note.note_op(noted, op, key, leaves, leaf_param, arrays, needs, out, node, Tensor)
         return Tensor(out, False, (node, 0))
     if noted is not None:
         replay.abort()
@@ -707,7 +708,7 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
     """``backward()`` through the tape (noted for replay when it may repeat), then the step's run."""
     noted = None
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        noted = replay.backward_mark(tensors[0])
+        noted = note.backward_mark(tensors[0])
     try:
         roots = []
         for i, t in enumerate(tensors):
@@ -721,7 +722,7 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
         with grad_mode(False):
             run_backward(roots, retain_graph)
         if noted is not None:
-            replay.note_backward(noted)
+            note.note_backward(noted)
     finally:
         replay.boundary(_make_node)
     lazy.flush()  # one program per step: the forward recorded so far and this backward
