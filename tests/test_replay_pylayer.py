@@ -44,6 +44,16 @@ class CusTanh(PyLayer):
         return dy * (1 - paddle.square(y))
 
 
+class _TanhForward(PyLayer):
+    """tanh, saving its output; the subclasses below differ in their backward."""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+
 def _counted(script: Any) -> Any:
     def run() -> Any:
         CALLS.update(forward=0, backward=0)
@@ -57,14 +67,20 @@ def _mlp_loss(ps: list, x: jax.Array) -> jax.Array:
     return jnp.mean(jnp.tanh(x @ w1 + b1) @ w2 + b2)
 
 
-def test_an_mlp_with_a_pylayer_activation_replays_and_matches_jax_grad(monkeypatch: pytest.MonkeyPatch) -> None:
+def _mlp_steps(monkeypatch: pytest.MonkeyPatch, act: Any, steps: int) -> tuple[dict, dict, dict]:
+    """The MLP loop with activation ``act``, replay on and off: both equal jax.grad's gradients (with tanh) in
+    every step. Returns (user calls on, user calls off, replay STATS of the run with replay on)."""
     x_np, ps_np = _data()
     ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
-    (on, on_calls), (off, off_calls), stats = _both(
-        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: CusTanh.apply(pre), steps=6)))
+    (on, on_calls), (off, off_calls), stats = _both(monkeypatch, _counted(lambda: _loop(act=act, steps=steps)))
+    _close(on, off)
     for grads in on:
         _close(grads, ref)
-    _close(on, off)
+    return on_calls, off_calls, stats
+
+
+def test_an_mlp_with_a_pylayer_activation_replays_and_matches_jax_grad(monkeypatch: pytest.MonkeyPatch) -> None:
+    on_calls, off_calls, stats = _mlp_steps(monkeypatch, lambda i, pre, _: CusTanh.apply(pre), 6)
     assert on_calls == off_calls == {"forward": 6, "backward": 6}  # the user's code runs once per step
     assert stats["steps"] >= 4 and stats["materialised"] == 0
 
@@ -124,16 +140,10 @@ def test_a_forward_that_records_other_calls_leaves_the_note(monkeypatch: pytest.
     assert stats["materialised"] >= 1 and stats["steps"] >= 2
 
 
-class Switch(PyLayer):
+class Switch(_TanhForward):
     """tanh whose backward takes another route to the same gradient when ``ALT`` is set."""
 
     ALT = [False]
-
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):  # noqa: ANN001, ANN205
@@ -149,24 +159,13 @@ def test_a_backward_that_records_other_calls_runs_once_and_stays_right(monkeypat
         Switch.ALT[0] = i == 4
         return Switch.apply(pre)
 
-    x_np, ps_np = _data()
-    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
-    (on, on_calls), (off, off_calls), stats = _both(monkeypatch, _counted(lambda: _loop(act=act, steps=7)))
-    _close(on, off)
-    for grads in on:
-        _close(grads, ref)
+    on_calls, off_calls, stats = _mlp_steps(monkeypatch, act, 7)
     assert on_calls == off_calls == {"forward": 0, "backward": 7}  # step 4's backward is not called twice
     assert stats["materialised"] >= 1 and stats["steps"] >= 3
 
 
-class Peek(PyLayer):
+class Peek(_TanhForward):
     """A backward that reads a value (running the deferred calls) in some steps."""
-
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):  # noqa: ANN001, ANN205
@@ -178,25 +177,13 @@ class Peek(PyLayer):
 
 
 def test_a_value_read_inside_backward_of_a_replayed_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    x_np, ps_np = _data()
-    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
-    (on, on_calls), (off, off_calls), stats = _both(
-        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: Peek.apply(pre), steps=6)))
-    _close(on, off)
-    for grads in on:
-        _close(grads, ref)
+    on_calls, off_calls, stats = _mlp_steps(monkeypatch, lambda i, pre, _: Peek.apply(pre), 6)
     assert on_calls == off_calls == {"forward": 0, "backward": 6}
     assert stats["materialised"] >= 1
 
 
-class Flaky(PyLayer):
+class Flaky(_TanhForward):
     """tanh whose backward raises on its fourth call."""
-
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):  # noqa: ANN001, ANN205
@@ -285,12 +272,7 @@ class InPlace(PyLayer):
 
 
 def test_an_in_place_write_inside_forward_of_a_repeated_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    x_np, ps_np = _data()
-    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
-    on, off, stats = _both(monkeypatch, lambda: _loop(act=lambda i, pre, _: InPlace.apply(pre), steps=5))
-    _close(on, off)
-    for grads in on:
-        _close(grads, ref)
+    _mlp_steps(monkeypatch, lambda i, pre, _: InPlace.apply(pre), 5)
 
 
 class NestedGrad(PyLayer):
@@ -313,13 +295,7 @@ class NestedGrad(PyLayer):
 
 
 def test_a_backward_that_runs_paddle_grad_inside_a_repeated_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    x_np, ps_np = _data()
-    ref = jax.grad(_mlp_loss)([jnp.asarray(p) for p in ps_np], jnp.asarray(x_np))
-    (on, on_calls), (off, off_calls), _ = _both(
-        monkeypatch, _counted(lambda: _loop(act=lambda i, pre, _: NestedGrad.apply(pre), steps=5)))
-    _close(on, off)
-    for grads in on:
-        _close(grads, ref)
+    on_calls, off_calls, _ = _mlp_steps(monkeypatch, lambda i, pre, _: NestedGrad.apply(pre), 5)
     assert on_calls == off_calls == {"forward": 0, "backward": 5}
 
 
@@ -417,13 +393,7 @@ def _during_backward(special: Any) -> list[Any]:
     out: list[Any] = []
     env = {"x": x, "w": w, "v": v, "out": out}
 
-    class P(PyLayer):
-        @staticmethod
-        def forward(ctx, z):  # noqa: ANN001, ANN205
-            y = paddle.tanh(z)
-            ctx.save_for_backward(y)
-            return y
-
+    class P(_TanhForward):
         @staticmethod
         def backward(ctx, dy):  # noqa: ANN001, ANN205
             (y,) = ctx.saved_tensor()

@@ -277,12 +277,9 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype.
     Only an op that makes a tape node can match (the noted inputs' stop_gradient flags say one trains).
     """
-    s = st
-    step = s.step
+    step = st.step or _begin()
     if step is None:
-        step = _begin()
-        if step is None:
-            return None
+        return None
     log = step.log
     k = len(log)
     try:
@@ -315,43 +312,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             return _off_note(leaves, make_node)
         ext = buf.ext
         n_ext = len(ext)
-        ids = buf.ext_ids
-        leaf_refs = step.leaf_refs
-        for t, (kind, j, sg, n, av) in zip(leaves, ev.srcs):
-            if type(t) is not tensor_type:
-                break
-            if kind == IN_STEP:  # the result of replayed op n (not run: the buffer is not done)
-                r = log[n][1]
-                # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
-                if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
-                    break
-                continue
-            if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
-                break
-            v = t._v
-            if kind == OUTSIDE:
-                if type(v) is not _ArrayImpl:
-                    if type(v) is not Pending or type(v.array) is not _ArrayImpl:
-                        break
-                    v = v.array
-                if t.stop_gradient != sg or (not sg and t._e is not None):
-                    break
-                if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
-                    if ext[j] is not v:
-                        break
-                elif j != len(ext) or id(v) in ids:
-                    break
-                else:  # new to the buffer, where the note has it
-                    c = _AVALS.get(id(v))
-                    if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
-                        break
-                    ids[id(v)] = j
-                    ext.append(v)
-                    buf.ext_avals.append(av)
-            elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
-                  or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START
-                break
-        else:
+        if _inputs_match(step, buf, ev.srcs, leaves, tensor_type, True):
             p = Pending(ev.aval, buf, ev.slot)
             refs.append(_wref(p))
             buf.calls.append(ev.call)
@@ -359,6 +320,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             log.append((leaves, out))  # under the lock: a materialise sees all or none
             return out
         if len(ext) > n_ext:  # the op differs: the arrays it entered come out again
+            ids = buf.ext_ids
             for v in ext[n_ext:]:
                 del ids[id(v)]
             del ext[n_ext:]
@@ -366,6 +328,58 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     finally:
         lock.release()
     return _off_note(leaves, make_node)
+
+
+def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
+    """Whether ``inputs`` come from where the note's ``srcs`` say.
+
+    ``enter``: an op's inputs, whose outside arrays must be the noted buffer inputs (an array new to the buffer
+    is entered here, as normal dispatch enters it: in order, an array used twice once; the caller holds the
+    lock and takes them out again if the op does not match). Else an apply's inputs, whose outside arrays need
+    only the noted shape and dtype (its forward enters what it uses).
+    """
+    log = step.log
+    leaf_refs = step.leaf_refs
+    ext = buf.ext
+    ids = buf.ext_ids
+    for t, (kind, j, sg, n, av) in zip(inputs, srcs):
+        if type(t) is not tensor_type:
+            return False
+        if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
+            r = log[n][1]
+            # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
+            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
+                return False
+            continue
+        if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
+            return False
+        v = t._v
+        if kind == OUTSIDE:
+            if type(v) is not _ArrayImpl:
+                if type(v) is not Pending or type(v.array) is not _ArrayImpl:
+                    return False
+                v = v.array
+            if t.stop_gradient != sg or (not sg and t._e is not None):
+                return False
+            if not enter:
+                if _aval(v) != av:
+                    return False
+            elif j < len(ext):  # already a buffer input (they are distinct objects): the noted one
+                if ext[j] is not v:
+                    return False
+            elif j != len(ext) or id(v) in ids:
+                return False
+            else:  # new to the buffer, where the note has it
+                c = _AVALS.get(id(v))
+                if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                    return False
+                ids[id(v)] = j
+                ext.append(v)
+                buf.ext_avals.append(av)
+        elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
+              or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
+            return False
+    return True
 
 
 def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
@@ -383,11 +397,9 @@ def layer_begin(cls: type, inputs: Sequence[Any], make_node: Callable[..., OpNod
     follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
     suspended, so its ops record calls and are not events), else None (the step left its note)."""
     s = st
-    step = s.step
+    step = s.step or _begin()
     if step is None:
-        step = _begin()
-        if step is None:
-            return None
+        return None
     k = len(step.log)
     events = step.events
     ev = events[k] if k < len(events) else None
@@ -398,26 +410,7 @@ def layer_begin(cls: type, inputs: Sequence[Any], make_node: Callable[..., OpNod
             or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
         diverge(make_node)
         return None
-    log = step.log
-    leaf_refs = step.leaf_refs
-    for t, (kind, j, sg, n, av) in zip(inputs, ev.srcs):
-        if kind == IN_STEP:
-            r = log[n][1]
-            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
-                break
-            continue
-        if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
-            break
-        v = t._v
-        if kind == OUTSIDE:
-            if type(v) is Pending:
-                v = v.array
-            if type(v) is not _ArrayImpl or t.stop_gradient != sg or (not sg and t._e is not None) or _aval(v) != av:
-                break
-        elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
-              or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START
-            break
-    else:
+    if _inputs_match(step, buf, ev.srcs, inputs, type(inputs[0]), False):
         s.step, s.pos, s.plan = None, -2, None  # suspended while forward runs
         return (step, k)
     diverge(make_node)
