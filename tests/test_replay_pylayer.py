@@ -469,3 +469,103 @@ def test_user_code_in_a_replayed_pylayer_backward_sees_what_the_walk_left(
     assert stats["steps"] >= 3
     if "noted" not in request.node.name:  # (there the replayed steps meet nothing new)
         assert stats["materialised"] >= 1
+
+
+# ---- a replayed step that leaves its note inside a PyLayer's backward walks on as the walk would have ----------
+class _Logged(PyLayer):
+    """Identity whose backward logs the layer's name and runs ``ACTION[name, step]`` (if any)."""
+
+    LOG: list = []
+    ACTION: dict = {}
+    STEP = [0]
+    NAME = ""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        return x * 1.0
+
+    @classmethod
+    def backward(cls, ctx, dy):  # noqa: ANN001, ANN206
+        _Logged.LOG.append(cls.NAME)
+        act = _Logged.ACTION.get((cls.NAME, _Logged.STEP[0]))
+        if act is not None:
+            act(dy)
+        return dy
+
+
+class A(_Logged):
+    NAME = "A"
+
+
+class B(_Logged):
+    NAME = "B"
+
+
+class C(_Logged):
+    NAME = "C"
+
+
+def _branches(actions: dict) -> list[Any]:
+    """loss = sum(A(a)) + sum(B(C(b)) * 3) + sum(STE: tanh forward, identity backward, on w); records the order
+    the backwards ran, what they saw and what the step left."""
+    _Logged.LOG.clear()
+    _Logged.ACTION.clear()
+    _Logged.ACTION.update(actions)
+    rng = np.random.default_rng(7)
+    a = paddle.to_tensor(rng.standard_normal(3), stop_gradient=False)
+    b = paddle.to_tensor(rng.standard_normal(3), stop_gradient=False)
+    w = paddle.to_tensor(rng.standard_normal(3), stop_gradient=False)
+    out: list[Any] = []
+    for i in range(6):
+        _Logged.STEP[0] = i
+        yb = B.apply(C.apply(b))
+        loss = A.apply(a).sum() + (yb * 3).sum() + Straight.apply(w).sum()
+        _Logged.ACTION["yb"] = yb
+        try:
+            loss.backward()
+        except ArithmeticError as e:
+            out.append(str(e))
+            with pytest.raises(RuntimeError) as again:
+                (yb * 100).sum().backward()
+            out.append(str(again.value))
+        out.append(list(_Logged.LOG))
+        _Logged.LOG.clear()
+        out.append([None if t.grad is None else t.grad.numpy() for t in (a, b, w)])
+        for t in (a, b, w):
+            t.clear_grad(set_to_zero=False)
+    return out
+
+
+class Straight(PyLayer):
+    """tanh forward, identity backward (a straight-through estimator): the leaf gets ``dy`` as it is."""
+
+    @staticmethod
+    def forward(ctx, w):  # noqa: ANN001, ANN205
+        return paddle.tanh(w)
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        return dy
+
+
+def _raise(dy: Any) -> None:
+    raise ArithmeticError("backward failed")
+
+
+@pytest.mark.parametrize("actions", [
+    {},  # nothing: the straight-through leaf gets its gradient in every replayed step
+    {("B", 3): lambda dy: dy.numpy()},  # B reads a value: the walk goes on in its own order (C, then A)
+    {("B", 3): lambda dy: dy.numpy(), ("C", 3): _raise},  # ... and C raises after that
+    {("B", 3): lambda dy: (dy.numpy(), _Logged.ACTION["yb"].register_hook(lambda g: _Logged.LOG.append("hook")))},
+], ids=["plain", "read", "read_then_raise", "hook_on_own_output"])
+def test_a_step_leaving_its_note_in_a_pylayer_backward_walks_on_in_order(
+        monkeypatch: pytest.MonkeyPatch, actions: dict) -> None:
+    on, off, stats = _both(monkeypatch, lambda: _branches(actions))
+    assert len(on) == len(off)
+    for x, y in zip(on, off):
+        if isinstance(x, str) or (x and isinstance(x[0], str)):
+            assert x == y
+        else:
+            assert [g is None for g in x] == [g is None for g in y]
+            _close([g for g in x if g is not None], [g for g in y if g is not None])
+    assert stats["steps"] >= 2

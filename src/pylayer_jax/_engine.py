@@ -15,10 +15,14 @@ from ._graph import ZEROED, AccumulateGrad, Edge, Node
 
 
 class _Walk(threading.local):
-    grads: dict[int, list[Any]] | None = None  # the running walk's gradients waiting for nodes (keyed by id)
+    # the running walk: the gradients waiting for nodes (keyed by id), its nodes in walk order, and where it is
+    # (read by the step replay when it notes a PyLayer's backward: a replayed step may have to walk on from there)
+    grads: dict[int, list[Any]] | None = None
+    rev: list[Node] | None = None
+    i = 0
 
 
-WALK = _Walk()  # (read by the step replay when it notes a PyLayer's backward: what the walk holds then)
+WALK = _Walk()
 
 
 def _add(a: Any, b: Any, diff: Any) -> Any:
@@ -86,11 +90,27 @@ def run_backward(
     grads: dict[int, list[Any]] = {}
     for (node, idx), g in roots:
         _accumulate(grads, node, idx, g, diff)
-    prev, WALK.grads = WALK.grads, grads
+    return _walk_from(order, grads, retain_graph, diff, capture)
+
+
+def walk_on(rest: list[Node], waiting: Sequence[tuple[Edge, Any]]) -> None:
+    """Go on with a plain backward (no capture, no retain_graph) over the nodes ``rest`` (in walk order), from
+    the gradients ``waiting`` for them: what a walk that stopped there would have done next."""
+    grads: dict[int, list[Any]] = {}
+    for (node, idx), g in waiting:
+        _accumulate(grads, node, idx, g, None)
+    _walk_from(list(reversed(rest)), grads, False, None, None)
+
+
+def _walk_from(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, diff: Any,
+               capture: Sequence[Edge] | None) -> list[Any] | None:
+    w = WALK
+    prev = (w.grads, w.rev, w.i)
+    w.grads = grads
     try:
         return _walk(order, grads, retain_graph, diff, capture)
     finally:
-        WALK.grads = prev
+        w.grads, w.rev, w.i = prev
 
 
 def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, diff: Any,
@@ -112,7 +132,7 @@ def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, di
                 reach.add(id(node))
     captured: list[Any] = [None] * (len(capture) if capture is not None else 0)
 
-    rev = list(reversed(order))
+    rev = WALK.rev = list(reversed(order))
     i = 0
     while i < len(rev):
         node = rev[i]
@@ -148,6 +168,7 @@ def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, di
             continue
         if all(c is None for c in cts):
             continue
+        WALK.i = i  # (the nodes still to walk: rev[i:])
         in_grads = node.backward(cts, diff)
         edges = node.next_edges
         if not retain_graph:

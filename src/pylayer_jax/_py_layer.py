@@ -265,7 +265,7 @@ def _wire_outputs(
 class PyLayerNode(Node):
     """The tape node of one ``PyLayer.apply`` call: calls the user's backward with Tensors."""
 
-    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff", "cached")
+    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff")
 
     def __init__(
         self,
@@ -288,8 +288,6 @@ class PyLayerNode(Node):
         self.in_avals = [(tuple(t._v.shape), t._v.dtype) if need else None for t, need in zip(inputs, needs)]
         self.out_slots = out_slots
         self.non_diff: set[int] = set()
-        # gradients its backward already returned in a replayed step that then left its note (used once)
-        self.cached: list[Any] | None = None
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -298,9 +296,6 @@ class PyLayerNode(Node):
     def backward(self, cts: list[Any], diff: Any) -> list[Any]:
         if self.released:
             raise released_error(self.name)
-        if self.cached is not None:
-            out, self.cached = self.cached, None
-            return out
         co = note.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
         out = self._backward(cts, diff)
         if co is not None:

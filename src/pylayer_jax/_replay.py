@@ -46,7 +46,7 @@ import jax
 
 from . import _dtypes
 from . import _lazy as lazy
-from ._engine import run_backward
+from ._engine import walk_on
 from ._graph import ZEROED, OpNode
 from ._lazy import Pending
 from ._state import grad_mode, modes
@@ -123,19 +123,22 @@ class LayerEvent:
 class Callout:
     """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
 
-    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending")
+    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending", "reached", "rest")
 
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
-                 grads: tuple, freed: tuple, pending: tuple) -> None:
+                 grads: tuple, freed: tuple, pending: tuple, reached: tuple, rest: tuple) -> None:
         self.k = k  # the apply's event
         self.cts = cts  # per output: (slot, aval) of the gradient it receives
         self.calls, self.ext_avals, self.n_new = calls, ext_avals, n_new
         self.n_ext = n_ext  # buffer inputs before it
         self.grads = grads  # per input: the slot of the gradient it returns, or -1 for None
         self.freed = freed  # the events whose nodes the backward had freed when it began
-        # the gradients the walk held then for nodes it had not run (its own included): (0, event, output, slot,
-        # aval) or (1, leaf, 0, slot, aval); a step that leaves its note here walks on from them
+        # what the walk held then, for the nodes it had yet to run: gradients, as (0, event, output, slot, aval) or
+        # (1, leaf, 0, slot, aval); the leaves whose gradients it had stored; the nodes still to run, in its order,
+        # as (0, event) or (1, leaf). A step that leaves its note here walks on from them
         self.pending = pending
+        self.reached = reached
+        self.rest = rest
 
 
 class Backward:
@@ -220,6 +223,7 @@ class _State(threading.local):
         self.rec_start: tuple = ()
         self.rec_end = 0
         self.rec_co: list[tuple] | None = None  # the PyLayer backwards of the backward() being noted
+        self.rec_bwd_refs = 0  # the buffer's results when that backward() began
 
 
 st = _State()
@@ -504,12 +508,12 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
             return False
     elif b.n_ext_after != tail:
         return False
-    state = written = None
+    state = written = made = None
     if b.callouts:
         r = _callouts(step, b, buf, make_node, accs, gs)
         if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
             return r
-        state, written = r
+        state, written, made = r
     lock = buf.lock
     lock.acquire()
     try:
@@ -530,11 +534,16 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
                 buf.calls.extend(calls)
                 refs.extend([_DEAD] * n_new)
             buf.memo = plan.programs
-            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
-                if slot >= 0 and (written is None or not written[i]):
-                    p = Pending(aval, buf, slot)
-                    refs[slot] = _wref(p)
-                    acc.grad = p
+            if made is None:
+                for acc, (_, slot, aval) in zip(accs, b.leaves):
+                    if slot >= 0:
+                        p = Pending(aval, buf, slot)
+                        refs[slot] = _wref(p)
+                        acc.grad = p
+            else:
+                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
+                    if slot >= 0 and not written[i]:
+                        acc.grad = _made(made, buf, slot, aval)
     finally:
         lock.release()
     if not ok:
@@ -557,16 +566,17 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
               gs: list) -> tuple | bool:
     """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls.
 
-    Before each, the state is what the normal walk has made of it by then: the leaves it has reached hold
+    Before each, the state is what the normal walk has made of it by then: the leaves it has stored hold
     their gradients (user code may read or change them), the nodes it has run count as freed. Returns (the
-    last callout's state, which leaves hold their gradients), or, when the step leaves its note on the way,
-    what ``_rest`` returns: True once it has walked on from there, False if the backward is to be walked
-    from its root.
+    last callout's state, which leaves hold their gradients, the Pendings made per slot), or, when the step
+    leaves its note on the way, what ``_rest`` returns: True once it has walked on from there, False if the
+    backward is to be walked from its root.
     """
     s = st
     log = step.log
     written = [False] * len(accs)
-    state = None  # (callout, the gradients the walk holds there, what the PyLayer's backward returned)
+    made: dict[int, Any] = {}  # one Pending per buffer slot
+    state = None  # (callout, Pendings made, what the PyLayer's backward returned)
     for co, (calls, n_new) in zip(b.callouts, b.segs):
         lock = buf.lock
         lock.acquire()
@@ -577,40 +587,44 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
                 refs = buf.refs
                 refs.extend([_DEAD] * n_new)
                 r0 = len(refs)
-                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
-                    if 0 <= slot < r0 and not written[i]:
-                        p = Pending(aval, buf, slot)
-                        refs[slot] = _wref(p)
-                        acc.grad = p
+                for i in co.reached:
+                    if not written[i]:
+                        accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
                         written[i] = True
                 step.freed = co.freed
-                held: dict[int, Any] = {}  # kept alive: a walk may have to go on from them
-                for _, _, _, slot, aval in co.pending:
-                    if slot not in held:
-                        p = held[slot] = Pending(aval, buf, slot)
-                        refs[slot] = _wref(p)
+                for _, _, _, slot, aval in co.pending:  # kept alive: a walk may have to go on from them
+                    _made(made, buf, slot, aval)
+                cts = [_made(made, buf, slot, aval) for slot, aval in co.cts]
                 c0 = len(buf.calls)
         finally:
             lock.release()
         if not ok:
             return _rest(step, state, accs, make_node)
-        state = (co, held, None)
         node = log[co.k][2]
         s.step, s.pos, s.plan = None, -2, None  # suspended: its ops record calls, not events
         try:
-            grads = node.backward([held[slot] for slot, _ in co.cts], None)
+            grads = node.backward(cts, None)
         except BaseException:
             _resume(step, make_node)
             diverge(make_node)  # the tape as the normal walk leaves it when this raises
             s.pos = 0  # as after a failed backward() (the next op begins a new step)
             raise
         nested = _resume(step, make_node)
-        state = (co, held, grads)
+        state = (co, made, grads)
         if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
                 or len(buf.calls) != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs, make_node)
-    return state, written
+    return state, written, made
+
+
+def _made(made: dict[int, Any], buf: Any, slot: int, aval: tuple) -> Any:
+    """The Pending of a buffer slot, made once (a second one would leave the first without its value)."""
+    p = made.get(slot)
+    if p is None:
+        p = made[slot] = Pending(aval, buf, slot)
+        buf.refs[slot] = _wref(p)
+    return p
 
 
 def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> bool:
@@ -622,24 +636,24 @@ def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> boo
 
 
 def _rest(step: Step, state: tuple | None, accs: list, make_node: Callable[..., OpNode]) -> bool:
-    """The replayed backward leaves its note at a PyLayer's backward (``state``): build the tape as the normal
-    walk has left it there (the nodes it ran are freed) and walk on from the gradients it held, the PyLayer's
-    own results reused if its backward ran (it is not called twice). Returns True; False if no PyLayer's
-    backward was reached (then nothing was done and the caller walks from the root)."""
+    """The replayed backward leaves its note after a PyLayer's backward (``state``): build the tape as the
+    normal walk has left it there (the nodes it ran are freed), send that PyLayer's gradients on (its backward
+    is not called again) and walk on over the nodes the walk had yet to run, in its order, from the gradients
+    it held. Returns True; False if no PyLayer's backward has run (then nothing was done and the caller walks
+    from the root)."""
     s = st
     s.step, s.pos, s.plan = step, 0, step.plan
     diverge(make_node)
     if state is None:
         return False
-    co, held, grads = state
-    if grads is not None:
-        step.nodes[co.k].cached = grads
-    seeds = []
-    for kind, j, oj, slot, _ in co.pending:
-        seeds.append(((step.nodes[j] if kind == 0 else accs[j], oj), held[slot]))
+    co, made, grads = state
+    node = step.nodes[co.k]
+    waiting = [((step.nodes[j] if kind == 0 else accs[j], oj), made[slot]) for kind, j, oj, slot, _ in co.pending]
+    waiting += [(e, g) for e, g in zip(node.next_edges, grads) if e is not None and g is not None]
+    node.release()
     try:
         with grad_mode(False):
-            run_backward(seeds, False)
+            walk_on([step.nodes[j] if kind == 0 else accs[j] for kind, j in co.rest], waiting)
     finally:
         s.pos = 0  # the next op begins a new step (as after backward())
     return True

@@ -186,6 +186,7 @@ def backward_mark(t: Any) -> tuple | None:
             return None
         states.append(g)
     s.rec_co = []
+    s.rec_bwd_refs = len(buf.refs)
     return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
 
 
@@ -203,30 +204,49 @@ def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
             s.rec_co = None
             return None
         cs.append((c.idx, c.aval))
+    # what the walk has done by now and holds (a replayed step may have to go on from here): the nodes it has
+    # run (freed), the leaves whose gradients it has stored, the gradients waiting for the nodes still to run,
+    # and those nodes in its order
     freed = tuple([j for j, ref in enumerate(s.rec_nodes) if (n := ref()) is not None and n.released])
-    pending = [(0, k, j, slot, aval) for j, (slot, aval) in enumerate(cs)]
     accs = {}
+    reached = []
     for n, ref in enumerate(s.rec_leaves):
         leaf = ref()
-        if leaf is not None and leaf._acc is not None:
-            accs[id(leaf._acc)] = n
+        acc = None if leaf is None else leaf._acc
+        if acc is not None:
+            accs[id(acc)] = n
+            g = acc.grad
+            if type(g) is Pending and g.buf is buf and g.array is None and g.idx >= s.rec_bwd_refs:
+                reached.append(n)
+    pending = []
     for nid, gs in (WALK.grads or {}).items():
-        j = s.rec_node_idx.get(nid)
-        if j is not None and id(s.rec_nodes[j]()) == nid:
-            kind = 0
-        else:
-            j, kind = accs.get(nid), 1
-            if j is None:  # a node outside the noted step
-                s.rec_co = None
-                return None
+        where = _where(nid, accs)
+        if where is None:  # a node outside the noted step
+            s.rec_co = None
+            return None
         for oj, g in enumerate(gs):
             if g is None:
                 continue
             if type(g) is not Pending or g.buf is not buf or g.array is not None:
                 s.rec_co = None
                 return None
-            pending.append((kind, j, oj, g.idx, g.aval))
-    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed, tuple(pending)), _leaf_state()
+            pending.append((*where, oj, g.idx, g.aval))
+    rest = [_where(id(nd), accs) for nd in (WALK.rev or [])[WALK.i:]]
+    if None in rest:
+        s.rec_co = None
+        return None
+    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed, tuple(pending), tuple(reached),
+            tuple(rest)), _leaf_state()
+
+
+def _where(nid: int, accs: dict[int, int]) -> tuple[int, int] | None:
+    """A node of the noted step by id: (0, its event) or (1, the leaf it accumulates into); None if not one."""
+    s = st
+    j = s.rec_node_idx.get(nid)
+    if j is not None and id(s.rec_nodes[j]()) == nid:
+        return (0, j)
+    n = accs.get(nid)
+    return None if n is None else (1, n)
 
 
 def _leaf_state() -> list:
@@ -332,12 +352,12 @@ def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int
         return (), (), ne
     segs, callouts = [], []
     pc, pr, pe = nc, nr, ne
-    for k, cts, c0, r0, e0, freed, pending, c1, r1, e1, grads in co:
+    for k, cts, c0, r0, e0, freed, pending, reached, rest, c1, r1, e1, grads in co:
         if type(events[k]) is not LayerEvent or e0 != pe or c0 < pc:
             return None
         segs.append((tuple(buf.calls[pc:c0]), r0 - pr))
         callouts.append(Callout(k, cts, tuple(buf.calls[c0:c1]), tuple(buf.ext_avals[e0:e1]), r1 - r0, e0, grads,
-                                freed, pending))
+                                freed, pending, reached, rest))
         pc, pr, pe = c1, r1, e1
     segs.append((tuple(buf.calls[pc:]), len(buf.refs) - pr))
     return tuple(segs), tuple(callouts), pe
