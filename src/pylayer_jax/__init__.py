@@ -7,6 +7,7 @@ from . import linalg as linalg
 from . import nn as nn
 from . import optimizer as optimizer
 from . import static as static
+from . import utils as utils
 from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
 from ._coverage_api import broadcast_shape as broadcast_shape
@@ -75,6 +76,7 @@ from .static._mode import disable_static as disable_static
 from .static._mode import enable_static as enable_static
 from .static._mode import in_dynamic_mode as in_dynamic_mode
 from .static._param import ParamAttr as ParamAttr
+from .static._param import create_parameter as create_parameter
 
 for _n, _d in __import__("pylayer_jax._dtypes", fromlist=["DTYPES"]).DTYPES.items():
     globals()[_n] = _d

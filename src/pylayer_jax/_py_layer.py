@@ -102,8 +102,8 @@ class PyLayer:
 
 def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
     """Raw jax arrays, tracers, or Tensors wrapping tracers anywhere in the arguments."""
-    for leaf in jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda v: type(v) is Tensor):
-        if isinstance(leaf, jax.Array) or (type(leaf) is Tensor and isinstance(leaf._v, _Tracer)):
+    for leaf in jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda v: isinstance(v, Tensor)):  # Parameters too
+        if isinstance(leaf, jax.Array) or (isinstance(leaf, Tensor) and isinstance(leaf._v, _Tracer)):
             return True
     return False
 

@@ -347,7 +347,7 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     ext = buf.ext
     ids = buf.ext_ids
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
-        if type(t) is not tensor_type:
+        if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
             return False
         if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
             r = log[n][1]

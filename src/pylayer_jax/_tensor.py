@@ -450,7 +450,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     arrays = []
     for i in range(n):
         t = args[i]
-        if type(t) is not Tensor:
+        if type(t) is not Tensor and type(t) not in EAGER_TYPES:
             return _general(op, args, kwargs)
         arrays.append(t._v)
     if len(args) == n:
@@ -466,7 +466,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
 
 def _trains(args: Sequence[Any]) -> bool:
     for t in args:
-        if type(t) is Tensor and not t.stop_gradient:
+        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t.stop_gradient:
             return True
     return False
 
@@ -489,7 +489,7 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     targs = args[:n]
     attr_args = tuple(_norm_attr(a) for a in args[n:])
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
-    if all(type(t) is Tensor for t in targs):
+    if all(type(t) is Tensor or type(t) in EAGER_TYPES for t in targs):
         leaves: list[Any] = list(targs)
         treedef = None
         leaf_param: list[int] | None = None
@@ -797,6 +797,11 @@ def grad(
 
 def _drop_grad(g: Any) -> None:
     return None
+
+
+# Tensor and its eager subclasses (nn's Parameter adds itself): they dispatch, record and replay as Tensors do.
+# A static Variable is not one: it is recorded into its program.
+EAGER_TYPES: set[type] = {Tensor}
 
 
 # ---- pytree: a function over Tensors can be jitted / vmapped ------------------------

@@ -1,3 +1,18 @@
-"""``paddle.nn`` import path (layer L7): ``pylayer_jax.nn.functional``."""
+"""``paddle.nn`` import path (layer L7): ``pylayer_jax.nn.functional``, layers, initializers."""
 
 from . import functional as functional
+from . import initializer as initializer
+from . import layer as layer
+from .layer._common import Flatten as Flatten
+from .layer._common import Identity as Identity
+from .layer._common import Linear as Linear
+from .layer._container import LayerDict as LayerDict
+from .layer._container import LayerList as LayerList
+from .layer._container import ModuleDict as ModuleDict
+from .layer._container import ModuleList as ModuleList
+from .layer._container import ParameterDict as ParameterDict
+from .layer._container import ParameterList as ParameterList
+from .layer._container import Sequential as Sequential
+from .layer._layers import Layer as Layer
+from .layer._layers import Module as Module
+from .layer._param import Parameter as Parameter

@@ -1,9 +1,8 @@
-"""Parameters: ``create_parameter`` and ``ParamAttr``.
+"""Parameters in static programs: ``create_parameter`` (``ParamAttr`` comes from ``nn``).
 
 Layer L6. In static mode a parameter is a ``Parameter`` Variable of the main program
 whose value lives in the scope; the startup program holds the ``InitOp`` that gives it
-its first value. In dynamic mode ``create_parameter`` returns an initialized Tensor
-with ``stop_gradient=False``.
+its first value. In dynamic mode ``create_parameter`` returns an initialized ``nn`` Parameter.
 """
 
 from __future__ import annotations
@@ -13,29 +12,11 @@ from typing import Any
 
 from .. import _dtypes
 from .._state import modes
-from .._tensor import Tensor
-from ._init import Constant, XavierUniform, next_key
+from ..nn.layer._param import ParamAttr
+from ..nn.layer._param import create_parameter as _eager_create_parameter
+from ._init import Constant, XavierUniform
 from ._program import InitOp, Program, default_main_program, default_startup_program, unique_name
 from ._variable import Parameter
-
-
-class ParamAttr:
-    """How to create a parameter: ``name``, ``initializer``, ``learning_rate``, ``trainable``."""
-
-    def __init__(
-        self,
-        name: str | None = None,
-        initializer: Any = None,
-        learning_rate: float = 1.0,
-        regularizer: Any = None,
-        trainable: bool = True,
-        do_model_average: bool = False,
-        need_clip: bool = True,
-    ) -> None:
-        self.name = name
-        self.initializer = initializer
-        self.learning_rate = learning_rate
-        self.trainable = trainable
 
 
 def _register(
@@ -62,17 +43,11 @@ def create_parameter(
     """A trainable parameter; Xavier-uniform unless ``is_bias`` (zeros) or an initializer is given."""
     if not isinstance(shape, list | tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
         raise TypeError(f"create_parameter: shape must be a list of non-negative ints, but received {shape!r}.")
+    if modes.static_program is None:  # dynamic mode: a Parameter
+        return _eager_create_parameter(shape, dtype, name, attr, is_bias, default_initializer)
     attr = attr if attr is not None else ParamAttr()
     init = attr.initializer or default_initializer or (Constant(0.0) if is_bias else XavierUniform())
     np_dtype = _dtypes.to_np(dtype)
-    if modes.static_program is None:
-        t = Tensor(
-            init(list(shape), np_dtype, next_key()),
-            stop_gradient=not attr.trainable,
-            name=attr.name or name or unique_name("create_parameter") + ".w_0",
-        )
-        t.persistable = True
-        return t
     pname = attr.name or name or unique_name("create_parameter") + (".b_0" if is_bias else ".w_0")
     return _register(
         default_main_program(),

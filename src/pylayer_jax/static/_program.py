@@ -10,9 +10,7 @@ grad, optimizer updates, initializers) subclass ``Operator``; each knows how to
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -20,18 +18,16 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _dtypes
+from .. import _dtypes, _unique_name
 from .._op_table import Op
 from .._state import modes
 from .._tensor import Tensor
 from ._variable import Parameter, Variable
 
-_counters: dict[str, Iterator[int]] = collections.defaultdict(itertools.count)
-
 
 def unique_name(prefix: str) -> str:
     """``prefix_0``, ``prefix_1``, ... (process-wide, like Paddle's unique_name)."""
-    return f"{prefix}_{next(_counters[prefix])}"
+    return _unique_name.generate(prefix)
 
 
 def call_table_op(op: Op, key: tuple, vals: Sequence[Any]) -> Any:

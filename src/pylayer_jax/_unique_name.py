@@ -1,0 +1,69 @@
+"""Paddle's unique-name generator (layer L0: no package imports).
+
+``generate("linear")`` gives ``linear_0``, ``linear_1``, ...: one counter per key, shared by
+layers (``linear_0``), their parameters (``linear_0.w_0``) and ``create_parameter``, as in
+Paddle. ``guard()`` runs a block with fresh counters (optionally under a prefix) and restores
+the previous ones afterwards; ``switch()`` swaps the generator and returns the old one.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import threading
+from collections.abc import Iterator
+
+
+class UniqueNameGenerator:
+    """Counters per key: ``generate(key)`` returns ``prefix + key + "_" + n``."""
+
+    def __init__(self, prefix: str | None = None) -> None:
+        self.ids: collections.defaultdict[str, int] = collections.defaultdict(int)
+        self.prefix = prefix or ""
+        self._lock = threading.Lock()
+
+    def __call__(self, key: str) -> str:
+        with self._lock:
+            n = self.ids[key]
+            self.ids[key] = n + 1
+        return f"{self.prefix}{key}_{n}"
+
+
+_current = [UniqueNameGenerator()]
+
+
+def generate(key: str) -> str:
+    """The next unique name for ``key``: ``key_0``, ``key_1``, ...
+
+    >>> from pylayer_jax.utils import unique_name
+    >>> with unique_name.guard():
+    ...     unique_name.generate("fc"), unique_name.generate("fc")
+    ('fc_0', 'fc_1')
+    """
+    if not isinstance(key, str):
+        raise TypeError(f"unique_name.generate: the key must be a str, but received {type(key).__name__}.")
+    return _current[0](key)
+
+
+def switch(new_generator: UniqueNameGenerator | None = None) -> UniqueNameGenerator:
+    """Make ``new_generator`` (a fresh one when None) the current generator; returns the previous one."""
+    old = _current[0]
+    _current[0] = new_generator if new_generator is not None else UniqueNameGenerator()
+    return old
+
+
+@contextlib.contextmanager
+def guard(new_generator: str | UniqueNameGenerator | None = None) -> Iterator[None]:
+    """Run the block with fresh counters (a str is a prefix for every name); the old ones come back after."""
+    if isinstance(new_generator, str):
+        new_generator = UniqueNameGenerator(new_generator)
+    elif new_generator is not None and not isinstance(new_generator, UniqueNameGenerator):
+        raise TypeError(
+            "unique_name.guard: new_generator must be None, a str prefix or a UniqueNameGenerator, but received "
+            f"{type(new_generator).__name__}."
+        )
+    old = switch(new_generator)
+    try:
+        yield
+    finally:
+        switch(old)

@@ -1,0 +1,212 @@
+"""The initializer base class, fan rules, the global initializers (layer L5).
+
+An initializer is called as Paddle calls it, ``init(param)``: it fills the Tensor (or
+Parameter) with new values of its shape and dtype and returns it. Random initializers draw
+their key from the global generator, so ``paddle.seed(n)`` makes initialization repeat.
+Static programs call ``init(shape, np_dtype, key)`` instead and get the array.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ... import _dtypes
+from ..._rng import generator
+from ..._tensor import Tensor
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def compute_fans(shape: Sequence[int]) -> tuple[int, int]:
+    """Paddle's ``(fan_in, fan_out)``: ``[in, out]`` for a matrix; ``[out, in, *k]`` for a conv kernel."""
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+class Initializer:
+    """Base class: ``init(param)`` fills ``param`` in place; subclasses define ``_sample``."""
+
+    def __call__(self, param: Any, block: Any = None, key: Any = None) -> Any:
+        if isinstance(param, list | tuple):  # the static programs' contract: (shape, np_dtype, key) -> array
+            return self._make(list(param), np.dtype(block), key)
+        if not isinstance(param, Tensor):
+            raise TypeError(
+                f"{type(self).__name__}: an initializer is called on the Tensor or Parameter to fill, but received "
+                f"{type(param).__name__}."
+            )
+        arr = self._make(param.shape, np.dtype(param._value.dtype), key)
+        param.set_value(arr)
+        return param
+
+    def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
+        if key is None:
+            key = generator.next_key()
+        key = jnp.asarray(key).astype(jnp.uint32)
+        return jnp.asarray(self._sample(key, list(shape), dtype), dtype)
+
+    def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} does not define how to sample its values (_sample).")
+
+    def _compute_fans(self, var: Any) -> tuple[int, int]:
+        return compute_fans(var.shape if not isinstance(var, list | tuple) else var)
+
+
+def _float_dtype(dtype: np.dtype, api: str) -> Any:
+    """Draw random numbers in float32 for half types (XLA samples those poorly), else in the dtype itself."""
+    name = _dtypes.to_paddle(dtype).name
+    if name not in _FLOATS:
+        raise TypeError(f"{api}: random initialization needs a floating dtype, but the parameter is {name}.")
+    return jnp.float64 if name == "float64" else jnp.float32
+
+
+class Constant(Initializer):
+    """Every element ``value`` (``ConstantInitializer`` in Paddle's older spelling).
+
+    >>> import pylayer_jax as paddle
+    >>> w = paddle.create_parameter([2], "float32", default_initializer=paddle.nn.initializer.Constant(3.0))
+    >>> w.numpy().tolist()
+    [3.0, 3.0]
+    """
+
+    def __init__(self, value: float = 0.0, force_cpu: bool = False) -> None:
+        self._value = float(value) if not isinstance(value, bool) else value
+
+    def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        return jnp.full(shape, self._value, dtype)
+
+    def __repr__(self) -> str:
+        return f"Constant(value={self._value})"
+
+
+ConstantInitializer = Constant
+
+
+class Uniform(Initializer):
+    """Uniform in ``[low, high)``."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
+        if low > high:
+            raise ValueError(f"Uniform: low must not exceed high, but received low={low}, high={high}.")
+        self._low, self._high = float(low), float(high)
+
+    def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        return jax.random.uniform(key, shape, _float_dtype(dtype, "Uniform"), self._low, self._high)
+
+
+class UniformInitializer(Uniform):
+    """Paddle's older spelling: ``UniformInitializer(low, high, seed)``; a non-zero seed gives a fixed draw."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, seed: int = 0, diag_num: int = 0, diag_step: int = 0,
+                 diag_val: float = 1.0) -> None:
+        if diag_num:
+            raise NotImplementedError("UniformInitializer: diag_num (a diagonal overwrite) is not implemented.")
+        super().__init__(low, high)
+        self._seed = seed
+
+    def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
+        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+
+
+class Normal(Initializer):
+    """Normal with mean ``mean`` and standard deviation ``std``."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
+        self._mean, self._std = float(mean), float(std)
+
+    def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        return self._mean + self._std * jax.random.normal(key, shape, _float_dtype(dtype, "Normal"))
+
+
+class NormalInitializer(Normal):
+    """Paddle's older spelling: ``NormalInitializer(loc, scale, seed)``."""
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, seed: int = 0) -> None:
+        super().__init__(loc, scale)
+        self._seed = seed
+
+    def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
+        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+
+
+class TruncatedNormal(Initializer):
+    """Normal(``mean``, ``std``) kept inside ``[a, b]`` (bounds on the values, Paddle's meaning)."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                 name: str | None = None) -> None:
+        if not a < b:
+            raise ValueError(f"TruncatedNormal: a must be below b, but received a={a}, b={b}.")
+        self._mean, self._std, self._a, self._b = float(mean), float(std), float(a), float(b)
+
+    def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        lo, hi = (self._a - self._mean) / self._std, (self._b - self._mean) / self._std
+        z = jax.random.truncated_normal(key, lo, hi, shape, _float_dtype(dtype, "TruncatedNormal"))
+        return jnp.clip(self._mean + self._std * z, self._a, self._b)
+
+
+class TruncatedNormalInitializer(TruncatedNormal):
+    """Paddle's older spelling: ``TruncatedNormalInitializer(loc, scale, seed, a, b)``."""
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, seed: int = 0, a: float = -2.0, b: float = 2.0) -> None:
+        super().__init__(loc, scale, a, b)
+        self._seed = seed
+
+    def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
+        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+
+
+class NumpyArrayInitializer(Initializer):
+    """The given array (its shape must be the parameter's)."""
+
+    def __init__(self, value: Any) -> None:
+        if isinstance(value, Tensor):
+            value = value.numpy()
+        self._array = np.asarray(value)
+
+    def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
+        if list(self._array.shape) != list(shape):
+            raise ValueError(
+                f"{type(self).__name__}: the value has shape {list(self._array.shape)} but the parameter has shape "
+                f"{list(shape)}; give a value of the parameter's shape."
+            )
+        return jnp.asarray(self._array.astype(dtype))
+
+
+class Assign(NumpyArrayInitializer):
+    """The given numpy array, list or Tensor."""
+
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        if not isinstance(value, np.ndarray | list | tuple | Tensor | int | float):
+            raise TypeError(
+                f"Assign: value must be a numpy array, a list or a Tensor, but received {type(value).__name__}."
+            )
+        super().__init__(value)
+
+
+_GLOBAL: list[Initializer | None] = [None, None]
+
+
+def set_global_initializer(weight_init: Initializer | None, bias_init: Initializer | None = None) -> None:
+    """Initializers every later parameter uses unless its ParamAttr names one (None turns them off)."""
+    for v, what in ((weight_init, "weight_init"), (bias_init, "bias_init")):
+        if v is not None and not isinstance(v, Initializer):
+            raise TypeError(
+                f"set_global_initializer: {what} must be an Initializer or None, but received {type(v).__name__}."
+            )
+    _GLOBAL[0], _GLOBAL[1] = weight_init, bias_init
+
+
+def global_initializer(is_bias: bool) -> Initializer | None:
+    """The initializer set by ``set_global_initializer`` for weights or biases (None when unset)."""
+    return _GLOBAL[1] if is_bias else _GLOBAL[0]

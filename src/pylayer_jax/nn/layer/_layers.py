@@ -1,0 +1,562 @@
+"""``paddle.nn.Layer``: the base class of every model (layer L5).
+
+Attribute assignment registers Parameters (``_parameters``), sublayers (``_sub_layers``) and,
+through ``register_buffer``, buffers (``_buffers``), in order; ``state_dict`` walks them with
+Paddle's structured names (``encoder.layers.1.linear1.bias``). ``__call__`` runs the forward
+pre-hooks, ``forward`` and the post-hooks.
+
+Beyond Paddle, every Layer class is a JAX pytree (``_pytree``): its parameters' and buffers'
+arrays are the leaves, everything else is static, so ``jax.jit(lambda net, x: net(x))``,
+``jax.grad`` over a Layer and optax updates work; unflattening builds a copy of the layer tree
+whose parameters wrap the new leaves, leaving the original untouched.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ... import _dtypes
+from ... import _unique_name as unique_name
+from ..._grad_mode import no_grad
+from ..._tensor import Tensor, before_write, unwrap
+from ..initializer._base import Initializer
+from ._param import Parameter, _rewrap, make_parameter
+
+
+def _snake(name: str) -> str:
+    s = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+
+
+def _addindent(text: str, n: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
+
+
+class HookRemoveHelper:
+    """The handle ``register_forward_*_hook`` returns: ``remove()`` takes the hook out."""
+
+    _next_id = 0
+
+    def __init__(self, hooks: dict[int, Callable[..., Any]]) -> None:
+        self._hooks = hooks
+        self._hook_id = HookRemoveHelper._next_id
+        HookRemoveHelper._next_id += 1
+
+    def remove(self) -> None:
+        self._hooks.pop(self._hook_id, None)
+
+
+class Layer:
+    """Base class of layers and models: subclass it, create parameters and sublayers in ``__init__``, write
+    ``forward``.
+
+    >>> import pylayer_jax as paddle
+    >>> class MLP(paddle.nn.Layer):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc1 = paddle.nn.Linear(4, 8)
+    ...         self.fc2 = paddle.nn.Linear(8, 1)
+    ...     def forward(self, x):
+    ...         return self.fc2(paddle.nn.functional.relu(self.fc1(x)))
+    >>> net = MLP()
+    >>> list(net.state_dict())
+    ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']
+    >>> net(paddle.ones([2, 4])).shape
+    [2, 1]
+    """
+
+    training: bool
+
+    def __init__(self, name_scope: str | None = None, dtype: Any = "float32") -> None:
+        d = self.__dict__
+        d["training"] = True
+        d["_full_name"] = unique_name.generate(name_scope or _snake(type(self).__name__))
+        d["_dtype"] = _dtypes.to_paddle(dtype).name if not isinstance(dtype, str) else dtype
+        d["_parameters"] = collections.OrderedDict()
+        d["_sub_layers"] = collections.OrderedDict()
+        d["_buffers"] = collections.OrderedDict()
+        d["_non_persistable_buffer_names_set"] = set()
+        d["_forward_pre_hooks"] = collections.OrderedDict()
+        d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_casted_by_pure_fp16"] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        jax.tree_util.register_pytree_node(cls, _flatten_layer, _unflatten_layer)
+
+    # ---- calling ------------------------------------------------------------------------
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"{type(self).__name__} ({self.full_name()}) has no forward method: a Layer subclass must define "
+            "forward(self, ...) with the computation that calling the layer runs."
+        )
+
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        self._check_init("__call__")
+        for hook in list(self._forward_pre_hooks.values()):
+            r = hook(self, inputs)
+            if r is not None:
+                inputs = r if isinstance(r, tuple) else (r,)
+        outputs = self.forward(*inputs, **kwargs)
+        for hook in list(self._forward_post_hooks.values()):
+            r = hook(self, inputs, outputs)
+            if r is not None:
+                outputs = r
+        return outputs
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> HookRemoveHelper:
+        """``hook(layer, inputs)`` runs before forward; a non-None result replaces the inputs."""
+        if not callable(hook):
+            raise TypeError(f"register_forward_pre_hook: hook must be callable, but received {type(hook).__name__}.")
+        h = HookRemoveHelper(self._forward_pre_hooks)
+        self._forward_pre_hooks[h._hook_id] = hook
+        return h
+
+    def register_forward_post_hook(self, hook: Callable[..., Any]) -> HookRemoveHelper:
+        """``hook(layer, inputs, outputs)`` runs after forward; a non-None result replaces the outputs."""
+        if not callable(hook):
+            raise TypeError(f"register_forward_post_hook: hook must be callable, but received {type(hook).__name__}.")
+        h = HookRemoveHelper(self._forward_post_hooks)
+        self._forward_post_hooks[h._hook_id] = hook
+        return h
+
+    # ---- names and modes ------------------------------------------------------------------
+    def full_name(self) -> str:
+        """The layer's unique name (``linear_0``): the prefix of its parameters' names."""
+        return self._full_name
+
+    def train(self) -> Layer:
+        """Training mode for this layer and every sublayer (``training = True``)."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = True
+        return self
+
+    def eval(self) -> Layer:
+        """Evaluation mode for this layer and every sublayer (``training = False``)."""
+        for layer in self.sublayers(include_self=True):
+            layer.training = False
+        return self
+
+    def apply(self, fn: Callable[[Layer], Any]) -> Layer:
+        """Call ``fn`` on every sublayer (children first) and then on this layer."""
+        for layer in self.children():
+            layer.apply(fn)
+        fn(self)
+        return self
+
+    # ---- registration ---------------------------------------------------------------------
+    def _check_init(self, api: str) -> None:
+        if "_parameters" not in self.__dict__:
+            raise RuntimeError(
+                f"{type(self).__name__}.{api}: the Layer was not initialised; call super().__init__() first in "
+                f"{type(self).__name__}.__init__."
+            )
+
+    def create_parameter(self, shape: Any, attr: Any = None, dtype: Any = None, is_bias: bool = False,
+                         default_initializer: Initializer | None = None, device: Any = None) -> Parameter | None:
+        """A Parameter named after this layer (``linear_0.w_0``); not registered until assigned to an attribute."""
+        return make_parameter(self._full_name, shape, dtype if dtype is not None else self._dtype, attr, is_bias,
+                              default_initializer, f"{type(self).__name__}.create_parameter")
+
+    def add_parameter(self, name: str, parameter: Parameter | None) -> Parameter | None:
+        """Register ``parameter`` under ``name``; it then appears in ``parameters()`` and ``state_dict()``."""
+        self._check_init("add_parameter")
+        self._check_name(name, "add_parameter", self._parameters)
+        if parameter is not None and not isinstance(parameter, Parameter):
+            raise TypeError(
+                f"{type(self).__name__}.add_parameter: parameter {name!r} must be a Parameter (from "
+                f"create_parameter) or None, but received {type(parameter).__name__}."
+            )
+        self._parameters[name] = parameter
+        return parameter
+
+    def add_sublayer(self, name: str, sublayer: Layer | None) -> Layer | None:
+        """Register ``sublayer`` under ``name`` (``str(name)``)."""
+        self._check_init("add_sublayer")
+        if sublayer is not None and not isinstance(sublayer, Layer):
+            raise TypeError(
+                f"{type(self).__name__}.add_sublayer: sublayer {name!r} must be a Layer, but received "
+                f"{type(sublayer).__name__}."
+            )
+        self._sub_layers[str(name)] = sublayer
+        return sublayer
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
+        """Register a non-trainable Tensor kept in ``state_dict()`` (unless ``persistable=False``)."""
+        self._check_init("register_buffer")
+        if not isinstance(name, str):
+            raise TypeError(f"{type(self).__name__}.register_buffer: name must be a str, but received "
+                            f"{type(name).__name__}.")
+        self._check_name(name, "register_buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"{type(self).__name__}.register_buffer: buffer {name!r} must be a Tensor or None, but received "
+                f"{type(tensor).__name__}; wrap it with paddle.to_tensor."
+            )
+        self._buffers[name] = tensor
+        if persistable:
+            self._non_persistable_buffer_names_set.discard(name)
+        else:
+            self._non_persistable_buffer_names_set.add(name)
+        if tensor is not None:
+            tensor.persistable = persistable
+
+    def _check_name(self, name: str, api: str, own: dict) -> None:
+        if not isinstance(name, str) or name == "" or "." in name:
+            raise KeyError(
+                f"{type(self).__name__}.{api}: the name must be a non-empty str without '.', but received {name!r}."
+            )
+        if name not in own and (name in self.__dict__ or hasattr(type(self), name)
+                                or any(name in d for d in (self._parameters, self._sub_layers, self._buffers))):
+            raise KeyError(
+                f"{type(self).__name__}.{api}: the name {name!r} is already an attribute of the layer; choose "
+                "another name."
+            )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise RuntimeError(
+                    f"{type(self).__name__}: assigning the Parameter {name!r} before super().__init__() was called; "
+                    "call super().__init__() first in __init__."
+                )
+            self._drop(name)
+            params[name] = value
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"{type(self).__name__}: attribute {name!r} is a parameter and takes a Parameter or None, but "
+                    f"received {type(value).__name__}; delete it first (del layer.{name}) to store something else."
+                )
+            params[name] = None
+            return
+        layers = d.get("_sub_layers")
+        if isinstance(value, Layer):
+            if layers is None:
+                raise RuntimeError(
+                    f"{type(self).__name__}: assigning the sublayer {name!r} before super().__init__() was called; "
+                    "call super().__init__() first in __init__."
+                )
+            self._drop(name)
+            layers[name] = value
+            return
+        if layers is not None and name in layers:
+            if value is not None:
+                raise TypeError(
+                    f"{type(self).__name__}: attribute {name!r} is a sublayer and takes a Layer or None, but "
+                    f"received {type(value).__name__}; delete it first (del layer.{name}) to store something else."
+                )
+            layers[name] = None
+            return
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{type(self).__name__}: attribute {name!r} is a buffer and takes a Tensor or None, but received "
+                    f"{type(value).__name__}; delete it first (del layer.{name}) to store something else."
+                )
+            buffers[name] = value
+            return
+        object.__setattr__(self, name, value)
+
+    def _drop(self, name: str) -> None:
+        d = self.__dict__
+        d.pop(name, None)
+        for k in ("_parameters", "_sub_layers", "_buffers"):
+            d[k].pop(name, None)
+        d["_non_persistable_buffer_names_set"].discard(name)
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        for k in ("_parameters", "_sub_layers", "_buffers"):
+            reg = d.get(k)
+            if reg is not None and name in reg:
+                return reg[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        d = self.__dict__
+        for k in ("_parameters", "_sub_layers", "_buffers"):
+            reg = d.get(k)
+            if reg is not None and name in reg:
+                del reg[name]
+                d["_non_persistable_buffer_names_set"].discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._sub_layers) | set(self._buffers))
+
+    # ---- walking ----------------------------------------------------------------------------
+    def named_sublayers(self, prefix: str = "", include_self: bool = False,
+                        layers_set: set | None = None) -> Iterator[tuple[str, Layer]]:
+        """``(structured name, layer)`` for every sublayer, depth first, each layer once."""
+        if layers_set is None:
+            layers_set = set()
+        if include_self and id(self) not in layers_set:
+            layers_set.add(id(self))
+            yield prefix, self
+        for key, layer in self._sub_layers.items():
+            if layer is None:
+                continue
+            p = prefix + ("." if prefix else "") + key
+            yield from layer.named_sublayers(p, True, layers_set)
+
+    def sublayers(self, include_self: bool = False) -> list[Layer]:
+        """Every sublayer, depth first (this layer first with ``include_self=True``)."""
+        return [layer for _, layer in self.named_sublayers(include_self=include_self)]
+
+    def named_children(self) -> Iterator[tuple[str, Layer]]:
+        """``(name, layer)`` for the direct sublayers, each once."""
+        seen = set()
+        for name, layer in self._sub_layers.items():
+            if layer is not None and id(layer) not in seen:
+                seen.add(id(layer))
+                yield name, layer
+
+    def children(self) -> Iterator[Layer]:
+        """The direct sublayers."""
+        for _, layer in self.named_children():
+            yield layer
+
+    def _named_members(self, kind: str, prefix: str, include_sublayers: bool) -> Iterator[tuple[str, Any]]:
+        seen = set()
+        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
+        for lp, layer in layers:
+            for name, t in getattr(layer, kind).items():
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                yield lp + ("." if lp else "") + name, t
+
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """``(structured name, parameter)`` pairs, each parameter once."""
+        return self._named_members("_parameters", prefix, include_sublayers)
+
+    def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
+        """Every parameter (of the sublayers too unless ``include_sublayers=False``), each once."""
+        return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
+
+    def named_buffers(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """``(structured name, buffer)`` pairs, each buffer once."""
+        return self._named_members("_buffers", prefix, include_sublayers)
+
+    def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
+        """Every buffer, each once."""
+        return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
+
+    # ---- gradients and dtypes ---------------------------------------------------------------
+    def clear_gradients(self, set_to_zero: bool = True) -> None:
+        """Reset the gradients of every trainable parameter (zeros by default, None with ``set_to_zero=False``)."""
+        for p in self.parameters():
+            if p.trainable:
+                p.clear_grad(set_to_zero)
+
+    clear_grad = clear_gradients
+
+    def _cast(self, dtype: Any, api: str) -> Layer:
+        target = _dtypes.to_paddle(dtype)
+        if not target.is_floating_point:
+            raise TypeError(f"{type(self).__name__}.{api}: dtype must be a floating dtype, but received {target.name}.")
+        before_write()  # parameters are rebound below, as an in-place write would
+        with no_grad():
+            for t in [*self.parameters(), *self.buffers()]:
+                if _dtypes.to_paddle(t._value.dtype).is_floating_point and t.dtype != target:
+                    t._value = jnp.asarray(t._value, _dtypes.to_np(target))
+                    t._acc = None  # its gradient sink had the old dtype
+                    t._version_counter().value += 1
+        for layer in self.sublayers(include_self=True):
+            layer._dtype = target.name
+        return self
+
+    def to(self, device: Any = None, dtype: Any = None, blocking: Any = None, non_blocking: Any = None) -> Layer:
+        """Cast floating parameters and buffers to ``dtype``; the device is the one JAX runs on (CPU here)."""
+        if device is not None and str(device).lower() not in ("cpu", "place(cpu)"):
+            raise NotImplementedError(
+                f"{type(self).__name__}.to: device={device!r} is not supported; arrays live where JAX puts them "
+                "(pass device=None or 'cpu')."
+            )
+        if dtype is None:
+            return self
+        return self._cast(dtype, "to")
+
+    def astype(self, dtype: Any) -> Layer:
+        """Cast floating parameters and buffers to ``dtype``."""
+        return self._cast(dtype, "astype")
+
+    def float(self, excluded_layers: Any = None) -> Layer:
+        """Cast floating parameters and buffers to float32."""
+        if excluded_layers:
+            raise NotImplementedError(f"{type(self).__name__}.float: excluded_layers is not implemented.")
+        return self._cast("float32", "float")
+
+    def double(self, excluded_layers: Any = None) -> Layer:
+        """Cast floating parameters and buffers to float64."""
+        if excluded_layers:
+            raise NotImplementedError(f"{type(self).__name__}.double: excluded_layers is not implemented.")
+        return self._cast("float64", "double")
+
+    # ---- state ------------------------------------------------------------------------------
+    def state_dict(self, destination: dict | None = None, include_sublayers: bool = True,
+                   structured_name_prefix: str = "", include_non_persistable_buffer: bool = False,
+                   use_hook: bool = True, keep_vars: bool = True) -> collections.OrderedDict:
+        """Parameters and persistable buffers by structured name (``0.weight``, ``encoder.layers.1.bias``)."""
+        dest = destination if destination is not None else collections.OrderedDict()
+        for name, p in self._parameters.items():
+            if p is not None:
+                dest[structured_name_prefix + name] = p if keep_vars else p.detach()
+        for name, b in self._buffers.items():
+            if b is not None and (include_non_persistable_buffer
+                                  or name not in self._non_persistable_buffer_names_set):
+                dest[structured_name_prefix + name] = b if keep_vars else b.detach()
+        if include_sublayers:
+            for name, layer in self._sub_layers.items():
+                if layer is not None:
+                    layer.state_dict(dest, True, structured_name_prefix + name + ".",
+                                     include_non_persistable_buffer, use_hook, keep_vars)
+        return dest
+
+    def set_state_dict(self, state_dict: dict, use_structured_name: bool = True) -> tuple[list[str], list[str]]:
+        """Load values by structured name (or by parameter name with ``use_structured_name=False``).
+
+        As in Paddle, a missing key or a shape mismatch is skipped with a warning; returns
+        ``(missing_keys, unexpected_keys)`` (a mismatched key is in both).
+        """
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                f"{type(self).__name__}.set_state_dict: state_dict must be a dict of name -> Tensor/array, but "
+                f"received {type(state_dict).__name__}."
+            )
+        missing, matched, todo = [], set(), []
+        for key, t in self.state_dict().items():
+            k = key if use_structured_name else t.name
+            if k not in state_dict:
+                missing.append(k)
+                warnings.warn(f"Skip loading for {key}. {k} is not found in the provided dict.", stacklevel=2)
+                continue
+            value = state_dict[k]
+            shape = list(value.shape) if hasattr(value, "shape") else list(np.shape(value))
+            if shape != t.shape:
+                missing.append(k)
+                warnings.warn(f"Skip loading for {key}. {k} receives a shape {shape}, but the expected shape is "
+                              f"{t.shape}.", stacklevel=2)
+                continue
+            matched.add(k)
+            todo.append((t, value))
+        with no_grad():
+            for t, value in todo:
+                t.set_value(unwrap(value) if isinstance(value, Tensor) else np.asarray(value))
+        return missing, [k for k in state_dict if k not in matched]
+
+    set_dict = set_state_dict
+    load_dict = set_state_dict
+
+    # ---- repr -------------------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The text inside this layer's parentheses in ``repr`` (override it)."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr().split("\n")
+        subs = [f"({name}): " + _addindent(repr(layer), 2) for name, layer in self._sub_layers.items()]
+        s = type(self).__name__ + "("
+        if len(extra) > 1:
+            s += "\n  " + "\n  ".join(extra) + "\n"
+        elif len(extra) == 1:
+            s += extra[0]
+        if subs:
+            s += "\n  " + "\n  ".join(subs) + "\n"
+        return s + ")"
+
+
+Module = Layer
+
+
+# ---- Layers as JAX pytrees -------------------------------------------------------------------
+_PLAIN = (int, float, bool, str, type(None))
+
+
+class _LayerDef:
+    """A layer tree's static side: its layers (as templates), where each parameter and buffer sits, and a key
+    (classes, plain attributes, tensor metadata) by which two trees of the same structure compare equal."""
+
+    __slots__ = ("layers", "subs", "slots", "tensors", "key")
+
+    def __init__(self, layers: list, subs: list, slots: list, tensors: list, key: tuple) -> None:
+        self.layers, self.subs, self.slots, self.tensors, self.key = layers, subs, slots, tensors, key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LayerDef) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _flatten_layer(root: Layer) -> tuple[list[Any], _LayerDef]:
+    layers = root.sublayers(include_self=True)
+    index = {id(layer): i for i, layer in enumerate(layers)}
+    tensors: list[Tensor] = []
+    tindex: dict[int, int] = {}
+    subs, slots, key = [], [], []
+    for layer in layers:
+        subs.append(tuple((n, None if s is None else index[id(s)]) for n, s in layer._sub_layers.items()))
+        sl = []
+        for kind in ("_parameters", "_buffers"):
+            for n, t in getattr(layer, kind).items():
+                if t is None:
+                    sl.append((kind, n, None))
+                    continue
+                k = tindex.get(id(t))
+                if k is None:
+                    k = tindex[id(t)] = len(tensors)
+                    tensors.append(t)
+                sl.append((kind, n, k))
+        slots.append(tuple(sl))
+        plain = tuple(sorted((k, v) for k, v in layer.__dict__.items() if type(v) in _PLAIN and k != "_full_name"))
+        key.append((type(layer), plain, subs[-1], slots[-1]))
+    tkey = tuple((type(t), t.stop_gradient, t._name, tuple(sorted(getattr(t, "optimize_attr", {}).items())))
+                 for t in tensors)
+    return [t._value for t in tensors], _LayerDef(layers, subs, slots, tensors, (tuple(key), tkey))
+
+
+def _rewrap_tensor(t: Tensor, value: Any) -> Tensor:
+    if isinstance(t, Parameter):
+        return _rewrap(t, value)
+    out = Tensor(value, t.stop_gradient, None, t._name)
+    out.persistable = t.persistable
+    return out
+
+
+def _unflatten_layer(ldef: _LayerDef, leaves: Any) -> Layer:
+    leaves = list(leaves)
+    new_tensors = [_rewrap_tensor(t, v) for t, v in zip(ldef.tensors, leaves)]
+    copies = []
+    for layer in ldef.layers:
+        c = object.__new__(type(layer))
+        c.__dict__.update(layer.__dict__)
+        for k in ("_parameters", "_sub_layers", "_buffers"):
+            c.__dict__[k] = collections.OrderedDict()
+        copies.append(c)
+    for c, subs, slots in zip(copies, ldef.subs, ldef.slots):
+        for n, j in subs:
+            c._sub_layers[n] = None if j is None else copies[j]
+        for kind, n, k in slots:
+            c.__dict__[kind][n] = None if k is None else new_tensors[k]
+    return copies[0]
+
+
+jax.tree_util.register_pytree_node(Layer, _flatten_layer, _unflatten_layer)

@@ -1,0 +1,3 @@
+"""``paddle.utils`` import path (layer L7): ``unique_name``."""
+
+from . import unique_name as unique_name
