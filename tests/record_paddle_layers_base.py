@@ -88,9 +88,7 @@ def main():
         "dirac_5d": init_values(I.Dirac(), [2, 2, 3, 1, 3]),
         "bilinear_4": init_values(I.Bilinear(), [2, 1, 4, 4]),
         "bilinear_3": init_values(I.Bilinear(), [1, 2, 3, 3]),
-        "bias_default": init_values(None, [4]) if False else None,
     }
-    del rec["initializers"]["bias_default"]
     rec["gains"] = {n: I.calculate_gain(n) for n in ["sigmoid", "linear", "conv2d", "tanh", "relu", "leaky_relu", "selu"]}
     rec["gains"]["leaky_relu_0.2"] = I.calculate_gain("leaky_relu", 0.2)
     rec["stats"] = {
@@ -110,6 +108,7 @@ def main():
     }
     ortho = paddle.create_parameter([30, 50], "float64", default_initializer=I.Orthogonal(gain=2.0)).numpy()
     rec["orthogonal_wwt"] = np.round(ortho @ ortho.T, 8).tolist()
+    rec["initializer_classes"] = [n for n in dir(I) if not n.startswith("_") and isinstance(getattr(I, n), type)]
     rec["identity_repr"] = repr(paddle.nn.Identity())
     rec["flatten_repr"] = repr(paddle.nn.Flatten())
     Path(__file__).with_name("data").joinpath("paddle_layers_base.json").write_text(json.dumps(rec, indent=1))

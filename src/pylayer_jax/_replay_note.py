@@ -63,7 +63,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
     for i, t in enumerate(leaves):
         r = call[2][i]
         src = None
-        if type(t) is tensor_type:
+        if type(t) is tensor_type or isinstance(t, tensor_type):  # a Parameter too
             src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
         if src is None:
             abort()
