@@ -76,6 +76,10 @@ def main():
             paddle.nn.Linear(1, 1).weight.name,
         ]
         rec["unique_names"] = [paddle.utils.unique_name.generate("fc") for _ in range(2)]
+    un = paddle.utils.unique_name
+    with un.guard("pre_"):
+        rec["guard_prefix_names"] = [un.generate("a"), un.generate("a"), un.generate("b"),
+                                     paddle.nn.Linear(1, 1).full_name()]
     rec["initializers"] = {
         "constant": init_values(I.Constant(0.75), [2, 3]),
         "constant_default": init_values(I.Constant(), [2]),

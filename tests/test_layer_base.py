@@ -279,3 +279,20 @@ def test_shared_layer_counted_once():
     s = nn.Sequential(lin, act, lin)
     assert len(s.parameters()) == 2 and len(s.sublayers()) == 2
     assert list(s.state_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+
+
+def test_unique_name_guard_prefix_and_switch():
+    un = paddle.utils.unique_name
+    with un.guard("pre_"):
+        got = [un.generate("a"), un.generate("a"), un.generate("b"), nn.Linear(1, 1).full_name()]
+    assert got == REC["guard_prefix_names"]
+    old = un.switch()  # a fresh generator: counters start again
+    try:
+        assert un.generate("a") == "a_0"
+    finally:
+        un.switch(old)
+    with pytest.raises(TypeError, match="unique_name.generate: the key must be a str, but received int"):
+        un.generate(1)
+    with pytest.raises(TypeError, match="unique_name.guard: new_generator must be None, a str prefix"):
+        with un.guard(3):
+            pass

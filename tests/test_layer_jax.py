@@ -181,3 +181,23 @@ def test_eager_sgd_loop_of_a_layer_replays_and_matches_jax(act):
         ps = [p - 0.1 * d for p, d in zip(ps[:4], g[:4])] + [ps[4]]
     for a, b in zip(_arrays(net), ps):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+class Sq(PyLayer):
+    @staticmethod
+    def forward(ctx, w):
+        ctx.save_for_backward(w)
+        return w * w
+
+    @staticmethod
+    def backward(ctx, dy):
+        (w,) = ctx.saved_tensor()
+        return 2 * w * dy
+
+
+def test_pylayer_applied_to_a_parameter_eagerly_and_traced():
+    lin = nn.Linear(2, 3)
+    Sq.apply(lin.weight).sum().backward()  # eager driver: a Parameter is a Tensor argument
+    np.testing.assert_allclose(lin.weight.grad.numpy(), 2 * lin.weight.numpy(), rtol=1e-6)
+    g = jax.grad(lambda m: Sq.apply(m.weight).sum()._value)(lin)  # traced driver on the copy's tracer
+    np.testing.assert_allclose(g.weight.numpy(), 2 * lin.weight.numpy(), rtol=1e-6)
