@@ -296,3 +296,53 @@ def test_unique_name_guard_prefix_and_switch():
     with pytest.raises(TypeError, match="unique_name.guard: new_generator must be None, a str prefix"):
         with un.guard(3):
             pass
+
+
+def test_hook_options_prepend_kwargs_always_call():
+    lin = nn.Linear(2, 2, weight_attr=nn.initializer.Constant(1.0))
+    order = []
+    lin.register_forward_pre_hook(lambda layer, inp: order.append("a"))
+    lin.register_forward_pre_hook(lambda layer, inp: order.append("b"), prepend=True)
+    h = lin.register_forward_pre_hook(lambda layer, args, kwargs: ((args[0] * 3,), kwargs), with_kwargs=True)
+    lin.register_forward_post_hook(lambda layer, args, kwargs, out: out - 1, with_kwargs=True)
+    np.testing.assert_array_equal(lin(paddle.ones([1, 2])).numpy(), [[5.0, 5.0]])
+    assert order == ["b", "a"]
+    h.remove()
+    np.testing.assert_array_equal(lin(paddle.ones([1, 2])).numpy(), [[1.0, 1.0]])
+    seen = []
+    bad = nn.Layer()
+    bad.register_forward_post_hook(lambda layer, inp, out: seen.append(out), always_call=True)
+    with pytest.raises(NotImplementedError):
+        bad(paddle.ones([1]))
+    assert seen == [None]
+    lin.register_forward_pre_hook(lambda layer, args, kwargs: 3, with_kwargs=True)
+    with pytest.raises(TypeError, match=r"pre-hook registered with with_kwargs=True must return None or a tuple"):
+        lin(paddle.ones([1, 2]))
+
+
+def test_lookup_and_mode_helpers(models):
+    m = models["model"]
+    assert m.get_sublayer("encoder.layers.0") is m.encoder.layers[0]
+    assert m.get_parameter("encoder.norm.proj.weight") is m.encoder.norm.proj.weight
+    assert m.get_buffer("encoder.layers.1.scale") is m.encoder.layers[1].scale
+    with pytest.raises(AttributeError, match="LayerList has no attribute `7`"):
+        m.get_sublayer("encoder.layers.7")
+    assert [n for n, _ in m.named_modules()][:3] == ["", "encoder", "encoder.layers"]
+    assert list(m.modules())[0] is m
+    m.train(False)
+    assert not m.head.training
+    m.train()
+    with pytest.raises(ValueError, match="train: mode must be a bool"):
+        m.train(1)
+    lin = nn.Linear(2, 2)
+    lin.requires_grad_(False)
+    assert all(p.stop_gradient for p in lin.parameters())
+    lin.requires_grad_()
+    lin(paddle.ones([1, 2])).sum().backward()
+    lin.zero_grad()
+    assert lin.weight.grad is None
+    lin.register_parameter("extra", lin.create_parameter([1]))
+    assert "extra" in lin.state_dict()
+    s = nn.Sequential(lin, lin)
+    assert len(list(s.named_parameters(remove_duplicate=False))) == 6 and len(s.parameters()) == 3
+    assert lin.astype(None) is lin and lin.bfloat16().weight.dtype == paddle.bfloat16

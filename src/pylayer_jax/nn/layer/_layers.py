@@ -48,13 +48,16 @@ class HookRemoveHelper:
 
     _next_id = 0
 
-    def __init__(self, hooks: dict[int, Callable[..., Any]]) -> None:
+    def __init__(self, hooks: dict[int, Callable[..., Any]], flags: tuple[set, ...] = ()) -> None:
         self._hooks = hooks
+        self._flags = flags
         self._hook_id = HookRemoveHelper._next_id
         HookRemoveHelper._next_id += 1
 
     def remove(self) -> None:
         self._hooks.pop(self._hook_id, None)
+        for f in self._flags:
+            f.discard(self._hook_id)
 
 
 class Layer:
@@ -89,6 +92,8 @@ class Layer:
         d["_non_persistable_buffer_names_set"] = set()
         d["_forward_pre_hooks"] = collections.OrderedDict()
         d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_hooks_with_kwargs"] = set()
+        d["_hooks_always_called"] = set()
         d["_casted_by_pure_fp16"] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -104,42 +109,78 @@ class Layer:
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         self._check_init("__call__")
-        for hook in list(self._forward_pre_hooks.values()):
-            r = hook(self, inputs)
-            if r is not None:
-                inputs = r if isinstance(r, tuple) else (r,)
-        outputs = self.forward(*inputs, **kwargs)
-        for hook in list(self._forward_post_hooks.values()):
-            r = hook(self, inputs, outputs)
+        for hid, hook in list(self._forward_pre_hooks.items()):
+            if hid in self._hooks_with_kwargs:
+                r = hook(self, inputs, kwargs)
+                if r is not None:
+                    if not (isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict)):
+                        raise TypeError(
+                            f"{type(self).__name__}: a forward pre-hook registered with with_kwargs=True must return "
+                            f"None or a tuple (args, kwargs), but returned {type(r).__name__}."
+                        )
+                    inputs, kwargs = (r[0] if isinstance(r[0], tuple) else (r[0],)), r[1]
+            else:
+                r = hook(self, inputs)
+                if r is not None:
+                    inputs = r if isinstance(r, tuple) else (r,)
+        try:
+            outputs = self.forward(*inputs, **kwargs)
+        except BaseException:
+            for hid, hook in list(self._forward_post_hooks.items()):
+                if hid in self._hooks_always_called:
+                    try:
+                        hook(self, inputs, kwargs, None) if hid in self._hooks_with_kwargs else hook(self, inputs, None)
+                    except Exception:  # the forward's exception is the one to report
+                        pass
+            raise
+        for hid, hook in list(self._forward_post_hooks.items()):
+            r = hook(self, inputs, kwargs, outputs) if hid in self._hooks_with_kwargs else hook(self, inputs, outputs)
             if r is not None:
                 outputs = r
         return outputs
 
-    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> HookRemoveHelper:
-        """``hook(layer, inputs)`` runs before forward; a non-None result replaces the inputs."""
+    def _add_hook(self, hooks: dict, hook: Callable[..., Any], api: str, prepend: bool, with_kwargs: bool,
+                  always_call: bool = False) -> HookRemoveHelper:
         if not callable(hook):
-            raise TypeError(f"register_forward_pre_hook: hook must be callable, but received {type(hook).__name__}.")
-        h = HookRemoveHelper(self._forward_pre_hooks)
-        self._forward_pre_hooks[h._hook_id] = hook
+            raise TypeError(f"{api}: hook must be callable, but received {type(hook).__name__}.")
+        h = HookRemoveHelper(hooks, (self._hooks_with_kwargs, self._hooks_always_called))
+        hooks[h._hook_id] = hook
+        if prepend:
+            hooks.move_to_end(h._hook_id, last=False)
+        if with_kwargs:
+            self._hooks_with_kwargs.add(h._hook_id)
+        if always_call:
+            self._hooks_always_called.add(h._hook_id)
         return h
 
-    def register_forward_post_hook(self, hook: Callable[..., Any]) -> HookRemoveHelper:
-        """``hook(layer, inputs, outputs)`` runs after forward; a non-None result replaces the outputs."""
-        if not callable(hook):
-            raise TypeError(f"register_forward_post_hook: hook must be callable, but received {type(hook).__name__}.")
-        h = HookRemoveHelper(self._forward_post_hooks)
-        self._forward_post_hooks[h._hook_id] = hook
-        return h
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> HookRemoveHelper:
+        """``hook(layer, inputs)`` runs before forward; a non-None result replaces the inputs. With
+        ``with_kwargs=True`` it is ``hook(layer, args, kwargs)`` returning None or ``(args, kwargs)``;
+        ``prepend=True`` runs it before the hooks already registered."""
+        return self._add_hook(self._forward_pre_hooks, hook, "register_forward_pre_hook", prepend, with_kwargs)
+
+    def register_forward_post_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                   with_kwargs: bool = False, always_call: bool = False) -> HookRemoveHelper:
+        """``hook(layer, inputs, outputs)`` runs after forward; a non-None result replaces the outputs. With
+        ``with_kwargs=True`` it is ``hook(layer, args, kwargs, outputs)``; ``always_call=True`` also calls it
+        (with outputs None) when forward raises."""
+        return self._add_hook(self._forward_post_hooks, hook, "register_forward_post_hook", prepend, with_kwargs,
+                              always_call)
+
+    register_forward_hook = register_forward_post_hook
 
     # ---- names and modes ------------------------------------------------------------------
     def full_name(self) -> str:
         """The layer's unique name (``linear_0``): the prefix of its parameters' names."""
         return self._full_name
 
-    def train(self) -> Layer:
-        """Training mode for this layer and every sublayer (``training = True``)."""
+    def train(self, mode: bool = True) -> Layer:
+        """Training mode (``mode=False``: evaluation mode) for this layer and every sublayer."""
+        if not isinstance(mode, bool):
+            raise ValueError(f"{type(self).__name__}.train: mode must be a bool, but received {type(mode).__name__}.")
         for layer in self.sublayers(include_self=True):
-            layer.training = True
+            layer.training = mode
         return self
 
     def eval(self) -> Layer:
@@ -191,6 +232,9 @@ class Layer:
             )
         self._sub_layers[str(name)] = sublayer
         return sublayer
+
+    add_module = register_module = add_sublayer
+    register_parameter = add_parameter
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
         """Register a non-trainable Tensor kept in ``state_dict()`` (unless ``persistable=False``)."""
@@ -302,19 +346,64 @@ class Layer:
         return sorted(set(super().__dir__()) | set(self._parameters) | set(self._sub_layers) | set(self._buffers))
 
     # ---- walking ----------------------------------------------------------------------------
-    def named_sublayers(self, prefix: str = "", include_self: bool = False,
-                        layers_set: set | None = None) -> Iterator[tuple[str, Layer]]:
-        """``(structured name, layer)`` for every sublayer, depth first, each layer once."""
+    def named_sublayers(self, prefix: str = "", include_self: bool = False, layers_set: set | None = None,
+                        remove_duplicate: bool = True) -> Iterator[tuple[str, Layer]]:
+        """``(structured name, layer)`` for every sublayer, depth first, each layer once (unless
+        ``remove_duplicate=False``)."""
         if layers_set is None:
             layers_set = set()
-        if include_self and id(self) not in layers_set:
+        if include_self and (id(self) not in layers_set or not remove_duplicate):
             layers_set.add(id(self))
             yield prefix, self
         for key, layer in self._sub_layers.items():
             if layer is None:
                 continue
             p = prefix + ("." if prefix else "") + key
-            yield from layer.named_sublayers(p, True, layers_set)
+            yield from layer.named_sublayers(p, True, layers_set, remove_duplicate)
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Layer]]:
+        """``named_sublayers(include_self=True)``."""
+        return self.named_sublayers(prefix, True, memo, remove_duplicate)
+
+    def modules(self) -> Iterator[Layer]:
+        """This layer and every sublayer."""
+        for _, layer in self.named_modules():
+            yield layer
+
+    def get_sublayer(self, target: str) -> Layer:
+        """The sublayer at the dotted path ``target`` (``"encoder.layers.0"``; ``""`` is this layer)."""
+        layer: Any = self
+        if target == "":
+            return self
+        for item in target.split("."):
+            if not hasattr(layer, item):
+                raise AttributeError(f"{type(layer).__name__} has no attribute `{item}` (looking up {target!r}).")
+            layer = getattr(layer, item)
+            if not isinstance(layer, Layer):
+                raise AttributeError(f"`{item}` is not an nn.Layer (looking up {target!r}).")
+        return layer
+
+    get_submodule = get_sublayer
+
+    def get_parameter(self, target: str) -> Tensor:
+        """The parameter at the dotted path ``target`` (``"encoder.proj.weight"``)."""
+        path, _, name = target.rpartition(".")
+        layer = self.get_sublayer(path)
+        if not hasattr(layer, name):
+            raise AttributeError(f"{type(layer).__name__} has no attribute `{name}` (looking up {target!r}).")
+        p = getattr(layer, name)
+        if not isinstance(p, Tensor):
+            raise AttributeError(f"`{name}` is not an nn.Parameter (looking up {target!r}).")
+        return p
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target``."""
+        path, _, name = target.rpartition(".")
+        layer = self.get_sublayer(path)
+        if name not in layer._buffers:
+            raise AttributeError(f"{type(layer).__name__} has no buffer `{name}` (looking up {target!r}).")
+        return layer._buffers[name]
 
     def sublayers(self, include_self: bool = False) -> list[Layer]:
         """Every sublayer, depth first (this layer first with ``include_self=True``)."""
@@ -333,27 +422,31 @@ class Layer:
         for _, layer in self.named_children():
             yield layer
 
-    def _named_members(self, kind: str, prefix: str, include_sublayers: bool) -> Iterator[tuple[str, Any]]:
+    def _named_members(self, kind: str, prefix: str, include_sublayers: bool,
+                       remove_duplicate: bool = True) -> Iterator[tuple[str, Any]]:
         seen = set()
-        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
+        layers = self.named_sublayers(prefix=prefix, include_self=True, remove_duplicate=remove_duplicate) \
+            if include_sublayers else [(prefix, self)]
         for lp, layer in layers:
             for name, t in getattr(layer, kind).items():
-                if t is None or id(t) in seen:
+                if t is None or (remove_duplicate and id(t) in seen):
                     continue
                 seen.add(id(t))
                 yield lp + ("." if lp else "") + name, t
 
-    def named_parameters(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """``(structured name, parameter)`` pairs, each parameter once."""
-        return self._named_members("_parameters", prefix, include_sublayers)
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """``(structured name, parameter)`` pairs, each parameter once (unless ``remove_duplicate=False``)."""
+        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
     def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         """Every parameter (of the sublayers too unless ``include_sublayers=False``), each once."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_buffers(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Tensor]]:
-        """``(structured name, buffer)`` pairs, each buffer once."""
-        return self._named_members("_buffers", prefix, include_sublayers)
+    def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """``(structured name, buffer)`` pairs, each buffer once (unless ``remove_duplicate=False``)."""
+        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         """Every buffer, each once."""
@@ -367,6 +460,18 @@ class Layer:
                 p.clear_grad(set_to_zero)
 
     clear_grad = clear_gradients
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset every parameter's gradient: to None (default) or to zeros."""
+        for p in self.parameters():
+            if p.grad is not None:
+                p.clear_grad(not set_to_none)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Layer:
+        """Make every parameter trainable (or frozen with ``requires_grad=False``)."""
+        for p in self.parameters():
+            p.stop_gradient = not requires_grad
+        return self
 
     def _cast(self, dtype: Any, api: str) -> Layer:
         target = _dtypes.to_paddle(dtype)
@@ -394,9 +499,23 @@ class Layer:
             return self
         return self._cast(dtype, "to")
 
-    def astype(self, dtype: Any) -> Layer:
-        """Cast floating parameters and buffers to ``dtype``."""
-        return self._cast(dtype, "astype")
+    def astype(self, dtype: Any = None) -> Layer:
+        """Cast floating parameters and buffers to ``dtype`` (None: unchanged)."""
+        return self if dtype is None else self._cast(dtype, "astype")
+
+    def float16(self, excluded_layers: Any = None) -> Layer:
+        """Cast floating parameters and buffers to float16."""
+        if excluded_layers:
+            raise NotImplementedError(f"{type(self).__name__}.float16: excluded_layers is not implemented.")
+        return self._cast("float16", "float16")
+
+    half = float16
+
+    def bfloat16(self, excluded_layers: Any = None) -> Layer:
+        """Cast floating parameters and buffers to bfloat16."""
+        if excluded_layers:
+            raise NotImplementedError(f"{type(self).__name__}.bfloat16: excluded_layers is not implemented.")
+        return self._cast("bfloat16", "bfloat16")
 
     def float(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float32."""
@@ -464,6 +583,7 @@ class Layer:
 
     set_dict = set_state_dict
     load_dict = set_state_dict
+    load_state_dict = set_state_dict
 
     # ---- repr -------------------------------------------------------------------------------
     def extra_repr(self) -> str:
