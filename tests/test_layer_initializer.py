@@ -167,3 +167,21 @@ def test_every_paddle_initializer_class_exists():
         cls = getattr(I, name)
         assert isinstance(cls, type) and (cls is I.Initializer or issubclass(cls, I.Initializer)), name
     assert callable(I.calculate_gain) and callable(I.set_global_initializer)
+
+
+def test_static_programs_take_nn_initializers():
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            w = paddle.static.create_parameter([2, 3], "float32", default_initializer=I.Constant(2.0))
+            u = paddle.static.create_parameter([300, 300], "float32",
+                                               attr=paddle.ParamAttr(initializer=I.XavierUniform()))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        wv, uv = exe.run(main, fetch_list=[w, u])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(wv, np.full([2, 3], 2.0))
+    limit = math.sqrt(6.0 / 600)
+    assert np.abs(uv).max() <= limit and np.abs(uv).max() > 0.97 * limit
