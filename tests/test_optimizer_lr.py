@@ -175,6 +175,7 @@ def test_set_state_dict_missing_key_and_extra_warns():
         (lambda: lr.LinearLR(0.1, 0), ValueError, "total_steps must be a positive int"),
         (lambda: lr.CosineAnnealingWarmRestarts(0.1, 0), ValueError, "T_0 must be a positive int"),
         (lambda: lr.CosineAnnealingWarmRestarts(0.1, 2, T_mult=0), ValueError, "T_mult must be a positive int"),
+        (lambda: lr.CosineAnnealingWarmRestarts(0.1, 2.5), ValueError, "T_0 must be a positive int"),
     ],
 )
 def test_bad_arguments(make, exc, match):

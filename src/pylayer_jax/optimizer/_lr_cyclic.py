@@ -52,8 +52,12 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         last_epoch: int = -1,
         verbose: bool = False,
     ) -> None:
-        self.T_0 = _positive_int("CosineAnnealingWarmRestarts", "T_0", T_0)
-        self.T_mult = _positive_int("CosineAnnealingWarmRestarts", "T_mult", T_mult)
+        # Paddle raises ValueError for a T_0 or T_mult that is not a positive int, whatever its type
+        for name, v in (("T_0", T_0), ("T_mult", T_mult)):
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
+                raise ValueError(f"CosineAnnealingWarmRestarts: {name} must be a positive int, but received {v!r}.")
+        self.T_0 = int(T_0)
+        self.T_mult = int(T_mult)
         self.T_i = self.T_0
         self.eta_min = _number("CosineAnnealingWarmRestarts", "eta_min", eta_min)
         self.T_cur: float = last_epoch
