@@ -92,6 +92,8 @@ def worker_loop(
         except (EOFError, OSError, KeyboardInterrupt):
             return
         if task is None:
+            # exit without waiting for unread batches to drain (the loader may have left the epoch early)
+            out_queue.cancel_join_thread()
             return
         if task[0] == RESET:
             try:
