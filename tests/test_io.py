@@ -294,3 +294,35 @@ def test_worker_info_is_read_only():
     w = WorkerInfo(id=0, num_workers=1, dataset=None, seed=1)
     with pytest.raises(RuntimeError, match="read-only"):
         w.id = 3
+
+
+def test_training_loop_with_loader_and_scheduler_matches_numpy():
+    """Linear regression fed by a shuffled loader, the rate from a scheduler each step, against numpy
+    running the same batches (in the order the loader gave them) and the same rates."""
+    rng = np.random.default_rng(0)
+    xs = rng.normal(size=(20, 3))
+    ys = xs @ np.array([1.0, -2.0, 0.5]) + 0.1
+    ids = np.arange(20)
+    ds = io.TensorDataset([paddle.to_tensor(xs), paddle.to_tensor(ys), paddle.to_tensor(ids)])
+    w = paddle.zeros([3], dtype="float64")
+    w.stop_gradient = False
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=3, gamma=0.5)
+    opt = paddle.optimizer.SGD(learning_rate=sched(), parameters=[w])
+    paddle.seed(2)
+    seen, rates = [], []
+    for _ in range(2):
+        for x, y, i in io.DataLoader(ds, batch_size=6, shuffle=True, drop_last=True):
+            loss = ((paddle.matmul(x, w) - y) ** 2).mean()
+            loss.backward()
+            opt.set_lr(sched())
+            opt.step()
+            opt.clear_grad()
+            seen.append(i.numpy())
+            rates.append(sched())
+            sched.step()
+    wn = np.zeros(3)
+    for i, lr_ in zip(seen, rates):
+        x, y = xs[i], ys[i]
+        wn = wn - lr_ * (2 * x.T @ (x @ wn - y) / len(i))
+    assert len(seen) == 6 and rates == [0.1 * 0.5 ** (k // 3) for k in range(6)]
+    np.testing.assert_allclose(w.numpy(), wn, rtol=1e-10)
