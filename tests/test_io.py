@@ -175,7 +175,7 @@ def test_loader_with_batch_sampler_and_collate_fn():
     loader = io.DataLoader(ds, batch_sampler=bs, collate_fn=lambda samples: np.stack([s[0] for s in samples]).sum(0))
     out = [b.numpy().tolist() for b in loader]
     assert out == [[3.0, 5.0], [12.0, 50.0]] and len(loader) == 2
-    d = io.DataLoader(ds, batch_size=2, return_list=False)  # no effect in dynamic mode, as in Paddle
+    d = io.DataLoader(ds, batch_size=2, return_list=False, places=jax.default_backend())  # return_list: no effect in dynamic mode
     assert len(list(d)) == 4
 
 
@@ -247,6 +247,7 @@ def test_worker_errors_surface():
         (lambda: io.DataLoader(wc.Squares(3), collate_fn=3), TypeError, "collate_fn must be a function"),
         (lambda: io.DataLoader(wc.Squares(3), feed_list=[1]), NotImplementedError, "feed_list"),
         (lambda: io.DataLoader(wc.Squares(3), places=["cpu", "cpu"]), NotImplementedError, "places with 2 devices"),
+        (lambda: io.DataLoader(wc.Squares(3), places="gpu:0" if jax.default_backend() == "cpu" else "cpu"), NotImplementedError, "names another"),
         (lambda: io.DataLoader(5), TypeError, "dataset must be a paddle.io.Dataset"),
         (lambda: io.BatchSampler(), ValueError, "pass either dataset or sampler"),
         (lambda: io.BatchSampler(io_cases.Range(3), batch_size=-1), ValueError, "batch_size must be a positive int"),

@@ -15,6 +15,8 @@ import queue
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import jax
+
 from .._state import modes
 from ._collate import default_collate_fn, default_convert_fn, to_tensors
 from ._dataset import Dataset, IterableDataset
@@ -24,6 +26,11 @@ from ._sampler import BatchSampler, Sampler, _is_int
 from ._worker import RESET, STOP, WorkerError, worker_loop
 
 _POLL_S = 5.0  # how often a waiting loader checks that its workers are alive
+
+
+def _place_kind(place: Any) -> str:
+    text = str(place).lower()
+    return "gpu" if ("gpu" in text or "cuda" in text) else "cpu" if "cpu" in text else text
 
 
 class _StreamSampler:
@@ -78,9 +85,16 @@ class DataLoader:
                 f"{api}: feeding a static Program (feed_list, static mode) is not supported; use the loader in "
                 "dynamic mode and pass its batches to Executor.run as the feed."
             )
-        if isinstance(places, list | tuple) and len(places) > 1:
+        if isinstance(places, list | tuple):
+            if len(places) > 1:
+                raise NotImplementedError(
+                    f"{api}: places with {len(places)} devices is not supported; batches go to the default device."
+                )
+            places = places[0] if places else None
+        if places is not None and _place_kind(places) != _place_kind(jax.default_backend()):
             raise NotImplementedError(
-                f"{api}: places with {len(places)} devices is not supported; batches go to the default device."
+                f"{api}: batches go to the default device ({jax.default_backend()}), but places={places!r} names "
+                "another; leave places=None."
             )
         if not isinstance(dataset, Dataset) and not hasattr(dataset, "__getitem__"):
             raise TypeError(f"{api}: dataset must be a paddle.io.Dataset, but received {type(dataset).__name__}.")
