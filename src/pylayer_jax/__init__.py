@@ -2,6 +2,7 @@
 
 from . import _tensor_methods as _tensor_methods
 from . import autograd as autograd
+from . import io as io
 from . import jit as jit
 from . import linalg as linalg
 from . import nn as nn

@@ -1,0 +1,20 @@
+"""``paddle.io``: datasets, samplers and the DataLoader."""
+
+from . import dataloader as dataloader
+from ._dataloader import DataLoader as DataLoader
+from ._dataset import ChainDataset as ChainDataset
+from ._dataset import ComposeDataset as ComposeDataset
+from ._dataset import ConcatDataset as ConcatDataset
+from ._dataset import Dataset as Dataset
+from ._dataset import IterableDataset as IterableDataset
+from ._dataset import Subset as Subset
+from ._dataset import TensorDataset as TensorDataset
+from ._dataset import random_split as random_split
+from ._sampler import BatchSampler as BatchSampler
+from ._sampler import DistributedBatchSampler as DistributedBatchSampler
+from ._sampler import RandomSampler as RandomSampler
+from ._sampler import Sampler as Sampler
+from ._sampler import SequenceSampler as SequenceSampler
+from ._sampler import SubsetRandomSampler as SubsetRandomSampler
+from ._sampler import WeightedRandomSampler as WeightedRandomSampler
+from ._worker import get_worker_info as get_worker_info
