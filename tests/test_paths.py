@@ -239,8 +239,8 @@ def test_static_pylayer_over_full_returns_a_variable_0d(static_mode) -> None:
         grads = paddle.base.backward.append_backward(out, [data])
     assert isinstance(out, paddle.static.Variable)
     (p, g), = grads
-    assert p.is_same(data) and not p.is_same(out) and g.name == data.grad_name == "full_0.tmp_0@GRAD".replace(
-        "full_0", data.name.split(".")[0])
+    assert p.is_same(data) and not p.is_same(out)
+    assert g.name == data.grad_name == data.name + paddle.base.core.grad_var_suffix()
     exe = paddle.base.Executor(paddle.CPUPlace())
     ret, x_grad = exe.run(main, fetch_list=[out.name, data.grad_name])
     assert ret.shape == () and x_grad.shape == ()
@@ -320,8 +320,10 @@ def test_cond_under_jax_jit_is_lax_cond() -> None:
         out = paddle.static.nn.cond(t.sum() > 0.0, lambda: paddle.exp(t), lambda: t * 3.0)
         return out._value.sum()
 
+    def ref(v):
+        return jnp.where(jnp.sum(v) > 0, jnp.exp(v), 3.0 * v).sum()
+
     for xv in (np.array([1.0, 2.0]), np.array([-1.0, -2.0])):
-        ref = (lambda v: jnp.where(jnp.sum(v) > 0, jnp.exp(v), 3.0 * v).sum())
         np.testing.assert_allclose(jax.jit(f)(xv), ref(xv))
         np.testing.assert_allclose(jax.grad(f)(xv), jax.grad(ref)(jnp.asarray(xv)))
 
