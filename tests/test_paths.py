@@ -41,6 +41,8 @@ def test_import_paths_name_the_same_objects() -> None:
     assert paddle.framework.in_dynamic_mode() is PADDLE["in_dynamic_mode"]
     assert paddle.framework.in_pir_mode() is False
     assert paddle.set_device is paddle.device.set_device and paddle.get_device is paddle.device.get_device
+    assert paddle.framework.set_flags is paddle.set_flags and paddle.framework.get_flags is paddle.get_flags
+    assert paddle.framework.core is core
 
 
 def test_version_is_the_installed_package_version() -> None:
