@@ -473,3 +473,49 @@ def test_set_grad_in_dtype_consistent_misuse() -> None:
     x = paddle.to_tensor([1.0], stop_gradient=False)
     with pytest.raises(TypeError, match="set_grad_in_dtype_consistent takes a bool, but received int"):
         _Tanh.apply(x, 1)
+
+
+def test_while_loop_static_with_closures_and_nesting(static_mode) -> None:
+    # the gist of Paddle's test_var_tuple, test_var_list and test_nested_net (cond and body read outer Variables)
+    main, start = _programs()
+    with paddle.static.program_guard(main, start):
+        one = paddle.full([1], 1, "int64")
+        ten = paddle.full([1], 10, "int64")
+        (count,) = paddle.static.nn.while_loop(lambda i: paddle.less_than(i, ten), lambda i: paddle.add(i, one),
+                                               (paddle.full([1], 0, "int64"),))
+        mem = paddle.static.data(name="mem", shape=[10], dtype="float32")
+        ones10 = paddle.full([10], 1.0)
+        _, mem_out = paddle.static.nn.while_loop(lambda i, m: paddle.less_than(i, ten),
+                                                 lambda i, m: [paddle.increment(i), paddle.add(m, ones10)],
+                                                 [paddle.zeros([1], dtype="int64"), mem])
+        init = paddle.static.data(name="init", shape=[3, 3], dtype="float32")
+        sums = paddle.static.data(name="sums", shape=[3, 3], dtype="float32")
+        len1, len2 = paddle.full([1], 2, "int64"), paddle.full([1], 3, "int64")
+        ones = paddle.full([3, 3], 1.0)
+
+        def outer_body(i, j, init, sums):
+            def inner_body(j, init, sums):
+                init = paddle.add(init, ones)
+                return [paddle.increment(j), init, paddle.add(init, sums)]
+
+            j, init, sums = paddle.static.nn.while_loop(lambda j, a, b: paddle.less_than(j, len2), inner_body,
+                                                        [j, init, sums])
+            return [paddle.increment(i), j, init, paddle.add(init, sums)]
+
+        nested = paddle.static.nn.while_loop(lambda i, j, a, b: paddle.less_than(i, len1), outer_body,
+                                             [paddle.zeros([1], dtype="int64"), paddle.zeros([1], dtype="int64"),
+                                              init, sums])
+    rng = np.random.default_rng(0)
+    mem_v, init_v = rng.random(10).astype(np.float32), rng.random((3, 3)).astype(np.float32)
+    got = paddle.static.Executor().run(main, feed={"mem": mem_v, "init": init_v, "sums": np.zeros((3, 3), np.float32)},
+                                       fetch_list=[count, mem_out, nested[3]])
+    # the same loops in numpy (the inner loop's j is not reset, so it runs 3 times in the first outer pass only)
+    want_sums, a, j = np.zeros((3, 3), np.float32), init_v.copy(), 0
+    for _ in range(2):
+        while j < 3:
+            a, j = a + 1, j + 1
+            want_sums = a + want_sums
+        want_sums = a + want_sums
+    assert got[0].tolist() == [10]
+    np.testing.assert_allclose(got[1], mem_v + 10, rtol=1e-6)
+    np.testing.assert_allclose(got[2], want_sums, rtol=1e-6)

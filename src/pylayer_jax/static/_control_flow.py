@@ -21,7 +21,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import _dtypes
-from .._state import static_recording_paused
 from .._tensor import Tensor
 from .._tensor_methods import inplace_assign
 from ._lowering import run_ops
@@ -265,11 +264,11 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Se
     """
     api = "paddle.static.nn.while_loop"
     _check_loop(cond, body, loop_vars, api)
+    tensors = [x for x in loop_vars if isinstance(x, Tensor)]
+    if any(t._symbolic for t in tensors):
+        return _record_while(api, cond, body, loop_vars)
     pre = cond(*loop_vars)
     _check_cond_value(pre, api)
-    tensors = [x for x in loop_vars if isinstance(x, Tensor)]
-    if any(t._symbolic for t in tensors) or pre._symbolic:
-        return _record_while(api, cond, body, loop_vars)
     if any(_is_traced(t) for t in tensors) or _is_traced(pre):
         return _traced_while(api, cond, body, list(loop_vars))
     now = bool(pre.item())
@@ -326,23 +325,36 @@ def _traced_while(api: str, cond_fn: Any, body: Any, loop_vars: list[Any]) -> li
 
 
 class WhileOp(Operator):
-    """``(outs) = while(loop_vars..., captured...)``: ``lax.while_loop`` over the traced cond and body."""
+    """``(outs) = while(loop_vars..., captured...)`` with a cond and a body block, lowered to ``lax.while_loop``."""
 
     type = "while"
 
     def __init__(self, block: Any, loop_vars: Sequence[Any], captured: Sequence[Variable], outputs: Sequence[Variable],
-                 cond_fn: Any, body: Any, api: str) -> None:
-        super().__init__(block, [*loop_vars, *captured], outputs, {})
-        self.loop_vars = list(loop_vars)
-        self.captured = list(captured)
-        self.cond_fn, self.body, self.api = cond_fn, body, api
+                 holders: Sequence[Variable], cond: tuple[Any, Variable], body: tuple[Any, list[Any]], api: str) -> None:
+        super().__init__(block, [*loop_vars, *captured], outputs, {"cond_block": cond[0].idx, "body_block": body[0].idx})
+        self.loop_vars, self.holders, self.cond, self.body, self.api = list(loop_vars), list(holders), cond, body, api
 
     def run(self, env: dict[int, Any], ctx: Any) -> None:
         init = [env[id(x)] if isinstance(x, Variable) else _as_array(x, self.api, "loop_vars") for x in self.loop_vars]
-        with static_recording_paused():
-            c, b = _loop_fns(self.api, self.cond_fn, self.body, init)
-            res = jax.lax.while_loop(c, b, init)
-        for v, r in zip(self.outputs, res):
+        dtypes = [jnp.result_type(v) for v in init]
+
+        def local(vals: Sequence[Any]) -> dict[int, Any]:
+            e = dict(env)
+            e.update((id(h), v) for h, v in zip(self.holders, vals))
+            return e
+
+        def c(vals: Sequence[Any]) -> Any:
+            e = local(vals)
+            run_ops(self.cond[0].ops, e, ctx)
+            return jnp.reshape(e[id(self.cond[1])], ()).astype(bool)
+
+        def b(vals: Sequence[Any]) -> list[Any]:
+            e = local(vals)
+            run_ops(self.body[0].ops, e, ctx)
+            outs = [e[id(o)] if isinstance(o, Variable) else o for o in self.body[1]]
+            return [jnp.reshape(jnp.asarray(o), jnp.shape(v)).astype(dt) for o, v, dt in zip(outs, vals, dtypes)]
+
+        for v, r in zip(self.outputs, jax.lax.while_loop(c, b, init)):
             env[id(v)] = r
 
 
@@ -353,24 +365,33 @@ def _record_while(api: str, cond_fn: Any, body: Any, loop_vars: Sequence[Any]) -
                 f"{api}: in a static program every Tensor in loop_vars must be a Variable of the program; pass "
                 "paddle.full(...) or paddle.static.data(...) values instead of eager Tensors."
             )
-    variables = [x for x in loop_vars if isinstance(x, Variable)]
-    prog = variables[0].block.program
-    # check cond and body once on the loop variables' shapes (values are traced, not recorded)
-    structs = [x._value if isinstance(x, Variable) else _as_array(x, api, "loop_vars") for x in loop_vars]
-    with static_recording_paused():
-        c, b = _loop_fns(api, cond_fn, body, list(loop_vars))
-        try:
-            jax.eval_shape(lambda vals: (c(vals), b(vals)), structs)
-        except jax.errors.UnexpectedTracerError as e:  # a Variable from outside used in cond or body
-            raise NotImplementedError(
-                f"{api}: in a static program cond and body may only use the loop variables, not other Variables "
-                f"of the program; add them to loop_vars. ({e})"
-            ) from e
-    block = prog.current_block()
+    prog = next(x for x in loop_vars if isinstance(x, Variable)).block.program
+    parent = prog.current_block()
     base = unique_name("while")
-    outs = []
-    for i, x in enumerate(loop_vars):
-        a, a2 = _struct(x)
-        outs.append(Variable.from_structs(block, f"{base}.tmp_{i}", a, a2, True))
-    prog.append_op(WhileOp(block, list(loop_vars), [], outs, cond_fn, body, api))
-    return outs
+    cb = prog.new_block(f"cond of {base}", parent.idx)
+    bb = prog.new_block(f"body of {base}", parent.idx)
+    # Variables that stand for the carried values inside the cond and body blocks
+    holders = []
+    for k, x in enumerate(loop_vars):
+        a, a2 = _struct(x if isinstance(x, Variable) else _as_array(x, api, "loop_vars"))
+        h = Variable.from_structs(bb, f"{base}.carry_{k}", a, a2, True)
+        holders.append(h)
+    with prog.recording_into(cb):
+        c = cond_fn(*holders)
+    _check_cond_value(c, api)
+    with prog.recording_into(bb):
+        outs = _as_list(body(*holders), len(loop_vars), api)
+    for k, (o, h) in enumerate(zip(outs, holders)):
+        (o1, o2), (h1, h2) = _struct(o if isinstance(o, Variable) else _as_array(o, api, "body")), (h._value, h._alt)
+        if merge_shape(o1.shape, o2.shape) != merge_shape(h1.shape, h2.shape) or (
+                isinstance(o, Variable) and o1.dtype != h1.dtype):
+            raise ValueError(
+                f"{api}: body must keep the shape and dtype of each loop variable, but loop variable {k} is "
+                f"{h.dtype.name}{h.shape} and body returned {_dtypes.to_paddle(o1.dtype).name}"
+                f"{merge_shape(o1.shape, o2.shape)}."
+            )
+    held = {id(h) for h in holders}
+    captured = [v for v in _captured([cb, bb], [c, *outs]) if id(v) not in held]
+    results = [Variable.from_structs(parent, f"{base}.tmp_{k}", h._value, h._alt, True) for k, h in enumerate(holders)]
+    prog.append_op(WhileOp(parent, list(loop_vars), captured, results, holders, (cb, c), (bb, outs), api))
+    return results
