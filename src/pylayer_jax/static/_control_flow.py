@@ -251,9 +251,10 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Se
     """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the final ``loop_vars``.
 
     Eagerly it is a Python loop that writes the results back into the Tensors of ``loop_vars``
-    (as Paddle's dynamic mode does) and returns ``loop_vars`` itself; traced or in a static
-    program it is ``lax.while_loop`` (forward only: JAX cannot differentiate a loop whose trip
-    count is data-dependent in reverse mode).
+    (as Paddle's dynamic mode does) and returns ``loop_vars`` itself, differentiable like the
+    ops it ran; traced or in a static program it is ``lax.while_loop``, which JAX cannot
+    differentiate in reverse mode (the trip count depends on data): in a static program its
+    outputs have ``stop_gradient=True``, so ``append_backward`` finds no gradient through it.
 
     Example::
 
