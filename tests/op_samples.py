@@ -761,3 +761,8 @@ SAMPLES.update(
         "bucketize": [Sample((rand(5), np.array([-0.5, 0.0, 0.5])), ref=lambda x, s: np.searchsorted(s, x))],
     }
 )
+
+# device copies (``Tensor.cpu()``/``to(device)`` when the device differs): the values unchanged, the gradient passed back
+SAMPLES.update({
+    "to_device": [Sample((rand(2, 3), "cpu"), ref=lambda x, device: x)],
+})

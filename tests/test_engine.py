@@ -56,10 +56,12 @@ def test_backward_with_grad_tensor() -> None:
         (y * y).backward(P.to_tensor([1.0, 1.0, 1.0], dtype="float64"))
 
 
-def test_backward_on_stop_gradient_tensor_raises() -> None:
+def test_backward_on_stop_gradient_tensor_does_nothing() -> None:
+    # Paddle: backward() on a tensor with stop_gradient=True returns without error and computes nothing
+    # (recorded in tests/data/paddle_paths.json, see tests/test_paths.py)
     t = P.to_tensor([1.0])
-    with pytest.raises(RuntimeError, match="has stop_gradient=True, so it has no gradient graph"):
-        t.backward()
+    assert t.backward() is None
+    assert t.grad is None
 
 
 def test_non_leaf_grads_not_kept_unless_retained() -> None:

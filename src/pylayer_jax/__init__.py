@@ -1,7 +1,11 @@
 """pylayer_jax: Paddle's custom-autograd API (PyLayer, saved_tensors_hooks, static_pylayer) on JAX."""
 
+from . import _tensor_device as _tensor_device  # Tensor.cpu/cuda/to/pin_memory
 from . import _tensor_methods as _tensor_methods
 from . import autograd as autograd
+from . import base as base
+from . import device as device
+from . import framework as framework
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
@@ -40,8 +44,15 @@ from ._coverage_api import unique as unique
 from ._coverage_api import unique_consecutive as unique_consecutive
 from ._coverage_api import unsqueeze_ as unsqueeze_
 from ._coverage_api import where_ as where_
+from ._device import get_device as get_device
+from ._device import is_compiled_with_cuda as is_compiled_with_cuda
+from ._device import is_compiled_with_rocm as is_compiled_with_rocm
+from ._device import is_compiled_with_xpu as is_compiled_with_xpu
+from ._device import set_device as set_device
 from ._dtypes import get_default_dtype as get_default_dtype
 from ._dtypes import set_default_dtype as set_default_dtype
+from ._flags import get_flags as get_flags
+from ._flags import set_flags as set_flags
 from ._functional import *  # noqa: F403
 from ._grad_mode import enable_grad as enable_grad
 from ._grad_mode import is_grad_enabled as is_grad_enabled
@@ -82,3 +93,13 @@ from .static._param import create_parameter as create_parameter
 for _n, _d in __import__("pylayer_jax._dtypes", fromlist=["DTYPES"]).DTYPES.items():
     globals()[_n] = _d
 dtype = type(globals()["float32"])
+
+try:
+    __version__ = __import__("importlib.metadata", fromlist=["version"]).version("pylayer_jax")
+except Exception:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def __dir__() -> list[str]:
+    """Paddle's public names, without this package's private modules and helpers."""
+    return sorted(n for n in globals() if not n.startswith("_") or n == "__version__")

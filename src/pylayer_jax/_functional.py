@@ -44,3 +44,8 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
     if len(args) == 1 and isinstance(args[0], list | tuple):
         args = tuple(args[0])
     return apply_op(TABLE["meshgrid"], (list(args),), kwargs)
+
+
+# ``from ._functional import *`` exports Paddle's functions only, not this module's helpers
+__all__ = sorted(n for n in globals() if not n.startswith("_") and n not in {"Any", "TABLE", "Tensor", "annotations",
+                                                                               "apply_op", "public"})

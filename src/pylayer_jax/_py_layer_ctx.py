@@ -44,6 +44,7 @@ class PyLayerContext:
         self._not_inplace: tuple[Any, ...] = ()
         self._non_diff: tuple[Any, ...] = ()
         self._materialize = True
+        self._grad_in_dtype_consistent = True
         self.needs_input_grad: tuple[bool, ...] = ()
 
     def _forward_only(self, api: str) -> None:
@@ -82,6 +83,21 @@ class PyLayerContext:
         """Whether outputs that receive no gradient get zeros (True, the default) or None in backward."""
         self._forward_only("set_materialize_grads")
         self._materialize = bool(value)
+
+    def set_grad_in_dtype_consistent(self, flag: bool) -> None:
+        """Whether backward's incoming gradients are cast to the dtype of forward's outputs (True, the default).
+
+        Here every gradient already arrives in the dtype of the tensor it belongs to (the gradients a
+        backward returns are cast to its inputs' dtypes), so backward sees the outputs' dtypes either way;
+        Paddle, with ``False``, can pass a gradient that a later PyLayer returned in another dtype through
+        uncast.
+        """
+        self._forward_only("set_grad_in_dtype_consistent")
+        if not isinstance(flag, bool):
+            raise TypeError(
+                f"PyLayerContext.set_grad_in_dtype_consistent takes a bool, but received {type(flag).__name__}."
+            )
+        self._grad_in_dtype_consistent = flag
 
 
 def _check_tensors(api: str, tensors: tuple[Any, ...]) -> None:

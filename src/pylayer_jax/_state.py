@@ -54,3 +54,14 @@ def saved_hooks_pushed(pack: Any, unpack: Any) -> Iterator[None]:
 
 def current_saved_hooks() -> tuple[Any, Any] | None:
     return modes.saved_hooks[-1] if modes.saved_hooks else None
+
+
+@contextlib.contextmanager
+def static_recording_paused() -> Iterator[None]:
+    """Run user code on arrays (a pylayer's or cond's functions, traced or lowered): nothing is recorded."""
+    prev = modes.static_program
+    modes.static_program = None
+    try:
+        yield
+    finally:
+        modes.static_program = prev

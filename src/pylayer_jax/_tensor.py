@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _dtypes
+from . import _device, _dtypes
 from . import _lazy as lazy
 from . import _replay as replay
 from . import _replay_note as note
@@ -28,7 +28,7 @@ from ._format import tensor_repr
 from ._fused import ONES, add_kernel
 from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
 from ._lazy import Pending
-from ._op_table import Op
+from ._op_table import TABLE, Op
 from ._saved import SavedValue, VersionCounter
 from ._state import current_saved_hooks, grad_mode, modes
 
@@ -242,7 +242,12 @@ class Tensor:
         return _HookHandle(edge[0], edge[1])
 
     def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
-        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle)."""
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (ones as seed, like Paddle).
+
+        On a tensor with ``stop_gradient=True`` it does nothing, as in Paddle.
+        """
+        if self.stop_gradient:
+            return
         if grad_tensor is None and not retain_graph:
             if replay.st.step is not None and replay.ENABLED and replay.try_backward(self, _make_node):
                 lazy.flush()  # the repeated step's backward, as noted: no walk
@@ -501,7 +506,10 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
             leaf_param.extend([i] * len(sub))
         treedef = jax.tree_util.tree_structure(list(targs), is_leaf=_is_tensor)
     key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
-    if modes.static_program is not None and any(isinstance(x, Tensor) and x._symbolic for x in leaves):
+    if modes.static_program is not None and (
+            any(isinstance(x, Tensor) and x._symbolic for x in leaves)
+            or (modes.static_mode and not any(isinstance(x, Tensor) for x in leaves))):
+        # ops on Variables, and creation ops (no tensor input) in static mode, are recorded into the program
         return modes.static_program.record_op(op, key, leaves)
     arrays = [x._v if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
     return _run(op, key, leaves, leaf_param, arrays)
@@ -697,6 +705,12 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
             f"{len(tensors)} tensors."
         )
+    if any(t.stop_gradient for t in tensors):  # as in Paddle, tensors with stop_gradient=True are skipped
+        keep = [i for i, t in enumerate(tensors) if not t.stop_gradient]
+        tensors = [tensors[i] for i in keep]
+        grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
+        if not tensors:
+            return
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
         if replay.try_backward(tensors[0], _make_node):  # the repeated step's backward, as noted: no walk
             lazy.flush()
@@ -817,7 +831,22 @@ jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
 
 def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
-    """Make a Tensor with Paddle's dtype rules: floats -> default float, ints -> int64, bools -> bool."""
+    """Make a Tensor with Paddle's dtype rules: floats -> default float, ints -> int64, bools -> bool.
+
+    ``place`` (``'cpu'``, ``'gpu:0'``, a Place) puts it on that device. In static mode inside a program
+    being built it records a constant into the program and returns its Variable, as Paddle does.
+    """
+    t = _to_tensor(data, dtype, stop_gradient)
+    if place is not None:
+        t = Tensor(jax.device_put(t._value, _device.resolve(place, "to_tensor")[1]), stop_gradient)
+    if modes.static_mode and modes.static_program is not None and not t._symbolic:
+        v = modes.static_program.record_op(TABLE["assign"], (None, (), (), _dtypes._default.name), [t])
+        v.stop_gradient = stop_gradient or not _dtypes.is_float(v._value.dtype)
+        return v
+    return t
+
+
+def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     if isinstance(data, Tensor):
         arr = data._value
         if dtype is not None:

@@ -3,6 +3,7 @@
 from . import coverage_math as coverage_math  # noqa: F401
 from . import coverage_shape as coverage_shape  # noqa: F401
 from . import creation as creation  # noqa: F401
+from . import device as device  # noqa: F401
 from . import gather as gather  # noqa: F401
 from . import indexing as indexing  # noqa: F401
 from . import linalg as linalg  # noqa: F401

@@ -67,15 +67,26 @@ class GradOp(Operator):
     def run(self, env: dict[int, Any], ctx: Any) -> None:
         targets, wrt, sub_ops = self.targets, self.wrt, self.sub_ops
 
+        # an input computed by the ops (an intermediate Variable) is differentiated through a zero added to it
+        produced = {id(o) for op in sub_ops for o in op.outputs}
+
         def f(*xs: Any) -> list[Any]:
             e = dict(env)
+            added = {}
             for v, x in zip(wrt, xs):
-                e[id(v)] = x
+                if id(v) in produced:
+                    added[id(v)] = x
+                else:
+                    e[id(v)] = x
             for op in sub_ops:
                 op.run(e, ctx)
+                for o in op.outputs:
+                    if id(o) in added:
+                        e[id(o)] = e[id(o)] + added[id(o)]
             return [e[id(t)] for t in targets]
 
-        outs, pullback = jax.vjp(f, *[env[id(v)] for v in wrt])
+        primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
+        outs, pullback = jax.vjp(f, *primals)
         cts = [jnp.ones_like(o) if g is None else env[id(g)].astype(o.dtype) for o, g in zip(outs, self.target_grads)]
         for v, g in zip(self.outputs, pullback(cts)):
             env[id(v)] = g

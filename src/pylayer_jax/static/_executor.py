@@ -15,6 +15,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._device import CPUPlace as CPUPlace
+from .._device import CUDAPlace as CUDAPlace
 from .._tensor import Tensor
 from ._init import next_key
 from ._lowering import Lowered, lower
@@ -24,39 +26,6 @@ from ._variable import Variable
 
 # Donation is an optimisation; backends that cannot reuse a buffer just copy.
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
-
-
-class CPUPlace:
-    """The host CPU (``paddle.CPUPlace()``)."""
-
-    def __repr__(self) -> str:
-        return "Place(cpu)"
-
-    def device(self) -> Any:
-        return jax.devices("cpu")[0]
-
-
-class CUDAPlace:
-    """GPU number ``device_id`` (``paddle.CUDAPlace(0)``); needs a JAX GPU device."""
-
-    def __init__(self, device_id: int = 0) -> None:
-        try:
-            gpus = jax.devices("gpu")
-        except RuntimeError:
-            gpus = []
-        if device_id >= len(gpus) or device_id < 0:
-            raise RuntimeError(
-                f"CUDAPlace({device_id}): JAX sees {len(gpus)} GPU device(s) here, so GPU {device_id} cannot be used. "
-                "Install a CUDA build of jaxlib on a machine with a GPU, or use paddle.CPUPlace()."
-            )
-        self.device_id = device_id
-        self._device = gpus[device_id]
-
-    def __repr__(self) -> str:
-        return f"Place(gpu:{self.device_id})"
-
-    def device(self) -> Any:
-        return self._device
 
 
 class _Entry:

@@ -26,3 +26,9 @@ def disable_static(place: object = None) -> None:
 def in_dynamic_mode() -> bool:
     """Whether ops run eagerly (True) or are recorded into a static program (False)."""
     return not modes.static_mode
+
+
+def in_pir_mode() -> bool:
+    """Always False: static programs here follow Paddle's Program IR with named Variables (``x.grad_name``,
+    ``block.var(name)``, fetching by name), so code that branches on this takes that path."""
+    return False

@@ -154,6 +154,7 @@ class Program:
         self.version = 0
         self.random_seed = 0
         self._exe_cache: dict[Any, Any] = {}
+        self._recording: list[Block] = []  # sub-blocks being recorded into (a cond's branches), innermost last
 
     # ---- structure ---------------------------------------------------------------
     def global_block(self) -> Block:
@@ -163,7 +164,17 @@ class Program:
         return self.blocks[idx]
 
     def current_block(self) -> Block:
-        return self.blocks[0]
+        """The block ops are recorded into: a cond branch's block while it is traced, else the global block."""
+        return self._recording[-1] if self._recording else self.blocks[0]
+
+    @contextlib.contextmanager
+    def recording_into(self, block: Block) -> Iterator[Block]:
+        """Record ops into ``block`` (a control-flow sub-block) inside the ``with``."""
+        self._recording.append(block)
+        try:
+            yield block
+        finally:
+            self._recording.pop()
 
     @property
     def num_blocks(self) -> int:
@@ -216,8 +227,8 @@ class Program:
     # ---- recording -----------------------------------------------------------------
     def record_op(self, op: Op, key: tuple, leaves: list[Any]) -> Any:
         """Record a table op applied to Variables; returns the output Variables (apply_op's hook)."""
-        first = next(x for x in leaves if isinstance(x, Variable))
-        return first.block.program._record(op, key, leaves)
+        first = next((x for x in leaves if isinstance(x, Variable)), None)
+        return (self if first is None else first.block.program)._record(op, key, leaves)
 
     def _record(self, op: Op, key: tuple, leaves: list[Any]) -> Any:
         inputs: list[Any] = []
@@ -252,7 +263,7 @@ class Program:
         params = _leaf_params(op, key[0], len(leaves))
         needs = any(not leaves[i].stop_gradient and op.tensor_names[params[i]] not in op.nondiff for i in dyn)
         stop = not (op.differentiable and needs)
-        block = self.global_block()
+        block = self.current_block()
         n = unique_name(op.name)
         outs = []
         for j, (a, b) in enumerate(zip(la, lb)):

@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import _dtypes
+from .._state import static_recording_paused
 from .._tensor import Tensor
 from ._program import Operator, unique_name
 from ._variable import Variable, merge_shape
@@ -86,7 +87,8 @@ class PylayerOp(Operator):
     def call_forward(self, arrays: Sequence[Any]) -> list[Any]:
         it = iter(arrays)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in self.inputs]
-        out, _ = _flat_outputs(self.forward_fn(*args), "static_pylayer: forward_fn")
+        with static_recording_paused():
+            out, _ = _flat_outputs(self.forward_fn(*args), "static_pylayer: forward_fn")
         return out
 
     def call_backward(self, cts: Sequence[Any]) -> list[Any]:
@@ -102,7 +104,8 @@ class PylayerOp(Operator):
             ) from None
         except ValueError:  # builtins without a signature: let the call decide
             pass
-        res = fn(*[Tensor(c) for c in cts])
+        with static_recording_paused():
+            res = fn(*[Tensor(c) for c in cts])
         grads = list(res) if isinstance(res, list | tuple) else [res]
         n_in = len(self.input_vars())
         if len(grads) != n_in:
@@ -206,7 +209,8 @@ def record_pylayer(
     def fwd(*xs: Any) -> Any:
         it = iter(xs)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in inputs]
-        out, _ = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
+        with static_recording_paused():
+            out, _ = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
         return out
 
     try:
@@ -225,7 +229,8 @@ def record_pylayer(
     def fwd_tree(*xs: Any) -> Any:
         it = iter(xs)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in inputs]
-        arrays, tree = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
+        with static_recording_paused():
+            arrays, tree = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
         tree_box.append(tree)
         return arrays
 

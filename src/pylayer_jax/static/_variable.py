@@ -74,6 +74,15 @@ class Variable(Tensor):
     def trainable(self) -> bool:
         return self.kind == "param" and not self.stop_gradient
 
+    @property
+    def grad_name(self) -> str:
+        """The name of this Variable's gradient (``X@GRAD``), as ``gradients``/``append_backward`` name it."""
+        return f"{self.name}@GRAD"
+
+    def is_same(self, other: Any) -> bool:
+        """Whether ``other`` is this very Variable (not merely one with equal values)."""
+        return other is self
+
     def numpy(self) -> np.ndarray:
         raise RuntimeError(
             f"Variable {self.name} of a static program has no value while the program is being built; fetch it "
