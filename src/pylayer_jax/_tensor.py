@@ -325,13 +325,15 @@ class Tensor:
 
     def set_value(self, value: Any) -> Tensor:
         """Overwrite the data in place (shape must match); bumps the version."""
-        before_write()
+        before_write(self)
         arr = jnp.asarray(unwrap(value), self._value.dtype)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Tensor.set_value: the new value must have the tensor's shape {self.shape}, but received "
                 f"{list(arr.shape)}. Reshape the value first."
             )
+        if isinstance(arr, _Tracer):  # traced (to_static): the new value has no history, as eagerly
+            arr = jax.lax.stop_gradient(arr)
         self._value = arr
         self._version_counter().value += 1
         return self
@@ -346,9 +348,13 @@ def _platform(a: Any) -> str:
         return "cpu"
 
 
+class TracedValueError(RuntimeError):
+    """A concrete value (``bool(t)``, ``t.item()``, ``t.numpy()``) was asked of a Tensor that wraps a tracer."""
+
+
 def _concrete(t: Tensor, api: str) -> None:
     if isinstance(t._v, _Tracer):
-        raise RuntimeError(
+        raise TracedValueError(
             f"{api} needs a concrete value, but this Tensor wraps a JAX tracer (it is inside jax.jit, grad, "
             "vmap or a static program trace). Use jax.debug.print, or keep the code outside the transform."
         )
@@ -386,8 +392,14 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
 
 
 # ---- wrapping ----------------------------------------------------------------------
-def before_write() -> None:
-    """Every in-place write calls this first: a replayed step builds its tape before versions change."""
+def before_write(t: Tensor | None = None) -> None:
+    """Every in-place write calls this first: a replayed step builds its tape before versions change.
+
+    Inside a to_static trace the written tensor ``t`` is noted, so that the compiled function writes
+    its new value back after each call (and the trace leaves the tensor as it was)."""
+    cap = modes.capture
+    if cap is not None and t is not None:
+        cap.write(t)
     replay.mark_write(_make_node)
 
 
@@ -519,6 +531,10 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
         elif isinstance(a, _Tracer):
             traced = True
             break
+    cap = modes.capture
+    if cap is not None:  # inside a to_static trace: Tensors from outside become inputs of the compiled function
+        arrays = cap.read(leaves, arrays)
+        traced = True
     for x in leaves:  # some input is a tensor that trains: recorded, and a node if grad mode is on
         if isinstance(x, Tensor) and not x.stop_gradient:
             trains = True
