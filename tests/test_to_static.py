@@ -311,3 +311,37 @@ def test_to_static_options_and_module_helpers():
     paddle.jit.ignore_module([np])
     with pytest.raises(TypeError, match="list of modules"):
         paddle.jit.ignore_module("numpy")
+
+
+def test_tensor_read_inside_a_pylayer_is_a_constant_that_follows_its_value():
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+
+    class MulW(PyLayer):
+        @staticmethod
+        def forward(ctx, a):
+            return a * w
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * w
+
+    f = paddle.jit.to_static(lambda a: (MulW.apply(a) * w).sum())  # w read inside the PyLayer and outside
+    a = _leaf([1.0, 5.0], "float32")
+    f(a).backward()
+    np.testing.assert_allclose(a.grad.numpy(), [1.0, 4.0])  # d/da (a*w*w) through the PyLayer's backward
+    np.testing.assert_allclose(w.grad.numpy(), [1.0, 10.0])  # only the read outside the PyLayer: a*w
+    w.set_value(np.asarray([3.0, -1.0], "float32"))
+    a.clear_grad()
+    np.testing.assert_allclose(f(a).item(), 1 * 9 + 5 * 1)
+    f(a).backward()
+    np.testing.assert_allclose(a.grad.numpy(), [9.0, 1.0])
+
+
+def test_nested_to_static_functions_share_implicit_inputs():
+    w = _leaf([1.0, 2.0], "float32")
+    v = _leaf([3.0, -1.0], "float32")
+    inner = paddle.jit.to_static(lambda x: x * w)
+    outer = paddle.jit.to_static(lambda x: (inner(x) * v).sum())
+    outer(paddle.to_tensor([1.0, 4.0])).backward()
+    np.testing.assert_allclose(w.grad.numpy(), [3.0, -4.0])
+    np.testing.assert_allclose(v.grad.numpy(), [1.0, 8.0])

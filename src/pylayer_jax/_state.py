@@ -24,6 +24,8 @@ class _Modes(threading.local):
         self.pylayer_forward_ctx: list[Any] = []
         # the implicit-input capture of the to_static function being traced, or None
         self.capture: Any = None
+        # depth of a PyLayer's forward or backward running on tracers (the traced driver)
+        self.pylayer_user = 0
 
 
 modes = _Modes()

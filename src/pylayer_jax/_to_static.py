@@ -71,11 +71,15 @@ class _Capture:
         self.strict = strict
         self.found: dict[int, Tensor] = {}  # read or written, not given: the next call makes them inputs
         self.written: dict[int, tuple[Tensor, tuple]] = {}  # id -> (tensor, its state before the trace)
+        self.baked: dict[int, tuple[Tensor, Any]] = {}  # read as constants inside a PyLayer: id -> (tensor, array)
 
     def read(self, leaves: Any, arrays: list[Any]) -> list[Any]:
         out = None
         for i, x in enumerate(leaves):
             if not isinstance(x, Tensor) or isinstance(x._v, jax.core.Tracer):
+                continue
+            if modes.pylayer_user:  # a PyLayer's own code: a constant (its gradient reaches only its inputs)
+                self.baked.setdefault(id(x), (x, x._value))  # the call is traced again once its value changes
                 continue
             a = self.given.get(id(x))
             if a is None:
@@ -232,6 +236,9 @@ class StaticFunction:
                       (), False, False, True)
         self._implicit: dict[Any, list[_Implicit]] = {}  # per call structure
         self._eager: set[Any] = set()  # call structures that run eagerly (full_graph=False after control flow)
+        self._baked: dict[Any, dict[int, tuple[Any, Any]]] = {}  # per call structure: id -> (weakref, array)
+        self._last_baked: dict[int, tuple[Tensor, Any]] | None = None
+        self._gen = 0  # bumped when a Tensor read as a constant inside a PyLayer changes: everything is traced again
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, fn)
 
@@ -252,7 +259,7 @@ class StaticFunction:
         return bound
 
     def _pure(self, tensors: list[Any], spec: tuple) -> list[Any]:
-        treedef, statics, positions, stop, ids = spec
+        treedef, statics, positions, stop, ids, _gen = spec
         n = len(positions)
         leaves = list(statics)
         for p, a, s in zip(positions, tensors[:n], stop):
@@ -263,6 +270,8 @@ class StaticFunction:
         try:
             out = jax.tree_util.tree_map(unwrap, self.dygraph_function(*args, **dict(kwargs)), is_leaf=_is_tensor)
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
+            if cap.strict:
+                self._last_baked = cap.baked
         except _CONTROL_FLOW_ERRORS as e:
             raise _control_flow_error(self._op.name, e) from e
         finally:
@@ -292,6 +301,12 @@ class StaticFunction:
         if sig in self._eager:
             return self.dygraph_function(*args, **kwargs)
         stop = tuple(t.stop_gradient for t in tensors)
+        baked = self._baked.get(sig)
+        if baked and any(r() is None or r()._v is not a for r, a in baked.values()):
+            self._gen += 1  # a PyLayer read a Tensor's value as a constant, and it has changed: trace again
+            self._baked.clear()
+            self._op._fwd.clear()
+            self._op._bwd.clear()
         implicit = self._implicit.setdefault(sig, [])
         for _ in range(64):
             found = [imp.get(self.dygraph_function) for imp in implicit]
@@ -299,8 +314,9 @@ class StaticFunction:
                 implicit[:] = [imp for imp, t in zip(implicit, found) if t is not None]
                 found = [t for t in found if t is not None]
             ids = tuple(id(t) for t in found)
-            spec = (treedef, statics, positions, stop, ids)
+            spec = (treedef, statics, positions, stop, ids, self._gen)
             prev, _tls.strict = getattr(_tls, "strict", None), self
+            self._last_baked = None
             try:
                 out, written = apply_op(self._op, (tensors + found, spec))
             except _Rediscover as e:
@@ -318,6 +334,9 @@ class StaticFunction:
                 return self.dygraph_function(*args, **kwargs)
             finally:
                 _tls.strict = prev
+            if self._last_baked:
+                self._baked.setdefault(sig, {}).update(
+                    (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
             for pos, r in written.items():  # buffers written inside: their new values, detached
                 t = found[pos]
                 before_write(t)
