@@ -7,6 +7,7 @@ from . import linalg as linalg
 from . import nn as nn
 from . import optimizer as optimizer
 from . import static as static
+from . import utils as utils
 from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
 from ._coverage_api import broadcast_shape as broadcast_shape
@@ -38,6 +39,8 @@ from ._coverage_api import unique as unique
 from ._coverage_api import unique_consecutive as unique_consecutive
 from ._coverage_api import unsqueeze_ as unsqueeze_
 from ._coverage_api import where_ as where_
+from ._dlpack import from_dlpack as from_dlpack
+from ._dlpack import to_dlpack as to_dlpack
 from ._dtypes import get_default_dtype as get_default_dtype
 from ._dtypes import set_default_dtype as set_default_dtype
 from ._functional import *  # noqa: F403

@@ -10,6 +10,7 @@ op is recorded into the program instead.
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 from collections.abc import Callable, Sequence
@@ -314,6 +315,36 @@ class Tensor:
     __str__ = __repr__
 
     # ---- copies -------------------------------------------------------------------
+    def _leaf_copy(self) -> Tensor:
+        cls = type(self)
+        t = cls.__new__(cls)
+        Tensor.__init__(t, self._v, self.stop_gradient)  # arrays are immutable: the copy shares it
+        t.persistable = self.persistable
+        return t
+
+    def __copy__(self) -> Tensor:
+        """A new leaf with the same values and stop_gradient, no gradient and no history (as Paddle)."""
+        t = self._leaf_copy()
+        d = getattr(self, "__dict__", None)  # a subclass's attributes (a Parameter's)
+        if d:
+            t.__dict__.update(d)
+        return t
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """A new leaf with the same values and stop_gradient; ``.grad`` is not copied (as Paddle)."""
+        t = self._leaf_copy()
+        memo[id(self)] = t
+        d = getattr(self, "__dict__", None)
+        if d:
+            t.__dict__.update(copy.deepcopy(d, memo))
+        return t
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickle the values (any protocol): a leaf with the same stop_gradient comes back, as in Paddle."""
+        _concrete(self, "pickling a Tensor")
+        state = getattr(self, "__dict__", None) or None
+        return (_rebuild_tensor, (type(self), np.asarray(self._value), self.stop_gradient, self.persistable), state)
+
     def detach(self) -> Tensor:
         """A new leaf sharing the data, with stop_gradient=True."""
         return Tensor(self._v)
@@ -337,6 +368,14 @@ class Tensor:
         self._value = arr
         self._version_counter().value += 1
         return self
+
+
+def _rebuild_tensor(cls: type, array: np.ndarray, stop_gradient: bool, persistable: bool) -> Tensor:
+    """Unpickle a Tensor (see ``Tensor.__reduce_ex__``)."""
+    t = cls.__new__(cls)
+    Tensor.__init__(t, jnp.asarray(array), stop_gradient)
+    t.persistable = persistable
+    return t
 
 
 def _platform(a: Any) -> str:

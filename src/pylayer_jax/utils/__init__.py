@@ -1,0 +1,3 @@
+"""``pylayer_jax.utils``: Paddle's ``paddle.utils`` path."""
+
+from . import dlpack as dlpack
