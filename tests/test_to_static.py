@@ -345,3 +345,42 @@ def test_nested_to_static_functions_share_implicit_inputs():
     outer(paddle.to_tensor([1.0, 4.0])).backward()
     np.testing.assert_allclose(w.grad.numpy(), [3.0, -4.0])
     np.testing.assert_allclose(v.grad.numpy(), [1.0, 8.0])
+
+
+def test_random_draws_inside_follow_the_global_generator_like_eager():
+    def f(x):
+        return x + paddle.rand([3])
+
+    g = paddle.jit.to_static(f)
+    x = paddle.zeros([3])
+    paddle.seed(5)
+    eager = [f(x).numpy() for _ in range(3)] + [paddle.rand([2]).numpy()]
+    paddle.seed(5)
+    compiled = [g(x).numpy() for _ in range(3)] + [paddle.rand([2]).numpy()]
+    for a, b in zip(eager, compiled):
+        np.testing.assert_array_equal(a, b)
+    assert not np.allclose(compiled[0], compiled[1])  # a new draw at every call
+
+
+def test_dropout_mask_is_the_same_in_forward_and_backward_and_follows_training():
+    class Net:
+        def __init__(self):
+            self.training = True
+
+        def sublayers(self):
+            return []
+
+        def forward(self, v):
+            return paddle.nn.functional.dropout(v, 0.5, training=self.training)
+
+        def __call__(self, v):
+            return self.forward(v)
+
+    net = paddle.jit.to_static(Net())
+    y = _leaf(np.ones(400), "float32")
+    o = net(y)
+    o.sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), o.numpy())  # d(sum(mask * 2 * y))/dy = mask * 2 = o
+    assert 0.3 < (o.numpy() == 0).mean() < 0.7
+    net.training = False  # the train/eval flag is part of the cache key
+    np.testing.assert_array_equal(net(y).numpy(), np.ones(400))

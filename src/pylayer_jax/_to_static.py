@@ -38,6 +38,7 @@ import jax
 import jax.numpy as jnp
 
 from ._op_table import Op
+from ._rng import generator
 from ._saved import SavedValue
 from ._state import modes
 from ._tensor import Tensor, TracedValueError, apply_op, before_write, unwrap
@@ -58,9 +59,9 @@ def _is_tensor(x: Any) -> bool:
 class _Rediscover(Exception):  # noqa: N818 - internal signal, never seen by users
     """A forward trace met Tensors from outside that are not inputs yet: call again with them."""
 
-    def __init__(self, owner: Any, found: list[Tensor]) -> None:
+    def __init__(self, owner: Any, found: list[Tensor], rng: bool) -> None:
         super().__init__("to_static: new implicit inputs")
-        self.owner, self.found = owner, found
+        self.owner, self.found, self.rng = owner, found, rng
 
 
 class _Capture:
@@ -209,6 +210,15 @@ class _Implicit:
         return self.ref()
 
 
+def _training(fn: Any) -> Any:
+    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key."""
+    obj = getattr(fn, "__self__", None)
+    if obj is None or not hasattr(obj, "training"):
+        return None
+    subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
+    return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
+
+
 def _user_line(tb: Any) -> str:
     """The innermost frame of the user's code in a traceback: ``file:line: source``."""
     where = ""
@@ -238,6 +248,7 @@ class StaticFunction:
         self._eager: set[Any] = set()  # call structures that run eagerly (full_graph=False after control flow)
         self._baked: dict[Any, dict[int, tuple[Any, Any]]] = {}  # per call structure: id -> (weakref, array)
         self._last_baked: dict[int, tuple[Tensor, Any]] | None = None
+        self._rng: set[Any] = set()  # call structures whose function draws random numbers
         self._gen = 0  # bumped when a Tensor read as a constant inside a PyLayer changes: everything is traced again
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, fn)
@@ -259,27 +270,34 @@ class StaticFunction:
         return bound
 
     def _pure(self, tensors: list[Any], spec: tuple) -> list[Any]:
-        treedef, statics, positions, stop, ids, _gen = spec
+        treedef, statics, positions, stop, ids, rng, _gen = spec
         n = len(positions)
         leaves = list(statics)
         for p, a, s in zip(positions, tensors[:n], stop):
             leaves[p] = Tensor(a, s)
         args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
-        cap = _Capture(dict(zip(ids, tensors[n:])), getattr(_tls, "strict", None) is self)
+        cap = _Capture(dict(zip(ids, tensors[n:n + len(ids)])), getattr(_tls, "strict", None) is self)
         prev, modes.capture = modes.capture, cap
+        state = generator._state  # the RNG state is an input and an output of a function that draws
+        if rng:
+            generator._state = tensors[-1]
+        rng_in = generator._state
         try:
             out = jax.tree_util.tree_map(unwrap, self.dygraph_function(*args, **dict(kwargs)), is_leaf=_is_tensor)
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
+            drew = generator._state is not rng_in
+            rng_out = generator._state if rng else None
             if cap.strict:
                 self._last_baked = cap.baked
         except _CONTROL_FLOW_ERRORS as e:
             raise _control_flow_error(self._op.name, e) from e
         finally:
             modes.capture = prev
+            generator._state = state
             cap.restore()
-        if cap.found:
-            raise _Rediscover(self, list(cap.found.values()))
-        return [out, written]
+        if cap.found or (drew and not rng and cap.strict):
+            raise _Rediscover(self, list(cap.found.values()), drew and not rng)
+        return [out, written, rng_out]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not _enabled[0]:
@@ -297,7 +315,7 @@ class StaticFunction:
                 f"{self._op.name}: non-Tensor arguments become compile-time constants and must be "
                 "hashable, but one of them is not. Pass arrays as Tensors."
             ) from None
-        sig = (treedef, statics)
+        sig = (treedef, statics, _training(self.dygraph_function))
         if sig in self._eager:
             return self.dygraph_function(*args, **kwargs)
         stop = tuple(t.stop_gradient for t in tensors)
@@ -314,14 +332,18 @@ class StaticFunction:
                 implicit[:] = [imp for imp, t in zip(implicit, found) if t is not None]
                 found = [t for t in found if t is not None]
             ids = tuple(id(t) for t in found)
-            spec = (treedef, statics, positions, stop, ids, self._gen)
+            rng = sig in self._rng
+            spec = (treedef, statics, positions, stop, ids, rng, self._gen)
             prev, _tls.strict = getattr(_tls, "strict", None), self
             self._last_baked = None
             try:
-                out, written = apply_op(self._op, (tensors + found, spec))
+                out, written, rng_out = apply_op(
+                    self._op, (tensors + found + ([Tensor(generator.get_state())] if rng else []), spec))
             except _Rediscover as e:
                 if e.owner is not self:
                     raise
+                if e.rng:
+                    self._rng.add(sig)
                 paths = _find_paths(self.dygraph_function, {id(t): t for t in e.found})
                 implicit.extend(_Implicit(paths.get(id(t)), t) for t in e.found)
                 continue
@@ -337,6 +359,8 @@ class StaticFunction:
             if self._last_baked:
                 self._baked.setdefault(sig, {}).update(
                     (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
+            if rng_out is not None:
+                generator.set_state(rng_out._value)  # the draws made inside move the global generator on
             for pos, r in written.items():  # buffers written inside: their new values, detached
                 t = found[pos]
                 before_write(t)
