@@ -347,11 +347,11 @@ class StaticFunction:
                 paths = _find_paths(self.dygraph_function, {id(t): t for t in e.found})
                 implicit.extend(_Implicit(paths.get(id(t)), t) for t in e.found)
                 continue
-            except _ControlFlowError:
+            except _ControlFlowError as e:
                 if self._full_graph:
                     raise
-                warnings.warn(f"{self._op.name}: Python control flow on a Tensor value; this call structure "
-                              "runs eagerly (full_graph=False).", stacklevel=2)
+                warnings.warn(f"{self._op.name}: Python control flow on a Tensor value at {e.where}; this call "
+                              "structure runs eagerly (full_graph=False).", stacklevel=2)
                 self._eager.add(sig)
                 return self.dygraph_function(*args, **kwargs)
             finally:
@@ -380,16 +380,18 @@ class StaticFunction:
 
 
 class _ControlFlowError(RuntimeError):
-    pass
+    where = ""
 
 
 def _control_flow_error(name: str, e: BaseException) -> _ControlFlowError:
     where = _user_line(sys.exc_info()[2]) or "(line unknown)"
-    return _ControlFlowError(
+    err = _ControlFlowError(
         f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a Tensor "
         "has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use paddle.where or "
         "paddle.static.nn.cond for a branch, or pass full_graph=False to run such a function eagerly."
     )
+    err.where = where
+    return err
 
 
 def _check_spec(name: str, spec: list[Any], args: tuple) -> None:
