@@ -241,3 +241,15 @@ def test_jnp_functions_accept_tensors() -> None:
 def test_hash_is_identity() -> None:
     a, b = P.to_tensor([1.0]), P.to_tensor([1.0])
     assert len({a, b}) == 2 and a in {a: 1}
+
+
+@pytest.mark.parametrize("make", [
+    lambda s: P.zeros(s), lambda s: P.ones(s), lambda s: P.full(s, 2.0),
+    lambda s: P.empty(s), lambda s: P.randn(s), lambda s: P.rand(s),
+    lambda s: P.randint(0, 5, s),
+])
+@pytest.mark.parametrize("shape", [[2**31, 2**31], [2**20, 2**20]])
+def test_creation_beyond_memory_is_a_memory_error_before_allocating(make, shape):
+    # Paddle 3.3.1 aborts the process on [2**31, 2**31] and raises MemoryError on [2**20, 2**20]
+    with pytest.raises(MemoryError, match=r"shape \[\d+, \d+\] has \d+ elements, more"):
+        make(shape)

@@ -49,6 +49,8 @@ from ._device import is_compiled_with_cuda as is_compiled_with_cuda
 from ._device import is_compiled_with_rocm as is_compiled_with_rocm
 from ._device import is_compiled_with_xpu as is_compiled_with_xpu
 from ._device import set_device as set_device
+from ._dlpack import from_dlpack as from_dlpack
+from ._dlpack import to_dlpack as to_dlpack
 from ._dtypes import get_default_dtype as get_default_dtype
 from ._dtypes import set_default_dtype as set_default_dtype
 from ._flags import get_flags as get_flags

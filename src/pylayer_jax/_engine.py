@@ -150,7 +150,7 @@ def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, di
             continue
         if diff is None:
             cts = _materialize(node, cts)
-        if node.pre_hooks:
+        if node.pre_hooks and (capture is None or type(node) is not AccumulateGrad):  # paddle.grad: no leaf hooks
             for j, hooks in node.pre_hooks.items():
                 if cts[j] is not None:
                     for h in hooks:

@@ -96,10 +96,12 @@ class _Run:
         ctx.needs_input_grad = tuple(nig)
         ctx._in_forward = True
         modes.pylayer_forward_ctx.append(ctx)
+        modes.pylayer_user += 1
         try:
             with grad_mode(False):
                 out = self.cls.forward(ctx, *args, **kwargs)
         finally:
+            modes.pylayer_user -= 1
             modes.pylayer_forward_ctx.pop()
             ctx._in_forward = False
         out_slots, out_flat, how = output_slots(out, self.layer)
@@ -150,12 +152,15 @@ class _Run:
                 f"You must implement the backward function for PyLayer: {self.cls.__name__} has no backward "
                 "staticmethod, and a gradient is needed through it."
             )
+        modes.pylayer_user += 1
         try:
             with grad_mode(False):
                 result = bwd(ctx, *args)
         except Exception as e:
             e.add_note(f"(raised inside {self.cls.__name__}.backward, the backward of a PyLayer, under a JAX trace)")
             raise
+        finally:
+            modes.pylayer_user -= 1
         values = split_grads(result, self.slots, None, self.layer)
         out: list[Any] = []
         for k, (g, d) in enumerate(zip(values, self.dyn)):

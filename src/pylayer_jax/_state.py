@@ -22,6 +22,10 @@ class _Modes(threading.local):
         self.static_mode = False
         # depth of PyLayer.forward calls (ctx methods are only legal inside)
         self.pylayer_forward_ctx: list[Any] = []
+        # the implicit-input capture of the to_static function being traced, or None
+        self.capture: Any = None
+        # depth of a PyLayer's forward or backward running on tracers (the traced driver)
+        self.pylayer_user = 0
 
 
 modes = _Modes()

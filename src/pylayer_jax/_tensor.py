@@ -10,6 +10,7 @@ op is recorded into the program instead.
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 from collections.abc import Callable, Sequence
@@ -319,6 +320,36 @@ class Tensor:
     __str__ = __repr__
 
     # ---- copies -------------------------------------------------------------------
+    def _leaf_copy(self) -> Tensor:
+        cls = type(self)
+        t = cls.__new__(cls)
+        Tensor.__init__(t, self._v, self.stop_gradient)  # arrays are immutable: the copy shares it
+        t.persistable = self.persistable
+        return t
+
+    def __copy__(self) -> Tensor:
+        """A new leaf with the same values and stop_gradient, no gradient and no history (as Paddle)."""
+        t = self._leaf_copy()
+        d = getattr(self, "__dict__", None)  # a subclass's attributes (a Parameter's)
+        if d:
+            t.__dict__.update(d)
+        return t
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """A new leaf with the same values and stop_gradient; ``.grad`` is not copied (as Paddle)."""
+        t = self._leaf_copy()
+        memo[id(self)] = t
+        d = getattr(self, "__dict__", None)
+        if d:
+            t.__dict__.update(copy.deepcopy(d, memo))
+        return t
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickle the values (any protocol): a leaf with the same stop_gradient comes back, as in Paddle."""
+        _concrete(self, "pickling a Tensor")
+        state = getattr(self, "__dict__", None) or None
+        return (_rebuild_tensor, (type(self), np.asarray(self._value), self.stop_gradient, self.persistable), state)
+
     def detach(self) -> Tensor:
         """A new leaf sharing the data, with stop_gradient=True."""
         return Tensor(self._v)
@@ -330,16 +361,26 @@ class Tensor:
 
     def set_value(self, value: Any) -> Tensor:
         """Overwrite the data in place (shape must match); bumps the version."""
-        before_write()
+        before_write(self)
         arr = jnp.asarray(unwrap(value), self._value.dtype)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Tensor.set_value: the new value must have the tensor's shape {self.shape}, but received "
                 f"{list(arr.shape)}. Reshape the value first."
             )
+        if isinstance(arr, _Tracer):  # traced (to_static): the new value has no history, as eagerly
+            arr = jax.lax.stop_gradient(arr)
         self._value = arr
         self._version_counter().value += 1
         return self
+
+
+def _rebuild_tensor(cls: type, array: np.ndarray, stop_gradient: bool, persistable: bool) -> Tensor:
+    """Unpickle a Tensor (see ``Tensor.__reduce_ex__``)."""
+    t = cls.__new__(cls)
+    Tensor.__init__(t, jnp.asarray(array), stop_gradient)
+    t.persistable = persistable
+    return t
 
 
 def _platform(a: Any) -> str:
@@ -351,9 +392,13 @@ def _platform(a: Any) -> str:
         return "cpu"
 
 
+class TracedValueError(RuntimeError):
+    """A concrete value (``bool(t)``, ``t.item()``, ``t.numpy()``) was asked of a Tensor that wraps a tracer."""
+
+
 def _concrete(t: Tensor, api: str) -> None:
     if isinstance(t._v, _Tracer):
-        raise RuntimeError(
+        raise TracedValueError(
             f"{api} needs a concrete value, but this Tensor wraps a JAX tracer (it is inside jax.jit, grad, "
             "vmap or a static program trace). Use jax.debug.print, or keep the code outside the transform."
         )
@@ -391,8 +436,14 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
 
 
 # ---- wrapping ----------------------------------------------------------------------
-def before_write() -> None:
-    """Every in-place write calls this first: a replayed step builds its tape before versions change."""
+def before_write(t: Tensor | None = None) -> None:
+    """Every in-place write calls this first: a replayed step builds its tape before versions change.
+
+    Inside a to_static trace the written tensor ``t`` is noted, so that the compiled function writes
+    its new value back after each call (and the trace leaves the tensor as it was)."""
+    cap = modes.capture
+    if cap is not None and t is not None:
+        cap.write(t)
     replay.mark_write(_make_node)
 
 
@@ -527,6 +578,10 @@ def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None
         elif isinstance(a, _Tracer):
             traced = True
             break
+    cap = modes.capture
+    if cap is not None:  # inside a to_static trace: Tensors from outside become inputs of the compiled function
+        arrays = cap.read(leaves, arrays)
+        traced = True
     for x in leaves:  # some input is a tensor that trains: recorded, and a node if grad mode is on
         if isinstance(x, Tensor) and not x.stop_gradient:
             trains = True

@@ -47,7 +47,7 @@ def _method(op: Op) -> Callable[..., Any]:
 
 def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     """Make ``t`` hold the result ``r`` of an op on it: the in-place write."""
-    before_write()
+    before_write(t)
     t._v = r._v
     counter = t._version_counter()
     counter.value += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
 import jax.numpy as jnp
@@ -33,3 +35,28 @@ def as_float(*xs: Any) -> Any:
 
 def dtype_arg(dtype: Any) -> Any:
     return None if dtype is None else _dtypes.to_np(dtype)
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: no bound from here
+        return 2**63
+
+
+_MEMORY = _physical_memory()
+
+
+def check_numel(dims: Any, api: str) -> None:
+    """Refuse a shape no allocation can hold before XLA tries (an overflowing size aborts the process)."""
+    n = math.prod(int(d) for d in dims)
+    if n >= 2**59:  # 16 bytes an element (complex128) overflows a 64-bit byte count
+        raise MemoryError(
+            f"{api}: shape {list(dims)} has {n} elements, more than a 64-bit byte count can address. "
+            "Use a smaller shape."
+        )
+    if n > _MEMORY:  # even one byte an element is more than this machine's memory
+        raise MemoryError(
+            f"{api}: shape {list(dims)} has {n} elements, more bytes than this machine's {_MEMORY} bytes of "
+            "memory. Use a smaller shape."
+        )

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._op_table import defop
-from ._util import dtype_arg
+from ._util import check_numel, dtype_arg
 
 # public functions that are not Tensor methods
 FUNCTIONS = (
@@ -42,6 +42,7 @@ def _shape(shape, api):
     dims = tuple(int(d) for d in np.ravel(np.asarray(shape, dtype=np.int64)))
     if any(d < 0 for d in dims):
         raise ValueError(f"{api}: every dimension of shape must be >= 0, but received {list(dims)}.")
+    check_numel(dims, api)
     return dims
 
 

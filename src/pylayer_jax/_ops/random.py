@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 
 from .._op_table import defop
-from ._util import dtype_arg
+from ._util import check_numel, dtype_arg
 
 
 def _key(k):  # noqa: ANN001, ANN202
@@ -20,6 +20,7 @@ def _key(k):  # noqa: ANN001, ANN202
 def random_uniform(key, shape, dtype="float32", min=0.0, max=1.0):  # noqa: A002
     """Uniform samples in ``[min, max)``."""
     dt = dtype_arg(dtype)
+    check_numel(shape, "uniform")
     return jax.random.uniform(_key(key), tuple(shape), dt, min, max)
 
 
@@ -28,12 +29,14 @@ def random_normal(key, mean=0.0, std=1.0, shape=(), dtype="float32"):
     """Gaussian samples ``mean + std * N(0, 1)`` of ``shape`` (broadcast with mean and std)."""
     dt = dtype_arg(dtype)
     shape = tuple(jnp.broadcast_shapes(tuple(shape), jnp.shape(mean), jnp.shape(std)))
+    check_numel(shape, "normal")
     return (mean + std * jax.random.normal(_key(key), shape, dt)).astype(dt)
 
 
 @defop(1, differentiable=False, method=False)
 def random_randint(key, low, high, shape, dtype="int64"):
     """Integers uniform in ``[low, high)``."""
+    check_numel(shape, "randint")
     return jax.random.randint(_key(key), tuple(shape), low, high, jnp.int64).astype(dtype_arg(dtype))
 
 

@@ -170,10 +170,13 @@ class Executor:
         return np.asarray(value, dtype=v.dtype.np_dtype if v is not None else None)
 
     def _run_startup(self, program: Program, scope: Scope) -> list[Any]:
-        for op in program.global_block().ops:
+        seed = int(program.random_seed or 0)
+        for i, op in enumerate(program.global_block().ops):
             assert isinstance(op, InitOp)
             v = op.outputs[0]
-            scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, next_key())
+            # a program with a random_seed initialises the same way every time (Paddle's rule); else fresh keys
+            key = jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed else next_key()
+            scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
         return []
 
     def _compile(self, program: Program, fkey: Sequence[str], feeds: dict[str, Any]) -> _Entry:
