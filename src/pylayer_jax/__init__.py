@@ -4,9 +4,12 @@ from . import _tensor_methods as _tensor_methods
 from . import autograd as autograd
 from . import jit as jit
 from . import linalg as linalg
+from . import metric as metric
 from . import nn as nn
 from . import optimizer as optimizer
 from . import static as static
+from ._checkpoint import load as load
+from ._checkpoint import save as save
 from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
 from ._coverage_api import broadcast_shape as broadcast_shape
