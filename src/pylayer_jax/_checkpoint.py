@@ -36,6 +36,7 @@ _SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
 _LOAD_CONFIGS = ("model_filename", "params_filename", "keep_name_table", "return_numpy", "safetensors")
 _BF16 = np.dtype(jnp.bfloat16)
 _SCALARS = (type(None), bool, int, float, complex, str, np.generic, np.ndarray)
+_BIG_BYTES = 2**30 - 1  # protocols 2 and 3: arrays over this many bytes are saved in slices
 
 
 def _array(t: Tensor) -> np.ndarray:
@@ -107,7 +108,7 @@ def _split_big(saved: dict, protocol: int) -> dict:
     for key, value in list(saved.items()):
         if not isinstance(value, np.ndarray):
             continue
-        limit = int((2**30 - 1) / value.dtype.itemsize)
+        limit = int(_BIG_BYTES / value.dtype.itemsize)
         if value.size <= limit:
             continue
         flat, parts = value.reshape(-1), []
