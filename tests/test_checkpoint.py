@@ -335,6 +335,34 @@ def test_interrupted_save_keeps_old_file(tmp_path, monkeypatch):
     assert _leftovers(tmp_path) == []
 
 
+def test_saved_file_mode_follows_umask_and_symlinks_are_followed(tmp_path):
+    path = tmp_path / "m.pdparams"
+    old = os.umask(0o022)
+    try:
+        paddle.save({"a": paddle.ones([1])}, str(path))
+    finally:
+        os.umask(old)
+    assert (os.stat(path).st_mode & 0o777) == 0o644  # what open(path, "wb") gives, not mkstemp's 0o600
+    link = tmp_path / "latest.pdparams"
+    os.symlink(path, link)
+    paddle.save({"a": paddle.zeros([1])}, str(link))
+    assert os.path.islink(link)
+    np.testing.assert_array_equal(paddle.load(str(path))["a"].numpy(), [0.0])
+
+
+def test_failed_save_into_bytesio_leaves_it_untouched(monkeypatch):
+    buf = io.BytesIO(b"keep")
+    buf.seek(4)
+
+    def boom(t):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_checkpoint, "_array", boom)
+    with pytest.raises(KeyboardInterrupt):
+        paddle.save([1, paddle.ones([1])], buf)
+    assert buf.getvalue() == b"keep"
+
+
 def test_failed_save_leaves_no_file(tmp_path):
     path = tmp_path / "x.pdparams"
     with pytest.raises(TypeError, match="cannot save an object of type object"):

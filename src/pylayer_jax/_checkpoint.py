@@ -20,7 +20,7 @@ import io
 import math
 import os
 import pickle
-import tempfile
+import secrets
 import warnings
 from typing import Any
 
@@ -164,9 +164,14 @@ def _tensor_classes(obj: Any, found: set) -> set:
 
 
 def _write_file(path: str, write: Any) -> None:
-    """Write through a temporary file beside `path`, fsync it, then rename it over `path`."""
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    """Write through a temporary file beside `path`, fsync it, then rename it over `path`.
+
+    The temporary file is created like `open(path, "wb")` creates one (mode 0o666 less the umask);
+    a symbolic link at `path` is followed, so the file it points to is the one replaced.
+    """
+    path = os.path.realpath(path) if os.path.islink(path) else path
+    tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -249,7 +254,9 @@ def save(obj: Any, path: str | os.PathLike | io.BytesIO, protocol: int = 4, **co
         def write(f: Any) -> None:
             _dump(obj, f, protocol)
     if isinstance(path, io.BytesIO):
-        write(path)
+        staged = io.BytesIO()  # a failed save leaves the caller's buffer untouched
+        write(staged)
+        path.write(staged.getbuffer())
         return
     folder = os.path.dirname(path)
     if folder:
