@@ -9,10 +9,13 @@ from . import framework as framework
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
+from . import metric as metric
 from . import nn as nn
 from . import optimizer as optimizer
 from . import static as static
 from . import utils as utils
+from ._checkpoint import load as load
+from ._checkpoint import save as save
 from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
 from ._coverage_api import broadcast_shape as broadcast_shape
