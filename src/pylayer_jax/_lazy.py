@@ -436,26 +436,27 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
                 return call(fn, leaves, tree)
         out_tree, avals = r
         base = len(buf.refs)
-        if out_tree is None:  # one array out
-            result = Pending(avals[0], buf, base)
-            new_refs = [weakref.ref(result)]
-        else:
-            outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
-            new_refs = [weakref.ref(p) for p in outs]
-            result = _tree_unflatten(out_tree, outs)
-        entry = (fn, tree, tuple(refs), len(new_refs))
-        at = (len(buf.calls), base, len(buf.ext))  # (``mark``)
-        try:  # the buffer takes the call whole or not at all (an interrupt in between is undone)
+        entry = None
+        try:  # the buffer takes the call whole or not at all: an interrupt before its entry is in is undone
             if new_ext:
                 ids.update(new_ids)
                 for a, av in new_ext:
                     buf.ext.append(a)
                     buf.ext_avals.append(av)
-            buf.refs.extend(new_refs)
+            if out_tree is None:  # one array out
+                result = Pending(avals[0], buf, base)
+                buf.refs.append(weakref.ref(result))
+                entry = (fn, tree, tuple(refs), 1)
+            else:
+                outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
+                buf.refs.extend([weakref.ref(p) for p in outs])
+                entry = (fn, tree, tuple(refs), len(outs))
+                result = _tree_unflatten(out_tree, outs)
             buf.calls.append(entry)
         except BaseException:
-            if len(buf.calls) == at[0]:
-                rollback(buf, at)
+            calls = buf.calls
+            if entry is None or len(calls) == 0 or calls[-1] is not entry:  # (a new tuple: ``is`` tells)
+                rollback(buf, (len(calls), base, min(new_ids.values()) if new_ext else len(buf.ext)))
             raise
     finally:
         lock.release()
