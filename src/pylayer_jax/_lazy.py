@@ -17,6 +17,10 @@ or when it grows long. Running it:
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
 is redone call by call, so results that do not depend on the failing call keep their values.
+A run that an interrupt stops (``KeyboardInterrupt``, any ``BaseException``) first gives every
+result still referenced its value, call by call, then lets the interrupt go on: a Tensor that a
+deferred write rebound (a parameter after an optimizer step) has its new value, never none.
+Recording is all or nothing: a call interrupted while it enters the buffer is taken out again.
 
 Results nobody references any more are never returned (XLA drops the work that only
 fed them). An op whose inputs are concrete and do not train (``stop_gradient=True``)

@@ -31,7 +31,9 @@ bumps its version, from any thread (``mark_write``): the nodes then save the arr
 versions the ops saw. Inside a PyLayer's backward the tape is built as the walk has left it
 there, and the walk goes on from the gradients it held (the PyLayer's results are reused: the
 user's backward runs once per step). A step that diverged drops the note; the next one is noted
-afresh. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
+afresh. What a replayed op or backward adds to the buffer (calls, inputs, results, the leaves'
+gradients) goes in whole or not at all: an interrupt halfway takes it out again, and the next op
+leaves the note. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
 """
 
 from __future__ import annotations
