@@ -298,7 +298,7 @@ def test_reader_threads_do_not_change_training() -> None:
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)  # switch threads often: many chances for a read to meet a write
     try:
-        for _ in range(40 if FULL else 8):
+        for _ in range(100 if FULL else 20):
             got = _train_with_readers(60, 2)
             for a, b in zip(got, alone):
                 np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
