@@ -17,6 +17,10 @@ or when it grows long. Running it:
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
 is redone call by call, so results that do not depend on the failing call keep their values.
+A run that an interrupt stops (``KeyboardInterrupt``, any ``BaseException``) first gives every
+result still referenced its value, call by call, then lets the interrupt go on: a Tensor that a
+deferred write rebound (a parameter after an optimizer step) has its new value, never none.
+Recording is all or nothing: a call interrupted while it enters the buffer is taken out again.
 
 Results nobody references any more are never returned (XLA drops the work that only
 fed them). An op whose inputs are concrete and do not train (``stop_gradient=True``)
@@ -135,19 +139,52 @@ class _Buffer:
             self.done = True
             if _local.__dict__.get("buf") is self:
                 _local.buf = None  # the next recorded call starts a new buffer
-            if not self.calls:
-                return
-            try:
+            if self.calls:
                 if _trace_state_clean():
                     self._run(compile_ok)
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
-            finally:  # a failed run keeps only its error, not its inputs
-                self.calls = self.ext = self.ext_avals = self.refs = []
-                self.ext_ids = {}
+            self._drop()
+        except Exception:  # (``_run`` kept what does not depend on the failing call)
+            self._drop()
+            raise
+        except BaseException as e:
+            # an interrupt (KeyboardInterrupt) anywhere in the run: the results still referenced get their values
+            # call by call first, so that a Tensor a deferred write rebound (a parameter after an optimizer step)
+            # never loses its value; then the interrupt goes on
+            self._finish(e)
+            raise
         finally:
             lock.release()
+
+    def _drop(self) -> None:
+        """A buffer that ran keeps only its error, not its inputs."""
+        self.calls = self.ext = self.ext_avals = self.refs = []
+        self.ext_ids = {}
+
+    def _finish(self, interrupt: BaseException) -> None:
+        """After an interrupted run: every result still referenced and without its array gets it, call by call."""
+        self.done = True
+        if _local.__dict__.get("buf") is self:
+            _local.buf = None
+        res = [r() for r in self.refs]
+        live = tuple([i for i, p in enumerate(res) if p is not None and p.array is None])
+        if live:
+            try:
+                with jax.ensure_compile_time_eval():
+                    outs = _salvage(tuple(self.calls), live, self.ext)
+            except BaseException:  # a second interrupt stops the recovery: what is left has no value
+                outs = [_FAILED] * len(live)
+            failed = False
+            for i, arr in zip(live, outs):
+                if arr is _FAILED:
+                    failed = True
+                else:
+                    res[i].array = arr
+            if failed and self.error is None:
+                self.error = interrupt
+        self._drop()
 
     def _run(self, compile_ok: bool) -> None:
         calls = self.calls
@@ -175,19 +212,18 @@ class _Buffer:
                 if arr is not _FAILED:
                     res[i].array = arr
             raise
-        except BaseException as e:  # KeyboardInterrupt: nothing is salvaged
-            self.error = e
-            raise
         for i, arr in zip(live, outs):
             res[i].array = arr
 
 
 def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
-    """Run a failed buffer call by call; the results of a failing call and of all it feeds are _FAILED."""
+    """Run a buffer call by call (the calls ``live`` needs); the results of a failing call and of all it feeds
+    are _FAILED."""
+    keep = _needed(calls, live)
     slots: list[Any] = []
-    for fn, tree, refs, nout in calls:
-        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs]
-        if any(a is _FAILED for a in args):
+    for k, (fn, tree, refs, nout) in enumerate(calls):
+        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs] if keep[k] else ()
+        if not keep[k] or any(a is _FAILED for a in args):
             slots.extend([_FAILED] * nout)
             continue
         try:
@@ -198,6 +234,23 @@ def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
 
 
 _local = threading.local()
+
+
+def mark(buf: _Buffer) -> tuple[int, int, int]:
+    """The buffer's size (calls, results, inputs), to ``rollback`` to if what is added next is interrupted."""
+    return (len(buf.calls), len(buf.refs), len(buf.ext))
+
+
+def rollback(buf: _Buffer, at: tuple[int, int, int]) -> None:
+    """Undo what an interrupted addition entered into the buffer after ``mark`` (the caller holds its lock)."""
+    n_calls, n_refs, n_ext = at
+    del buf.calls[n_calls:]
+    del buf.refs[n_refs:]
+    del buf.ext[n_ext:]
+    del buf.ext_avals[n_ext:]
+    ids = buf.ext_ids
+    for k in [k for k, j in ids.items() if j >= n_ext]:
+        del ids[k]
 
 
 def _buffer() -> _Buffer:
@@ -385,22 +438,30 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
             r = _infer_avals(fn, tree, leaves, akey_t)
             if buf.done:
                 return call(fn, leaves, tree)
-        if new_ext:
-            ids.update(new_ids)
-            for a, av in new_ext:
-                buf.ext.append(a)
-                buf.ext_avals.append(av)
         out_tree, avals = r
         base = len(buf.refs)
-        if out_tree is None:  # one array out
-            result = Pending(avals[0], buf, base)
-            buf.refs.append(weakref.ref(result))
-            buf.calls.append((fn, tree, tuple(refs), 1))
-        else:
-            outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
-            buf.refs.extend([weakref.ref(p) for p in outs])
-            buf.calls.append((fn, tree, tuple(refs), len(outs)))
-            result = _tree_unflatten(out_tree, outs)
+        entry = None
+        try:  # the buffer takes the call whole or not at all: an interrupt before its entry is in is undone
+            if new_ext:
+                ids.update(new_ids)
+                for a, av in new_ext:
+                    buf.ext.append(a)
+                    buf.ext_avals.append(av)
+            if out_tree is None:  # one array out
+                result = Pending(avals[0], buf, base)
+                buf.refs.append(weakref.ref(result))
+                entry = (fn, tree, tuple(refs), 1)
+            else:
+                outs = [Pending(av, buf, base + j) for j, av in enumerate(avals)]
+                buf.refs.extend([weakref.ref(p) for p in outs])
+                entry = (fn, tree, tuple(refs), len(outs))
+                result = _tree_unflatten(out_tree, outs)
+            buf.calls.append(entry)
+        except BaseException:
+            calls = buf.calls
+            if entry is None or len(calls) == 0 or calls[-1] is not entry:  # (a new tuple: ``is`` tells)
+                rollback(buf, (len(calls), base, min(new_ids.values()) if new_ext else len(buf.ext)))
+            raise
     finally:
         lock.release()
     if len(buf.calls) >= MAX_CALLS:  # a long buffer runs call by call: its cut points need not repeat

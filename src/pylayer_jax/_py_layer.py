@@ -141,19 +141,21 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         edges = None
         raw = [t._e if need else None for t, need in zip(flat, needs)]
 
-    ctx._in_forward = True
-    modes.pylayer_forward_ctx.append(ctx)
     prev = modes.grad_enabled
-    modes.grad_enabled = False
-    try:
+    depth = len(modes.pylayer_forward_ctx)
+    try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)
+        ctx._in_forward = True
+        modes.pylayer_forward_ctx.append(ctx)
+        modes.grad_enabled = False
         out = cls.forward(ctx, *args, **kwargs)
+        modes.grad_enabled = prev
     except BaseException:
         if follow is not None:
             replay.layer_end(follow, False, flat, None, None, _make_node)
         raise
     finally:
         modes.grad_enabled = prev
-        modes.pylayer_forward_ctx.pop()
+        del modes.pylayer_forward_ctx[depth:]
         ctx._in_forward = False
 
     saved = ctx._saved
@@ -322,9 +324,10 @@ class PyLayerNode(Node):
                 grads.append(Tensor(c if c.dtype == dtype else lazy.concrete(c).astype(dtype)))
         args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
         prev = modes.grad_enabled
-        modes.grad_enabled = diff is not None and not once
-        try:
+        try:  # (set and restored inside the try, on both paths: an interrupt anywhere leaves the mode as it was)
+            modes.grad_enabled = diff is not None and not once
             result = cls.backward(ctx, *args)
+            modes.grad_enabled = prev
         except Exception as e:
             e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
             raise

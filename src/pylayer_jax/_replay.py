@@ -31,7 +31,9 @@ bumps its version, from any thread (``mark_write``): the nodes then save the arr
 versions the ops saw. Inside a PyLayer's backward the tape is built as the walk has left it
 there, and the walk goes on from the gradients it held (the PyLayer's results are reused: the
 user's backward runs once per step). A step that diverged drops the note; the next one is noted
-afresh. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
+afresh. What a replayed op or backward adds to the buffer (calls, inputs, results, the leaves'
+gradients) goes in whole or not at all: an interrupt halfway takes it out again, and the next op
+leaves the note. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
 """
 
 from __future__ import annotations
@@ -314,21 +316,20 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     try:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves, make_node)
-        ext = buf.ext
-        n_ext = len(ext)
-        if _inputs_match(step, buf, ev.srcs, leaves, tensor_type, True):
-            p = Pending(ev.aval, buf, ev.slot)
-            refs.append(_wref(p))
-            buf.calls.append(ev.call)
-            out = tensor_type(p, False, (step, k))
-            log.append((leaves, out))  # under the lock: a materialise sees all or none
-            return out
-        if len(ext) > n_ext:  # the op differs: the arrays it entered come out again
-            ids = buf.ext_ids
-            for v in ext[n_ext:]:
-                del ids[id(v)]
-            del ext[n_ext:]
-            del buf.ext_avals[n_ext:]
+        at = (len(buf.calls), len(refs), len(buf.ext))  # (``lazy.mark``)
+        try:
+            if _inputs_match(step, buf, ev.srcs, leaves, tensor_type, True):
+                p = Pending(ev.aval, buf, ev.slot)
+                out = tensor_type(p, False, (step, k))
+                refs.append(_wref(p))
+                buf.calls.append(ev.call)
+                log.append((leaves, out))  # under the lock: a materialise sees all or none
+                return out
+            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
+        except BaseException:  # interrupted before the event was whole: the buffer as it was
+            if len(log) == k:
+                lazy.rollback(buf, at)
+            raise
     finally:
         lock.release()
     return _off_note(leaves, make_node)
@@ -516,6 +517,9 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
         state, written, made = r
     lock = buf.lock
     lock.acquire()
+    at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``lazy.mark``)
+    memo = buf.memo
+    ok = whole = False
     try:
         ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
         if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
@@ -544,6 +548,12 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
                 for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
                     if slot >= 0 and not written[i]:
                         acc.grad = _made(made, buf, slot, aval)
+        whole = True
+    except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+        if not whole and ok:
+            _undo(buf, at, accs, gs)
+            buf.memo = memo
+        raise
     finally:
         lock.release()
     if not ok:
@@ -580,6 +590,8 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
     for co, (calls, n_new) in zip(b.callouts, b.segs):
         lock = buf.lock
         lock.acquire()
+        at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``lazy.mark``)
+        ok = whole = False
         try:
             ok = not buf.done and step.live and len(buf.ext) == co.n_ext
             if ok:
@@ -596,6 +608,11 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
                     _made(made, buf, slot, aval)
                 cts = [_made(made, buf, slot, aval) for slot, aval in co.cts]
                 c0 = len(buf.calls)
+            whole = True
+        except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
+            if not whole and ok:
+                _undo(buf, at, accs, gs)
+            raise
         finally:
             lock.release()
         if not ok:
@@ -616,6 +633,16 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs, make_node)
     return state, written, made
+
+
+def _undo(buf: Any, at: tuple, accs: list, gs: list) -> None:
+    """Take back an interrupted part of a replayed backward: the buffer to its size ``at`` (``lazy.mark``), and a
+    leaf whose gradient became a result taken back gets the gradient it had before the backward."""
+    lazy.rollback(buf, at)
+    for acc, g0 in zip(accs, gs):
+        g = acc.grad
+        if type(g) is Pending and g.buf is buf and g.idx >= at[1]:
+            acc.grad = g0
 
 
 def _made(made: dict[int, Any], buf: Any, slot: int, aval: tuple) -> Any:
@@ -801,11 +828,9 @@ def abort() -> None:
     """Stop taking the note of this step."""
     s = st
     s.rec_co = None
-    if s.rec is not None:
-        s.rec = None
-        s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves = [], {}, {}, []
-        s.rec_leaf_ids = {}
-        s.rec_buf = None
+    if s.rec is not None:  # (one assignment: an interrupt leaves all or none of it)
+        s.rec, s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves, s.rec_leaf_ids, s.rec_buf = (
+            None, [], {}, {}, [], {}, None)
     if s.pos == 0 and s.step is None:
         s.pos = -1
 

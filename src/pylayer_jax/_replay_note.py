@@ -108,10 +108,8 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
         if s.pos != 0 or s.step is not None:
             return False
         s.pos = -1
-        s.rec = []
-        s.rec_buf = buf
-        s.rec_start = (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr)
-        s.rec_end = nr
+        # one assignment, the list last: an interrupt leaves no note begun with another note's start
+        s.rec_buf, s.rec_start, s.rec_end, s.rec = buf, (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr), nr, []
         return True
     if buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
         abort()
@@ -151,11 +149,15 @@ def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> tuple | Non
 
 def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
     s = st
-    s.rec_slots[out_slot] = len(s.rec)
-    s.rec_node_idx[id(node)] = len(s.rec)
-    s.rec_nodes.append(weakref.ref(node))
-    s.rec.append(ev)
-    s.rec_end = end
+    try:
+        s.rec_slots[out_slot] = len(s.rec)
+        s.rec_node_idx[id(node)] = len(s.rec)
+        s.rec_nodes.append(weakref.ref(node))
+        s.rec.append(ev)
+        s.rec_end = end
+    except BaseException:  # interrupted with the event half noted: no note of this step
+        abort()
+        raise
 
 
 def backward_mark(t: Any) -> tuple | None:

@@ -77,7 +77,10 @@ class Tensor:
         """The array, after running the deferred calls that compute it."""
         v = self._v
         if type(v) is Pending:
-            v = self._v = v.get()
+            a = v.get()  # (may wait for another thread's run, which may rebind this Tensor meanwhile)
+            if self._v is v:  # keep the array in place of its Pending, unless a write came in between
+                self._v = a
+            return a
         return v
 
     @_value.setter
@@ -778,6 +781,7 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
     noted = None
     if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
         noted = note.backward_mark(tensors[0])
+    gm = modes.grad_enabled
     try:
         roots = []
         for i, t in enumerate(tensors):
@@ -793,6 +797,7 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
         if noted is not None:
             note.note_backward(noted)
     finally:
+        modes.grad_enabled = gm  # (also when an interrupt lands where the ``with`` exits, before it restores it)
         replay.boundary(_make_node)
     lazy.flush()  # one program per step: the forward recorded so far and this backward
 
