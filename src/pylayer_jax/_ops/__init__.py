@@ -1,5 +1,7 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
+from . import activation as activation  # noqa: F401
+from . import conv as conv  # noqa: F401
 from . import coverage_math as coverage_math  # noqa: F401
 from . import coverage_shape as coverage_shape  # noqa: F401
 from . import creation as creation  # noqa: F401
@@ -9,11 +11,15 @@ from . import indexing as indexing  # noqa: F401
 from . import linalg as linalg  # noqa: F401
 from . import logic as logic  # noqa: F401
 from . import loss as loss  # noqa: F401
+from . import loss_extra as loss_extra  # noqa: F401
 from . import math as math  # noqa: F401
 from . import nn as nn  # noqa: F401
+from . import norm as norm  # noqa: F401
+from . import pool as pool  # noqa: F401
 from . import random as random  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import shape as shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401
 from . import special_math as special_math  # noqa: F401
 from . import unary as unary  # noqa: F401
+from . import vision as vision  # noqa: F401

@@ -343,32 +343,3 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
         pid = padding_idx % weight.shape[0]
         out = jnp.where((x == pid)[..., None], 0, out)
     return out
-
-
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW"):
-    """2-D convolution with an ``[out_channels, in_channels / groups, kH, kW]`` kernel."""
-    two = lambda v: (v, v) if isinstance(v, int) else tuple(v)  # noqa: E731
-    if isinstance(padding, str):
-        pads = padding.upper()
-    elif isinstance(padding, int):
-        pads = [(padding, padding)] * 2
-    elif len(padding) == 2 and all(isinstance(p, int) for p in padding):
-        pads = [(padding[0], padding[0]), (padding[1], padding[1])]
-    elif len(padding) == 4 and all(isinstance(p, int) for p in padding):
-        pads = [(padding[0], padding[1]), (padding[2], padding[3])]
-    else:
-        raise ValueError(f"conv2d: padding {padding!r} is not supported; pass an int, 2 or 4 ints, or 'SAME'/'VALID'.")
-    dn = ("NCHW", "OIHW", "NCHW") if data_format == "NCHW" else ("NHWC", "OIHW", "NHWC")
-    out = lax.conv_general_dilated(
-        x,
-        weight.astype(x.dtype),
-        two(stride),
-        pads,
-        rhs_dilation=two(dilation),
-        dimension_numbers=dn,
-        feature_group_count=groups,
-    )
-    if bias is not None:
-        out = out + (jnp.reshape(bias, (1, -1, 1, 1)) if data_format == "NCHW" else bias)
-    return out

@@ -7,14 +7,16 @@ Activations shared with ``paddle.*`` (tanh, sigmoid, softmax, relu) are the same
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax.numpy as jnp
 
+from .._grad_mode import no_grad
 from .._op_table import TABLE
 from .._rng import generator
 from .._tensor import Tensor, apply_op
-from .._tensor_methods import public
+from .._tensor_methods import check_inplace_leaf, public, write_result
 
 _NO_KEY = jnp.zeros((2,), jnp.int64)
 
@@ -44,7 +46,6 @@ softmax = public(TABLE["softmax"])
 log_softmax = public(TABLE["log_softmax"])
 glu = public(TABLE["glu"])
 linear = public(TABLE["linear"])
-batch_norm = public(TABLE["batch_norm"])
 normalize = public(TABLE["normalize"])
 cosine_similarity = public(TABLE["cosine_similarity"])
 pairwise_distance = public(TABLE["pairwise_distance"])
@@ -111,3 +112,295 @@ def binary_cross_entropy_with_logits(
     return apply_op(
         TABLE["binary_cross_entropy_with_logits"], (logit, label, weight, pos_weight), {"reduction": reduction}
     )
+
+
+# ---- convolutions, pools, normalisation, resampling, activations, losses (op-table entries) ----
+conv1d = public(TABLE["conv1d"])
+conv3d = public(TABLE["conv3d"])
+conv1d_transpose = public(TABLE["conv1d_transpose"])
+conv2d_transpose = public(TABLE["conv2d_transpose"])
+conv3d_transpose = public(TABLE["conv3d_transpose"])
+unfold = public(TABLE["unfold"])
+fold = public(TABLE["fold"])
+max_pool1d = public(TABLE["max_pool1d"])
+max_pool2d = public(TABLE["max_pool2d"])
+max_pool3d = public(TABLE["max_pool3d"])
+avg_pool1d = public(TABLE["avg_pool1d"])
+avg_pool2d = public(TABLE["avg_pool2d"])
+avg_pool3d = public(TABLE["avg_pool3d"])
+lp_pool1d = public(TABLE["lp_pool1d"])
+lp_pool2d = public(TABLE["lp_pool2d"])
+adaptive_avg_pool1d = public(TABLE["adaptive_avg_pool1d"])
+adaptive_avg_pool2d = public(TABLE["adaptive_avg_pool2d"])
+adaptive_avg_pool3d = public(TABLE["adaptive_avg_pool3d"])
+adaptive_max_pool1d = public(TABLE["adaptive_max_pool1d"])
+adaptive_max_pool2d = public(TABLE["adaptive_max_pool2d"])
+adaptive_max_pool3d = public(TABLE["adaptive_max_pool3d"])
+max_unpool1d = public(TABLE["max_unpool1d"])
+max_unpool2d = public(TABLE["max_unpool2d"])
+max_unpool3d = public(TABLE["max_unpool3d"])
+instance_norm = public(TABLE["instance_norm"])
+local_response_norm = public(TABLE["local_response_norm"])
+interpolate = public(TABLE["interpolate"])
+upsample = public(TABLE["upsample"])
+affine_grid = public(TABLE["affine_grid"])
+grid_sample = public(TABLE["grid_sample"])
+bilinear = public(TABLE["bilinear"])
+thresholded_relu = public(TABLE["thresholded_relu"])
+prelu = public(TABLE["prelu"])
+maxout = public(TABLE["maxout"])
+swiglu = public(TABLE["swiglu"])
+channel_shuffle = public(TABLE["channel_shuffle"])
+pixel_shuffle = public(TABLE["pixel_shuffle"])
+pixel_unshuffle = public(TABLE["pixel_unshuffle"])
+temporal_shift = public(TABLE["temporal_shift"])
+label_smooth = public(TABLE["label_smooth"])
+zeropad2d = public(TABLE["zeropad2d"])
+square_error_cost = public(TABLE["square_error_cost"])
+log_loss = public(TABLE["log_loss"])
+margin_ranking_loss = public(TABLE["margin_ranking_loss"])
+hinge_embedding_loss = public(TABLE["hinge_embedding_loss"])
+cosine_embedding_loss = public(TABLE["cosine_embedding_loss"])
+soft_margin_loss = public(TABLE["soft_margin_loss"])
+multi_label_soft_margin_loss = public(TABLE["multi_label_soft_margin_loss"])
+multi_label_margin_loss = public(TABLE["multi_label_margin_loss"])
+poisson_nll_loss = public(TABLE["poisson_nll_loss"])
+gaussian_nll_loss = public(TABLE["gaussian_nll_loss"])
+sigmoid_focal_loss = public(TABLE["sigmoid_focal_loss"])
+dice_loss = public(TABLE["dice_loss"])
+triplet_margin_loss = public(TABLE["triplet_margin_loss"])
+npair_loss = public(TABLE["npair_loss"])
+softmax_with_cross_entropy = public(TABLE["softmax_with_cross_entropy"])
+
+
+def batch_norm(
+    x: Tensor,
+    running_mean: Tensor,
+    running_var: Tensor,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.9,
+    epsilon: float = 1e-05,
+    data_format: str = "NCHW",
+    use_global_stats: bool | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Batch normalisation: batch statistics when training (and then, as Paddle does, the running
+    statistics are updated in place: ``momentum * running + (1 - momentum) * batch``, biased
+    variance), running statistics otherwise."""
+    use_batch = training and not use_global_stats
+    # batch statistics do not read the running ones: not passing them keeps their update below from
+    # invalidating what the backward saved
+    stats = (None, None) if use_batch else (running_mean, running_var)
+    out = apply_op(
+        TABLE["batch_norm"], (x, *stats, weight, bias),
+        {"training": training, "momentum": momentum, "epsilon": epsilon, "data_format": data_format,
+         "use_global_stats": use_global_stats},
+    )
+    if use_batch:
+        with no_grad():
+            mean, var = apply_op(TABLE["batch_norm_stats"], (x, running_mean, running_var),
+                                 {"momentum": momentum, "data_format": data_format})
+        running_mean.set_value(mean)
+        running_var.set_value(var)
+    return out
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    epsilon: float = 1e-05,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Normalise over groups of channels (and the spatial dims), then scale and shift per channel."""
+    return apply_op(TABLE["group_norm"], (x, weight, bias),
+                    {"num_groups": num_groups, "epsilon": epsilon, "data_format": data_format})
+
+
+def multi_margin_loss(
+    input: Tensor,
+    label: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    name: str | None = None,
+) -> Tensor:
+    """Multi-class hinge loss per row of ``[N, C]`` (``p`` 1 or 2, optional class weights), reduced."""
+    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), {"p": p, "margin": margin, "reduction": reduction})
+
+
+def triplet_margin_with_distance_loss(
+    input: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+    name: str | None = None,
+) -> Tensor:
+    """``max(d(a, p) - d(a, n) + margin, 0)``; ``distance_function`` defaults to pairwise_distance."""
+    if distance_function is None:
+        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative),
+                        {"margin": margin, "swap": swap, "reduction": reduction})
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(
+            f"triplet_margin_with_distance_loss: reduction must be 'mean', 'sum' or 'none', but received {reduction!r}."
+        )
+    dp = distance_function(input, positive)
+    dn = distance_function(input, negative)
+    if swap:
+        dn = apply_op(TABLE["minimum"], (dn, distance_function(positive, negative)))
+    loss = relu(dp - dn + margin)
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def sequence_mask(x: Tensor, maxlen: int | Tensor | None = None, dtype: Any = "int64", name: str | None = None) -> Tensor:
+    """``mask[..., j] = j < x[...]``; ``maxlen`` defaults to the largest length in ``x``."""
+    if maxlen is None:
+        maxlen = int(x.max().item())
+    elif isinstance(maxlen, Tensor):
+        maxlen = int(maxlen.item())
+    if maxlen < 0:
+        raise ValueError(f"sequence_mask: maxlen must not be negative, but received {maxlen}.")
+    return apply_op(TABLE["sequence_mask"], (x,), {"maxlen": maxlen, "dtype": dtype})
+
+
+def _check_p(api: str, p: Any) -> float:
+    if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
+        raise ValueError(f"{api}: p must be a number in [0, 1], but received {p!r}.")
+    return float(p)
+
+
+def _feature_dropout(api: str, x: Tensor, p: float, training: bool, nd: int, channel_last: bool) -> Tensor:
+    if x.ndim not in (nd + 1, nd + 2):
+        raise ValueError(f"{api}: the input must be {nd + 1}-D or {nd + 2}-D, but it has shape {x.shape}.")
+    batched = x.ndim == nd + 2
+    c = (x.ndim - 1) if channel_last else (1 if batched else 0)
+    axis = [0, c] if batched else [c]
+    return dropout(x, p, axis=axis, training=training)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``[N, C, L]`` (or ``[C, L]``) with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    if inplace:
+        raise NotImplementedError("dropout1d: inplace=True is not supported; received inplace=True.")
+    return _feature_dropout("dropout1d", input, _check_p("dropout1d", p), training, 1, False)
+
+
+def dropout2d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCHW", name: str | None = None) -> Tensor:
+    """Zero whole channels of ``[N, C, H, W]`` with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"dropout2d: data_format must be 'NCHW' or 'NHWC', but received {data_format!r}.")
+    if x.ndim != 4:
+        raise ValueError(f"dropout2d: the input must be 4-D, but it has shape {x.shape}.")
+    return _feature_dropout("dropout2d", x, _check_p("dropout2d", p), training, 2, data_format == "NHWC")
+
+
+def dropout3d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCDHW", name: str | None = None) -> Tensor:
+    """Zero whole channels of ``[N, C, D, H, W]`` with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise ValueError(f"dropout3d: data_format must be 'NCDHW' or 'NDHWC', but received {data_format!r}.")
+    if x.ndim != 5:
+        raise ValueError(f"dropout3d: the input must be 5-D, but it has shape {x.shape}.")
+    return _feature_dropout("dropout3d", x, _check_p("dropout3d", p), training, 3, data_format == "NDHWC")
+
+
+def alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None) -> Tensor:
+    """Dropout for SELU networks: keeps the activations' mean and variance."""
+    p = _check_p("alpha_dropout", p)
+    key = generator.next_key() if training and 0 < p < 1 else _NO_KEY
+    return apply_op(TABLE["alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
+
+
+def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None) -> Tensor:
+    """alpha_dropout of whole channels of ``[N, C, ...]``."""
+    p = _check_p("feature_alpha_dropout", p)
+    key = generator.next_key() if training and 0 < p < 1 else _NO_KEY
+    return apply_op(TABLE["feature_alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
+
+
+def rrelu(x: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = True,
+          name: str | None = None) -> Tensor:
+    """Randomized leaky relu: slopes drawn from U[lower, upper] in training, their mean otherwise."""
+    if not 0 <= lower <= upper <= 1:
+        raise ValueError(f"rrelu: lower and upper must satisfy 0 <= lower <= upper <= 1, but received {lower} and {upper}.")
+    key = generator.next_key() if training else _NO_KEY
+    return apply_op(TABLE["rrelu"], (x, key), {"lower": lower, "upper": upper, "training": bool(training)})
+
+
+def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1,
+                   name: str | None = None) -> Tensor:
+    """Softmax of ``(x + Gumbel noise) / temperature``; ``hard=True`` gives one-hot values with the soft gradient."""
+    return apply_op(TABLE["gumbel_softmax"], (x, generator.next_key()),
+                    {"temperature": temperature, "hard": hard, "axis": axis})
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    training: bool = True,
+    backend: str | None = None,
+    scale: float | None = None,
+    enable_gqa: bool = True,
+    name: str | None = None,
+) -> Tensor:
+    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs."""
+    if backend not in (None, "math"):
+        raise NotImplementedError(f"scaled_dot_product_attention: backend must be None or 'math', but received {backend!r}.")
+    _check_p("scaled_dot_product_attention", dropout_p)
+    if not enable_gqa and query.shape[2] != key.shape[2]:
+        raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
+    rng = generator.next_key() if dropout_p > 0 and training else _NO_KEY
+    return apply_op(TABLE["scaled_dot_product_attention"], (query, key, value, attn_mask, rng),
+                    {"dropout_p": float(dropout_p), "is_causal": is_causal, "training": training, "scale": scale})
+
+
+# ---- in-place forms: the out-of-place op written into x ----
+def _inplace(api: str, x: Tensor, out: Tensor) -> Tensor:
+    check_inplace_leaf(x, api)
+    return write_result(x, out, api)
+
+
+def relu_(x: Tensor, name: str | None = None) -> Tensor:
+    """In-place relu."""
+    return _inplace("relu_", x, relu(x))
+
+
+def elu_(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    """In-place elu."""
+    return _inplace("elu_", x, elu(x, alpha))
+
+
+def hardtanh_(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
+    """In-place hardtanh."""
+    return _inplace("hardtanh_", x, hardtanh(x, min, max))
+
+
+def leaky_relu_(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
+    """In-place leaky_relu."""
+    return _inplace("leaky_relu_", x, leaky_relu(x, negative_slope))
+
+
+def softmax_(x: Tensor, axis: int = -1, dtype: Any = None, name: str | None = None) -> Tensor:
+    """In-place softmax."""
+    return _inplace("softmax_", x, softmax(x, axis, dtype))
+
+
+def tanh_(x: Tensor, name: str | None = None) -> Tensor:
+    """In-place tanh."""
+    return _inplace("tanh_", x, tanh(x))
+
+
+def thresholded_relu_(x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Tensor:
+    """In-place thresholded_relu."""
+    return _inplace("thresholded_relu_", x, thresholded_relu(x, threshold, value))

@@ -1,0 +1,259 @@
+"""Resampling and attention (``paddle.nn.functional``; layer L1): interpolate / upsample,
+affine_grid, grid_sample, bilinear, scaled_dot_product_attention.
+
+Interpolation is separable: each spatial dim is resampled by an ``[out, in]`` matrix
+built from Paddle's source-coordinate rule for the mode, align_corners and align_mode.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+
+from .._op_table import defop
+from .pool import adaptive_avg_nd
+
+_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "area": None}
+_FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
+def _ratio(i, o, align_corners, scale):  # noqa: ANN001, ANN202
+    if align_corners:
+        return (i - 1) / (o - 1) if o > 1 else 0.0
+    return 1.0 / scale if scale else i / o
+
+
+def _nearest_matrix(i, o, align_corners, scale):  # noqa: ANN001, ANN202
+    r = _ratio(i, o, align_corners, scale)
+    dst = jnp.arange(o)
+    src = jnp.floor(r * dst + 0.5) if align_corners else jnp.floor(r * dst)
+    src = jnp.minimum(src.astype(jnp.int64), i - 1)
+    return jax.nn.one_hot(src, i, dtype=jnp.float64)
+
+
+def _linear_matrix(i, o, align_corners, align_mode, scale):  # noqa: ANN001, ANN202
+    r = _ratio(i, o, align_corners, scale)
+    dst = jnp.arange(o, dtype=jnp.float64)
+    if not align_corners and align_mode == 0:
+        src = jnp.maximum(r * (dst + 0.5) - 0.5, 0)
+    else:
+        src = r * dst
+    lo = jnp.minimum(jnp.floor(src).astype(jnp.int64), i - 1)
+    hi = jnp.minimum(lo + 1, i - 1)
+    f = src - lo
+    return jax.nn.one_hot(lo, i, dtype=jnp.float64) * (1 - f)[:, None] + jax.nn.one_hot(hi, i, dtype=jnp.float64) * f[:, None]
+
+
+def _cubic(t, a=-0.75):  # noqa: ANN001, ANN202
+    t = jnp.abs(t)
+    near = ((a + 2) * t - (a + 3)) * t * t + 1
+    far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    return jnp.where(t <= 1, near, jnp.where(t < 2, far, 0.0))
+
+
+def _cubic_matrix(i, o, align_corners, scale):  # noqa: ANN001, ANN202
+    r = _ratio(i, o, align_corners, scale)
+    dst = jnp.arange(o, dtype=jnp.float64)
+    src = r * dst if align_corners else r * (dst + 0.5) - 0.5
+    lo = jnp.floor(src)
+    t = src - lo
+    m = jnp.zeros((o, i), jnp.float64)
+    for k in range(-1, 3):
+        idx = jnp.clip(lo.astype(jnp.int64) + k, 0, i - 1)
+        m = m + jax.nn.one_hot(idx, i, dtype=jnp.float64) * _cubic(t - k)[:, None]
+    return m
+
+
+def resize(api, x, size, scale_factor, mode, align_corners, align_mode, data_format):  # noqa: ANN001, ANN202
+    """Paddle's interpolate on a concrete argument set."""
+    if mode not in _MODES:
+        raise ValueError(f"{api}: mode must be one of {', '.join(_MODES)}, but received {mode!r}.")
+    n = x.ndim - 2
+    if n not in (1, 2, 3):
+        raise ValueError(f"{api}: the input must be 3-D, 4-D or 5-D, but it has shape {list(x.shape)}.")
+    if _MODES[mode] is not None and _MODES[mode] != n:
+        raise ValueError(f"{api}: mode {mode!r} needs a {_MODES[mode] + 2}-D input, but it has shape {list(x.shape)}.")
+    if data_format is None:
+        data_format = _FIRST[n]
+    if data_format not in (_FIRST[n], _LAST[n]) and not (n == 1 and data_format in ("NCL", "NLC")):
+        raise ValueError(f"{api}: data_format must be {_FIRST[n]!r} or {_LAST[n]!r} for a {n + 2}-D input, but received {data_format!r}.")
+    cl = data_format[-1] == "C"
+    if align_mode not in (0, 1):
+        raise ValueError(f"{api}: align_mode must be 0 or 1, but received {align_mode!r}.")
+    if align_corners and mode in ("nearest", "area"):
+        raise ValueError(f"{api}: align_corners=True is only valid with the linear modes and bicubic, not {mode!r}.")
+    if (size is None) == (scale_factor is None):
+        raise ValueError(f"{api}: pass exactly one of size and scale_factor (received size={size!r}, scale_factor={scale_factor!r}).")
+    xc = jnp.moveaxis(x, -1, 1) if cl else x
+    ins = tuple(xc.shape[2:])
+    if size is not None:
+        outs = (size,) * n if isinstance(size, int) else tuple(size)
+        scales = (None,) * n
+    else:
+        scales = (scale_factor,) * n if isinstance(scale_factor, int | float) else tuple(scale_factor)
+        if len(scales) != n or any(s <= 0 for s in scales):
+            raise ValueError(f"{api}: scale_factor must be a positive number or {n} of them, but received {scale_factor!r}.")
+        outs = tuple(int(i * s) for i, s in zip(ins, scales))
+    if len(outs) != n or any(not isinstance(o, int) or o <= 0 for o in outs):
+        raise ValueError(f"{api}: size must be a positive int or {n} of them, but received {size!r}.")
+    if mode == "area":
+        out = adaptive_avg_nd(api, n, xc, outs, _FIRST[n] if n > 1 else "NCL")
+    else:
+        for d in range(n):
+            i, o, s = ins[d], outs[d], scales[d]
+            if mode == "nearest":
+                m = _nearest_matrix(i, o, align_corners, s)
+            elif mode == "bicubic":
+                m = _cubic_matrix(i, o, align_corners, s)
+            else:
+                m = _linear_matrix(i, o, align_corners, align_mode, s)
+            xc = jnp.moveaxis(jnp.tensordot(xc, m.astype(xc.dtype), axes=([2 + d], [1])), -1, 2 + d)
+        out = xc
+    return jnp.moveaxis(out, 1, -1) if cl else out
+
+
+@defop(1, method=False)
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format=None, recompute_scale_factor=None, antialias=False):
+    """Resize the spatial dims (nearest, linear, bilinear, trilinear, bicubic, area) with Paddle's coordinate rules."""
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported; received antialias=True.")
+    if recompute_scale_factor:
+        scale_factor, size = None, tuple(int(i * s) for i, s in zip(x.shape[2:], _scales(scale_factor, x.ndim - 2)))
+    return resize("interpolate", x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+def _scales(scale_factor, n):  # noqa: ANN001, ANN202
+    return (scale_factor,) * n if isinstance(scale_factor, int | float) else tuple(scale_factor)
+
+
+@defop(1, method=False)
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format=None):
+    """The same resize as interpolate."""
+    return resize("upsample", x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+def _base(n, align_corners, dtype):  # noqa: ANN001, ANN202
+    if align_corners:
+        return jnp.linspace(-1.0, 1.0, n, dtype=dtype) if n > 1 else jnp.zeros((1,), dtype)
+    return ((jnp.arange(n, dtype=dtype) * 2 + 1) / n - 1).astype(dtype)
+
+
+@defop(1, method=False)
+def affine_grid(theta, out_shape, align_corners=True):
+    """Sampling grid ``[N, H, W, 2]`` (or ``[N, D, H, W, 3]``) of the affine maps ``theta`` over [-1, 1] coordinates."""
+    shape = [int(s) for s in out_shape]
+    if len(shape) == 4 and theta.shape[1:] == (2, 3):
+        n, _, h, w = shape
+        gy, gx = jnp.meshgrid(_base(h, align_corners, theta.dtype), _base(w, align_corners, theta.dtype), indexing="ij")
+        pts = jnp.stack([gx, gy, jnp.ones_like(gx)], -1)  # [H, W, 3]
+        return jnp.einsum("hwk,nik->nhwi", pts, theta)
+    if len(shape) == 5 and theta.shape[1:] == (3, 4):
+        n, _, d, h, w = shape
+        gz, gy, gx = jnp.meshgrid(_base(d, align_corners, theta.dtype), _base(h, align_corners, theta.dtype),
+                                  _base(w, align_corners, theta.dtype), indexing="ij")
+        pts = jnp.stack([gx, gy, gz, jnp.ones_like(gx)], -1)
+        return jnp.einsum("dhwk,nik->ndhwi", pts, theta)
+    raise ValueError(
+        f"affine_grid: theta must be [N, 2, 3] with a 4-long out_shape or [N, 3, 4] with a 5-long one, but received "
+        f"theta {list(theta.shape)} and out_shape {shape}."
+    )
+
+
+def _reflect(c, lo, hi):  # noqa: ANN001, ANN202
+    span = hi - lo
+    if span <= 0:
+        return jnp.zeros_like(c)
+    c = jnp.abs(c - lo)
+    flips = jnp.floor(c / span)
+    extra = c - flips * span
+    return jnp.where(flips % 2 == 0, lo + extra, hi - extra)
+
+
+def _unnorm(g, size, align_corners, padding_mode):  # noqa: ANN001, ANN202
+    c = (g + 1) / 2 * (size - 1) if align_corners else ((g + 1) * size - 1) / 2
+    if padding_mode == "border":
+        c = jnp.clip(c, 0, size - 1)
+    elif padding_mode == "reflection":
+        c = _reflect(c, 0, size - 1) if align_corners else jnp.clip(_reflect(c, -0.5, size - 0.5), 0, size - 1)
+    return c
+
+
+@defop(("x", "grid"), saves=("x", "grid"), method=False)
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True):
+    """Sample ``x`` [N, C, H, W] at ``grid`` [N, Ho, Wo, 2] ((x, y) in [-1, 1]), bilinear or nearest."""
+    api = "grid_sample"
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError(f"{api}: mode must be 'bilinear' or 'nearest', but received {mode!r}.")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', but received {padding_mode!r}.")
+    if x.ndim != 4:
+        raise NotImplementedError(f"{api}: only 4-D inputs are supported, but x has shape {list(x.shape)}.")
+    if grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
+        raise ValueError(f"{api}: grid must be [N, Ho, Wo, 2] with x's batch size, but has shape {list(grid.shape)}.")
+    n, c, h, w = x.shape
+    gx = _unnorm(grid[..., 0], w, align_corners, padding_mode)
+    gy = _unnorm(grid[..., 1], h, align_corners, padding_mode)
+    bidx = jnp.arange(n)[:, None, None]
+
+    def at(yy, xx):  # noqa: ANN001, ANN202
+        ok = (xx >= 0) & (xx <= w - 1) & (yy >= 0) & (yy <= h - 1)
+        v = x[bidx, :, jnp.clip(yy, 0, h - 1), jnp.clip(xx, 0, w - 1)]  # [N, Ho, Wo, C]
+        return jnp.where(ok[..., None], v, 0)
+
+    if mode == "nearest":
+        out = at(jnp.round(gy).astype(jnp.int64), jnp.round(gx).astype(jnp.int64))
+    else:
+        x0, y0 = jnp.floor(gx), jnp.floor(gy)
+        fx, fy = (gx - x0)[..., None], (gy - y0)[..., None]
+        x0i, y0i = x0.astype(jnp.int64), y0.astype(jnp.int64)
+        out = (at(y0i, x0i) * (1 - fx) * (1 - fy) + at(y0i, x0i + 1) * fx * (1 - fy)
+               + at(y0i + 1, x0i) * (1 - fx) * fy + at(y0i + 1, x0i + 1) * fx * fy)
+    return jnp.moveaxis(out, -1, 1).astype(x.dtype)
+
+
+@defop(("x1", "x2", "weight", "bias"), saves=("x1", "x2", "weight"), method=False)
+def bilinear(x1, x2, weight, bias=None):
+    """``out[n, o] = x1[n] @ weight[o] @ x2[n] + bias[o]`` with weight ``[out, in1, in2]``."""
+    if x1.ndim != 2 or x2.ndim != 2 or weight.ndim != 3 or weight.shape[1:] != (x1.shape[1], x2.shape[1]):
+        raise ValueError(
+            f"bilinear: x1 [N, in1], x2 [N, in2] and weight [out, in1, in2] must match, but received "
+            f"{list(x1.shape)}, {list(x2.shape)} and {list(weight.shape)}."
+        )
+    out = jnp.einsum("ni,oij,nj->no", x1, weight, x2)
+    return out if bias is None else out + jnp.reshape(bias, (1, -1))
+
+
+@defop(("query", "key", "value", "attn_mask", "rng"), saves=("query", "key", "value", "attn_mask", "rng"),
+       nondiff=("rng",), method=False)
+def scaled_dot_product_attention(query, key, value, attn_mask=None, rng=None, dropout_p=0.0, is_causal=False,
+                                 training=True, scale=None):
+    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs (Paddle's layout).
+
+    A bool mask keeps the True positions; a float mask is added. ``is_causal`` masks the future.
+    Fewer key heads than query heads are repeated (grouped-query attention).
+    """
+    api = "scaled_dot_product_attention"
+    if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
+        raise ValueError(f"{api}: query, key and value must be 4-D [batch, seq, heads, dim], but received {list(query.shape)}, {list(key.shape)}, {list(value.shape)}.")
+    hq, hk = query.shape[2], key.shape[2]
+    if hq % hk:
+        raise ValueError(f"{api}: the query heads ({hq}) must be a multiple of the key heads ({hk}).")
+    if hk != hq:
+        key = jnp.repeat(key, hq // hk, axis=2)
+        value = jnp.repeat(value, hq // hk, axis=2)
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    s = jnp.einsum("bqhd,bkhd->bhqk", query, key) * sc
+    if is_causal:
+        lq, lk = s.shape[-2:]
+        s = jnp.where(jnp.tril(jnp.ones((lq, lk), bool)), s, -jnp.inf)
+    if attn_mask is not None:
+        s = jnp.where(attn_mask, s, -jnp.inf) if attn_mask.dtype == jnp.bool_ else s + attn_mask.astype(s.dtype)
+    p = jax.nn.softmax(s, axis=-1)
+    if dropout_p > 0 and training:
+        keep = jax.random.bernoulli(rng.astype(jnp.uint32), 1.0 - dropout_p, p.shape)
+        p = jnp.where(keep, p / (1.0 - dropout_p), 0).astype(p.dtype)
+    return jnp.einsum("bhqk,bkhd->bqhd", p, value).astype(query.dtype)
