@@ -6,6 +6,7 @@ from . import jit as jit
 from . import linalg as linalg
 from . import nn as nn
 from . import optimizer as optimizer
+from . import regularizer as regularizer
 from . import static as static
 from ._coverage_api import argwhere as argwhere
 from ._coverage_api import bincount as bincount
