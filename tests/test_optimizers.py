@@ -91,6 +91,8 @@ def _rows():
             continue
         if r.get("error") == "NotImplementedError":  # lr_ratio: Paddle implements it only on GPU
             continue
+        if r["spec"].get("rescale_grad", 1.0) != 1.0:  # Paddle 3.3.1 ignores it eagerly: test_momentum_rescale_grad
+            continue
         out.append(pytest.param(r, id=f"{r['optimizer']}-{r['case']}-{r['dtype']}"))
     return out
 
@@ -103,6 +105,30 @@ def test_trajectory_matches_paddle(row):
         return
     traj, _ = train(row["optimizer"], row["spec"], row["dtype"])
     tol = dict(rtol=2e-5, atol=2e-6) if row["dtype"] == "float32" else dict(rtol=1e-6, atol=1e-7)
+    if row["optimizer"] == "RAdam" and row["dtype"] == "float32":
+        # the first rectified step (rho_t just above 5) amplifies float32 rounding of rho_t: 2e-4 apart
+        tol = dict(rtol=5e-4, atol=2e-5)
+    if row["optimizer"] == "Lamb" and row["dtype"] == "float64":
+        tol = dict(rtol=5e-5, atol=1e-6)  # Paddle's float64 Lamb differs at float32 level (3e-5) for an excluded b
     for k, ((w, b), (pw, pb)) in enumerate(zip(traj, row["traj"])):
         np.testing.assert_allclose(w, pw, **tol, err_msg=f"step {k + 1} w")
         np.testing.assert_allclose(b, pb, **tol, err_msg=f"step {k + 1} b")
+
+
+def test_momentum_rescale_grad():
+    # Paddle documents g * rescale_grad before the update (its eager kernel skips it); numpy oracle:
+    # v = mu * v + (rescale * g + wd * p); p -= lr * v
+    row = next(r for r in DATA["rows"] if r["optimizer"] == "Momentum" and r["case"] == "variant1"
+               and r["dtype"] == "float64")
+    traj, _ = train("Momentum", row["spec"], "float64")
+    x, y = np.array(DATA["x"]), np.array(DATA["y"])
+    w, b = np.array(DATA["w0"]), np.array(DATA["b0"])
+    vw, vb = np.zeros_like(w), np.zeros_like(b)
+    for k in range(DATA["steps"]):
+        r = 2 * (x @ w + b - y) / (x.shape[0] * y.shape[1])
+        gw, gb = x.T @ r, r.sum(0)
+        vw = 0.9 * vw + (0.5 * gw + 0.1 * w)
+        vb = 0.9 * vb + (0.5 * gb + 0.1 * b)
+        w, b = w - 0.05 * vw, b - 0.05 * vb
+        np.testing.assert_allclose(traj[k][0], w, rtol=1e-7)  # the learning rate is float32, as Paddle's
+        np.testing.assert_allclose(traj[k][1], b, rtol=1e-7)  # the learning rate is float32, as Paddle's

@@ -57,8 +57,8 @@ def paddle_adam(b1: float, b2: float, eps: float, amsgrad: bool = False) -> opta
             m1, m2, mmax, b1p, b2p = state
         else:
             (m1, m2, b1p, b2p), mmax = state, None
-        m1 = _c(b1, g) * m1 + _c(1 - b1, g) * g
-        m2 = _c(b2, g) * m2 + _c(1 - b2, g) * g * g
+        m1 = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
+        m2 = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
         denom_sq = m2
         if amsgrad:
             mmax = jnp.maximum(mmax, m2)
@@ -80,7 +80,7 @@ def paddle_adamax(b1: float, b2: float, eps: float) -> optax.GradientTransformat
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
         m, u, b1p = state
-        m = _c(b1, g) * m + _c(1 - b1, g) * g
+        m = _c(b1, g) * m + (1 - _c(b1, g)) * g
         u = jnp.maximum(_c(b2, g) * u + _c(eps, g), jnp.abs(g))
         d = (m / u) / (1 - b1p)
         return d, (m, u, b1p * _c(b1, g))
@@ -110,9 +110,9 @@ def paddle_adadelta(rho: float, eps: float) -> optax.GradientTransformation:
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
         sg, su = state
-        sg = _c(rho, g) * sg + _c(1 - rho, g) * g * g
+        sg = _c(rho, g) * sg + (1 - _c(rho, g)) * g * g
         upd = -jnp.sqrt((su + _c(eps, g)) / (sg + _c(eps, g))) * g
-        su = _c(rho, g) * su + _c(1 - rho, g) * upd * upd
+        su = _c(rho, g) * su + (1 - _c(rho, g)) * upd * upd
         return -upd, (sg, su)
 
     return optax.GradientTransformation(init, update)
@@ -126,9 +126,9 @@ def paddle_rmsprop(rho: float, eps: float, momentum: float, centered: bool, lr: 
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
         mom, ms, mg = state
-        ms = _c(rho, g) * ms + _c(1 - rho, g) * g * g
+        ms = _c(rho, g) * ms + (1 - _c(rho, g)) * g * g
         if centered:
-            mg = _c(rho, g) * mg + _c(1 - rho, g) * g
+            mg = _c(rho, g) * mg + (1 - _c(rho, g)) * g
             denom = jnp.sqrt(ms - mg * mg + _c(eps, g))
         else:
             denom = jnp.sqrt(ms + _c(eps, g))
@@ -146,8 +146,8 @@ def paddle_lamb(b1: float, b2: float, eps: float, wd: float, always_adapt: bool)
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
         m1, m2, b1p, b2p = state
-        m1 = _c(b1, g) * m1 + _c(1 - b1, g) * g
-        m2 = _c(b2, g) * m2 + _c(1 - b2, g) * g * g
+        m1 = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
+        m2 = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
         r = (m1 / (1 - b1p)) / (jnp.sqrt(m2 / (1 - b2p)) + _c(eps, g)) + _c(wd, g) * params
         if wd > 0 or always_adapt:
             pn = jnp.sqrt(jnp.sum(params * params))
@@ -173,8 +173,8 @@ def paddle_nadam(b1: float, b2: float, eps: float, momentum_decay: float) -> opt
         mu_t = _c(b1, g) * (1 - 0.5 * mdp)
         mu_t1 = _c(b1, g) * (1 - 0.5 * mdp * decay)
         mup = mup * mu_t
-        m1 = _c(b1, g) * m1 + _c(1 - b1, g) * g
-        m2 = _c(b2, g) * m2 + _c(1 - b2, g) * g * g
+        m1 = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
+        m2 = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
         denom = jnp.sqrt(m2 / (1 - b2p)) + _c(eps, g)
         d = (1 - mu_t) / (1 - mup) * g / denom + mu_t1 / (1 - mup * mu_t1) * m1 / denom
         return d, (mdp, b2p, mup, m1, m2)
@@ -184,26 +184,27 @@ def paddle_nadam(b1: float, b2: float, eps: float, momentum_decay: float) -> opt
 
 def paddle_radam(b1: float, b2: float, eps: float) -> optax.GradientTransformation:
     """RAdam: the rectified Adam step when ``rho_t > 5``, else the bias-corrected momentum."""
-    rho_inf = 2.0 / (1.0 - b2) - 1.0
-
     def init(p: Any) -> tuple[Any, ...]:
-        return (_one(1.0, p), _one(1.0, p), _one(0.0, p), jnp.zeros_like(p), jnp.zeros_like(p))
+        o = jnp.ones_like(p)  # Paddle keeps these element-wise, of the parameter's shape
+        return (o, o, o, jnp.zeros_like(p), jnp.zeros_like(p))
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
-        b1p, b2p, rho, m1, m2 = state
+        b1p, b2p, rho_s, m1, m2 = state
+        # Paddle's rho accumulator holds t * b2^t / (1 - b2^t) (1 before the first step): t is read back from it
+        t = rho_s * (1 - b2p) / b2p + 1
         b1p, b2p = b1p * _c(b1, g), b2p * _c(b2, g)
-        # rho holds the step count minus... Paddle keeps rho_t: recompute it from t = log(b2^t) / log(b2)
-        t = jnp.round(jnp.log(b2p) / jnp.log(_c(b2, g)))
-        rho = _c(rho_inf, g) - 2 * t * b2p / (1 - b2p)
-        m1 = _c(b1, g) * m1 + _c(1 - b1, g) * g
-        m2 = _c(b2, g) * m2 + _c(1 - b2, g) * g * g
+        rho_s = t * b2p / (1 - b2p)
+        rho_inf_t = 2 / (1 - _c(b2, g)) - 1  # in the parameter's dtype, as Paddle
+        rho = rho_inf_t - 2 * rho_s
+        m1 = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
+        m2 = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
         mhat = m1 / (1 - b1p)
         r = jnp.sqrt(
-            jnp.maximum((rho - 4) * (rho - 2) * rho_inf, 0.0) / ((rho_inf - 4) * (rho_inf - 2) * rho)
+            jnp.maximum((rho - 4) * (rho - 2) * rho_inf_t, 0.0) / ((rho_inf_t - 4) * (rho_inf_t - 2) * rho)
         )
         adaptive = jnp.sqrt(1 - b2p) / (jnp.sqrt(m2) + _c(eps, g))
         d = jnp.where(rho > 5, mhat * r * adaptive, mhat)
-        return d, (b1p, b2p, rho, m1, m2)
+        return d, (b1p, b2p, rho_s, m1, m2)
 
     return optax.GradientTransformation(init, update)
 
