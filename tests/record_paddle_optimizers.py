@@ -78,9 +78,8 @@ def make_kwargs(spec: dict, names: dict) -> dict:
             out[k] = paddle.regularizer.L2Decay(0.1)
         elif k == "grad_clip":
             kind, c = v
-            out[k] = {"value": lambda: paddle.nn.ClipGradByValue(c),
-                      "norm": lambda: paddle.nn.ClipGradByNorm(c),
-                      "global": lambda: paddle.nn.ClipGradByGlobalNorm(c)}[kind]()
+            out[k] = {"value": paddle.nn.ClipGradByValue, "norm": paddle.nn.ClipGradByNorm,
+                      "global": paddle.nn.ClipGradByGlobalNorm}[kind](c)
         elif v == "half_for_b":
             out[k] = lambda p: 0.5 if p.name == names["b"] else 1.0
         elif v == "only_w":

@@ -130,5 +130,122 @@ def test_momentum_rescale_grad():
         vw = 0.9 * vw + (0.5 * gw + 0.1 * w)
         vb = 0.9 * vb + (0.5 * gb + 0.1 * b)
         w, b = w - 0.05 * vw, b - 0.05 * vb
-        np.testing.assert_allclose(traj[k][0], w, rtol=1e-6)  # the learning rate is float32, as Paddle's
-        np.testing.assert_allclose(traj[k][1], b, rtol=1e-6)  # the learning rate is float32, as Paddle's
+        np.testing.assert_allclose(traj[k][0], w, rtol=1e-12)
+        np.testing.assert_allclose(traj[k][1], b, rtol=1e-12)
+
+
+EXTRAS = DATA["extras"]
+
+
+def test_sgd_weight_decay_example_matches_paddle():
+    w = paddle.to_tensor(np.array([0.0, 1.0], "float32"), stop_gradient=False)
+    opt = paddle.optimizer.SGD(0.1, parameters=[w], weight_decay=0.5)
+    for _ in range(5):
+        ((w - 3.0) ** 2).sum().backward()
+        opt.step()
+        opt.clear_grad()
+    np.testing.assert_allclose(w.numpy(), EXTRAS["sgd_decay_example"], rtol=1e-6)
+
+
+def test_parameter_groups_match_paddle():
+    w = paddle.to_tensor(np.array([1.0, 2.0], "float32"), stop_gradient=False)
+    b = paddle.to_tensor(np.array([-1.0, 0.5], "float32"), stop_gradient=False)
+    opt = paddle.optimizer.SGD(0.1, parameters=[{"params": [w], "learning_rate": 0.5, "weight_decay": 0.2},
+                                                {"params": [b]}], weight_decay=0.05)
+    for _ in range(3):
+        ((w - 3.0) ** 2).sum().backward()
+        ((b + 1.0) ** 3).sum().backward()
+        opt.step()
+        opt.clear_grad()
+    np.testing.assert_allclose([w.numpy(), b.numpy()], EXTRAS["groups_sgd"], rtol=1e-6)
+
+
+def test_state_dict_keys_and_round_trip():
+    w = paddle.to_tensor(np.array([1.0, -2.0], "float32"), stop_gradient=False)
+    w.name = "lin.w_0"
+    sched = StepDecay(0.1, step_size=3)
+    opt = paddle.optimizer.Adam(sched, parameters=[w])
+    (w * w).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    assert sorted(sd) == EXTRAS["adam_state_keys"]
+    assert sd["LR_Scheduler"] == EXTRAS["adam_state_lr"]
+    for k, shape in EXTRAS["adam_state_shapes"].items():
+        assert list(sd[k].shape) == shape
+    w2 = paddle.to_tensor(w.numpy(), stop_gradient=False)
+    w2.name = "lin.w_0"
+    opt2 = paddle.optimizer.Adam(StepDecay(0.1, step_size=3), parameters=[w2])
+    opt2.set_state_dict(sd)
+    opt.clear_grad()
+    for o, t in ((opt, w), (opt2, w2)):
+        (t * t).sum().backward()
+        o.step()
+    np.testing.assert_allclose(w2.numpy(), w.numpy(), rtol=1e-7)
+
+
+@pytest.mark.parametrize("name", sorted(EXTRAS["state_keys"]))
+def test_state_dict_names_match_paddle(name):
+    w = paddle.to_tensor(np.array([1.0, -2.0], "float32"), stop_gradient=False)
+    w.name = f"sd_{name}.w_0"
+    opt = getattr(paddle.optimizer, name)(parameters=[w], **DATA["base"][name])
+    (w * w).sum().backward()
+    opt.step()
+    assert sorted(opt.state_dict()) == EXTRAS["state_keys"][name]
+
+
+def test_misuse_raises():
+    t = paddle.to_tensor(np.array([1.0, 2.0], "float32"), stop_gradient=False)
+    with pytest.raises(TypeError, match=r"parameters should be a list of Tensors.*wrap a single Tensor"):
+        paddle.optimizer.SGD(0.1, parameters=t)
+    with pytest.raises(TypeError, match=r"a parameter group must have a 'params' entry"):
+        paddle.optimizer.SGD(0.1, parameters=[{"learning_rate": 0.1}])
+    with pytest.raises(TypeError, match=r"learning_rate should be a float or an LRScheduler"):
+        paddle.optimizer.SGD("fast", parameters=[t])
+    with pytest.raises(RuntimeError, match=r"set_lr: the learning rate is an LRScheduler"):
+        paddle.optimizer.SGD(StepDecay(0.1, 2), parameters=[t]).set_lr(0.5)
+    with pytest.raises(TypeError, match=r"set_lr: value must be a float"):
+        paddle.optimizer.SGD(0.1, parameters=[t]).set_lr("a")
+    with pytest.raises(TypeError, match=r"weight_decay should be a float, regularizer.L1Decay"):
+        paddle.optimizer.SGD(0.1, parameters=[t], weight_decay="l2")
+    with pytest.raises(TypeError, match=r"AdamW: weight_decay should be a float"):
+        paddle.optimizer.AdamW(0.1, parameters=[t], weight_decay=paddle.regularizer.L2Decay(0.1))
+    with pytest.raises(TypeError, match=r"grad_clip should be an instance of nn.ClipGradByValue"):
+        paddle.optimizer.SGD(0.1, parameters=[t], grad_clip=0.5)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'momentum'"):
+        paddle.optimizer.SGD(0.1, parameters=[t], momentum=0.9)
+    with pytest.raises(NotImplementedError, match=r"use_lowprecision_moment=True is not supported"):
+        paddle.optimizer.AdamW(0.1, parameters=[t], use_lowprecision_moment=True)
+
+
+def test_lr_api_and_scheduler_value_used():
+    t = paddle.to_tensor(np.array([1.0], "float64"), stop_gradient=False)
+    opt = paddle.optimizer.SGD(0.1, parameters=[t])
+    opt.set_lr(0.25)
+    assert opt.get_lr() == 0.25
+    t.sum().backward()
+    opt.step()
+    np.testing.assert_allclose(t.numpy(), [0.75])
+    sched = StepDecay(0.5, step_size=1, gamma=0.5)
+    opt.set_lr_scheduler(sched)
+    sched.step()
+    assert opt.get_lr() == 0.25
+    opt.clear_grad()
+    t.sum().backward()
+    opt.step()
+    np.testing.assert_allclose(t.numpy(), [0.5])
+
+
+def test_clip_standalone_matches_numpy():
+    g1 = np.array([3.0, 4.0], "float32")
+    g2 = np.array([1.0, -12.0], "float32")
+    p1 = paddle.to_tensor(np.zeros(2, "float32"))
+    p2 = paddle.to_tensor(np.zeros(2, "float32"))
+    pairs = [(p1, paddle.to_tensor(g1)), (p2, paddle.to_tensor(g2))]
+    out = paddle.nn.ClipGradByGlobalNorm(6.5)(pairs)
+    scale = 6.5 / np.sqrt((g1**2).sum() + (g2**2).sum())
+    np.testing.assert_allclose(out[0][1].numpy(), g1 * scale, rtol=1e-6)
+    np.testing.assert_allclose(out[1][1].numpy(), g2 * scale, rtol=1e-6)
+    out = paddle.nn.ClipGradByNorm(1.0)(pairs)
+    np.testing.assert_allclose(out[0][1].numpy(), g1 / 5.0, rtol=1e-6)
+    out = paddle.nn.ClipGradByValue(2.0, min=-1.0)(pairs)
+    np.testing.assert_allclose(out[1][1].numpy(), np.clip(g2, -1, 2))

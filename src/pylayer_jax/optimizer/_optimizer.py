@@ -51,8 +51,8 @@ def is_scheduler(lr: Any) -> bool:
 
 def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list[Any], grads: list[Any],
                 states: list[Any], lr: Any) -> tuple[list[Any], list[Any]]:
-    """Clip, then each parameter's chain; ``lr`` is a float32 scalar as Paddle's learning-rate variable."""
-    lr = jnp.asarray(lr, jnp.float32)
+    """Clip, then each parameter's chain; ``lr`` reaches each rule in its parameter's dtype, as in Paddle."""
+    lr = jnp.asarray(lr, jnp.float64)
     grads = list(grads)
     if clip is not None:
         idx = [i for i, s in enumerate(specs) if s.need_clip]
@@ -62,7 +62,7 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
                 grads[i] = g
     new_p, new_s = [], []
     for p, g, st, spec in zip(params, grads, states, specs):
-        plr = (lr * jnp.float32(spec.lr_mult)) if spec.lr_mult != 1.0 else lr
+        plr = (lr * spec.lr_mult) if spec.lr_mult != 1.0 else lr
         tx = cls._chain(dict(spec.hyper), spec.reg, plr.astype(p.dtype))
         upd, st = tx.update(g.astype(p.dtype), st, p)
         new_p.append(optax.apply_updates(p, upd).astype(p.dtype))
