@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -249,3 +250,56 @@ def test_clip_standalone_matches_numpy():
     np.testing.assert_allclose(out[0][1].numpy(), g1 / 5.0, rtol=1e-6)
     out = paddle.nn.ClipGradByValue(2.0, min=-1.0)(pairs)
     np.testing.assert_allclose(out[1][1].numpy(), np.clip(g2, -1, 2))
+
+
+class _Param(paddle.Tensor):
+    """A stand-in for nn's Parameter with the attributes optimizers read (regularizer, optimize_attr, need_clip)."""
+
+
+def _param(values, **attrs):
+    p = _Param(jnp.asarray(np.array(values, "float32")), stop_gradient=False)
+    p.regularizer, p.optimize_attr, p.need_clip = None, {"learning_rate": 1.0}, True
+    for k, v in attrs.items():
+        setattr(p, k, v)
+    return p
+
+
+def test_parameter_attributes_match_paddle():
+    # w: its own L1Decay(0.3) over the optimizer's L2Decay, learning-rate multiplier 2, need_clip False
+    w = _param([1.0, 2.0], regularizer=paddle.regularizer.L1Decay(0.3), optimize_attr={"learning_rate": 2.0},
+               need_clip=False)
+    b = _param([-1.0, 0.5])
+    opt = paddle.optimizer.Momentum(0.1, parameters=[w, b], weight_decay=paddle.regularizer.L2Decay(0.1),
+                                    grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5))
+    for _ in range(3):
+        ((w - 3.0) ** 2).sum().backward()
+        ((b + 1.0) ** 3).sum().backward()
+        opt.step()
+        opt.clear_grad()
+    np.testing.assert_allclose([w.numpy(), b.numpy()], EXTRAS["param_attrs_momentum"], rtol=1e-6)
+
+
+def test_adamw_lr_ratio_and_apply_decay_param_fun_against_numpy():
+    # Paddle runs lr_ratio only on GPU; the rule (its GPU kernel): lr_p = lr * lr_ratio(p),
+    # p *= 1 - lr_p * coeff (for parameters apply_decay_param_fun accepts), then Adam with lr_p
+    row = next(r for r in DATA["rows"] if r["optimizer"] == "AdamW" and r["case"] == "variant1"
+               and r["dtype"] == "float64")
+    traj, _ = train("AdamW", row["spec"], "float64")
+    x, y = np.array(DATA["x"]), np.array(DATA["y"])
+    ps = [np.array(DATA["w0"]), np.array(DATA["b0"])]
+    ratio, decay = [1.0, 0.5], [0.2, 0.0]
+    m1 = [np.zeros_like(p) for p in ps]
+    m2 = [np.zeros_like(p) for p in ps]
+    b1p = b2p = 1.0
+    for k in range(DATA["steps"]):
+        r = 2 * (x @ ps[0] + ps[1] - y) / (x.shape[0] * y.shape[1])
+        gs = [x.T @ r, r.sum(0)]
+        b1p, b2p = b1p * 0.9, b2p * 0.999
+        for i in range(2):
+            lr = 0.05 * ratio[i]
+            m1[i] = 0.9 * m1[i] + 0.1 * gs[i]
+            m2[i] = 0.999 * m2[i] + 0.001 * gs[i] ** 2
+            ps[i] = ps[i] * (1 - lr * decay[i])
+            ps[i] = ps[i] - lr * (m1[i] / (1 - b1p)) / (np.sqrt(m2[i] / (1 - b2p)) + 1e-8)
+        np.testing.assert_allclose(traj[k][0], ps[0], rtol=1e-9)
+        np.testing.assert_allclose(traj[k][1], ps[1], rtol=1e-9)
