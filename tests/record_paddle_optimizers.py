@@ -217,3 +217,37 @@ def extras() -> dict:
 
 if __name__ == "__main__":
     main()
+
+
+def record_lbfgs() -> None:
+    """LBFGS with and without the strong-Wolfe line search: parameters after each of 3 step(closure) calls."""
+    rows = []
+    for ls in (None, "strong_wolfe"):
+        for dtype in ("float32", "float64"):
+            w = paddle.create_parameter([3, 2], dtype, default_initializer=paddle.nn.initializer.Assign(W0.astype(dtype)))
+            b = paddle.create_parameter([2], dtype, default_initializer=paddle.nn.initializer.Assign(B0.astype(dtype)))
+            x, y = paddle.to_tensor(X.astype(dtype)), paddle.to_tensor(Y.astype(dtype))
+            opt = paddle.optimizer.LBFGS(learning_rate=0.5, max_iter=4, history_size=3, line_search_fn=ls,
+                                         parameters=[w, b])
+
+            def closure():
+                opt.clear_grad()
+                loss = ((paddle.matmul(x, w) + b - y) ** 2).mean()
+                loss.backward()
+                return loss
+
+            traj = []
+            for _ in range(3):
+                opt.step(closure)
+                traj.append([w.numpy().tolist(), b.numpy().tolist()])
+            rows.append({"line_search_fn": ls, "dtype": dtype, "traj": traj})
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_optimizers.json")
+    with open(path) as f:
+        out = json.load(f)
+    out["lbfgs"] = rows
+    with open(path, "w") as f:
+        json.dump(out, f)
+
+
+if __name__ == "__main__":
+    record_lbfgs()

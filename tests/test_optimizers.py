@@ -303,3 +303,36 @@ def test_adamw_lr_ratio_and_apply_decay_param_fun_against_numpy():
             ps[i] = ps[i] - lr * (m1[i] / (1 - b1p)) / (np.sqrt(m2[i] / (1 - b2p)) + 1e-8)
         np.testing.assert_allclose(traj[k][0], ps[0], rtol=1e-9)
         np.testing.assert_allclose(traj[k][1], ps[1], rtol=1e-9)
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, id=f"{r['line_search_fn']}-{r['dtype']}") for r in DATA["lbfgs"]])
+def test_lbfgs_matches_paddle(row):
+    dtype = row["dtype"]
+    x = paddle.to_tensor(np.array(DATA["x"], dtype))
+    y = paddle.to_tensor(np.array(DATA["y"], dtype))
+    w = paddle.to_tensor(np.array(DATA["w0"], dtype), stop_gradient=False)
+    b = paddle.to_tensor(np.array(DATA["b0"], dtype), stop_gradient=False)
+    opt = paddle.optimizer.LBFGS(learning_rate=0.5, max_iter=4, history_size=3, line_search_fn=row["line_search_fn"],
+                                 parameters=[w, b])
+
+    def closure():
+        opt.clear_grad()
+        loss = ((paddle.matmul(x, w) + b - y) ** 2).mean()
+        loss.backward()
+        return loss
+
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == "float32" else dict(rtol=1e-8, atol=1e-10)
+    for k in range(3):
+        opt.step(closure)
+        np.testing.assert_allclose(w.numpy(), row["traj"][k][0], **tol, err_msg=f"step {k + 1}")
+        np.testing.assert_allclose(b.numpy(), row["traj"][k][1], **tol, err_msg=f"step {k + 1}")
+
+
+def test_lbfgs_misuse():
+    w = paddle.to_tensor(np.array([1.0], "float32"), stop_gradient=False)
+    with pytest.raises(TypeError, match=r"LBFGS.step: a closure .* is required"):
+        paddle.optimizer.LBFGS(parameters=[w]).step()
+    with pytest.raises(NotImplementedError, match=r"LBFGS: weight_decay is not supported"):
+        paddle.optimizer.LBFGS(parameters=[w], weight_decay=0.1)
+    with pytest.raises(ValueError, match=r"line_search_fn must be None or 'strong_wolfe'"):
+        paddle.optimizer.LBFGS(parameters=[w], line_search_fn="armijo")

@@ -14,3 +14,4 @@ from ._rules import NAdam as NAdam
 from ._rules import RAdam as RAdam
 from ._rules import RMSProp as RMSProp
 from ._rules import Rprop as Rprop
+from ._lbfgs import LBFGS as LBFGS
