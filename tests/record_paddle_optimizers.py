@@ -215,8 +215,6 @@ def extras() -> dict:
     return res
 
 
-if __name__ == "__main__":
-    main()
 
 
 def record_lbfgs() -> None:
@@ -230,7 +228,7 @@ def record_lbfgs() -> None:
             opt = paddle.optimizer.LBFGS(learning_rate=0.5, max_iter=4, history_size=3, line_search_fn=ls,
                                          parameters=[w, b])
 
-            def closure():
+            def closure(opt=opt, x=x, y=y, w=w, b=b):
                 opt.clear_grad()
                 loss = ((paddle.matmul(x, w) + b - y) ** 2).mean()
                 loss.backward()
@@ -250,4 +248,5 @@ def record_lbfgs() -> None:
 
 
 if __name__ == "__main__":
+    main()
     record_lbfgs()

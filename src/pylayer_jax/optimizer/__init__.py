@@ -1,5 +1,6 @@
 """``paddle.optimizer``: the optimizers, eager (``step``) and static (``minimize``)."""
 
+from ._lbfgs import LBFGS as LBFGS
 from ._optimizer import Optimizer as Optimizer
 from ._rules import ASGD as ASGD
 from ._rules import SGD as SGD
@@ -14,4 +15,3 @@ from ._rules import NAdam as NAdam
 from ._rules import RAdam as RAdam
 from ._rules import RMSProp as RMSProp
 from ._rules import Rprop as Rprop
-from ._lbfgs import LBFGS as LBFGS
