@@ -12,6 +12,7 @@ from . import linalg as linalg
 from . import metric as metric
 from . import nn as nn
 from . import optimizer as optimizer
+from . import regularizer as regularizer
 from . import static as static
 from . import utils as utils
 from ._checkpoint import load as load

@@ -1,8 +1,13 @@
 """``paddle.nn`` import path (layer L7): ``pylayer_jax.nn.functional``, layers, initializers."""
 
+# gradient clipping
+from . import clip as clip
 from . import functional as functional
 from . import initializer as initializer
 from . import layer as layer
+from .clip import ClipGradByGlobalNorm as ClipGradByGlobalNorm
+from .clip import ClipGradByNorm as ClipGradByNorm
+from .clip import ClipGradByValue as ClipGradByValue
 from .layer._common import Flatten as Flatten
 from .layer._common import Identity as Identity
 from .layer._common import Linear as Linear

@@ -1,102 +1,284 @@
-"""Optimizers: one pure update rule each, used eagerly (``step``) and by static programs.
+"""The optimizer base class: parameters and groups, learning rate, decay, clipping, state.
 
-Layer L5. An optimizer describes its per-parameter state (``state_spec``) and its
-update as a pure jax function ``update(param, grad, state, lr) -> (param, state)``.
-Eagerly, ``step()`` applies it to every parameter with a gradient in one cached jitted
-call. In static mode ``minimize(loss)`` is handled by the static package, which
-registers itself in ``STATIC_MINIMIZE`` (this layer cannot import it): it appends the
-backward pass and an update operator, with the state kept in the scope.
+Layer L5. Each optimizer class names its hyperparameters and builds, per parameter, an optax
+``GradientTransformation`` chain (``_chain``) from them, a regularizer and the learning rate.
+All parameters are updated by ONE jitted function (``_update_all``), cached per (class,
+per-parameter settings, clip): gradient clipping over the parameters with ``need_clip``, then
+each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
+the update joins the training step's compiled program; the learning rate is an argument, so a
+scheduler's changing value never recompiles. In static mode ``minimize(loss)`` is handled by
+the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
+it) and runs the same function inside the program.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+import optax
 
 from .. import _lazy as lazy
+from .._regularizer import WeightDecayRegularizer
 from .._tensor import Tensor, before_write
+from ..nn._clip import ClipGradBase, transform_of
+from ._transforms import NAMES
 
 # set by pylayer_jax.static: minimize(optimizer, loss, startup_program, parameters, no_grad_set)
 STATIC_MINIMIZE: list[Callable[..., Any]] = []
 
+_KERNELS: dict[Any, Any] = {}
+_LOW_PRECISION = (jnp.float16, jnp.bfloat16)
 
-_STEP_KERNELS: dict[Any, Any] = {}
+
+class ParamSpec(NamedTuple):
+    """What defines one parameter's update besides its arrays (hashable: part of the kernel's key)."""
+
+    hyper: tuple[tuple[str, Any], ...]
+    reg: tuple[str, float] | None
+    lr_mult: float
+    need_clip: bool
 
 
-def _update_with(cls: type, hyper: tuple, params: list[Any], grads: list[Any], states: list[tuple[Any, ...]],
-                 lr: Any) -> tuple[list[Any], list[tuple[Any, ...]]]:
-    """``cls``'s update rule applied with the settings ``hyper``, traced once per (class, settings)."""
-    rule = cls.__new__(cls)
-    for k, v in hyper:
-        setattr(rule, k, v)
-    return rule._update_many(params, grads, states, lr)
+def is_scheduler(lr: Any) -> bool:
+    """Paddle's ``LRScheduler`` contract: ``sched()`` is the current rate, ``sched.step()`` advances it."""
+    return callable(lr) and hasattr(lr, "step") and not isinstance(lr, type)
+
+
+def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list[Any], grads: list[Any],
+                states: list[Any], lr: Any) -> tuple[list[Any], list[Any]]:
+    """Clip, then each parameter's chain; ``lr`` reaches each rule in its parameter's dtype, as in Paddle."""
+    lr = jnp.asarray(lr, jnp.float64)
+    grads = list(grads)
+    if clip is not None:
+        idx = [i for i, s in enumerate(specs) if s.need_clip]
+        if idx:
+            clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
+            for i, g in zip(idx, clipped):
+                grads[i] = g
+    new_p, new_s = [], []
+    for p, g, st, spec in zip(params, grads, states, specs):
+        plr = (lr * spec.lr_mult) if spec.lr_mult != 1.0 else lr
+        tx = cls._chain(dict(spec.hyper), spec.reg, plr.astype(p.dtype))
+        upd, st = tx.update(g.astype(p.dtype), st, p)
+        new_p.append(optax.apply_updates(p, upd).astype(p.dtype))
+        new_s.append(st)
+    return new_p, new_s
+
+
+def kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any) -> Any:
+    """The jitted update of all parameters, shared by optimizers with the same key."""
+    key = (cls, specs, clip)
+    k = _KERNELS.get(key)
+    if k is None:
+        k = _KERNELS[key] = jax.jit(functools.partial(_update_all, cls, specs, clip))
+    return k
+
+
+def _check_float(api: str, name: str, v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise TypeError(f"{api}: {name} must be a float, but received {type(v).__name__} ({v!r}).")
+    return float(v)
 
 
 class Optimizer:
-    """Base class: ``learning_rate``, ``parameters`` (Tensors to update eagerly), ``step``, ``clear_grad``."""
+    """Base class of the optimizers.
+
+    ``learning_rate`` is a float or an ``LRScheduler``; ``parameters`` a list of Tensors or of
+    parameter groups (dicts with ``'params'`` and optional ``'learning_rate'`` (a multiplier),
+    ``'weight_decay'`` and the optimizer's own settings); ``weight_decay`` a float (L2) or
+    ``regularizer.L1Decay``/``L2Decay``; ``grad_clip`` an ``nn.ClipGradBy*``.
+    """
+
+    # the settings a parameter group may override, with the attribute holding each default
+    _HYPER: tuple[str, ...] = ()
+    _STATE: str | None = None  # key of the state names in _transforms.NAMES
+    _REGULARIZED = True  # weight_decay is a regularizer added to the gradient
 
     def __init__(
         self,
-        learning_rate: float = 0.001,
-        parameters: Sequence[Any] | None = None,
+        learning_rate: Any = 0.001,
+        parameters: Any = None,
         weight_decay: Any = None,
         grad_clip: Any = None,
         name: str | None = None,
+        multi_precision: bool = False,
     ) -> None:
-        if not isinstance(learning_rate, int | float) or isinstance(learning_rate, bool):
+        api = type(self).__name__
+        if not (is_scheduler(learning_rate) or (isinstance(learning_rate, int | float)
+                                                and not isinstance(learning_rate, bool))):
             raise TypeError(
-                f"{type(self).__name__}: learning_rate must be a float, but received {type(learning_rate).__name__}."
+                f"{api}: learning_rate should be a float or an LRScheduler, but received "
+                f"{type(learning_rate).__name__}; pass e.g. learning_rate=0.01."
             )
-        self._learning_rate = float(learning_rate)
-        self._parameter_list = list(parameters) if parameters is not None else None
-        self._accumulators: dict[int, tuple[Any, ...]] = {}
-        self._step_kernel: Any = None
+        self._learning_rate = learning_rate if is_scheduler(learning_rate) else float(learning_rate)
+        self._weight_decay = self._check_decay(api, weight_decay)
+        if grad_clip is not None and not isinstance(grad_clip, ClipGradBase):
+            raise TypeError(
+                f"{api}: grad_clip should be an instance of nn.ClipGradByValue, ClipGradByNorm or "
+                f"ClipGradByGlobalNorm, but received {type(grad_clip).__name__}."
+            )
+        self._grad_clip = grad_clip
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"{api}: name must be a str or None, but received {type(name).__name__}.")
+        self._name = name
+        if not isinstance(multi_precision, bool):
+            raise TypeError(f"{api}: multi_precision must be a bool, but received {type(multi_precision).__name__}.")
+        self._multi_precision = multi_precision
+        self._param_groups: list[dict[str, Any]] | None = None
+        self._parameter_list = self._check_parameters(api, parameters)
+        self._accumulators: dict[int, Any] = {}
+        self._key_cache: tuple[Any, Any, Any] | None = None
+
+    # ---- argument checks ----------------------------------------------------------------
+    @staticmethod
+    def _check_decay(api: str, wd: Any) -> Any:
+        if wd is None or isinstance(wd, WeightDecayRegularizer):
+            return wd
+        if isinstance(wd, int | float) and not isinstance(wd, bool):
+            return float(wd)
+        raise TypeError(
+            f"{api}: weight_decay should be a float, regularizer.L1Decay or regularizer.L2Decay, but received "
+            f"{type(wd).__name__} ({wd!r})."
+        )
+
+    def _check_parameters(self, api: str, parameters: Any) -> list[Any] | None:
+        if parameters is None:
+            return None
+        if isinstance(parameters, Tensor | dict | set | str) or not isinstance(parameters, Sequence | Any):
+            raise TypeError(
+                f"{api}: parameters should be a list of Tensors (or of parameter-group dicts), but received "
+                f"{type(parameters).__name__}; wrap a single Tensor in a list: parameters=[w]."
+            )
+        try:
+            items = list(parameters)
+        except TypeError:
+            raise TypeError(
+                f"{api}: parameters should be a list of Tensors (or of parameter-group dicts), but received "
+                f"{type(parameters).__name__}."
+            ) from None
+        if items and all(isinstance(g, dict) for g in items):
+            self._param_groups = []
+            out: list[Any] = []
+            for g in items:
+                if "params" not in g:
+                    raise TypeError(
+                        f"{api}: a parameter group must have a 'params' entry (the list of Tensors it holds), but "
+                        f"received a dict with keys {sorted(g)}."
+                    )
+                allowed = {"params", "learning_rate", "weight_decay", *self._HYPER}
+                extra = sorted(set(g) - allowed)
+                if extra:
+                    raise TypeError(f"{api}: unknown parameter-group settings {extra}; allowed: {sorted(allowed)}.")
+                ps = g["params"]
+                ps = [ps] if isinstance(ps, Tensor) else list(ps)
+                group = dict(g, params=ps)
+                if "weight_decay" in g:
+                    group["weight_decay"] = self._check_decay(api, g["weight_decay"])
+                if "learning_rate" in g:
+                    _check_float(api, "a parameter group's learning_rate", g["learning_rate"])
+                self._param_groups.append(group)
+                out.extend(ps)
+            items = out
+        seen: set[int] = set()
+        for p in items:
+            if not isinstance(p, Tensor):
+                raise TypeError(
+                    f"{api}: parameters should be Tensors (or parameter-group dicts), but an element is "
+                    f"{type(p).__name__}."
+                )
+            if id(p) in seen:
+                raise ValueError(f"{api}: parameter {p.name} appears more than once in parameters.")
+            seen.add(id(p))
+        return items
 
     # ---- the rule ---------------------------------------------------------------------
-    def state_spec(self, shape: Sequence[int], dtype: Any) -> list[tuple[str, list[int], Any, float]]:
-        """Per-parameter state: (name suffix, shape, dtype, initial fill value) each."""
-        return []
-
-    def update(self, param: Any, grad: Any, state: tuple[Any, ...], lr: Any) -> tuple[Any, tuple[Any, ...]]:
+    @classmethod
+    def _chain(cls, h: dict[str, Any], reg: Any, lr: Any) -> optax.GradientTransformation:
         raise NotImplementedError
 
-    def init_state(self, param: Any) -> tuple[Any, ...]:
-        return tuple(jnp.full(s, fill, dt) for _, s, dt, fill in self.state_spec(param.shape, param.dtype))
+    def _defaults(self) -> dict[str, Any]:
+        return {k: getattr(self, "_" + k) for k in self._HYPER}
 
-    def _update_many(
-        self, params: list[Any], grads: list[Any], states: list[tuple[Any, ...]], lr: Any
-    ) -> tuple[list[Any], list[tuple[Any, ...]]]:
-        outs = [self.update(p, g, s, lr) for p, g, s in zip(params, grads, states)]
-        return [o[0] for o in outs], [o[1] for o in outs]
+    def _param_hyper(self, p: Any, h: dict[str, Any]) -> dict[str, Any]:
+        """Per-parameter adjustments of the settings (AdamW's apply_decay_param_fun, Lamb's exclusion)."""
+        return h
 
-    def _hyper(self) -> tuple[tuple[str, Any], ...]:
-        """The rule's scalar settings (beta1, epsilon, ...): with the class they define the update."""
-        return tuple(sorted(
-            (k, v) for k, v in vars(self).items()
-            if k != "_learning_rate" and (v is None or type(v) in (bool, int, float, str))
-        ))
+    def _lr_ratio(self, p: Any) -> float:
+        return 1.0
 
-    def _kernel(self) -> Any:
-        """The jitted update, shared by optimizers of one class and settings; it holds no optimizer or
-        parameter (caches of recorded calls keep kernels, and must not keep a model alive)."""
-        if self._step_kernel is None:
-            key = (type(self), self._hyper())
-            k = _STEP_KERNELS.get(key)
-            if k is None:
-                k = _STEP_KERNELS[key] = jax.jit(functools.partial(_update_with, *key))
-            self._step_kernel = k
-        return self._step_kernel
+    def _specs(self, params: list[Any]) -> tuple[ParamSpec, ...]:
+        base = self._defaults()
+        groups = {}
+        if self._param_groups is not None:
+            for g in self._param_groups:
+                for p in g["params"]:
+                    groups[id(p)] = g
+        out = []
+        for p in params:
+            g = groups.get(id(p))
+            h = dict(base)
+            if g is not None:
+                h.update({k: g[k] for k in self._HYPER if k in g})
+                wd = g.get("weight_decay", self._weight_decay)
+                mult = float(g.get("learning_rate", 1.0))
+            else:
+                wd = self._weight_decay
+                reg_attr = getattr(p, "regularizer", None)
+                if reg_attr is not None:
+                    wd = reg_attr
+                attr = getattr(p, "optimize_attr", None)
+                mult = float(attr.get("learning_rate", 1.0)) if isinstance(attr, dict) else 1.0
+            reg = None
+            if self._REGULARIZED:
+                if isinstance(wd, float):
+                    reg = ("l2", wd)
+                elif isinstance(wd, WeightDecayRegularizer):
+                    reg = wd._key()
+            elif g is not None and "weight_decay" in g:
+                h["weight_decay"] = g["weight_decay"]
+            h = self._param_hyper(p, h)
+            mult *= self._lr_ratio(p)
+            out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True))))
+        return tuple(out)
+
+    def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
+        return type(self)._chain(dict(spec.hyper), spec.reg, jnp.zeros((), dtype)).init(jnp.zeros(tuple(shape), dtype))
+
+    def _state_names(self) -> tuple[str, ...]:
+        return NAMES[self._STATE] if self._STATE else ()
 
     # ---- learning rate ----------------------------------------------------------------
     def get_lr(self) -> float:
-        return self._learning_rate
+        """The current learning rate (a scheduler's current value when one is used)."""
+        lr = self._learning_rate
+        return float(lr()) if is_scheduler(lr) else lr
 
     def set_lr(self, value: float) -> None:
+        """Set a float learning rate; an error when the optimizer uses an LRScheduler."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(
+                f"{type(self).__name__}.set_lr: value must be a float, but received {type(value).__name__}."
+            )
+        if is_scheduler(self._learning_rate):
+            raise RuntimeError(
+                f"{type(self).__name__}.set_lr: the learning rate is an LRScheduler; set_lr would conflict with it. "
+                "Use set_lr_scheduler() to replace the scheduler."
+            )
         self._learning_rate = float(value)
+
+    def set_lr_scheduler(self, scheduler: Any) -> None:
+        """Replace the learning rate by an ``LRScheduler``."""
+        if not is_scheduler(scheduler):
+            raise TypeError(
+                f"{type(self).__name__}.set_lr_scheduler: scheduler must be an LRScheduler (callable, with step()), "
+                f"but received {type(scheduler).__name__}."
+            )
+        self._learning_rate = scheduler
 
     # ---- eager ------------------------------------------------------------------------
     def _eager_params(self, api: str) -> list[Tensor]:
@@ -107,25 +289,51 @@ class Optimizer:
             )
         return self._parameter_list
 
-    def step(self) -> None:
-        """Update every parameter that has a gradient (dynamic mode)."""
-        todo = [p for p in self._eager_params("step") if not p.stop_gradient and p.grad is not None]
+    def _check_precision(self, params: list[Any]) -> None:
+        for p in params:
+            if self._multi_precision and p.dtype in _LOW_PRECISION:
+                raise NotImplementedError(
+                    f"{type(self).__name__}: multi_precision=True with the {p.dtype} parameter {p.name} (float32 "
+                    "master weights) is not supported; train float32 parameters or pass multi_precision=False."
+                )
+
+    def _step_params(self, params: list[Tensor]) -> None:
+        todo, grads = [], []
+        for p in params:
+            if not p.stop_gradient:
+                g = p.grad
+                if g is not None:
+                    todo.append(p)
+                    grads.append(g._v)
         if not todo:
             return
+        ids = tuple(id(p) for p in todo)
+        cache = self._key_cache
+        if cache is not None and cache[0] == ids:
+            specs, kernel = cache[1], cache[2]
+        else:
+            self._check_precision(todo)
+            specs = self._specs(todo)
+            kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+            self._key_cache = (ids, specs, kernel)
         before_write()  # the parameters are rebound below
+        acc = self._accumulators
         states = []
-        for p in todo:
-            st = self._accumulators.get(id(p))
+        for p, spec in zip(todo, specs):
+            st = acc.get(id(p))
             if st is None:
-                st = self.init_state(p._value)
+                st = acc[id(p)] = self._init_state(spec, p.shape, p._v.dtype)
             states.append(st)
         # recorded like any op: the update joins the next step's program
-        new_p, new_s = lazy.call_tree(
-            self._kernel(), [p._v for p in todo], [p.grad._v for p in todo], states, self._learning_rate
-        )
+        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states,
+                                      self.get_lr())
         for p, v, s in zip(todo, new_p, new_s):
             p._v = v
-            self._accumulators[id(p)] = s
+            acc[id(p)] = s
+
+    def step(self) -> None:
+        """Update every parameter that has a gradient (dynamic mode)."""
+        self._step_params(self._eager_params("step"))
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the parameters (dynamic mode)."""
@@ -140,50 +348,61 @@ class Optimizer:
             if not STATIC_MINIMIZE:
                 raise RuntimeError("minimize: static programs are not available (pylayer_jax.static not imported).")
             return STATIC_MINIMIZE[0](self, loss, startup_program, parameters, no_grad_set)
+        if startup_program is not None:
+            raise TypeError(f"{type(self).__name__}.minimize: startup_program is for static mode; pass None eagerly.")
+        params = list(parameters) if parameters is not None else self._eager_params("minimize")
+        if no_grad_set is not None:
+            skip = {id(t) for t in no_grad_set}
+            params = [p for p in params if id(p) not in skip]
         loss.backward()
-        self.step()
+        self._step_params(params)
         return None
 
+    # ---- state ------------------------------------------------------------------------
+    def _acc_key(self, p: Any, suffix: str) -> str:
+        suffix = f"{self._name}_{suffix}" if self._name is not None else suffix
+        return f"{p.name}_{suffix}_0"
 
-class SGD(Optimizer):
-    """``param -= learning_rate * grad``."""
+    def state_dict(self) -> dict[str, Any]:
+        """The accumulators by Paddle's names (``<param>_<acc>_0``) and ``LR_Scheduler`` when one is used."""
+        out: dict[str, Any] = {}
+        names = self._state_names()
+        for p in self._parameter_list or []:
+            st = self._accumulators.get(id(p))
+            if st is None:
+                continue
+            for n, leaf in zip(names, jax.tree.leaves(st)):
+                out[self._acc_key(p, n)] = Tensor(leaf)
+        if is_scheduler(self._learning_rate) and hasattr(self._learning_rate, "state_dict"):
+            out["LR_Scheduler"] = self._learning_rate.state_dict()
+        return out
 
-    def update(self, param: Any, grad: Any, state: tuple[Any, ...], lr: Any) -> tuple[Any, tuple[Any, ...]]:
-        return (param - lr * grad).astype(param.dtype), state
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load accumulators (by Paddle's names) and the scheduler's state."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                f"{type(self).__name__}.set_state_dict: expected a dict, but received {type(state_dict).__name__}."
+            )
+        names = self._state_names()
+        params = self._parameter_list or []
+        specs = self._specs(params) if params else ()
+        for p, spec in zip(params, specs):
+            keys = [self._acc_key(p, n) for n in names]
+            if not keys or not all(k in state_dict for k in keys):
+                continue
+            tmpl = self._init_state(spec, p.shape, p._v.dtype)
+            leaves, tree = jax.tree.flatten(tmpl)
+            new = []
+            for k, t in zip(keys, leaves):
+                v = state_dict[k]
+                arr = jnp.asarray(v._value if isinstance(v, Tensor) else np.asarray(v))
+                if tuple(arr.shape) != tuple(t.shape):
+                    raise ValueError(
+                        f"{type(self).__name__}.set_state_dict: {k} has shape {list(arr.shape)}, but the parameter "
+                        f"needs {list(t.shape)}."
+                    )
+                new.append(arr.astype(t.dtype))
+            self._accumulators[id(p)] = jax.tree.unflatten(tree, new)
+        if "LR_Scheduler" in state_dict and is_scheduler(self._learning_rate):
+            self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
 
-
-class Adam(Optimizer):
-    """Adam as Paddle computes it (bias correction folded into the learning rate)."""
-
-    def __init__(
-        self,
-        learning_rate: float = 0.001,
-        beta1: float = 0.9,
-        beta2: float = 0.999,
-        epsilon: float = 1e-8,
-        parameters: Sequence[Any] | None = None,
-        weight_decay: Any = None,
-        grad_clip: Any = None,
-        lazy_mode: bool = False,
-        multi_precision: bool = False,
-        name: str | None = None,
-    ) -> None:
-        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1, self._beta2, self._epsilon = float(beta1), float(beta2), float(epsilon)
-
-    def state_spec(self, shape: Sequence[int], dtype: Any) -> list[tuple[str, list[int], Any, float]]:
-        return [
-            ("moment1_0", list(shape), dtype, 0.0),
-            ("moment2_0", list(shape), dtype, 0.0),
-            ("beta1_pow_acc_0", [1], dtype, self._beta1),
-            ("beta2_pow_acc_0", [1], dtype, self._beta2),
-        ]
-
-    def update(self, param: Any, grad: Any, state: tuple[Any, ...], lr: Any) -> tuple[Any, tuple[Any, ...]]:
-        m1, m2, b1p, b2p = state
-        b1, b2 = self._beta1, self._beta2
-        m1 = b1 * m1 + (1 - b1) * grad
-        m2 = b2 * m2 + (1 - b2) * grad * grad
-        lr_t = lr * jnp.sqrt(1 - b2p) / (1 - b1p)
-        new = param - lr_t * (m1 / (jnp.sqrt(m2) + self._epsilon * jnp.sqrt(1 - b2p)))
-        return new.astype(param.dtype), (m1, m2, b1p * b1, b2p * b2)

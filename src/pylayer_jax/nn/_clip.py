@@ -1,0 +1,153 @@
+"""Gradient clipping: ``ClipGradByValue``, ``ClipGradByNorm``, ``ClipGradByGlobalNorm``.
+
+Layer L5. Each clip is an optax transformation over the list of gradients of the
+parameters that take part (``need_clip`` True), used inside an optimizer's jitted update
+(``grad_clip=``) and, as Paddle allows, standalone: ``clip(params_grads)`` returns the
+``(param, clipped grad)`` pairs, recorded as one deferred call.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import optax
+
+from .. import _lazy as lazy
+from .._tensor import Tensor
+
+
+def _by_norm(clip_norm: float) -> optax.GradientTransformation:
+    """Each gradient on its own: ``g * clip_norm / max(||g||, clip_norm)``."""
+
+    def one(g: Any) -> Any:
+        norm = jnp.sqrt(jnp.sum(jnp.square(g)))
+        c = jnp.asarray(clip_norm, g.dtype)
+        return g * (c / jnp.maximum(norm, c))
+
+    return optax.stateless(lambda updates, params=None: jax.tree.map(one, updates))
+
+
+def _by_value(lo: float, hi: float) -> optax.GradientTransformation:
+    if lo == -hi:
+        return optax.clip(hi)
+    return optax.stateless(lambda updates, params=None: jax.tree.map(lambda g: jnp.clip(g, lo, hi), updates))
+
+
+def transform_of(key: tuple[Any, ...]) -> optax.GradientTransformation:
+    """The optax transformation of a clip's key (``ClipGradBase._key()``)."""
+    kind = key[0]
+    if kind == "value":
+        return _by_value(key[1], key[2])
+    if kind == "norm":
+        return _by_norm(key[1])
+    return optax.clip_by_global_norm(key[1])
+
+
+def _clip_arrays(key: tuple[Any, ...], grads: list[Any]) -> list[Any]:
+    out, _ = transform_of(key).update(list(grads), optax.EmptyState())
+    return out
+
+
+_KERNELS: dict[Any, Any] = {}
+
+
+def _number(api: str, name: str, v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise TypeError(f"{api}: {name} must be a float, but received {type(v).__name__}.")
+    return float(v)
+
+
+class ClipGradBase:
+    """Base class of the gradient clips; ``clip(params_grads)`` clips a list of (param, grad) pairs."""
+
+    def _key(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __call__(self, params_grads: Any) -> list[tuple[Any, Any]]:
+        api = type(self).__name__
+        pairs = list(params_grads)
+        for pg in pairs:
+            if not (isinstance(pg, tuple | list) and len(pg) == 2):
+                raise TypeError(f"{api}: expected a list of (parameter, gradient) pairs, but an element is {pg!r}.")
+        todo = [i for i, (p, g) in enumerate(pairs) if g is not None and getattr(p, "need_clip", True)]
+        if not todo:
+            return [tuple(pg) for pg in pairs]
+        key = self._key()
+        k = _KERNELS.get(key)
+        if k is None:
+            k = _KERNELS[key] = jax.jit(functools.partial(_clip_arrays, key))
+        new = lazy.call_tree(k, [pairs[i][1]._v for i in todo])
+        out = [tuple(pg) for pg in pairs]
+        for i, v in zip(todo, new):
+            out[i] = (pairs[i][0], Tensor(v))
+        return out
+
+
+class ClipGradByValue(ClipGradBase):
+    """Clip every gradient element into ``[min, max]`` (``min`` defaults to ``-max``).
+
+    Example::
+
+        clip = pylayer_jax.nn.ClipGradByValue(max=1.0)
+        opt = pylayer_jax.optimizer.SGD(0.1, parameters=params, grad_clip=clip)
+    """
+
+    def __init__(self, max: float, min: float | None = None) -> None:  # noqa: A002 - Paddle's names
+        hi = _number("ClipGradByValue", "max", max)
+        lo = -hi if min is None else _number("ClipGradByValue", "min", min)
+        if lo > hi:
+            raise ValueError(f"ClipGradByValue: min ({lo}) must not exceed max ({hi}).")
+        self.max, self.min = hi, lo
+
+    def _key(self) -> tuple[Any, ...]:
+        return ("value", self.min, self.max)
+
+    def __repr__(self) -> str:
+        return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Scale each gradient so that its L2 norm is at most ``clip_norm``.
+
+    Example::
+
+        opt = pylayer_jax.optimizer.SGD(0.1, parameters=params, grad_clip=ClipGradByNorm(1.0))
+    """
+
+    def __init__(self, clip_norm: float) -> None:
+        self.clip_norm = _number("ClipGradByNorm", "clip_norm", clip_norm)
+
+    def _key(self) -> tuple[Any, ...]:
+        return ("norm", self.clip_norm)
+
+    def __repr__(self) -> str:
+        return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """Scale all gradients together so that their joint L2 norm is at most ``clip_norm``.
+
+    Example::
+
+        opt = pylayer_jax.optimizer.Adam(1e-3, parameters=params, grad_clip=ClipGradByGlobalNorm(1.0))
+    """
+
+    def __init__(self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False) -> None:
+        self.clip_norm = _number("ClipGradByGlobalNorm", "clip_norm", clip_norm)
+        if not isinstance(group_name, str):
+            raise TypeError(f"ClipGradByGlobalNorm: group_name must be a str, but received {type(group_name).__name__}.")
+        if auto_skip_clip:
+            raise NotImplementedError(
+                "ClipGradByGlobalNorm: auto_skip_clip=True (skipping the clip in distributed training) is not "
+                "supported; leave it False."
+            )
+        self.group_name = group_name
+
+    def _key(self) -> tuple[Any, ...]:
+        return ("global", self.clip_norm)
+
+    def __repr__(self) -> str:
+        return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
