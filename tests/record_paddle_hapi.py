@@ -159,6 +159,86 @@ def record_fit():
     return out
 
 
+class TwoIn(paddle.nn.Layer):
+    """Two inputs, two outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = paddle.nn.Linear(4, 3)
+        self.b = paddle.nn.Linear(2, 3)
+
+    def forward(self, u, v):
+        return self.a(u) + self.b(v), self.a(u)
+
+
+class TwoLoss(paddle.nn.Layer):
+    def forward(self, out1, out2, label):
+        return [F.cross_entropy(out1, label), paddle.mean(out2 * out2)]
+
+
+class DS3(paddle.io.Dataset):
+    def __init__(self, x, z, y):
+        self.x, self.z, self.y = x, z, y
+
+    def __getitem__(self, i):
+        return self.x[i], self.z[i], self.y[i]
+
+    def __len__(self):
+        return len(self.x)
+
+
+def two_in(weights):
+    net = TwoIn()
+    w1 = weights[0][:, :3]
+    net.a.weight.set_value(w1)
+    net.a.bias.set_value(weights[1][:3])
+    net.b.weight.set_value(weights[2][:2])
+    net.b.bias.set_value(weights[3])
+    return net
+
+
+def record_more():
+    x, y, weights = data()
+    z = (x[:, :2] * 0.5).astype("float32")
+    out = {}
+    # shuffle=True, drop_last=True: the batches come from DistributedBatchSampler's per-epoch shuffle
+    model = paddle.Model(mlp(weights))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), CELoss())
+    losses = LossLog()
+    model.fit(DS(x, y), batch_size=5, epochs=3, shuffle=True, drop_last=True, verbose=0, callbacks=[losses])
+    out["shuffle_losses"] = losses.losses
+    # two inputs, two outputs, two losses; evaluation every second epoch
+    model = paddle.Model(two_in(weights))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), TwoLoss())
+    losses = LossLog()
+    model.fit(DS3(x, z, y), DS3(x[:6], z[:6], y[:6]), batch_size=6, epochs=4, eval_freq=2, shuffle=False,
+              verbose=0, callbacks=[losses])
+    out["two_losses"] = losses.losses
+    out["two_eval"] = losses.evals
+    pred = model.predict(DS3(x, z, y), batch_size=6, verbose=0, stack_outputs=True)
+    out["two_predict"] = [p.tolist() for p in pred]
+    out["two_evaluate_iters"] = model.evaluate(DS3(x, z, y), batch_size=4, verbose=0, num_iters=2)["loss"]
+    # num_iters in fit: epochs become num_iters // steps + 1, stopping after num_iters steps
+    model = paddle.Model(mlp(weights))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), CELoss())
+    losses = LossLog()
+    model.fit(DS(x, y), batch_size=5, epochs=1, shuffle=False, verbose=0, callbacks=[losses], num_iters=7)
+    out["num_iters_losses"] = losses.losses
+    return out
+
+
+class LossLog(paddle.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.losses, self.evals = [], []
+
+    def on_train_batch_end(self, step, logs=None):
+        self.losses.append([float(v) for v in logs["loss"]])
+
+    def on_eval_end(self, logs=None):
+        self.evals.append([float(v) for v in logs["loss"]])
+
+
 def record_order():
     x, y, weights = data()
     model = paddle.Model(mlp(weights))
@@ -314,6 +394,7 @@ def main():
         "early": record_early(),
         "plateau": record_plateau(),
         "lrsched": record_lrsched(),
+        "more": record_more(),
     }
     with open(OUT, "w") as f:
         json.dump(rec, f, indent=1)

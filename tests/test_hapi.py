@@ -219,6 +219,88 @@ def test_predict_and_evaluate_against_numpy():
     np.testing.assert_allclose(ev["acc"], np.mean(logits.argmax(-1) == y[:, 0]), rtol=1e-12)
 
 
+class TwoIn(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.a = paddle.nn.Linear(4, 3)
+        self.b = paddle.nn.Linear(2, 3)
+
+    def forward(self, u, v):
+        return self.a(u) + self.b(v), self.a(u)
+
+
+class TwoLoss(paddle.nn.Layer):
+    def forward(self, out1, out2, label):
+        return [F.cross_entropy(out1, label), paddle.mean(out2 * out2)]
+
+
+class DS3(paddle.io.Dataset):
+    def __init__(self, x, z, y):
+        self.x, self.z, self.y = x, z, y
+
+    def __getitem__(self, i):
+        return self.x[i], self.z[i], self.y[i]
+
+    def __len__(self):
+        return len(self.x)
+
+
+def two_in(weights):
+    net = TwoIn()
+    net.a.weight.set_value(weights[0][:, :3])
+    net.a.bias.set_value(weights[1][:3])
+    net.b.weight.set_value(weights[2][:2])
+    net.b.bias.set_value(weights[3])
+    return net
+
+
+class LossLog(paddle.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.losses, self.evals = [], []
+
+    def on_train_batch_end(self, step, logs=None):
+        self.losses.append([float(v) for v in logs["loss"]])
+
+    def on_eval_end(self, logs=None):
+        self.evals.append([float(v) for v in logs["loss"]])
+
+
+def test_fit_shuffled_batches_match_paddle():
+    # shuffle=True, drop_last=True: the same per-epoch order as Paddle's DistributedBatchSampler
+    x, y, weights = data()
+    model = sgd_model(weights, metric=False)
+    log = LossLog()
+    model.fit(DS(x, y), batch_size=5, epochs=3, shuffle=True, drop_last=True, verbose=0, callbacks=[log])
+    np.testing.assert_allclose(log.losses, REC["more"]["shuffle_losses"], rtol=2e-5)
+
+
+def test_two_inputs_two_outputs_two_losses_match_paddle():
+    x, y, weights = data()
+    z = (x[:, :2] * 0.5).astype("float32")
+    model = paddle.Model(two_in(weights))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), TwoLoss())
+    log = LossLog()
+    model.fit(DS3(x, z, y), DS3(x[:6], z[:6], y[:6]), batch_size=6, epochs=4, eval_freq=2, shuffle=False,
+              verbose=0, callbacks=[log])
+    np.testing.assert_allclose(log.losses, REC["more"]["two_losses"], rtol=2e-5)
+    np.testing.assert_allclose(log.evals, REC["more"]["two_eval"], rtol=2e-5)  # epochs 0 and 2 only
+    pred = model.predict(DS3(x, z, y), batch_size=6, verbose=0, stack_outputs=True)
+    assert len(pred) == 2
+    for got, want in zip(pred, REC["more"]["two_predict"], strict=True):
+        np.testing.assert_allclose(got, np.array(want, "float32"), rtol=1e-5, atol=1e-6)
+    ev = model.evaluate(DS3(x, z, y), batch_size=4, verbose=0, num_iters=2)
+    np.testing.assert_allclose(ev["loss"], REC["more"]["two_evaluate_iters"], rtol=2e-5)
+
+
+def test_fit_num_iters_matches_paddle():
+    x, y, weights = data()
+    model = sgd_model(weights, metric=False)
+    log = LossLog()
+    model.fit(DS(x, y), batch_size=5, epochs=1, shuffle=False, verbose=0, callbacks=[log], num_iters=7)
+    np.testing.assert_allclose(log.losses, REC["more"]["num_iters_losses"], rtol=2e-5)
+
+
 # ---- training against the eager loop -------------------------------------------------------
 @pytest.mark.parametrize("accumulate", [1, 2])
 def test_fit_equals_eager_loop(accumulate):
