@@ -636,3 +636,10 @@ def test_misuse_raises():
         paddle.summary(mlp(weights), (2, 0))
     with pytest.raises(ValueError, match="input_size must be given"):
         paddle.Model(mlp(weights)).summary()
+    net = mlp(weights)
+    paddle.enable_static()
+    try:
+        with pytest.raises(NotImplementedError, match="paddle.Model in static mode is not implemented"):
+            paddle.Model(net)
+    finally:
+        paddle.disable_static()

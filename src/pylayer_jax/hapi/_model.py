@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from .._state import modes
 from .._tensor import Tensor, to_tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler
 from ..nn.layer._layers import Layer
-from ..static._mode import in_dynamic_mode
 from ._callbacks import EarlyStopping, config_callbacks
 from ._summary import summary as _summary
 
@@ -144,7 +144,7 @@ class Model:
             raise TypeError(
                 f"paddle.Model: network must be a paddle.nn.Layer, but received {type(network).__name__}."
             )
-        if not in_dynamic_mode():
+        if modes.static_mode:
             raise NotImplementedError(
                 "paddle.Model in static mode is not implemented; call paddle.disable_static() first."
             )

@@ -15,10 +15,10 @@ import numpy as np
 
 from .._grad_mode import no_grad
 from .._random import rand
+from .._state import modes
 from .._tensor import Tensor
 from ..nn.layer._container import LayerList, Sequential
 from ..nn.layer._layers import Layer
-from ..static._mode import in_dynamic_mode
 
 
 def _spec_shape(item: Any) -> tuple | None:
@@ -227,7 +227,7 @@ def summary(net: Layer, input_size: Any = None, dtypes: Any = None, input: Any =
         raise TypeError(f"paddle.summary: net must be a paddle.nn.Layer, but received {type(net).__name__}.")
     if input_size is None and input is None:
         raise ValueError("paddle.summary: input_size and input cannot both be None; pass one of them.")
-    if not in_dynamic_mode():
+    if modes.static_mode:
         raise NotImplementedError("paddle.summary in static mode is not implemented; call paddle.disable_static().")
     if input_size is None:
         if isinstance(input, Tensor):
