@@ -12,7 +12,9 @@ the data and the batches are fixed (numpy), so ``tests/test_hapi.py`` can rebuil
 - ``summary``: ``paddle.summary``'s printed table and return value for a Sequential MLP and a nested Layer;
 - ``early``: the epoch at which EarlyStopping stops for synthetic eval logs, per configuration;
 - ``plateau``: the learning rates ReduceLROnPlateau sets for synthetic eval logs;
-- ``lrsched``: the learning rate seen by each step when the LRScheduler callback steps a StepDecay.
+- ``lrsched``: the learning rate seen by each step when the LRScheduler callback steps a StepDecay;
+- ``more``: shuffled batches, two inputs/outputs/losses, num_iters, and a checkpoint Paddle wrote
+  (``tests/data/paddle_hapi_ckpt.pdparams``) with the predictions after loading it.
 """
 
 import contextlib
@@ -224,6 +226,14 @@ def record_more():
     losses = LossLog()
     model.fit(DS(x, y), batch_size=5, epochs=1, shuffle=False, verbose=0, callbacks=[losses], num_iters=7)
     out["num_iters_losses"] = losses.losses
+    # a checkpoint written by Paddle (tests/data/paddle_hapi_ckpt.pdparams) and the predictions after loading it
+    model = paddle.Model(mlp(weights))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), CELoss())
+    model.fit(DS(x, y), batch_size=5, epochs=1, shuffle=False, verbose=0)
+    model.save(os.path.join(os.path.dirname(OUT), "paddle_hapi_ckpt"))
+    fresh = paddle.Model(mlp([w * 0 for w in weights]))
+    fresh.load(os.path.join(os.path.dirname(OUT), "paddle_hapi_ckpt"))
+    out["ckpt_predict"] = fresh.predict_batch([x])[0].tolist()
     return out
 
 

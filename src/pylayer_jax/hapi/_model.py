@@ -45,15 +45,20 @@ def _to_plain(obj: Any) -> Any:
 
 
 def _pickle_save(obj: Any, path: str) -> None:
-    """Fallback writer (see SWITCH AT MERGE): Tensors become numpy arrays, pickled with protocol 4."""
+    """Fallback writer (see SWITCH AT MERGE): Tensors become numpy arrays, pickled with protocol 4; a
+    state dict of parameters also maps its keys to the parameter names (``StructuredToParameterName@@``)
+    as Paddle's files do."""
+    plain = _to_plain(obj)
+    if isinstance(obj, dict) and obj and all(isinstance(v, Tensor) and hasattr(v, "name") for v in obj.values()):
+        plain["StructuredToParameterName@@"] = {k: v.name for k, v in obj.items()}
     with open(path, "wb") as f:
-        pickle.dump(_to_plain(obj), f, protocol=4)
+        pickle.dump(plain, f, protocol=4)
 
 
 def _pickle_load(path: str) -> Any:
-    """Fallback reader (see SWITCH AT MERGE)."""
+    """Fallback reader (see SWITCH AT MERGE); reads Paddle's own ``.pdparams`` files too."""
     with open(path, "rb") as f:
-        return pickle.load(f)
+        return pickle.load(f, encoding="latin1")
 
 
 def _save(obj: Any, path: str) -> None:
@@ -443,17 +448,23 @@ class Model:
             os.makedirs(dirname, exist_ok=True)
         _save(self.network.state_dict(), path + ".pdparams")
         if self._optimizer is not None:
-            _save(_optimizer_state(self._optimizer), path + ".pdopt")
+            state = _optimizer_state(self._optimizer)
+            if state:  # as Paddle: no .pdopt for an optimizer without state (SGD with a float rate)
+                _save(state, path + ".pdopt")
 
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         """Load ``path.pdparams`` into the network and, unless ``reset_optimizer``, ``path.pdopt`` into the
         optimizer. A missing or differently shaped parameter raises ValueError, or with ``skip_mismatch``
-        warns and keeps the current value."""
+        warns, keeps the current value and leaves the optimizer state as it is."""
         if not isinstance(path, str):
             raise TypeError(f"paddle.Model.load: path must be a str, but received {type(path).__name__}.")
-        for ext in (".pdparams", ".pdopt", ".pdmodel"):
-            if path.endswith(ext):
-                path = path[: -len(ext)]
+        stem, ext = os.path.splitext(path)
+        if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
+            raise ValueError(
+                f"paddle.Model.load: unknown file suffix {ext!r} in {path!r}; pass the prefix given to save() "
+                "or a path ending in .pdparams, .pdopt or .pdmodel."
+            )
+        path = stem
         params_path = path + ".pdparams"
         if not os.path.exists(params_path):
             raise ValueError(f"paddle.Model.load: {params_path} does not exist; pass the prefix given to save().")
@@ -461,19 +472,19 @@ class Model:
         matched = {}
         for key, param in self.network.state_dict().items():
             if key not in state:
-                if skip_mismatch:
-                    warnings.warn(f"paddle.Model.load: {key} is not found in {params_path}; it is skipped.",
-                                  stacklevel=2)
-                    continue
-                raise ValueError(f"paddle.Model.load: {key} is not found in {params_path}.")
-            value = np.asarray(_to_numpy(state[key]))
-            if list(value.shape) != list(param.shape):
-                if skip_mismatch:
-                    warnings.warn(f"paddle.Model.load: {key} receives a shape {list(value.shape)}, but the "
-                                  f"expected shape is {list(param.shape)}; it is skipped.", stacklevel=2)
-                    continue
-                raise ValueError(f"paddle.Model.load: {key} receives a shape {list(value.shape)}, but the "
-                                 f"expected shape is {list(param.shape)}.")
+                problem = f"{key} is not found in the providing file {params_path}."
+            else:
+                value = np.asarray(_to_numpy(state[key]))
+                problem = None
+                if list(value.shape) != list(param.shape):
+                    problem = (f"{key} receives a shape {list(value.shape)}, but the expected shape is "
+                               f"{list(param.shape)}.")
+            if problem is not None:
+                if not skip_mismatch:
+                    raise ValueError(f"paddle.Model.load: {problem} Pass skip_mismatch=True to skip it.")
+                warnings.warn(f"Skip loading for {key}. {problem}", stacklevel=2)
+                reset_optimizer = True  # as Paddle: the saved optimizer state no longer fits
+                continue
             matched[key] = (param, value)
         for param, value in matched.values():
             param.set_value(value.astype(np.dtype(param.numpy().dtype), copy=False))
