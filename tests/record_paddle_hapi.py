@@ -129,6 +129,7 @@ def plain(o):
 
 def mask(text):
     text = re.sub(r"\d+(s|ms|us)/step", "T/step", text)
+    text = re.sub(r"\d+\.\d{5} (sec|samples/sec)", r"N \1", text)
     return re.sub(r"ETA: [0-9:]+s?", "ETA: E", text)
 
 
@@ -268,7 +269,7 @@ def record_order():
 def record_text():
     x, y, weights = data()
     out = {}
-    for verbose, log_freq in [(1, 1), (2, 2)]:
+    for verbose, log_freq in [(1, 1), (2, 2), (3, 2)]:
         model = paddle.Model(mlp(weights))
         model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), CELoss(),
                       paddle.metric.Accuracy())
