@@ -373,8 +373,7 @@ def test_callback_order_equals_paddle():
 
 
 def test_default_callbacks_are_completed_as_paddle():
-    from pylayer_jax.hapi._callbacks import config_callbacks
-
+    config_callbacks = paddle.hapi.callbacks.config_callbacks
     mine = Recorder()
     cbks = list(config_callbacks([mine], verbose=2))
     assert [type(c).__name__ for c in cbks] == ["ProgBarLogger", "Recorder", "ModelCheckpoint", "LRScheduler"]
@@ -604,6 +603,13 @@ def test_save_needs_optimizer_state_support(tmp_path):
 
 
 # ---- misuse --------------------------------------------------------------------------------
+def test_import_paths():
+    assert paddle.hapi.model.Model is paddle.Model is paddle.hapi.Model
+    assert paddle.hapi.model_summary.summary is paddle.summary
+    assert paddle.callbacks.EarlyStopping is paddle.hapi.callbacks.EarlyStopping
+    assert issubclass(paddle.callbacks.ReduceLROnPlateau, paddle.callbacks.Callback)
+
+
 def test_misuse_raises():
     x, y, weights = data()
     with pytest.raises(TypeError, match="network must be a paddle.nn.Layer"):

@@ -337,7 +337,9 @@ class Model:
         """Train for ``epochs`` epochs on ``train_data`` (a Dataset, batched by ``batch_size`` with
         ``shuffle``/``drop_last``, or a DataLoader), evaluating on ``eval_data`` every ``eval_freq`` epochs;
         ``accumulate_grad_batches`` batches share one optimizer step; ``num_iters`` stops after that many
-        steps; ``save_dir`` saves checkpoints every ``save_freq`` epochs; ``callbacks`` receive the hooks."""
+        steps; ``save_dir`` saves checkpoints every ``save_freq`` epochs; ``callbacks`` receive the hooks.
+        As in Paddle, ``batch_size``/``shuffle``/``drop_last``/``num_workers`` apply to Datasets; a DataLoader
+        (or any iterable of batches) is used as it is. ``batch_size=[train, eval]`` sets the two apart."""
         if train_data is None:
             raise ValueError("paddle.Model.fit: train_data must be given (a Dataset or a DataLoader).")
         if isinstance(batch_size, list | tuple):
