@@ -345,6 +345,22 @@ def test_fit_takes_a_dataloader_and_num_iters():
                                rtol=1e-6)
 
 
+def test_batches_from_any_iterable_are_flattened_as_paddle():
+    # paddle.utils.flatten orders dict entries by key: {"y": .., "x": ..} gives [x, y]
+    x, y, weights = data()
+    as_dicts = [{"y": y[i:i + 5], "x": x[i:i + 5]} for i in range(0, 20, 5)]
+    as_nested = [([x[i:i + 5]], [y[i:i + 5]]) for i in range(0, 20, 5)]
+    logs = []
+    for batches in (as_dicts, as_nested):
+        model = sgd_model(weights, metric=False)
+        log = LossLog()
+        model.fit(batches, epochs=1, verbose=0, callbacks=[log])
+        logs.append(log.losses)
+    want = [[r["loss"]] for r in REC["fit"]["train_logs"][:4]]  # Paddle's first four steps on these batches
+    np.testing.assert_allclose(logs[0], want, rtol=2e-5)
+    np.testing.assert_allclose(logs[1], want, rtol=2e-5)
+
+
 # ---- callbacks -----------------------------------------------------------------------------
 def _comparable(events, mode):
     """Hook names and arguments; log keys except where Paddle's logs dict still holds an earlier run's keys

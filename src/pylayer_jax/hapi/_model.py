@@ -80,7 +80,7 @@ def _flatten(x: Any) -> list:
     if isinstance(x, list | tuple):
         return [leaf for v in x for leaf in _flatten(v)]
     if isinstance(x, dict):
-        return [leaf for v in x.values() for leaf in _flatten(v)]
+        return [leaf for k in sorted(x) for leaf in _flatten(x[k])]  # by key, as paddle.utils.flatten
     return [x]
 
 
