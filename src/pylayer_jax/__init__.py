@@ -4,8 +4,10 @@ from . import _tensor_device as _tensor_device  # Tensor.cpu/cuda/to/pin_memory
 from . import _tensor_methods as _tensor_methods
 from . import autograd as autograd
 from . import base as base
+from . import callbacks as callbacks
 from . import device as device
 from . import framework as framework
+from . import hapi as hapi
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
@@ -88,6 +90,8 @@ from ._special import masked_select as masked_select
 from ._tensor import Tensor as Tensor
 from ._tensor import grad as grad
 from ._tensor import to_tensor as to_tensor
+from .hapi import Model as Model
+from .hapi import summary as summary
 from .static._executor import CPUPlace as CPUPlace
 from .static._executor import CUDAPlace as CUDAPlace
 from .static._mode import disable_static as disable_static

@@ -1,0 +1,3 @@
+"""``paddle.hapi.model`` (re-exports, layer L7)."""
+
+from ._model import Model as Model
