@@ -79,6 +79,10 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+# ops whose out-of-range axis is an IndexError in Paddle (a ValueError for the others)
+AXIS_INDEX_ERROR = frozenset({"cummax", "cummin", "cumsum", "gather", "index_select", "logcumsumexp", "diagonal"})
+
+
 def axis_check(op: str, value: Any, ndim: int, param: str = "axis", extra: int = 0, allow_none: bool = True,
          unique: bool = True) -> None:
     """An axis (int or list of ints) of a tensor with ``ndim`` dimensions (``extra``: a new axis may follow)."""
@@ -94,7 +98,7 @@ def axis_check(op: str, value: Any, ndim: int, param: str = "axis", extra: int =
     seen = set()
     for a in items:
         if not -n <= a < n:
-            raise ValueError(
+            raise (IndexError if op in AXIS_INDEX_ERROR else ValueError)(
                 f"{op}: {param} {a} is out of range for a {ndim}-D input; it must be in [-{n}, {n})."
             )
         if unique and a % n in seen:

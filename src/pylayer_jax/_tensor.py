@@ -524,24 +524,25 @@ _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, 
 
 
 def _check_kind(op: Op, pname: str, v: Any) -> None:
-    """A tensor parameter takes Tensors, numbers, arrays, (nested) lists of those, or None where that is its default."""
+    """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
+    (Paddle's rule; its error is a ValueError)."""
     if isinstance(v, _KINDS):
         return
     if isinstance(v, list | tuple):
         for e in v:
-            if not isinstance(e, _KINDS) and not isinstance(e, list | tuple):
-                raise TypeError(
-                    f"{op.name}: the argument {pname!r} must be a Tensor, a number or a list of them, but it holds "
-                    f"a {type(e).__name__} ({e!r}). Pass a Tensor."
-                )
             if isinstance(e, list | tuple):
                 _check_kind(op, pname, e)
+            elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
+                raise ValueError(
+                    f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
+                    f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
+                )
         return
     if v is None:
         p = op.signature.parameters.get(pname)
         if p is not None and p.default is None:
             return
-    raise TypeError(
+    raise ValueError(
         f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
         f"({v!r}). Convert it with paddle.to_tensor first."
     )

@@ -18,14 +18,14 @@ def _index_tuple(index):  # noqa: ANN001, ANN202
     return tuple(jnp.moveaxis(index, -1, 0))
 
 
-def _along(param: str, index: str, neg: bool):  # noqa: ANN202
+def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError):  # noqa: ANN202
     def check(op, a):  # noqa: ANN001, ANN202
         t = a[param]
         ax = a.get("axis")
         ax = 0 if ax is None else ax
         axis_check(op, ax, ndim_of(t), "axis", allow_none=False)
         n = t.shape[ax] if t.shape else 1
-        return [index_range(op, a[index], n, "index", neg)]
+        return [index_range(op, a[index], n, "index", neg, exc)]
     return check
 
 
@@ -41,13 +41,13 @@ def gather_nd(x, index):
     return x[_index_tuple(index)]
 
 
-@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True))
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError))
 def index_select(x, index, axis=0):
     """Slices of ``x`` along ``axis`` picked by a 1-D ``index``."""
     return jnp.take(x, index, axis=axis)
 
 
-@defop(3, saves=("index",), nondiff=("index",), inplace=True, checks=_along("x", "index", False))
+@defop(3, saves=("index",), nondiff=("index",), inplace=True, checks=_along("x", "index", True))
 def scatter(x, index, updates, overwrite=True):
     """Rows ``index`` of ``x`` replaced by ``updates`` (or, overwrite=False, zeroed and then summed into)."""
     updates = updates.astype(x.dtype)
