@@ -31,7 +31,7 @@ from ._format import tensor_repr
 from ._fused import ONES, add_kernel
 from ._graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
 from ._lazy import Pending
-from ._op_table import Op
+from ._op_table import TABLE, Op
 from ._saved import SavedValue, VersionCounter
 from ._state import current_saved_hooks, grad_mode, modes
 
@@ -495,8 +495,9 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
                         raise TypeError(f"{op.name}() is missing its required tensor argument {pname!r}; pass it.")
                     args.append(p.default)
     targs = args[:n]
+    public = TABLE.get(op.name) is op  # (a backward recorded as an op passes None for unsaved values)
     for i, t in enumerate(targs):
-        if type(t) is not Tensor:
+        if type(t) is not Tensor and public:
             _check_kind(op, op.tensor_names[i], t)
     attr_args = tuple(_norm_attr(a) for a in args[n:])
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()

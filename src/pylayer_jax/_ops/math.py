@@ -173,7 +173,14 @@ def _bound_is_float(v):
     return v is not None and jnp.issubdtype(jnp.result_type(v), jnp.inexact)
 
 
-@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True)
+def _clip_checks(op, a):  # noqa: ANN001, ANN202
+    lo, hi = a["min"], a["max"]
+    if isinstance(lo, int | float) and isinstance(hi, int | float) and lo > hi:
+        raise ValueError(f"{op}: min must not exceed max, but received min={lo} and max={hi}.")
+    return []
+
+
+@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks)
 def clip(x, min=None, max=None):
     """Limit ``x`` to ``[min, max]`` (scalars or broadcastable tensors); the gradient passes where
     ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""

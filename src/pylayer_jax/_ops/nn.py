@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._arg_checks import index_range
+from .._arg_checks import index_range, ndim_of
 from .._op_table import defop
 from ._util import as_float, dtype_arg
 
@@ -357,7 +357,33 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     return out
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+def _conv2d_checks(op, a):  # noqa: ANN001, ANN202
+    x, w = a["x"], a["weight"]
+    if ndim_of(x) != 4 or ndim_of(w) != 4:
+        raise ValueError(f"{op}: x and weight must be 4-D tensors, but received shapes {list(x.shape)} and "
+                         f"{list(w.shape)}.")
+    fmt = a["data_format"]
+    if fmt not in ("NCHW", "NHWC"):
+        raise ValueError(f"{op}: data_format must be 'NCHW' or 'NHWC', but received {fmt!r}.")
+    for name in ("stride", "dilation"):
+        v = a[name]
+        items = v if isinstance(v, tuple) else (v,)
+        if not all(isinstance(e, int) and e > 0 for e in items):
+            raise ValueError(f"{op}: {name} must be positive ints, but received {v!r}.")
+    p = a["padding"]
+    if not isinstance(p, str) and not all(isinstance(e, int) and e >= 0 for e in (p if isinstance(p, tuple) else (p,))):
+        raise ValueError(f"{op}: padding must be non-negative ints (or 'SAME'/'VALID'), but received {p!r}.")
+    g = a["groups"]
+    cin = x.shape[1 if fmt == "NCHW" else 3]
+    if not isinstance(g, int) or g < 1 or (cin >= 0 and cin % g):
+        raise ValueError(f"{op}: groups must be a positive int dividing the {cin} input channels, but received {g!r}.")
+    if cin >= 0 and w.shape[1] * g != cin:
+        raise ValueError(f"{op}: the input has {cin} channels but weight expects {w.shape[1] * g} "
+                         f"(weight shape {list(w.shape)}, groups {g}).")
+    return []
+
+
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, checks=_conv2d_checks)
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW"):
     """2-D convolution with an ``[out_channels, in_channels / groups, kH, kW]`` kernel."""
     two = lambda v: (v, v) if isinstance(v, int) else tuple(v)  # noqa: E731
