@@ -238,8 +238,8 @@ def broadcast_tensors(input):
 def _tile_checks(op, a):  # noqa: ANN001, ANN202
     r = a["repeat_times"]
     items = r if isinstance(r, tuple) else (r,)
-    if not items or not all(isinstance(e, int) and not isinstance(e, bool) and e >= 0 for e in items):
-        raise ValueError(f"{op}: repeat_times must be a non-empty list of non-negative ints, but received {r!r}.")
+    if not all(isinstance(e, int) and not isinstance(e, bool) and e >= 0 for e in items):
+        raise ValueError(f"{op}: repeat_times must be a list of non-negative ints, but received {r!r}.")
     return []
 
 
@@ -305,7 +305,17 @@ def rot90(x, k=1, axes=(0, 1)):
     return jnp.rot90(x, k, tuple(axes))
 
 
-@defop(1)
+def _diagonal_checks(op, a):  # noqa: ANN001, ANN202
+    n = ndim_of(a["x"])
+    for name in ("axis1", "axis2"):
+        if not isinstance(a[name], int) or not -n <= a[name] < n:
+            raise IndexError(f"{op}: {name} {a[name]!r} is out of range for a {n}-D input; it must be in [-{n}, {n}).")
+    if a["axis1"] % n == a["axis2"] % n:
+        raise ValueError(f"{op}: axis1 and axis2 must differ, but both name axis {a['axis1'] % n}.")
+    return []
+
+
+@defop(1, checks=_diagonal_checks)
 def diagonal(x, offset=0, axis1=0, axis2=1):
     """The diagonal of the (axis1, axis2) planes, as a new last axis."""
     return jnp.diagonal(x, offset, axis1, axis2)
@@ -356,7 +366,15 @@ def crop(x, shape=None, offsets=None):
     return x[idx]
 
 
-@defop(1)
+def _repeat_interleave_checks(op, a):  # noqa: ANN001, ANN202
+    r = a["repeats"]
+    if isinstance(r, int) and r <= 0:
+        raise ValueError(f"{op}: repeats must be a positive int, but received {r}.")
+    axis_check(op, a["axis"], ndim_of(a["x"]))
+    return []
+
+
+@defop(1, checks=_repeat_interleave_checks)
 def repeat_interleave(x, repeats, axis=None, output_size=None):
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``axis``."""
     if axis is None:

@@ -57,7 +57,18 @@ def topk(x, k, axis=None, largest=True, sorted=True):
     return _take(x, idx, axis), idx.astype(jnp.int64)
 
 
-@defop(1, saves=("x",))
+def _kthvalue_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    ax = -1 if a.get("axis") is None else a["axis"]
+    axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
+    n = x.shape[ax] if x.shape else 1
+    k = a["k"]
+    if not isinstance(k, int) or isinstance(k, bool) or not (1 <= k <= n if n >= 0 else k >= 1):
+        raise ValueError(f"{op}: k must be an int in [1, {n}] (the size of axis {ax}), but received {k!r}.")
+    return []
+
+
+@defop(1, saves=("x",), checks=_kthvalue_checks)
 def kthvalue(x, k, axis=None, keepdim=False):
     """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index."""
     axis = (-1 if axis is None else axis) % x.ndim
