@@ -521,6 +521,7 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     return _run(op, key, leaves, leaf_param, arrays)
 
 
+_LIST_DATA_OPS = frozenset({"assign"})  # ops whose tensor argument may be nested lists of numbers (data)
 _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, _Tracer)
 
 
@@ -530,6 +531,8 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
     if isinstance(v, _KINDS):
         return
     if isinstance(v, list | tuple):
+        if op.name in _LIST_DATA_OPS:
+            return
         for e in v:
             if isinstance(e, list | tuple):
                 _check_kind(op, pname, e)
