@@ -115,7 +115,7 @@ _FAILED = object()  # a slot whose call raised while a failed buffer was salvage
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
@@ -129,6 +129,8 @@ class _Buffer:
         self.lock = threading.RLock()
         # set when the calls are known to repeat a noted step (``_replay``): live results -> its compiled program
         self.memo: dict[tuple, Any] | None = None
+        # (Pending results of a recorded value check, the function raising its error): see ``add_check``
+        self.checks: list[tuple[Any, Callable[[Any], None]]] = []
 
     def run(self, compile_ok: bool = True) -> None:
         lock = self.lock
@@ -145,7 +147,10 @@ class _Buffer:
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
+            checks, self.checks = self.checks, []
             self._drop()
+            for result, fail in checks:  # an input's values broke an op's rule: raised now, once
+                fail(jax.tree_util.tree_map(concrete, result))
         except Exception:  # (``_run`` kept what does not depend on the failing call)
             self._drop()
             raise
@@ -160,7 +165,7 @@ class _Buffer:
 
     def _drop(self) -> None:
         """A buffer that ran keeps only its error, not its inputs."""
-        self.calls = self.ext = self.ext_avals = self.refs = []
+        self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
         self.ext_ids = {}
 
     def _finish(self, interrupt: BaseException) -> None:
@@ -467,6 +472,17 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
     if len(buf.calls) >= MAX_CALLS:  # a long buffer runs call by call: its cut points need not repeat
         buf.run(compile_ok=False)
     return result
+
+
+def add_check(result: Any, fail: Callable[[Any], None]) -> None:
+    """Call ``fail(values)`` with the arrays of ``result`` (Pendings of this thread's buffer, recorded by
+    ``call``) when the buffer has run; ``fail`` raises when the values show an error. The check's
+    results stay referenced, so the run computes them."""
+    leaves = jax.tree_util.tree_leaves(result)
+    if not leaves or type(leaves[0]) is not Pending:
+        fail(result)
+        return
+    leaves[0].buf.checks.append((result, fail))
 
 
 def call_tree(fn: Callable[..., Any], *args: Any) -> Any:

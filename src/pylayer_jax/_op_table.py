@@ -21,6 +21,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ._arg_checks import default_checks
+
 OUT = "out"
 
 
@@ -29,7 +31,7 @@ class Op:
 
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
-        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "__weakref__",
+        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always", "__weakref__",
     )
 
     def __init__(
@@ -43,8 +45,14 @@ class Op:
         method: bool,
         inplace: bool,
         differentiable: bool,
+        checks: Callable[..., Any] | None = None,
     ) -> None:
         self.name = name
+        # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
+        # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
+        # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
+        self.checks = checks
+        self.check_always = checks is not None and not getattr(checks, "attrs_only", False)
         self.fn = fn
         self.tensor_names = tensor_names
         self.n_in = len(tensor_names)  # (read on every dispatch)
@@ -192,6 +200,7 @@ def defop(
     method: bool = True,
     inplace: bool = False,
     differentiable: bool = True,
+    checks: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
@@ -202,13 +211,18 @@ def defop(
     non-saved inputs replaced by zeros, so list exactly what the derivative reads.
     ``vjp``: an explicit rule ``vjp(saved: dict, ct, *attrs) -> grads`` (needed when the
     op saves its output instead of its input).
+    ``checks``: argument validation run at the call, before recording (see ``Op.checks``).
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
         params = list(inspect.signature(fn).parameters)
         tnames = tuple(params[:tensors]) if isinstance(tensors, int) else tuple(tensors)
+        chk = checks
+        if chk is None:
+            axis_param = next((p for p in ("axis", "dim") if p in params[len(tnames):]), None)
+            chk = default_checks(axis_param) if axis_param is not None and tnames else None
         op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
-                inplace, differentiable)
+                inplace, differentiable, chk)
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op

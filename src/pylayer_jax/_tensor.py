@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +26,7 @@ from . import _device, _dtypes
 from . import _lazy as lazy
 from . import _replay as replay
 from . import _replay_note as note
+from ._arg_checks import check_kernel
 from ._engine import run_backward
 from ._format import tensor_repr
 from ._fused import ONES, add_kernel
@@ -235,6 +238,11 @@ class Tensor:
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a Tensor it returns replaces the grad."""
+        if not callable(hook):
+            raise TypeError(
+                f"Tensor.register_hook: hook must be callable (a function taking the gradient), but received "
+                f"{type(hook).__name__} ({hook!r})."
+            )
         if self.stop_gradient:
             raise RuntimeError(
                 f"Tensor.register_hook: {self.name} has stop_gradient=True, so no gradient will ever reach the "
@@ -496,7 +504,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
     n = op.n_in
-    if kwargs or len(args) < n:
+    if kwargs or len(args) < n or (op.checks is not None and (len(args) > n or op.check_always)):
         return _general(op, args, kwargs)
     if len(args) == n and replay.ENABLED:
         rs = replay.st
@@ -546,8 +554,14 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
                         raise TypeError(f"{op.name}() is missing its required tensor argument {pname!r}; pass it.")
                     args.append(p.default)
     targs = args[:n]
+    public = TABLE.get(op.name) is op  # (a backward recorded as an op passes None for unsaved values)
+    for i, t in enumerate(targs):
+        if type(t) is not Tensor and public:
+            _check_kind(op, op.tensor_names[i], t)
     attr_args = tuple(_norm_attr(a) for a in args[n:])
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
+    if op.checks is not None:
+        _validate(op, targs, attr_args, attr_kwargs)
     if all(type(t) is Tensor or type(t) in EAGER_TYPES for t in targs):
         leaves: list[Any] = list(targs)
         treedef = None
@@ -569,7 +583,106 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     return _run(op, key, leaves, leaf_param, arrays)
 
 
+_LIST_DATA_OPS = frozenset({"assign"})  # ops whose tensor argument may be nested lists of numbers (data)
+_KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, _Tracer)
+
+
+def _check_kind(op: Op, pname: str, v: Any) -> None:
+    """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
+    (Paddle's rule; its error is a ValueError)."""
+    if isinstance(v, _KINDS):
+        return
+    if isinstance(v, list | tuple):
+        if op.name in _LIST_DATA_OPS:
+            return
+        for e in v:
+            if isinstance(e, list | tuple):
+                _check_kind(op, pname, e)
+            elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
+                raise ValueError(
+                    f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
+                    f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
+                )
+        return
+    if v is None:
+        p = op.signature.parameters.get(pname)
+        if p is not None and p.default is None:
+            return
+    raise ValueError(
+        f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
+        f"({v!r}). Convert it with paddle.to_tensor first."
+    )
+
+
+def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple) -> None:
+    """Run the op's argument checks at the call, then the checks on input values (at once where the values
+    are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
+    try:
+        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
+    except TypeError as e:
+        raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
+    bound.apply_defaults()
+    for c in op.checks(op.name, bound.arguments) or ():
+        if c is not None:
+            _value_check(c)
+
+
+def _caller() -> str:
+    """``file:line`` of the user code that called into the package."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back
+    return "<unknown>" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"
+
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _value_check(c: Any) -> None:
+    v = c.value
+    a = v._v if isinstance(v, Tensor) else v
+    if isinstance(a, _Tracer) or (isinstance(v, Tensor) and v._symbolic):
+        return  # traced or static: no values to check
+    kernel = check_kernel(c.key)
+    if type(a) is Pending and a.array is None:
+        where = _caller()
+
+        def fail(r: Any, c: Any = c, where: str = where) -> None:
+            if bool(r[0]):
+                raise c.exc(f"{c.message.format(value=r[1].item())} (called at {where})")
+
+        lazy.add_check(lazy.call(kernel, [a]), fail)
+        return
+    bad, val = kernel(lazy.concrete(a) if not isinstance(a, list | tuple) else jnp.asarray(np.asarray(a)))
+    if bool(bad):
+        raise c.exc(c.message.format(value=val.item()))
+
+
+def _jax_error(e: BaseException) -> bool:
+    """An exception raised inside JAX (shape rules), not by the package's own checks."""
+    tb = e.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    return last is not None and f"{os.sep}jax{os.sep}" in last.tb_frame.f_code.co_filename
+
+
+def _shape_error(op: Op, leaves: Sequence[Any], e: BaseException) -> ValueError:
+    shapes = ", ".join(str(list(x.shape)) if hasattr(x, "shape") else repr(x) for x in leaves)
+    return ValueError(f"{op.name}: the inputs (shapes {shapes}) do not fit the op's rules: {e}")
+
+
 def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
+    try:
+        return _run_op(op, key, leaves, leaf_param, arrays)
+    except (TypeError, ValueError) as e:
+        if _jax_error(e):  # JAX's shape rules raise TypeError or ValueError: Paddle's is ValueError
+            raise _shape_error(op, leaves, e) from None
+        raise
+
+
+def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
     """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
     traced = pending = trains = False
     for a in arrays:

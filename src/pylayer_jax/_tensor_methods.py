@@ -227,7 +227,7 @@ def _mul(self: Tensor, o: Any) -> Any:
 
 
 def _div(self: Tensor, o: Any) -> Any:
-    if _is_scalar(o) and self.dtype.is_floating_point:
+    if _is_scalar(o) and self.dtype.is_floating_point and o != 0:  # x / 0 is inf (or nan), as in Paddle
         return apply_op(_op("scale"), (self, 1.0 / o))
     return apply_op(_op("divide"), (self, o))
 

@@ -116,7 +116,13 @@ def arange(start=0, end=None, step=1, dtype=None):
     return (start + step * jnp.arange(n, dtype=np.float64 if jnp.issubdtype(dt, jnp.inexact) else dt)).astype(dt)
 
 
-@defop(0, differentiable=False, method=False)
+def _linspace_checks(op, a):  # noqa: ANN001, ANN202
+    if isinstance(a["num"], int) and a["num"] < 0:
+        raise ValueError(f"{op}: num must be a non-negative int, but received {a['num']}.")
+    return []
+
+
+@defop(0, differentiable=False, method=False, checks=_linspace_checks)
 def linspace(start, stop, num, dtype=None):
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive."""
     dt = _float_dtype(dtype)
@@ -130,7 +136,15 @@ def logspace(start, stop, num, base=10.0, dtype=None):
     return jnp.power(base, jnp.linspace(start, stop, int(num), dtype=np.float64)).astype(dt)
 
 
-@defop(0, differentiable=False, method=False)
+def _eye_checks(op, a):  # noqa: ANN001, ANN202
+    for name in ("num_rows", "num_columns"):
+        v = a[name]
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise TypeError(f"{op}: {name} must be a non-negative int, but received {v!r}.")
+    return []
+
+
+@defop(0, differentiable=False, method=False, checks=_eye_checks)
 def eye(num_rows, num_columns=None, dtype=None):
     """A ``num_rows x num_columns`` identity matrix."""
     return jnp.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=_float_dtype(dtype))

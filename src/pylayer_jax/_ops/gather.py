@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from .._arg_checks import axis_check, index_range, ndim_of
 from .._op_table import defop
 
 
@@ -17,7 +18,18 @@ def _index_tuple(index):  # noqa: ANN001, ANN202
     return tuple(jnp.moveaxis(index, -1, 0))
 
 
-@defop(2, saves=("index",), nondiff=("index",))
+def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError):  # noqa: ANN202
+    def check(op, a):  # noqa: ANN001, ANN202
+        t = a[param]
+        ax = a.get("axis")
+        ax = 0 if ax is None else ax
+        axis_check(op, ax, ndim_of(t), "axis", allow_none=False)
+        n = t.shape[ax] if t.shape else 1
+        return [index_range(op, a[index], n, "index", neg, exc)]
+    return check
+
+
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True))
 def gather(x, index, axis=None):
     """Rows (or slices along ``axis``) of ``x`` picked by a 1-D or 0-D ``index``."""
     return jnp.take(x, index, axis=0 if axis is None else axis)
@@ -29,13 +41,13 @@ def gather_nd(x, index):
     return x[_index_tuple(index)]
 
 
-@defop(2, saves=("index",), nondiff=("index",))
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError))
 def index_select(x, index, axis=0):
     """Slices of ``x`` along ``axis`` picked by a 1-D ``index``."""
     return jnp.take(x, index, axis=axis)
 
 
-@defop(3, saves=("index",), nondiff=("index",), inplace=True)
+@defop(3, saves=("index",), nondiff=("index",), inplace=True, checks=_along("x", "index", True))
 def scatter(x, index, updates, overwrite=True):
     """Rows ``index`` of ``x`` replaced by ``updates`` (or, overwrite=False, zeroed and then summed into)."""
     updates = updates.astype(x.dtype)
@@ -56,7 +68,7 @@ def scatter_nd(index, updates, shape):
     return jnp.zeros(tuple(shape), updates.dtype).at[_index_tuple(index)].add(updates)
 
 
-@defop(2, saves=("indices",), nondiff=("indices",))
+@defop(2, saves=("indices",), nondiff=("indices",), checks=_along("arr", "indices", True))
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Elements of ``arr`` picked along ``axis`` by ``indices`` (same rank as ``arr``)."""
     if arr.ndim != indices.ndim:
@@ -83,7 +95,8 @@ def _grid(indices, axis):  # noqa: ANN001, ANN202
     return tuple(grids)
 
 
-@defop(3, saves=("arr", "indices", "values"), nondiff=("indices",), inplace=True)
+@defop(3, saves=("arr", "indices", "values"), nondiff=("indices",), inplace=True,
+       checks=_along("arr", "indices", True))
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
     """``arr`` with ``values`` written along ``axis`` at ``indices`` (reduce: assign, add, mul, amin, amax, mean)."""
     if reduce not in _REDUCES:

@@ -11,6 +11,7 @@ from typing import Any
 
 import jax.numpy as jnp
 
+from .._arg_checks import ValueCheck
 from .._op_table import defop
 from ._util import dtype_arg
 
@@ -33,13 +34,51 @@ def build_index(spec: tuple, arrays: Any) -> tuple:
     return tuple(out)
 
 
-@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), name="getitem", method=False)
+def _index_checks(op: str, a: dict) -> list:
+    """Each int in range of its axis (at the call), each index tensor's values in range (where known)."""
+    shape = list(a["x"].shape)
+    spec = a["spec"]
+    arrays = list(a["indices"] or ())
+    consumed = sum(1 for s in spec if s != "..." and s is not None)
+    if consumed > len(shape):
+        raise IndexError(
+            f"{op}: too many indices for a tensor of {len(shape)} dimensions (shape {shape}): {consumed} were "
+            "given. Index at most one entry per dimension."
+        )
+    dim = 0
+    checks = []
+    it = iter(arrays)
+    for s in spec:
+        if s == "...":
+            dim += len(shape) - consumed
+            continue
+        if s is None:
+            continue
+        n = shape[dim]
+        if s == TENSOR:
+            t = next(it)
+            if n >= 0:
+                checks.append(ValueCheck(
+                    t, f"{op}: index {{value}} is out of range for dimension {dim} of size {n} (shape {shape}); it "
+                    f"must be in [-{n}, {n}).", lo=-n, hi=n, exc=IndexError))
+        elif isinstance(s, int) and n >= 0 and not -n <= s < n:
+            raise IndexError(
+                f"{op}: index {s} is out of range for dimension {dim} of size {n} (shape {shape}); it must be in "
+                f"[-{n}, {n})."
+            )
+        dim += 1
+    return checks
+
+
+@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), name="getitem", method=False,
+       checks=_index_checks)
 def getitem(x, indices, spec):
     """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
     return x[build_index(spec, indices)]
 
 
-@defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False)
+@defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False,
+       checks=_index_checks)
 def setitem(x, indices, value, spec):
     """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
     value = jnp.asarray(value).astype(x.dtype)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from .._arg_checks import ValueCheck, axis_check, ndim_of
 from .._op_table import defop
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -55,7 +56,25 @@ def _class_first(x, axis):  # noqa: ANN001, ANN202
     return jnp.moveaxis(x, axis, -1)
 
 
-@defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False)
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _label_checks(op, a):  # noqa: ANN001, ANN202
+    if a.get("reduction") not in _REDUCTIONS:
+        raise ValueError(f"{op}: reduction must be 'mean', 'sum' or 'none', but received {a.get('reduction')!r}.")
+    if a.get("soft_label"):
+        return []
+    x = a["input"]
+    ax = a.get("axis", 1 if op == "nll_loss" else -1)
+    axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
+    n = x.shape[ax] if x.shape else 1
+    return [ValueCheck(a["label"], f"{op}: label {{value}} is out of range for {n} classes: it must be in [0, {n}) "
+                       f"or the ignore_index {a['ignore_index']}.", lo=0, hi=n, ignore=a["ignore_index"],
+                       exc=IndexError)]
+
+
+@defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,
+       checks=_label_checks)
 def cross_entropy(
     input,
     label,
@@ -127,7 +146,8 @@ def cross_entropy(
     return jnp.squeeze(loss, ax) if squeeze_out else loss
 
 
-@defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False)
+@defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,
+       checks=_label_checks)
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log likelihood of log-probabilities ``input`` ([N, C, ...]) at the integer ``label`` ([N, ...])."""
     _check_reduction("nll_loss", reduction)

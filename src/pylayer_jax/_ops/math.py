@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from .._arg_checks import ValueCheck
 from .._op_table import defop
 from ._promote import alias, autocast, binary, is_weak
 
@@ -66,14 +67,31 @@ def divide(x, y, rounding_mode=None):
     raise ValueError(f"divide: rounding_mode must be None, 'trunc' or 'floor', but received {rounding_mode!r}.")
 
 
-@defop(2, differentiable=False, inplace=True)
+def _int_divisor(op, a):  # noqa: ANN001, ANN202
+    y = a["y"]
+    dt = getattr(y, "dtype", None)
+    if isinstance(y, int) and not isinstance(y, bool):
+        if y == 0 and not isinstance(a["x"], float) and _is_int_dtype(getattr(a["x"], "dtype", None)):
+            raise ZeroDivisionError(f"{op}: integer division by zero; the divisor y is 0.")
+        return []
+    if dt is None or not _is_int_dtype(dt):
+        return []
+    return [ValueCheck(y, f"{op}: integer division by zero; the divisor y holds {{value}}. Integer tensors cannot be "
+                       "divided by zero: check the divisor.", nonzero=True, exc=ZeroDivisionError)]
+
+
+def _is_int_dtype(dt) -> bool:  # noqa: ANN001
+    return dt is not None and "int" in str(dt) and "uint" not in str(dt) or str(dt) in ("uint8",)
+
+
+@defop(2, differentiable=False, inplace=True, checks=_int_divisor)
 def floor_divide(x, y):
     """``x // y`` rounding toward negative infinity (no gradient, as in Paddle)."""
     x, y = binary("floor_divide", x, y)
     return jnp.floor_divide(x, y)
 
 
-@defop(2, saves=("x", "y"), inplace=True)
+@defop(2, saves=("x", "y"), inplace=True, checks=_int_divisor)
 def remainder(x, y):
     """``x mod y`` with the sign of ``y`` (Python's rule)."""
     x, y = binary("remainder", x, y)
@@ -155,7 +173,14 @@ def _bound_is_float(v):
     return v is not None and jnp.issubdtype(jnp.result_type(v), jnp.inexact)
 
 
-@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True)
+def _clip_checks(op, a):  # noqa: ANN001, ANN202
+    lo, hi = a["min"], a["max"]
+    if isinstance(lo, int | float) and isinstance(hi, int | float) and lo > hi:
+        raise ValueError(f"{op}: min must not exceed max, but received min={lo} and max={hi}.")
+    return []
+
+
+@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks)
 def clip(x, min=None, max=None):
     """Limit ``x`` to ``[min, max]`` (scalars or broadcastable tensors); the gradient passes where
     ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""

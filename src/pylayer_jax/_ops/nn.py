@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .._arg_checks import index_range
 from .._op_table import defop
 from ._util import as_float, dtype_arg
 
@@ -327,7 +328,14 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     return jnp.pad(x, widths, mode=_PAD_MODES[mode])
 
 
-@defop(1, differentiable=False, method=False)
+def _one_hot_checks(op, a):  # noqa: ANN001, ANN202
+    n = a["num_classes"]
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"{op}: num_classes must be a positive int, but received {n!r}.")
+    return [index_range(op, a["x"], n, "label", False)]
+
+
+@defop(1, differentiable=False, method=False, checks=_one_hot_checks)
 def one_hot(x, num_classes=-1):
     """One-hot float32 vectors of length ``num_classes`` for the integer labels ``x``."""
     if num_classes is None or num_classes < 1:
@@ -335,7 +343,11 @@ def one_hot(x, num_classes=-1):
     return jax.nn.one_hot(x, num_classes, dtype=jnp.float32)
 
 
-@defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False)
+def _embedding_checks(op, a):  # noqa: ANN001, ANN202
+    return [index_range(op, a["x"], a["weight"].shape[0], "id", False)]
+
+
+@defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks)
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
     """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
     out = jnp.take(weight, x, axis=0)

@@ -12,6 +12,7 @@ import math
 import jax.numpy as jnp
 from jax import lax
 
+from .._arg_checks import axis_check, ndim_of
 from .._op_table import defop
 from ._util import dtype_arg
 
@@ -102,7 +103,16 @@ def squeeze(x, axis=None):
     return jnp.reshape(x, tuple(d for i, d in enumerate(x.shape) if not (i in axes and d == 1)))
 
 
-@defop(1)
+def _unsqueeze_checks(op, a):  # noqa: ANN001, ANN202
+    ax = a["axis"]
+    items = ax if isinstance(ax, tuple) else (ax,)
+    n = ndim_of(a["x"])
+    for k, one in enumerate(items):
+        axis_check(op, one, n + k, "axis", extra=1, allow_none=False)
+    return []
+
+
+@defop(1, checks=_unsqueeze_checks)
 def unsqueeze(x, axis):
     """Insert size-1 axes, one after another in the order given."""
     shape = list(x.shape)
@@ -121,7 +131,14 @@ def concat(x, axis=0):
     return jnp.concatenate([a.astype(dt) for a in x], axis=axis)
 
 
-@defop(1)
+def _stack_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    if isinstance(x, list | tuple) and x and hasattr(x[0], "shape"):
+        axis_check(op, a["axis"], ndim_of(x[0]), "axis", extra=1, allow_none=False)
+    return []
+
+
+@defop(1, checks=_stack_checks)
 def stack(x, axis=0):
     """Join a list of same-shaped tensors along a new axis."""
     if not isinstance(x, list | tuple) or not x:
@@ -218,7 +235,15 @@ def broadcast_tensors(input):
     return list(jnp.broadcast_arrays(*input))
 
 
-@defop(1)
+def _tile_checks(op, a):  # noqa: ANN001, ANN202
+    r = a["repeat_times"]
+    items = r if isinstance(r, tuple) else (r,)
+    if not all(isinstance(e, int) and not isinstance(e, bool) and e >= 0 for e in items):
+        raise ValueError(f"{op}: repeat_times must be a list of non-negative ints, but received {r!r}.")
+    return []
+
+
+@defop(1, checks=_tile_checks)
 def tile(x, repeat_times):
     """Repeat the whole tensor ``repeat_times[i]`` times along each axis."""
     return jnp.tile(x, _ints(repeat_times, "tile", "repeat_times"))
@@ -280,7 +305,17 @@ def rot90(x, k=1, axes=(0, 1)):
     return jnp.rot90(x, k, tuple(axes))
 
 
-@defop(1)
+def _diagonal_checks(op, a):  # noqa: ANN001, ANN202
+    n = ndim_of(a["x"])
+    for name in ("axis1", "axis2"):
+        if not isinstance(a[name], int) or not -n <= a[name] < n:
+            raise IndexError(f"{op}: {name} {a[name]!r} is out of range for a {n}-D input; it must be in [-{n}, {n}).")
+    if a["axis1"] % n == a["axis2"] % n:
+        raise ValueError(f"{op}: axis1 and axis2 must differ, but both name axis {a['axis1'] % n}.")
+    return []
+
+
+@defop(1, checks=_diagonal_checks)
 def diagonal(x, offset=0, axis1=0, axis2=1):
     """The diagonal of the (axis1, axis2) planes, as a new last axis."""
     return jnp.diagonal(x, offset, axis1, axis2)
@@ -331,7 +366,15 @@ def crop(x, shape=None, offsets=None):
     return x[idx]
 
 
-@defop(1)
+def _repeat_interleave_checks(op, a):  # noqa: ANN001, ANN202
+    r = a["repeats"]
+    if isinstance(r, int) and r <= 0:
+        raise ValueError(f"{op}: repeats must be a positive int, but received {r}.")
+    axis_check(op, a["axis"], ndim_of(a["x"]))
+    return []
+
+
+@defop(1, checks=_repeat_interleave_checks)
 def repeat_interleave(x, repeats, axis=None, output_size=None):
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``axis``."""
     if axis is None:

@@ -1,0 +1,136 @@
+"""Argument checks of ops (layer L1): what an op declares as ``checks`` in the op table.
+
+A check gets the call's arguments by parameter name (Tensors, or anything with ``shape`` and
+``ndim``, and the attributes as given, lists made tuples), raises a sentence naming the op,
+the rule, what it received and the fix, and returns the ``ValueCheck``s on input values.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+
+class ValueCheck:
+    """A rule on the values of one input, checked where they are known.
+
+    Values outside ``[lo, hi)`` (``lo``/``hi`` None: unbounded; ``nonzero``: zeros) other than
+    ``ignore`` are bad. Concrete inputs are checked at the call; a deferred input gets a small
+    kernel recorded beside the op whose result is checked when the buffer runs. ``message`` is a
+    sentence with ``{value}`` where the first bad value goes.
+    """
+
+    __slots__ = ("value", "lo", "hi", "ignore", "nonzero", "exc", "message")
+
+    def __init__(self, value: Any, message: str, lo: int | None = None, hi: int | None = None,
+                 ignore: int | None = None, nonzero: bool = False, exc: type[Exception] = ValueError) -> None:
+        self.value, self.message, self.lo, self.hi = value, message, lo, hi
+        self.ignore, self.nonzero, self.exc = ignore, nonzero, exc
+
+    @property
+    def key(self) -> tuple:
+        return (self.lo, self.hi, self.ignore, self.nonzero)
+
+
+def _first_bad(key: tuple, a: Any) -> tuple[Any, Any]:
+    lo, hi, ignore, nonzero = key
+    a = jnp.ravel(jnp.asarray(a))
+    bad = jnp.zeros(a.shape, bool)
+    if lo is not None:
+        bad = bad | (a < lo)
+    if hi is not None:
+        bad = bad | (a >= hi)
+    if nonzero:
+        bad = bad | (a == 0)
+    if ignore is not None:
+        bad = bad & (a != ignore)
+    if a.size == 0:
+        return jnp.asarray(False), jnp.zeros((), a.dtype)
+    return jnp.any(bad), a[jnp.argmax(bad)]
+
+
+_CHECK_KERNELS: dict[tuple, Callable[..., Any]] = {}
+
+
+def check_kernel(key: tuple) -> Callable[..., Any]:
+    """The cached jitted ``values -> (any bad, first bad value)`` of a ValueCheck's rule."""
+    k = _CHECK_KERNELS.get(key)
+    if k is None:
+        k = _CHECK_KERNELS[key] = jax.jit(functools.partial(_first_bad, key))
+    return k
+
+
+def ndim_of(t: Any) -> int:
+    return len(t.shape)
+
+
+def first_tensor(v: Any) -> Any:
+    """The first Tensor-like of a tensor argument (the first element of a list)."""
+    if isinstance(v, list | tuple):
+        return v[0] if v else None
+    return v if hasattr(v, "shape") else None
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# ops whose out-of-range axis is an IndexError in Paddle (a ValueError for the others)
+AXIS_INDEX_ERROR = frozenset({"cummax", "cummin", "cumsum", "gather", "index_select", "logcumsumexp", "diagonal"})
+
+
+def axis_check(op: str, value: Any, ndim: int, param: str = "axis", extra: int = 0, allow_none: bool = True,
+         unique: bool = True) -> None:
+    """An axis (int or list of ints) of a tensor with ``ndim`` dimensions (``extra``: a new axis may follow)."""
+    if value is None and allow_none:
+        return
+    n = max(ndim + extra, 1)
+    items = value if isinstance(value, tuple) else (value,)
+    if not all(_is_int(a) for a in items):
+        raise TypeError(
+            f"{op}: {param} must be an int or a list of ints, but received {value!r} "
+            f"({type(value).__name__}). Pass integer axes in [-{n}, {n})."
+        )
+    seen = set()
+    for a in items:
+        if not -n <= a < n:
+            raise (IndexError if op in AXIS_INDEX_ERROR else ValueError)(
+                f"{op}: {param} {a} is out of range for a {ndim}-D input; it must be in [-{n}, {n})."
+            )
+        if unique and a % n in seen:
+            raise ValueError(f"{op}: {param} {value!r} names the same axis twice; give each axis once.")
+        seen.add(a % n)
+
+
+def default_checks(param: str) -> Callable[[str, dict], list]:
+    """The check of an op whose ``axis``/``dim`` is an axis of its first tensor."""
+
+    def check(op: str, a: dict) -> list:
+        t = first_tensor(next(iter(a.values())))
+        if t is not None:
+            axis_check(op, a.get(param), ndim_of(t), param)
+        return []
+
+    check.attrs_only = True  # type: ignore[attr-defined]  # nothing to check when no attribute is given
+    return check
+
+
+def no_checks(op: str, a: dict) -> list:
+    return []
+
+
+def index_range(op: str, index: Any, n: int, what: str, allow_negative: bool,
+                exc: type[Exception] = ValueError, ignore: int | None = None) -> ValueCheck | None:
+    """Values of ``index`` must address one of ``n`` entries (``[-n, n)`` or ``[0, n)``)."""
+    if index is None or not hasattr(index, "shape") or n < 0:
+        return None
+    lo = -n if allow_negative else 0
+    return ValueCheck(
+        index,
+        f"{op}: {what} {{value}} is out of range: it must be in [{lo}, {n}). Fix the {what} values.",
+        lo=lo, hi=n, ignore=ignore, exc=exc,
+    )
