@@ -194,6 +194,9 @@ def write_artifact(api: str, path: str, exported: Any, meta: dict[str, Any], arr
         blob = exported.serialize(vjp_order=0)
         meta["vjp_order"] = 0
     meta["format"] = FORMAT
+    n_fixed = len(meta["params"])
+    for s, aval in zip(meta["inputs"], exported.in_avals[n_fixed:]):  # -1 where the size stayed symbolic
+        s["shape"] = [_dim(d) for d in aval.shape]
     meta["platforms"] = list(exported.platforms)
     meta["outputs"] = [{"shape": [_dim(x) for x in a.shape], "dtype": np.dtype(a.dtype).name}
                        for a in exported.out_avals]

@@ -56,8 +56,13 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     api = "paddle.static.save_inference_model"
     program = kwargs.pop("program", None)
     for k, v in kwargs.items():
-        if k in ("clip_extra", "legacy_format"):
-            continue  # Paddle's program-format options: nothing to clip, one format
+        if k == "clip_extra":
+            continue  # drops Paddle's extra operator attributes from the file: a StableHLO export has none
+        if k == "legacy_format" and not v:
+            continue
+        if k == "legacy_format":
+            raise NotImplementedError(f"{api}: legacy_format=True (Paddle's old protobuf format) is not supported; "
+                                      "the program is saved as StableHLO.")
         raise ValueError(f"{api}: the keyword argument {k!r} is not supported (program, clip_extra, "
                          f"legacy_format are).")
     program = default_main_program() if program is None else program
