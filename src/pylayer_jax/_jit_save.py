@@ -34,6 +34,7 @@ from jax import export as jexport
 
 from . import _dtypes
 from ._op_table import Op
+from ._rng import generator
 from ._tensor import Tensor, apply_op, unwrap
 from ._to_static import StaticFunction
 from .nn.layer._layers import Layer
@@ -83,10 +84,11 @@ def _exported_vjp(saved: dict[str, Any], ct: Any, handle: ExportedHandle) -> tup
             full.append(np.zeros(o.shape, jax.dtypes.float0))
         else:
             full.append(jnp.zeros(o.shape, o.dtype) if c is None else c.astype(o.dtype))
-    grads = handle.vjp.call(*prim, jax.tree_util.tree_unflatten(exp.out_tree, full))
+    grads = handle.vjp.call(*prim, *full)  # its arguments: the primals, then one cotangent per output leaf
     return (list(jax.tree_util.tree_leaves(grads)),)
 
 
+_NO_KEY = np.zeros(2, np.int64)  # the key argument of an artifact whose forward draws no random numbers
 _EXPORTED = Op("jit_load", _exported_fn, ("tensors",), ("tensors",), _exported_vjp, (), False, False, True)
 
 
@@ -129,8 +131,8 @@ def _symbolic_structs(specs: Sequence[tuple], mode: str) -> tuple[list[jax.Shape
 
 
 def export_flat(api: str, fn: Callable[..., Any], fixed: Sequence[jax.ShapeDtypeStruct],
-                specs: Sequence[tuple]) -> tuple[Any, list[str]]:
-    """Export ``fn(*fixed_args, *inputs)`` with the inputs' free dimensions symbolic where the function
+                specs: Sequence[tuple], extra: Sequence[jax.ShapeDtypeStruct] = ()) -> tuple[Any, list[str]]:
+    """Export ``fn(*fixed_args, *inputs, *extra)`` with the inputs' free dimensions symbolic where the function
     allows it; returns (Exported, notes). Tries symbolic sizes (one per free dimension, then one per axis
     position), then the example size 1 with a warning; platforms ``cpu`` and ``cuda``, else ``cpu``."""
     notes: list[str] = []
@@ -141,7 +143,7 @@ def export_flat(api: str, fn: Callable[..., Any], fixed: Sequence[jax.ShapeDtype
         structs, _ = _symbolic_structs(specs, mode)
         for platforms in (PLATFORMS, ("cpu",)):
             try:
-                exp = jexport.export(jax.jit(fn), platforms=platforms)(*fixed, *structs)
+                exp = jexport.export(jax.jit(fn), platforms=platforms)(*fixed, *structs, *extra)
             except Exception as e:  # noqa: BLE001 - any failure of this attempt: try the next one
                 errors.append(f"[{mode}, {'+'.join(platforms)}] {type(e).__name__}: {str(e).splitlines()[0][:300]}")
                 if mode == "concrete" and platforms == ("cpu",):
@@ -175,7 +177,8 @@ def _dump_array(a: Any) -> np.ndarray:
     return a
 
 
-def write_artifact(api: str, path: str, exported: Any, meta: dict[str, Any], arrays: dict[str, Any]) -> None:
+def write_artifact(api: str, path: str, exported: Any, meta: dict[str, Any], arrays: dict[str, Any],
+                   hidden_outputs: int = 0) -> None:
     """Write ``path.pdmodel`` (StableHLO with its VJP), ``path.pdiparams`` (npz) and ``path.json``."""
     if not isinstance(path, str) or not path or os.path.basename(path) == "":
         raise ValueError(
@@ -199,7 +202,7 @@ def write_artifact(api: str, path: str, exported: Any, meta: dict[str, Any], arr
         s["shape"] = [_dim(d) for d in aval.shape]
     meta["platforms"] = list(exported.platforms)
     meta["outputs"] = [{"shape": [_dim(x) for x in a.shape], "dtype": np.dtype(a.dtype).name}
-                       for a in exported.out_avals]
+                       for a in exported.out_avals[:len(exported.out_avals) - hidden_outputs]]
     buf = io.BytesIO()
     np.savez(buf, **{k: _dump_array(v) for k, v in arrays.items()})
     with open(path + ".pdmodel", "wb") as f:
@@ -252,7 +255,7 @@ def read_artifact(api: str, path: str) -> tuple[Any, dict[str, Any], dict[str, n
             raise RuntimeError(f"{api}: the saved value of {p['name']!r} has shape {list(a.shape)}, but the "
                                f"model expects {p['shape']}.")
         arrays[p["name"]] = a
-    n_in = len(meta.get("params", [])) + len(meta.get("inputs", []))
+    n_in = len(meta.get("params", [])) + len(meta.get("inputs", [])) + int(bool(meta.get("rng_arg")))
     if len(exported.in_avals) != n_in:
         raise RuntimeError(f"{api}: {path + '.pdmodel'!r} takes {len(exported.in_avals)} arguments but "
                            f"{path + '.json'!r} describes {n_in}; the files come from different saves.")
@@ -315,22 +318,32 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     tensors = [t for _, t, _, _ in named]
     n_p = len(tensors)
 
+    drew = [False]
+
     def pure(*arrays: Any) -> Any:
         old = [t._v for t in tensors]
+        state = generator._state
         try:
             for t, a in zip(tensors, arrays[:n_p]):
                 t._v = a
-            ins = [Tensor(a, True) for a in arrays[n_p:]]
+            generator._state = arrays[-1]  # the key random ops (dropout) draw from: an argument of the artifact
+            ins = [Tensor(a, True) for a in arrays[n_p:-1]]
             out = fn(*ins)
+            drew[0] = generator._state is not arrays[-1]
+            new_state = generator._state
         finally:
             for t, v in zip(tensors, old):
                 t._v = v
-        return jax.tree_util.tree_map(unwrap, out, is_leaf=lambda x: isinstance(x, Tensor))
+            generator._state = state
+        return [jax.tree_util.tree_map(unwrap, out, is_leaf=lambda x: isinstance(x, Tensor)), new_state]
 
     values = [np.asarray(t._value) for t in tensors]
     fixed = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in values]
-    exported, notes = export_flat(api, pure, fixed, specs)
+    exported, notes = export_flat(api, pure, fixed, specs, [jax.ShapeDtypeStruct((2,), np.int64)])
+    # arguments: parameters, inputs, the generator's state; results: [outputs, the generator's new state]
     meta: dict[str, Any] = {
+        "rng_arg": True,
+        "draws_random": drew[0],
         "kind": "layer" if isinstance(layer, Layer) else "function",
         "class": type(layer).__name__ if isinstance(layer, Layer) else getattr(fn, "__name__", "function"),
         "inputs": [{"name": name or f"x{i}", "shape": [-1 if d is None else d for d in shape],
@@ -340,7 +353,7 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
                    for (n, t, is_p, pers), v in zip(named, values)],
         "notes": notes,
     }
-    write_artifact(api, path, exported, meta, {n: v for (n, _, _, _), v in zip(named, values)})
+    write_artifact(api, path, exported, meta, {n: v for (n, _, _, _), v in zip(named, values)}, hidden_outputs=1)
 
 
 # ---- jit.load ------------------------------------------------------------------------------------------
@@ -405,8 +418,13 @@ class TranslatedLayer(Layer):
     def forward(self, *inputs: Any) -> Any:
         """Run the saved forward on ``inputs`` (Tensors of the saved shapes and dtypes)."""
         ins = check_inputs("TranslatedLayer", self._meta["inputs"], inputs)
-        ins = [x if isinstance(x, Tensor) else Tensor(jnp.asarray(x), True) for x in ins]
-        return apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        ins = [x if isinstance(x, Tensor) else jnp.asarray(x) for x in ins]  # arrays: constants of the call
+        drew = self._meta.get("draws_random")
+        ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
+        out, state = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        if drew:  # and moves it on, as the original forward did
+            generator.set_state(state._value)
+        return out
 
     @property
     def input_spec(self) -> list[dict[str, Any]]:
