@@ -393,3 +393,26 @@ def test_loaded_layer_inside_to_static_and_jax_grad(tmp_path):
     np.testing.assert_allclose(f(x).numpy(), jnp.sum(mlp_jax(params, xv) ** 2), rtol=1e-5)
     for name, p in m.named_parameters():
         np.testing.assert_allclose(p.grad.numpy(), g[name], rtol=1e-5, atol=1e-6)
+
+
+class Counter(paddle.nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("seen", paddle.zeros([1]))
+        self.fc = paddle.nn.Linear(2, 2)
+
+    def forward(self, x):
+        if self.training:
+            self.seen.set_value(self.seen + x.shape[0])
+        return self.fc(x)
+
+
+def test_forward_writing_a_buffer_is_refused_until_eval(tmp_path):
+    net = Counter()
+    with pytest.raises(ValueError, match=r"^paddle.jit.save: the forward writes \['seen'\].*Call layer.eval\(\) before saving"):
+        paddle.jit.save(net, str(tmp_path / "c"), [IS([None, 2], "float32", "x")])
+    np.testing.assert_array_equal(net.seen.numpy(), [0.0])  # the traced write did not leak out
+    net.eval()
+    paddle.jit.save(net, str(tmp_path / "c"), [IS([None, 2], "float32", "x")])
+    x = paddle.ones([3, 2])
+    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "c"))(x).numpy(), net(x).numpy(), rtol=1e-6)

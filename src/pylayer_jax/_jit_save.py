@@ -12,6 +12,12 @@ buffers as *arguments* of the traced function, and serializes it with ``jax.expo
   exported as a symbolic size), output shapes, each parameter's structured name, Paddle name, shape,
   dtype and trainability, the platforms the artifact runs on, and any note on the export.
 
+The artifact's arguments are the parameters and buffers, the inputs and the global generator's state;
+its results are the outputs and the generator's new state, so a random op inside (dropout) draws from
+the global generator as the original did (the same masks after the same ``paddle.seed``). A forward
+that writes a buffer (a training-mode running mean) is refused: call ``layer.eval()`` first. Tensors a
+plain function reads from outside (closures, globals) are constants of the artifact.
+
 ``load`` needs none of the Python that defined the model: it returns a ``TranslatedLayer`` whose
 parameters are Parameters with the saved names and whose forward is one op (``_EXPORTED``) calling
 the artifact; its VJP is the serialized VJP, itself an ``Exported``, so ``loss.backward()`` through a
@@ -44,6 +50,10 @@ FORMAT = "pylayer_jax.jit/1"
 PLATFORMS = ("cpu", "cuda")
 _SAVE_CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
                  "input_names_after_prune", "skip_prune_program", "separate_parameters")
+
+
+class _Refused(ValueError):
+    """The forward does something an artifact cannot hold: raised as is, not retried with other shapes."""
 
 
 # ---- the op that runs a loaded artifact --------------------------------------------------------------
@@ -144,6 +154,8 @@ def export_flat(api: str, fn: Callable[..., Any], fixed: Sequence[jax.ShapeDtype
         for platforms in (PLATFORMS, ("cpu",)):
             try:
                 exp = jexport.export(jax.jit(fn), platforms=platforms)(*fixed, *structs, *extra)
+            except _Refused:
+                raise
             except Exception as e:  # noqa: BLE001 - any failure of this attempt: try the next one
                 errors.append(f"[{mode}, {'+'.join(platforms)}] {type(e).__name__}: {str(e).splitlines()[0][:300]}")
                 if mode == "concrete" and platforms == ("cpu",):
@@ -321,7 +333,7 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     drew = [False]
 
     def pure(*arrays: Any) -> Any:
-        old = [t._v for t in tensors]
+        old = [(t._v, t._counter.value if t._counter is not None else None) for t in tensors]
         state = generator._state
         try:
             for t, a in zip(tensors, arrays[:n_p]):
@@ -331,10 +343,18 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
             out = fn(*ins)
             drew[0] = generator._state is not arrays[-1]
             new_state = generator._state
+            written = [n for (n, _, _, _), t, a in zip(named, tensors, arrays) if t._v is not a]
         finally:
-            for t, v in zip(tensors, old):
+            for t, (v, version) in zip(tensors, old):
                 t._v = v
+                if version is not None:
+                    t._counter.value = version
             generator._state = state
+        if written:
+            raise _Refused(
+                f"{api}: the forward writes {written} (a training-mode update such as a running mean); the artifact "
+                "holds a pure forward, so the update would be lost. Call layer.eval() before saving."
+            )
         return [jax.tree_util.tree_map(unwrap, out, is_leaf=lambda x: isinstance(x, Tensor)), new_state]
 
     values = [np.asarray(t._value) for t in tensors]
