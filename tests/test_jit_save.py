@@ -22,6 +22,8 @@ import pytest
 import pylayer_jax as paddle
 from pylayer_jax.autograd import PyLayer
 
+PADDLE = json.loads(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                                     "paddle_jit_save.json")).read())  # tests/record_paddle_jit_save.py
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 IS = paddle.static.InputSpec
 
@@ -263,6 +265,8 @@ def test_misuse_raises_clear_errors(tmp_path):
     def f(x):
         return x + 1.0
 
+    assert PADDLE["no_input_spec_function"] == PADDLE["missing_path"] == PADDLE["unknown_config"] == "ValueError"
+    assert PADDLE["corrupt_files"] == "RuntimeError"
     with pytest.raises(ValueError, match=r"paddle.jit.save: no input_spec for f"):
         paddle.jit.save(f, str(tmp_path / "f"))
     with pytest.raises(TypeError, match=r"input_spec\[0\] must be a paddle.static.InputSpec.*str"):
@@ -396,23 +400,35 @@ def test_loaded_layer_inside_to_static_and_jax_grad(tmp_path):
 
 
 class Counter(paddle.nn.Layer):
-    def __init__(self) -> None:
+    def __init__(self, always: bool) -> None:
         super().__init__()
+        self.always = always
         self.register_buffer("seen", paddle.zeros([1]))
         self.fc = paddle.nn.Linear(2, 2)
 
     def forward(self, x):
-        if self.training:
-            self.seen.set_value(self.seen + x.shape[0])
-        return self.fc(x)
+        if self.training or self.always:
+            self.seen.set_value(self.seen + 1.0)
+        return paddle.nn.functional.dropout(self.fc(x), 0.5, training=self.training)
 
 
-def test_forward_writing_a_buffer_is_refused_until_eval(tmp_path):
-    net = Counter()
-    with pytest.raises(ValueError, match=r"^paddle.jit.save: the forward writes \['seen'\].*Call layer.eval\(\) before saving"):
+def test_forward_is_saved_in_eval_mode_and_buffer_writes_are_refused(tmp_path):
+    net = Counter(always=True)
+    with pytest.raises(ValueError, match=r"^paddle.jit.save: the forward writes \['seen'\].*only when self.training"):
         paddle.jit.save(net, str(tmp_path / "c"), [IS([None, 2], "float32", "x")])
     np.testing.assert_array_equal(net.seen.numpy(), [0.0])  # the traced write did not leak out
-    net.eval()
+    assert net.training and net.fc.training  # modes put back
+
+    net = Counter(always=False)  # writes and drops out only in training mode: saved as its eval forward
     paddle.jit.save(net, str(tmp_path / "c"), [IS([None, 2], "float32", "x")])
+    assert net.training and net.fc.training
+    assert PADDLE["original_training_after_save"] is True
+    loaded = paddle.jit.load(str(tmp_path / "c"))
+    assert loaded.training is PADDLE["loaded_training"] is False  # as Paddle's loaded layer
     x = paddle.ones([3, 2])
-    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "c"))(x).numpy(), net(x).numpy(), rtol=1e-6)
+    expected = x.numpy() @ net.fc.weight.numpy() + net.fc.bias.numpy()  # no dropout: the inference forward
+    np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)
+    loaded.train()
+    assert PADDLE["loaded_eval_is_identity"] and PADDLE["loaded_train_is_identity"]  # Paddle's dropout after load
+    np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)
+    np.testing.assert_array_equal(net.seen.numpy(), [0.0])

@@ -14,8 +14,8 @@ buffers as *arguments* of the traced function, and serializes it with ``jax.expo
 
 The artifact's arguments are the parameters and buffers, the inputs and the global generator's state;
 its results are the outputs and the generator's new state, so a random op inside (dropout) draws from
-the global generator as the original did (the same masks after the same ``paddle.seed``). A forward
-that writes a buffer (a training-mode running mean) is refused: call ``layer.eval()`` first. Tensors a
+the global generator as the original did (the same masks after the same ``paddle.seed``). The forward
+is traced in eval mode, as Paddle saves an inference program; one that still writes a buffer is refused. Tensors a
 plain function reads from outside (closures, globals) are constants of the artifact.
 
 ``load`` needs none of the Python that defined the model: it returns a ``TranslatedLayer`` whose
@@ -291,8 +291,8 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     ``input_spec`` (a list of ``paddle.static.InputSpec`` or example Tensors) describes the positional
     inputs; without it the ``input_spec`` given to ``to_static`` is used. A ``None`` (or -1) dimension is
     exported as a symbolic size, so the loaded model accepts any size there; when the forward needs a
-    concrete size, a warning says so and the size is 1. The forward runs in the layer's current mode
-    (call ``layer.eval()`` first for inference). Parameters and buffers are arguments of the artifact;
+    concrete size, a warning says so and the size is 1. As in Paddle, the forward is traced in eval mode
+    (the layer's modes are put back afterwards). Parameters and buffers are arguments of the artifact;
     Tensors a plain function reads from outside are saved as constants.
 
     >>> import pylayer_jax as paddle
@@ -353,13 +353,21 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         if written:
             raise _Refused(
                 f"{api}: the forward writes {written} (a training-mode update such as a running mean); the artifact "
-                "holds a pure forward, so the update would be lost. Call layer.eval() before saving."
+                "holds a pure forward (traced in eval mode), so the update would be lost; write buffers only when "
+                "self.training is True."
             )
         return [jax.tree_util.tree_map(unwrap, out, is_leaf=lambda x: isinstance(x, Tensor)), new_state]
 
     values = [np.asarray(t._value) for t in tensors]
     fixed = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in values]
-    exported, notes = export_flat(api, pure, fixed, specs, [jax.ShapeDtypeStruct((2,), np.int64)])
+    modes = [(sub, sub.training) for sub in layer.sublayers(include_self=True)] if isinstance(layer, Layer) else []
+    for sub, _ in modes:  # Paddle saves the inference forward: traced in eval mode, the modes put back after
+        sub.training = False
+    try:
+        exported, notes = export_flat(api, pure, fixed, specs, [jax.ShapeDtypeStruct((2,), np.int64)])
+    finally:
+        for sub, mode in modes:
+            sub.training = mode
     # arguments: parameters, inputs, the generator's state; results: [outputs, the generator's new state]
     meta: dict[str, Any] = {
         "rng_arg": True,
@@ -414,6 +422,7 @@ class TranslatedLayer(Layer):
     def __init__(self, exported: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         super().__init__()
         d = self.__dict__
+        d["training"] = False  # as Paddle's: the saved forward is the eval-mode one whatever the mode
         d["_handle"] = ExportedHandle(exported)
         d["_meta"] = meta
         d["_paths"] = []
