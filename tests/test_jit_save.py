@@ -432,3 +432,17 @@ def test_forward_is_saved_in_eval_mode_and_buffer_writes_are_refused(tmp_path):
     assert PADDLE["loaded_eval_is_identity"] and PADDLE["loaded_train_is_identity"]  # Paddle's dropout after load
     np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)
     np.testing.assert_array_equal(net.seen.numpy(), [0.0])
+
+
+def test_saving_a_layer_method_keeps_its_parameters_as_parameters(tmp_path):
+    paddle.seed(9)
+    net = MLP()
+    paddle.jit.save(net.forward, str(tmp_path / "meth"), [IS([None, 3], "float32", "x")])
+    m = paddle.jit.load(str(tmp_path / "meth"))
+    assert list(m.state_dict().keys()) == list(net.state_dict().keys())
+    xv = np.ones((2, 3), "float32")
+    (m(paddle.to_tensor(xv)) ** 2).sum().backward()
+    params = {k: jnp.asarray(v.numpy()) for k, v in net.state_dict().items()}
+    g = jax.grad(lambda p: jnp.sum(mlp_jax(p, xv) ** 2))(params)
+    for name, p in m.named_parameters():
+        np.testing.assert_allclose(p.grad.numpy(), g[name], rtol=1e-5, atol=1e-6)

@@ -98,7 +98,7 @@ def _exported_vjp(saved: dict[str, Any], ct: Any, handle: ExportedHandle) -> tup
     return (list(jax.tree_util.tree_leaves(grads)),)
 
 
-_NO_KEY = np.zeros(2, np.int64)  # the key argument of an artifact whose forward draws no random numbers
+_NO_KEY = jnp.zeros(2, jnp.int64)  # the key argument of an artifact whose forward draws no random numbers
 _EXPORTED = Op("jit_load", _exported_fn, ("tensors",), ("tensors",), _exported_vjp, (), False, False, True)
 
 
@@ -320,10 +320,11 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         raise TypeError(f"{api}: input_spec must be a list of InputSpec, but received {type(input_spec).__name__}.")
     specs = [_spec_of(api, i, s) for i, s in enumerate(input_spec)]
     named: list[tuple[str, Tensor, bool, bool]] = []  # (structured name, tensor, is_param, persistable)
-    if isinstance(layer, Layer):
+    owner = layer if isinstance(layer, Layer) else getattr(fn, "__self__", None)  # a Layer's method: its Layer
+    if isinstance(owner, Layer):
         seen: set[int] = set()
-        persistent = set(layer.state_dict().keys())
-        for name, t in layer.state_dict(include_non_persistable_buffer=True).items():
+        persistent = set(owner.state_dict().keys())
+        for name, t in owner.state_dict(include_non_persistable_buffer=True).items():
             if id(t) not in seen:
                 seen.add(id(t))
                 named.append((name, t, isinstance(t, Parameter), name in persistent))
@@ -360,7 +361,7 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
 
     values = [np.asarray(t._value) for t in tensors]
     fixed = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in values]
-    modes = [(sub, sub.training) for sub in layer.sublayers(include_self=True)] if isinstance(layer, Layer) else []
+    modes = [(sub, sub.training) for sub in owner.sublayers(include_self=True)] if isinstance(owner, Layer) else []
     for sub, _ in modes:  # Paddle saves the inference forward: traced in eval mode, the modes put back after
         sub.training = False
     try:
@@ -372,8 +373,8 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     meta: dict[str, Any] = {
         "rng_arg": True,
         "draws_random": drew[0],
-        "kind": "layer" if isinstance(layer, Layer) else "function",
-        "class": type(layer).__name__ if isinstance(layer, Layer) else getattr(fn, "__name__", "function"),
+        "kind": "layer" if isinstance(owner, Layer) else "function",
+        "class": type(owner).__name__ if isinstance(owner, Layer) else getattr(fn, "__name__", "function"),
         "inputs": [{"name": name or f"x{i}", "shape": [-1 if d is None else d for d in shape],
                     "dtype": np.dtype(dt).name} for i, (shape, dt, name) in enumerate(specs)],
         "params": [{"name": n, "param_name": t.name, "is_param": is_p, "persistable": pers,
