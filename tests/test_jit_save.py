@@ -446,3 +446,29 @@ def test_saving_a_layer_method_keeps_its_parameters_as_parameters(tmp_path):
     g = jax.grad(lambda p: jnp.sum(mlp_jax(p, xv) ** 2))(params)
     for name, p in m.named_parameters():
         np.testing.assert_allclose(p.grad.numpy(), g[name], rtol=1e-5, atol=1e-6)
+
+
+def test_inference_model_with_static_pylayer_and_a_fed_fetch(tmp_path):
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [None, 3], "float32")
+            h = paddle.static.nn.fc(x, 4)
+            y = paddle.static.nn.static_pylayer(paddle.tanh, [h], lambda dy: dy * 5.0)
+        exe = paddle.static.Executor()
+        exe.run(start)
+        w, b = (exe.run(main, feed={"x": np.zeros((1, 3), "float32")}, fetch_list=[p])[0]
+                for p in main.all_parameters())
+        if w.ndim == 1:
+            w, b = b, w
+        paddle.static.save_inference_model(str(tmp_path / "spl"), x, [y, x], exe, program=main)
+        prog, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / "spl"), exe)
+        assert feeds == ["x"] and [v.name for v in fetches] == [y.name, "x"]
+        for n in (4, 1):
+            xv = np.random.default_rng(n).standard_normal((n, 3)).astype("float32")
+            a, fed = exe.run(prog, feed={"x": xv}, fetch_list=fetches)
+            np.testing.assert_allclose(a, np.tanh(xv @ w + b), rtol=1e-5, atol=1e-6)
+            np.testing.assert_array_equal(fed, xv)
+    finally:
+        paddle.disable_static()
