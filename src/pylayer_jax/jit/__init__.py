@@ -1,5 +1,8 @@
 """``pylayer_jax.jit``: Paddle's ``paddle.jit`` path."""
 
+from .._jit_save import TranslatedLayer as TranslatedLayer
+from .._jit_save import load as load
+from .._jit_save import save as save
 from .._to_static import StaticFunction as StaticFunction
 from .._to_static import enable_to_static as enable_to_static
 from .._to_static import ignore_module as ignore_module

@@ -7,6 +7,8 @@ from ._backward import gradients as gradients
 from ._executor import CPUPlace as CPUPlace
 from ._executor import CUDAPlace as CUDAPlace
 from ._executor import Executor as Executor
+from ._inference_model import load_inference_model as load_inference_model
+from ._inference_model import save_inference_model as save_inference_model
 from ._input_spec import InputSpec as InputSpec
 from ._param import ParamAttr as ParamAttr
 from ._param import create_parameter as create_parameter
