@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
 from _workloads import mlp_step  # noqa: E402
 
@@ -39,7 +40,12 @@ def _block(x: Any) -> Any:
     return x
 
 
+QUICK = [False]  # --quick: one short batch per case (a smoke run: the numbers mean little)
+
+
 def timed(fn: Callable[[], Any], big: bool = False) -> float:
+    if QUICK[0]:
+        return per_call_us(fn, min_time=0.01, repeats=1, sync=_block, warmup=2)
     return per_call_us(fn, min_time=3.0 if big else 0.5, sync=_block)
 
 
@@ -104,6 +110,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
         g = jax.jit(jax.grad(loss))
         jx, jp = jnp.asarray(x_np), [jnp.asarray(p) for p in p_np]
         res[f"mlp step {bsz}x{w}"] = (timed(step, big=w > 1000 - 1), timed(lambda g=g, jp=jp, jx=jx: g(jp, jx), big=w > 999))
+        res[f"mlp AdamW step {bsz}x{w}"] = _adamw_rows(x_np, p_np, loss, big=w > 999)
 
     for shape in ((2, 3), (1000, 1000)):
         x_np = rng.random(shape, np.float32)
@@ -133,6 +140,38 @@ def ours() -> dict[str, tuple[float, float | None]]:
                                                    timed(lambda: g_ref(ws, xin), big=True))
     res.update(static_runs())
     return res
+
+
+def _adamw_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: bool) -> tuple[float, float]:
+    """The MLP step with an AdamW update: ours (eager, with step and clear_grad) vs jax.jit of grad + optax.adamw."""
+    x = paddle.to_tensor(x_np)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+    opt = paddle.optimizer.AdamW(learning_rate=1e-3, parameters=params, weight_decay=0.01)
+
+    def step() -> Any:
+        w1, b1, w2, b2 = params
+        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+        out.mean().backward()
+        opt.step()
+        opt.clear_grad()
+        return w1
+
+    tx = optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)
+    jp = [jnp.asarray(p) for p in p_np]
+    state = [tx.init(jp)]
+    jx = jnp.asarray(x_np)
+
+    @jax.jit
+    def jstep(ps: Any, st: Any) -> Any:
+        g = jax.grad(loss)(ps, jx)
+        upd, st = tx.update(g, st, ps)
+        return optax.apply_updates(ps, upd), st
+
+    def jrun() -> Any:
+        jp[:], state[0] = jstep(list(jp), state[0])
+        return jp[0]
+
+    return timed(step, big=big), timed(jrun, big=big)
 
 
 def static_runs() -> dict[str, tuple[float, float | None]]:
@@ -188,10 +227,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paddle-python", help="interpreter with paddlepaddle installed (or env PADDLE_PYTHON)")
     ap.add_argument("--torch-python", help="interpreter with torch installed (or env TORCH_PYTHON)")
+    ap.add_argument("--quick", action="store_true", help="one short batch per case and no peers: a smoke run")
     args = ap.parse_args()
+    QUICK[0] = args.quick
     mine = ours()
-    pd = peer(_find("paddle", args.paddle_python, "PADDLE_PYTHON"), "peer_paddle.py")
-    th = peer(_find("torch", args.torch_python, "TORCH_PYTHON"), "peer_torch.py")
+    pd = {} if args.quick else peer(_find("paddle", args.paddle_python, "PADDLE_PYTHON"), "peer_paddle.py")
+    th = {} if args.quick else peer(_find("torch", args.torch_python, "TORCH_PYTHON"), "peer_torch.py")
 
     def fmt(v: float | None) -> str:
         if v is None:

@@ -31,7 +31,7 @@ from _workloads import mlp_step  # noqa: E402
 from bench import CusTanh, _find, peer, timed  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
-from pylayer_jax import _lazy  # noqa: E402
+from pylayer_jax._exec import deferred as _lazy  # noqa: E402
 
 
 def program_alone(step: Callable[[], Any]) -> float:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import pylayer_jax as paddle
-from pylayer_jax import _replay
+from pylayer_jax._replay import follow as _replay
 
 
 def _data(seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:

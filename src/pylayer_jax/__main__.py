@@ -11,7 +11,8 @@ import jax.numpy as jnp
 import numpy as np
 
 import pylayer_jax as paddle
-from pylayer_jax.autograd import PyLayer
+
+from .autograd import PyLayer
 
 
 def section(title: str) -> None:

@@ -1,5 +1,5 @@
 """``paddle.regularizer``: weight-decay regularizers for optimizers and parameters."""
 
-from ._regularizer import L1Decay as L1Decay
-from ._regularizer import L2Decay as L2Decay
-from ._regularizer import WeightDecayRegularizer as WeightDecayRegularizer
+from .optimizer._regularizer import L1Decay as L1Decay
+from .optimizer._regularizer import L2Decay as L2Decay
+from .optimizer._regularizer import WeightDecayRegularizer as WeightDecayRegularizer

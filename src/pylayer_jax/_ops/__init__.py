@@ -2,8 +2,6 @@
 
 from . import activation as activation  # noqa: F401
 from . import conv as conv  # noqa: F401
-from . import coverage_math as coverage_math  # noqa: F401
-from . import coverage_shape as coverage_shape  # noqa: F401
 from . import creation as creation  # noqa: F401
 from . import device as device  # noqa: F401
 from . import gather as gather  # noqa: F401
@@ -16,10 +14,12 @@ from . import math as math  # noqa: F401
 from . import nn as nn  # noqa: F401
 from . import norm as norm  # noqa: F401
 from . import pool as pool  # noqa: F401
+from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import shape as shape  # noqa: F401
+from . import slices_scatters as coverage_shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401
-from . import special_math as special_math  # noqa: F401
+from . import special_functions as special_math  # noqa: F401
 from . import unary as unary  # noqa: F401
 from . import vision as vision  # noqa: F401

@@ -15,7 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from .._op_table import TABLE, Op, defop
+from .table import TABLE, Op, defop
 
 
 def is_weak(v: Any) -> bool:

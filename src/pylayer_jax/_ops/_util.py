@@ -8,7 +8,7 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from .. import _dtypes
+from .._runtime import dtypes as _dtypes
 
 
 def axis_arg(axis: Any) -> Any:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._op_table import defop
 from ._util import dtype_arg
+from .table import defop
 
 
 @defop(1, saves=("x",), method=False)

@@ -11,8 +11,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._op_table import defop
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
+from .table import defop
 
 _SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
 

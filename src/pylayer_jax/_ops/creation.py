@@ -11,9 +11,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _dtypes
-from .._op_table import defop
+from .._runtime import dtypes as _dtypes
 from ._util import check_numel, dtype_arg
+from .table import defop
 
 # public functions that are not Tensor methods
 FUNCTIONS = (

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import jax
 
-from .. import _device
-from .._op_table import defop
+from .._runtime import device as _device
+from .table import defop
 
 
 @defop(1, method=False)

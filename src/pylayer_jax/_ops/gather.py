@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from .._arg_checks import axis_check, index_range, ndim_of
-from .._op_table import defop
+from .checks import axis_check, index_range, ndim_of
+from .table import defop
 
 
 def _index_tuple(index):  # noqa: ANN001, ANN202

@@ -11,9 +11,9 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from .._arg_checks import ValueCheck
-from .._op_table import defop
 from ._util import dtype_arg
+from .checks import ValueCheck
+from .table import defop
 
 TENSOR = "T"
 

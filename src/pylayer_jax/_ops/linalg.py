@@ -9,8 +9,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax.scipy.linalg import solve_triangular
 
-from .._op_table import defop
 from ._util import as_float
+from .table import defop
 
 
 @defop(2, saves=("x", "y"))

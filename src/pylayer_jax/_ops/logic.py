@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from .._op_table import defop
 from ._promote import alias, binary
+from .table import defop
 
 
 def _compare(name, f, doc):

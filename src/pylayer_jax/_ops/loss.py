@@ -8,8 +8,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._arg_checks import ValueCheck, axis_check, ndim_of
-from .._op_table import defop
+from .checks import ValueCheck, axis_check, ndim_of
+from .table import defop
 
 _REDUCTIONS = ("mean", "sum", "none")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._op_table import defop
 from .loss import _check_reduction, _reduce
+from .table import defop
 
 
 def _same_shape(api, **ts):  # noqa: ANN001, ANN202

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from .._arg_checks import ValueCheck
-from .._op_table import defop
 from ._promote import alias, autocast, binary, is_weak
+from .checks import ValueCheck
+from .table import defop
 
 
 def unbroadcast(g, shape):

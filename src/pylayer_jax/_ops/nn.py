@@ -11,9 +11,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._arg_checks import index_range
-from .._op_table import defop
 from ._util import as_float, dtype_arg
+from .checks import index_range
+from .table import defop
 
 
 # ---- activations ----------------------------------------------------------------

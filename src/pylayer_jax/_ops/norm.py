@@ -6,7 +6,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax import lax
 
-from .._op_table import defop
+from .table import defop
 
 
 def _channel_axis(api, x, data_format):  # noqa: ANN001, ANN202

@@ -12,8 +12,8 @@ import math
 
 import jax.numpy as jnp
 
-from .._op_table import defop
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
+from .table import defop
 
 
 def _pool_args(api, n, x, kernel_size, stride, padding, ceil_mode, data_format):  # noqa: ANN001, ANN202

@@ -8,8 +8,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._op_table import defop
 from ._util import check_numel, dtype_arg
+from .table import defop
 
 
 def _key(k):  # noqa: ANN001, ANN202

@@ -11,9 +11,9 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._op_table import OUT, defop
 from ._promote import autocast
 from ._util import axis_arg, dtype_arg
+from .table import OUT, defop
 
 
 def _int_sum_dtype(x, dtype):

@@ -12,9 +12,9 @@ import math
 import jax.numpy as jnp
 from jax import lax
 
-from .._arg_checks import axis_check, ndim_of
-from .._op_table import defop
 from ._util import dtype_arg
+from .checks import axis_check, ndim_of
+from .table import defop
 
 # the op named ``slice`` below shadows the builtin in this module
 _py_slice = builtins.slice

@@ -10,10 +10,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .._arg_checks import axis_check, ndim_of
-from .._op_table import defop
 from ._promote import autocast
 from ._util import dtype_arg
+from .checks import axis_check, ndim_of
+from .table import defop
 
 
 def _order(x, axis, descending):

@@ -15,8 +15,8 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.special as jss
 
-from .._op_table import OUT, defop
 from ._promote import autocast
+from .table import OUT, defop
 
 
 def _float_op(name, f, saves=("x",), vjp=None, doc=""):

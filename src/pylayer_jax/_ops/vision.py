@@ -12,8 +12,8 @@ import math
 import jax
 import jax.numpy as jnp
 
-from .._op_table import defop
 from .pool import adaptive_avg_nd
+from .table import defop
 
 _MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "area": None}
 _FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}

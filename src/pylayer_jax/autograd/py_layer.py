@@ -1,7 +1,7 @@
 """``paddle.autograd.py_layer``: where Paddle defines PyLayer and PyLayerContext."""
 
-from .._py_layer import PyLayer as PyLayer
-from .._py_layer import once_differentiable as once_differentiable
-from .._py_layer_ctx import PyLayerContext as PyLayerContext
+from .._pylayer.ctx import PyLayerContext as PyLayerContext
+from .._pylayer.eager import PyLayer as PyLayer
+from .._pylayer.eager import once_differentiable as once_differentiable
 
 __all__ = ["PyLayer", "PyLayerContext", "once_differentiable"]

@@ -1,9 +1,9 @@
 """``paddle.base.core``: the plain facts Paddle code reads from its C++ core."""
 
-from .._device import device_count as get_cuda_device_count
-from .._device import is_compiled_with_cuda as is_compiled_with_cuda
-from .._device import is_compiled_with_rocm as is_compiled_with_rocm
-from .._device import is_compiled_with_xpu as is_compiled_with_xpu
+from .._runtime.device import device_count as get_cuda_device_count
+from .._runtime.device import is_compiled_with_cuda as is_compiled_with_cuda
+from .._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
+from .._runtime.device import is_compiled_with_xpu as is_compiled_with_xpu
 
 
 def grad_var_suffix() -> str:

@@ -1,5 +1,5 @@
 """``paddle.device.cuda``: the GPUs JAX sees."""
 
-from .._device import device_count as device_count
+from .._runtime.device import device_count as device_count
 
 __all__ = ["device_count"]

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from .._checkpoint import load as _load
-from .._checkpoint import save as _save
-from .._state import modes
-from .._tensor import Tensor, to_tensor
+from .._api.checkpoint import load as _load
+from .._api.checkpoint import save as _save
+from .._runtime.state import modes
+from .._tensor.facade import Tensor, to_tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler
 from ..nn.layer._layers import Layer
 from ._callbacks import EarlyStopping, config_callbacks

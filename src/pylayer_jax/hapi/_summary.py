@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .._grad_mode import no_grad
-from .._random import rand
-from .._state import modes
-from .._tensor import Tensor
+from .._api.random import rand
+from .._autograd.grad_mode import no_grad
+from .._runtime.state import modes
+from .._tensor.facade import Tensor
 from ..nn.layer._container import LayerList, Sequential
 from ..nn.layer._layers import Layer
 

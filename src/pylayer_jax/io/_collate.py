@@ -15,8 +15,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._op_table import TABLE
-from .._tensor import Tensor, apply_op
+from .._ops.table import TABLE
+from .._tensor.facade import Tensor, apply_op
 
 
 def default_collate_fn(batch: Sequence[Any]) -> Any:

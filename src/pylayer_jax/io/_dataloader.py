@@ -17,7 +17,7 @@ from typing import Any
 
 import jax
 
-from .._state import modes
+from .._runtime.state import modes
 from ._collate import default_collate_fn, default_convert_fn, to_tensors
 from ._dataset import Dataset, IterableDataset
 from ._fetch import Fetcher

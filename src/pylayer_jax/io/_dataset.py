@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .._state import modes
-from .._tensor import Tensor
+from .._runtime.state import modes
+from .._tensor.facade import Tensor
 from ._host_rng import host_rng
 
 

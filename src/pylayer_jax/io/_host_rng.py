@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._rng import generator
+from .._runtime.rng import generator
 
 
 def host_rng() -> np.random.Generator:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.facade import Tensor
 from ._dataset import IterableDataset
 from ._host_rng import host_rng
 

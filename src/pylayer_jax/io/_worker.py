@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._rng import generator
+from .._runtime.rng import generator
 from ._collate import to_host
 from ._fetch import Fetcher
 

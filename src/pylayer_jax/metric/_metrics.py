@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _functional as F
-from .._tensor import Tensor, to_tensor
-from .._tensor_methods import inplace_assign
+from .._api import functional as F
+from .._tensor.facade import Tensor, to_tensor
+from .._tensor.methods import inplace_assign
 
 
 def _np(x: Any, api: str, what: str) -> np.ndarray:

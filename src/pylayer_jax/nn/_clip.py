@@ -15,8 +15,8 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from .. import _lazy as lazy
-from .._tensor import Tensor
+from .._exec import deferred as lazy
+from .._tensor.facade import Tensor
 
 
 def _by_norm(clip_norm: float) -> optax.GradientTransformation:

@@ -12,11 +12,11 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from .._grad_mode import no_grad
-from .._op_table import TABLE
-from .._rng import generator
-from .._tensor import Tensor, apply_op
-from .._tensor_methods import check_inplace_leaf, public, write_result
+from .._autograd.grad_mode import no_grad
+from .._ops.table import TABLE
+from .._runtime.rng import generator
+from .._tensor.facade import Tensor, apply_op
+from .._tensor.methods import check_inplace_leaf, public, write_result
 
 _NO_KEY = jnp.zeros((2,), jnp.int64)
 

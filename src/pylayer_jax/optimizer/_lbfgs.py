@@ -13,7 +13,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from .._tensor import Tensor, before_write
+from .._tensor.facade import Tensor, before_write
 from ._optimizer import Optimizer, _check_float
 
 

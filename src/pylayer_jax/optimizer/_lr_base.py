@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.facade import Tensor
 
 
 def _number(api: str, name: str, value: Any) -> float:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor.facade import Tensor
 from ._lr_base import LRScheduler, _check, _number, _positive_int
 
 

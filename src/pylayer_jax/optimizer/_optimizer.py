@@ -22,10 +22,10 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from .. import _lazy as lazy
-from .._regularizer import WeightDecayRegularizer
-from .._tensor import Tensor, before_write
+from .._exec import deferred as lazy
+from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
+from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
 # set by pylayer_jax.static: minimize(optimizer, loss, startup_program, parameters, no_grad_set)

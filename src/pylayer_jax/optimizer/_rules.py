@@ -10,9 +10,9 @@ from typing import Any
 
 import optax
 
-from .._regularizer import decay_transform
 from . import _transforms as T
 from ._optimizer import Optimizer, _check_float, is_scheduler
+from ._regularizer import decay_transform
 
 
 def _check_bool(api: str, name: str, v: Any) -> bool:

@@ -20,9 +20,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _dtypes
-from .._tensor import Tensor
-from .._tensor_methods import inplace_assign
+from .._runtime import dtypes as _dtypes
+from .._tensor.facade import Tensor
+from .._tensor.methods import inplace_assign
 from ._lowering import run_ops
 from ._program import Operator, unique_name
 from ._variable import Variable, merge_shape

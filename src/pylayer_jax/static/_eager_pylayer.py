@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._py_layer import PyLayer
-from .._state import modes
-from .._tensor import Tensor
+from .._pylayer.eager import PyLayer
+from .._runtime.state import modes
+from .._tensor.facade import Tensor
 
 
 class _FnPyLayer(PyLayer):

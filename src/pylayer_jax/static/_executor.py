@@ -15,9 +15,9 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._device import CPUPlace as CPUPlace
-from .._device import CUDAPlace as CUDAPlace
-from .._tensor import Tensor
+from .._runtime.device import CPUPlace as CPUPlace
+from .._runtime.device import CUDAPlace as CUDAPlace
+from .._tensor.facade import Tensor
 from ._init import next_key
 from ._lowering import Lowered, lower
 from ._program import InitOp, Program, default_main_program

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._jit_save import ExportedHandle, export_flat, read_artifact, write_artifact
+from ..jit._save import ExportedHandle, export_flat, read_artifact, write_artifact
 from ._lowering import lower
 from ._program import Block, Operator, Program, default_main_program
 from ._scope import global_scope

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _dtypes
+from .._runtime import dtypes as _dtypes
 
 
 class InputSpec:

@@ -6,7 +6,7 @@ Variables are recorded into. The mode lives in the thread-local ``_state.modes``
 
 from __future__ import annotations
 
-from .._state import modes
+from .._runtime.state import modes
 from ._program import default_main_program
 
 

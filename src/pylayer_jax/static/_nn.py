@@ -6,8 +6,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._op_table import TABLE
-from .._tensor import apply_op
+from .._ops.table import TABLE
+from .._tensor.facade import apply_op
 from ._eager_pylayer import eager_pylayer
 from ._init import Constant, XavierUniform
 from ._param import make_param

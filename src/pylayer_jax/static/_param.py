@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _dtypes
-from .._state import modes
+from .._runtime import dtypes as _dtypes
+from .._runtime.state import modes
 from ..nn.layer._param import ParamAttr
 from ..nn.layer._param import create_parameter as _eager_create_parameter
 from ._init import Constant, XavierUniform

@@ -18,10 +18,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _dtypes, _unique_name
-from .._op_table import Op
-from .._state import modes
-from .._tensor import Tensor
+from .._ops.table import Op
+from .._runtime import dtypes as _dtypes
+from .._runtime import unique_name as _unique_name
+from .._runtime.state import modes
+from .._tensor.facade import Tensor
 from ._variable import Parameter, Variable
 
 

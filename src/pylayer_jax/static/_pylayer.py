@@ -18,9 +18,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _dtypes
-from .._state import static_recording_paused
-from .._tensor import Tensor
+from .._runtime import dtypes as _dtypes
+from .._runtime.state import static_recording_paused
+from .._tensor.facade import Tensor
 from ._program import Operator, unique_name
 from ._variable import Variable, merge_shape
 

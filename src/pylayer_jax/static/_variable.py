@@ -15,8 +15,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._dtypes import to_paddle
-from .._tensor import Tensor
+from .._runtime.dtypes import to_paddle
+from .._tensor.facade import Tensor
 
 # Two highly composite sizes, so reshapes of unknown dimensions divide evenly at both.
 PLACEHOLDERS = (720720, 1441440)

@@ -1,4 +1,4 @@
 """``paddle.utils.dlpack``: DLPack exchange."""
 
-from .._dlpack import from_dlpack as from_dlpack
-from .._dlpack import to_dlpack as to_dlpack
+from .._tensor.dlpack import from_dlpack as from_dlpack
+from .._tensor.dlpack import to_dlpack as to_dlpack

@@ -16,9 +16,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ... import _dtypes
-from ..._rng import generator
-from ..._tensor import Tensor
+from ..._runtime import dtypes as _dtypes
+from ..._runtime.rng import generator
+from ..._tensor.facade import Tensor
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import _dtypes
-from ..._op_table import TABLE
-from ..._tensor_methods import public
+from ..._ops.table import TABLE
+from ..._runtime import dtypes as _dtypes
+from ..._tensor.methods import public
 from .._functional import linear
 from ._layers import Layer
 

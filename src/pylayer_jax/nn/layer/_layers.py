@@ -23,10 +23,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ... import _dtypes
-from ... import _unique_name as unique_name
-from ..._grad_mode import no_grad
-from ..._tensor import Tensor, before_write, unwrap
+from ..._autograd.grad_mode import no_grad
+from ..._runtime import dtypes as _dtypes
+from ..._runtime import unique_name as unique_name
+from ..._tensor.facade import Tensor, before_write, unwrap
 from ..initializer._base import Initializer
 from ._param import Parameter, _rewrap, make_parameter
 

@@ -16,9 +16,9 @@ from typing import Any
 import jax
 import numpy as np
 
-from ... import _dtypes
-from ... import _unique_name as unique_name
-from ..._tensor import EAGER_TYPES, Tensor
+from ..._runtime import dtypes as _dtypes
+from ..._runtime import unique_name as unique_name
+from ..._tensor.facade import EAGER_TYPES, Tensor
 from ..initializer._base import Constant, Initializer, global_initializer
 from ..initializer._scaled import XavierInitializer
 

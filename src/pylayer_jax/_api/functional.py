@@ -1,0 +1,51 @@
+"""Paddle's functions, each one line over the op table (layer L5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._ops import creation as _creation
+from .._ops import math as _math
+from .._ops import slices_scatters as _coverage_shape
+from .._ops.table import TABLE
+from .._tensor.facade import Tensor, apply_op
+from .._tensor.methods import public
+
+# table ops that are Paddle functions without being Tensor methods
+_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS}
+
+
+def _inplace_function(name: str) -> Any:
+    """``paddle.<op>_(x, ...)``: the Tensor method ``x.<op>_(...)`` as a function."""
+    method = getattr(Tensor, name)
+
+    def fn(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}: x must be a Tensor (it is written in place), but received {type(x).__name__}.")
+        return method(x, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"In-place ``{name[:-1]}``: writes the result into ``x`` (same shape and dtype) and returns it."
+    return fn
+
+
+for _name, _op in TABLE.items():
+    if _op.method or _name in _FUNCTIONS:
+        globals()[_name] = public(_op)
+        if _op.inplace:
+            globals()[_name + "_"] = _inplace_function(_name + "_")
+
+
+def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
+    """Coordinate grids (``ij`` indexing) from 1-D tensors given one by one or as one list.
+
+    >>> xs, ys = meshgrid(to_tensor([1, 2]), to_tensor([3, 4, 5]))  # doctest: +SKIP
+    """
+    if len(args) == 1 and isinstance(args[0], list | tuple):
+        args = tuple(args[0])
+    return apply_op(TABLE["meshgrid"], (list(args),), kwargs)
+
+
+# ``from ._functional import *`` exports Paddle's functions only, not this module's helpers
+__all__ = sorted(n for n in globals() if not n.startswith("_") and n not in {"Any", "TABLE", "Tensor", "annotations",
+                                                                               "apply_op", "public"})

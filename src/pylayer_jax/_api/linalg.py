@@ -1,0 +1,40 @@
+"""The ``paddle.linalg`` functions, each one line over the op table (layer L5).
+
+The same table entries also serve ``paddle.<name>`` and ``Tensor.<name>`` where Paddle has
+those paths; ``inv`` is ``inverse`` under Paddle's linalg name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._ops.table import TABLE
+from .._tensor.facade import apply_op
+from .._tensor.methods import public
+from .variadic import cov as cov
+
+cholesky = public(TABLE["cholesky"])
+corrcoef = public(TABLE["corrcoef"])
+cross = public(TABLE["cross"])
+det = public(TABLE["det"])
+diagonal = public(TABLE["diagonal"])
+eig = public(TABLE["eig"])
+eigh = public(TABLE["eigh"])
+eigvals = public(TABLE["eigvals"])
+eigvalsh = public(TABLE["eigvalsh"])
+inv = public(TABLE["inverse"])
+matmul = public(TABLE["matmul"])
+matrix_power = public(TABLE["matrix_power"])
+matrix_rank = public(TABLE["matrix_rank"])
+multi_dot = public(TABLE["multi_dot"])
+pinv = public(TABLE["pinv"])
+qr = public(TABLE["qr"])
+slogdet = public(TABLE["slogdet"])
+solve = public(TABLE["solve"])
+svd = public(TABLE["svd"])
+triangular_solve = public(TABLE["triangular_solve"])
+
+
+def norm(*args: Any, **kwargs: Any) -> Any:
+    """Vector or matrix norm: the table's ``norm`` op (defined with the reductions)."""
+    return apply_op(TABLE["norm"], args, kwargs)

@@ -1,0 +1,218 @@
+"""More matrix products, factor solves, order statistics, histograms and set tests.
+
+``histogram`` puts its ``weight`` tensor after attributes in Paddle's signature, so its
+kernel is registered tensors-first as ``histogram_op``; the public function is in
+``_coverage_api.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+import numpy as np
+
+from ._promote import autocast, binary
+from .math import unbroadcast
+from .table import defop
+
+
+# ---- products ----------------------------------------------------------------------------------
+@defop(3, saves=("x", "y"), inplace=True)
+def addmm(input, x, y, beta=1.0, alpha=1.0):
+    """``beta * input + alpha * (x @ y)`` for 2-D ``x`` and ``y`` (``input`` broadcasts)."""
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"addmm: x and y must be 2-D, but received {x.ndim}-D and {y.ndim}-D.")
+    return beta * input + alpha * (x @ y)
+
+
+@defop(3, saves=("x", "y"), inplace=True)
+def baddbmm(input, x, y, beta=1.0, alpha=1.0):
+    """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` and ``y`` (``input`` 2-D or 3-D)."""
+    if input.ndim not in (2, 3) or x.ndim != 3 or y.ndim != 3:
+        raise ValueError(
+            f"baddbmm: input must be 2-D or 3-D and x, y 3-D, but received {input.ndim}-D, {x.ndim}-D and {y.ndim}-D."
+        )
+    return beta * input + alpha * (x @ y)
+
+
+@defop(2, saves=("x", "vec"))
+def mv(x, vec):
+    """Matrix times vector: 2-D ``x`` and 1-D ``vec``."""
+    if x.ndim != 2 or vec.ndim != 1:
+        raise ValueError(f"mv: x must be 2-D and vec 1-D, but received {x.ndim}-D and {vec.ndim}-D.")
+    return x @ vec
+
+
+@defop(2, saves=("x", "y"))
+def tensordot(x, y, axes=2):
+    """Contract ``x`` and ``y`` over ``axes``: an int n (last n of x with first n of y), one list of axes
+    used for both, or a pair of lists ``[x_axes, y_axes]``."""
+    if isinstance(axes, int):
+        return jnp.tensordot(x, y, axes)
+    axes = list(axes)
+    if all(isinstance(a, int) for a in axes):
+        return jnp.tensordot(x, y, (axes, axes))
+    ax, ay = (list(axes[0]), list(axes[0])) if len(axes) == 1 else (list(axes[0]), list(axes[1]))
+    return jnp.tensordot(x, y, (ax, ay))
+
+
+@defop(2, saves=("x", "y"))
+def cholesky_solve(x, y, upper=False):
+    """Solve ``A z = x`` where ``y`` is the Cholesky factor of ``A`` (lower unless ``upper``)."""
+    return jsl.cho_solve((y, not upper), x)
+
+
+@defop(1, saves=("x",))
+def cholesky_inverse(x, upper=False):
+    """The inverse of ``A`` from its Cholesky factor ``x`` (``A = x x^T``, or ``x^T x`` when ``upper``)."""
+    eye = jnp.broadcast_to(jnp.eye(x.shape[-1], dtype=x.dtype), x.shape)
+    return jsl.cho_solve((x, not upper), eye)
+
+
+@defop(1, saves=("x",), inplace=True)
+def renorm(x, p, axis, max_norm):
+    """Each slice along ``axis`` whose ``p``-norm exceeds ``max_norm`` rescaled to that norm."""
+    ax = axis % x.ndim
+    others = tuple(i for i in range(x.ndim) if i != ax)
+    norm = jnp.sum(jnp.abs(x) ** p, axis=others, keepdims=True) ** (1.0 / p)
+    return jnp.where(norm > max_norm, x * (max_norm / (norm + 1e-7)), x).astype(x.dtype)
+
+
+@defop(1, nondiff=())
+def combinations(x, r=2, with_replacement=False):
+    """All length-``r`` combinations of the elements of a 1-D ``x``, one per row."""
+    if x.ndim != 1:
+        raise ValueError(f"combinations: x must be 1-D, but it has {x.ndim} dimensions.")
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    idx = list(pick(range(x.shape[0]), r))
+    if not idx:
+        return jnp.zeros((0, r), x.dtype)
+    return x[jnp.asarray(idx)]
+
+
+@defop(2, nondiff=("target",))
+def reduce_as(x, target):
+    """``x`` summed down to the shape of ``target`` (the reverse of broadcasting)."""
+    return unbroadcast(x, target.shape).reshape(target.shape)
+
+
+# ---- scans and order statistics -----------------------------------------------------------------
+@defop(1, saves=("x",))
+def logcumsumexp(x, axis=None, dtype=None):
+    """Running ``log(sum(exp(x)))`` along ``axis`` (of the flattened tensor when None)."""
+    x = autocast(x)
+    if dtype is not None:
+        x = x.astype(dtype)
+    if axis is None:
+        x, axis = jnp.ravel(x), 0
+    return jax.lax.cumlogsumexp(x, axis=axis % max(x.ndim, 1))
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile(api, f, x, q, axis, keepdim, interpolation):
+    if interpolation not in _METHODS:
+        raise ValueError(f"{api}: interpolation must be one of {', '.join(_METHODS)}, but received {interpolation!r}.")
+    if np.any((np.asarray(q) < 0) | (np.asarray(q) > 1)):
+        raise ValueError(f"{api}: q must be in [0, 1], but received {q!r}.")
+    ax = tuple(axis) if isinstance(axis, list | tuple) else axis
+    qs = jnp.asarray(np.asarray(q), jnp.float64 if x.dtype == jnp.float64 else jnp.float32)
+    return f(autocast(x), qs, axis=ax, keepdims=keepdim, method=interpolation).astype(autocast(x).dtype)
+
+
+@defop(1, saves=("x",))
+def quantile(x, q, axis=None, keepdim=False, interpolation="linear"):
+    """The ``q``-quantile(s) along ``axis``; a list of q adds a leading axis. NaN in a slice gives NaN."""
+    return _quantile("quantile", jnp.quantile, x, q, axis, keepdim, interpolation)
+
+
+@defop(1, saves=("x",))
+def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear"):
+    """``quantile`` ignoring NaN (NaN where a slice is all NaN)."""
+    return _quantile("nanquantile", jnp.nanquantile, x, q, axis, keepdim, interpolation)
+
+
+@defop(1, saves=("x",))
+def nanmedian(x, axis=None, keepdim=False, mode="avg"):
+    """Median ignoring NaN. ``mode='avg'`` averages the two middle values; ``'min'`` takes the lower one
+    and, with an ``axis``, also returns its int64 index."""
+    if mode not in ("avg", "min"):
+        raise ValueError(f"nanmedian: mode must be 'avg' or 'min', but received {mode!r}.")
+    if mode == "avg":
+        ax = tuple(axis) if isinstance(axis, list | tuple) else axis
+        return jnp.nanmedian(autocast(x), axis=ax, keepdims=keepdim).astype(x.dtype)
+    flat = axis is None
+    xa, ax = (jnp.ravel(x), 0) if flat else (x, axis % x.ndim)
+    order = jnp.argsort(xa, axis=ax, stable=True)
+    k = jnp.sum(~jnp.isnan(xa), axis=ax, keepdims=True) if jnp.issubdtype(x.dtype, jnp.inexact) else None
+    pos = jnp.maximum((k - 1) // 2, 0) if k is not None else jnp.full((1,) * xa.ndim, (xa.shape[ax] - 1) // 2)
+    pos = jnp.broadcast_to(pos, tuple(1 if i == ax else d for i, d in enumerate(xa.shape)))
+    idx = jnp.take_along_axis(order, pos, axis=ax)
+    vals = jnp.take_along_axis(xa, idx, axis=ax)
+    if k is not None:
+        vals = jnp.where(k == 0, jnp.nan, vals).astype(x.dtype)
+    if flat:
+        return vals.reshape((1,) * x.ndim) if keepdim else vals.reshape(())
+    if not keepdim:
+        vals, idx = jnp.squeeze(vals, ax), jnp.squeeze(idx, ax)
+    return vals, idx.astype(jnp.int64)
+
+
+# ---- histograms, buckets, membership --------------------------------------------------------------
+def _range(x, min, max):
+    lo, hi = (jnp.min(x), jnp.max(x)) if min == 0 and max == 0 else (jnp.asarray(min), jnp.asarray(max))
+    if not (min == 0 and max == 0) and min > max:
+        raise ValueError(f"histogram: max must be at least min, but received min={min}, max={max}.")
+    same = lo == hi
+    return jnp.where(same, lo - 1, lo), jnp.where(same, hi + 1, hi)
+
+
+def _edges(x, bins, min, max):
+    if not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"histogram: bins must be a positive int, but received {bins!r}.")
+    dt = x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else jnp.float32
+    xf = x.astype(dt)
+    lo, hi = _range(xf, min, max)
+    return xf, jnp.linspace(lo, hi, bins + 1).astype(dt)
+
+
+@defop(1, differentiable=False)
+def histogram_bin_edges(input, bins=100, min=0.0, max=0.0):
+    """The ``bins + 1`` edges ``histogram`` uses (the data's range when min and max are both 0)."""
+    return _edges(input, bins, min, max)[1]
+
+
+@defop(("input", "weight"), differentiable=False, method=False)
+def histogram_op(input, weight=None, bins=100, min=0.0, max=0.0, density=False):
+    """Counts (or summed weights, or a density) of ``input`` in ``bins`` equal bins; values outside are ignored."""
+    xf, edges = _edges(input, bins, min, max)
+    xf = jnp.ravel(xf)
+    inside = (xf >= edges[0]) & (xf <= edges[-1])
+    b = jnp.clip(jnp.searchsorted(edges, xf, side="right") - 1, 0, bins - 1)
+    w = jnp.ones_like(xf) if weight is None else jnp.ravel(weight).astype(xf.dtype)
+    counts = jnp.zeros(bins, xf.dtype).at[b].add(jnp.where(inside, w, 0))
+    if density:
+        return counts / (jnp.sum(counts) * (edges[1] - edges[0]))
+    if weight is None:
+        return counts.astype(jnp.int64)
+    return counts.astype(weight.dtype)
+
+
+@defop(2, differentiable=False)
+def isin(x, test_x, assume_unique=False, invert=False):
+    """True where an element of ``x`` occurs in ``test_x`` (False there when ``invert``)."""
+    x, test_x = binary("isin", x, test_x)
+    return jnp.isin(x, test_x, assume_unique=assume_unique, invert=invert)
+
+
+@defop(2, differentiable=False)
+def bucketize(x, sorted_sequence, out_int32=False, right=False):
+    """For each element, the index of the bucket of the 1-D ``sorted_sequence`` it falls in."""
+    if sorted_sequence.ndim != 1:
+        raise ValueError(f"bucketize: sorted_sequence must be 1-D, but it has {sorted_sequence.ndim} dimensions.")
+    out = jnp.searchsorted(sorted_sequence, x, side="right" if right else "left")
+    return out.astype(jnp.int32 if out_int32 else jnp.int64)

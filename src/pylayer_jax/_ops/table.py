@@ -1,0 +1,232 @@
+"""The one op table.
+
+Layer L1. Each op is a function on jax arrays with Paddle's parameter names, plus the
+metadata dispatch needs: which leading parameters take tensors, which of them (and
+whether the output) the backward needs saved, an optional explicit VJP rule, and which
+inputs never get gradients. The same entry serves eager dispatch (cached ``jax.jit``
+kernels), JAX tracing (the function called inline) and static recording.
+
+Why kernels are cached jitted functions: an eager ``jax.vjp`` costs milliseconds, a
+cached ``jax.jit`` call about ten microseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .checks import default_checks
+
+OUT = "out"
+
+
+class Op:
+    """One table entry. ``fn(*tensor_params, *attrs, **attrs)`` works on jax arrays."""
+
+    __slots__ = (
+        "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
+        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always", "__weakref__",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        tensor_names: tuple[str, ...],
+        saves: tuple[str, ...],
+        vjp: Callable[..., Any] | None,
+        nondiff: tuple[str, ...],
+        method: bool,
+        inplace: bool,
+        differentiable: bool,
+        checks: Callable[..., Any] | None = None,
+    ) -> None:
+        self.name = name
+        # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
+        # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
+        # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
+        self.checks = checks
+        self.check_always = checks is not None and not getattr(checks, "attrs_only", False)
+        self.fn = fn
+        self.tensor_names = tensor_names
+        self.n_in = len(tensor_names)  # (read on every dispatch)
+        self.saves = saves
+        self.vjp = vjp
+        self.nondiff = frozenset(nondiff)
+        self.method = method
+        self.inplace = inplace
+        self.differentiable = differentiable
+        self.save_mask = tuple(n in saves for n in tensor_names)  # per tensor parameter: saved for backward
+        self.saves_out = OUT in saves
+        self.signature = inspect.signature(fn)
+        self.doc = fn.__doc__
+        self._fwd: dict[Any, Callable[..., Any]] = {}
+        self._bwd: dict[Any, Callable[..., Any]] = {}
+        self._grad_op: Op | None = None
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+    @property
+    def n_tensors(self) -> int:
+        return len(self.tensor_names)
+
+    # ---- forward -------------------------------------------------------------
+    def call(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, leaves: Sequence[Any]) -> Any:
+        """Run the op on jax arrays (or tracers): the traced path, no cache."""
+        targs = jax.tree_util.tree_unflatten(treedef, leaves) if treedef is not None else leaves
+        return self.fn(*targs, *attr_args, **dict(attr_kwargs))
+
+    def _call_flat(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, *leaves: Any) -> Any:
+        # positional leaves: jit's C++ fast path dispatches them quicker than one tuple argument
+        return self.call(treedef, attr_args, attr_kwargs, leaves)
+
+    def forward_kernel(self, key: tuple) -> Callable[..., Any]:
+        """The cached jitted forward for one (treedef, attrs) key."""
+        k = self._fwd.get(key)
+        if k is None:
+            treedef, attr_args, attr_kwargs, _ = key
+            k = jax.jit(functools.partial(self._call_flat, treedef, attr_args, attr_kwargs))
+            self._fwd[key] = k
+        return k
+
+    # ---- backward ------------------------------------------------------------
+    def backward_kernel(self, key: tuple, avals: tuple, needs: tuple) -> Callable[..., Any]:
+        """Cached jitted ``(leaves, outs, cts) -> grads`` for a forward key.
+
+        ``leaves`` holds the saved input arrays (None where not saved: rebuilt inside as
+        zeros of ``avals``, which is exact because the op's VJP does not read them);
+        ``outs`` the saved outputs (or None); ``cts`` one cotangent per output leaf or None.
+        """
+        bkey = (key, avals, needs)
+        k = self._bwd.get(bkey)
+        if k is None:
+            k = jax.jit(functools.partial(vjp_call, self, key, avals, needs))
+            self._bwd[bkey] = k
+        return k
+
+    @property
+    def grad_op(self) -> Op:
+        """The backward as an op of its own, so create_graph can record and differentiate it."""
+        if self._grad_op is None:
+            base = self
+
+            def grad_fn(leaves, outs, cts, key, avals, needs):  # noqa: ANN001, ANN202
+                return vjp_call(base, key, avals, needs, leaves, outs, cts)
+
+            self._grad_op = Op(
+                f"{self.name}_grad", grad_fn, ("leaves", "outs", "cts"), ("leaves", "outs", "cts"),
+                None, (), False, False, True,
+            )
+        return self._grad_op
+
+
+def _zeros_for(aval: Any) -> Any:
+    shape, dtype = aval
+    return jnp.zeros(shape, dtype)
+
+
+def vjp_call(op: Op, key: tuple, avals: tuple, needs: tuple, leaves: Sequence[Any], outs: Any, cts: Sequence[Any]) -> list[Any]:
+    """Gradients for the tensor leaves of one op call (None where not needed)."""
+    treedef, attr_args, attr_kwargs, _ = key
+    full = [_zeros_for(a) if v is None and a is not None else v for v, a in zip(leaves, avals)]
+    if op.vjp is not None:
+        return _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs)
+    idx = [i for i, n in enumerate(needs) if n]
+
+    def f(*diff):
+        vals = list(full)
+        for i, d in zip(idx, diff):
+            vals[i] = d
+        return op.call(treedef, attr_args, attr_kwargs, vals)
+
+    out, pullback = jax.vjp(f, *[full[i] for i in idx])
+    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
+    ct_leaves = [_ct_for(o, c) for o, c in zip(out_leaves, cts)]
+    grads = pullback(jax.tree_util.tree_unflatten(out_tree, ct_leaves))
+    res: list[Any] = [None] * len(full)
+    for i, g in zip(idx, grads):
+        res[i] = _fix_grad(g, full[i])
+    return res
+
+
+def _ct_for(out: Any, ct: Any) -> Any:
+    if not jnp.issubdtype(out.dtype, jnp.inexact):
+        return np.zeros(out.shape, jax.dtypes.float0)
+    if ct is None:
+        return jnp.zeros(out.shape, out.dtype)
+    return ct.astype(out.dtype)
+
+
+def _fix_grad(g: Any, primal: Any) -> Any:
+    dt = jnp.result_type(primal)
+    if g.dtype == jax.dtypes.float0:
+        return jnp.zeros(jnp.shape(primal), dt)
+    return g.astype(dt) if g.dtype != dt else g
+
+
+def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs):  # noqa: ANN001, ANN202
+    """Call an op's hand-written rule with the saved values by parameter name."""
+    targs = jax.tree_util.tree_unflatten(treedef, full) if treedef is not None else full
+    saved = {n: v for n, v in zip(op.tensor_names, targs) if n in op.saves}
+    out_leaves = outs if outs is not None else []
+    if OUT in op.saves:
+        saved[OUT] = out_leaves[0] if len(out_leaves) == 1 else tuple(out_leaves)
+    cts_m = [c if c is not None or outs is None else jnp.zeros_like(outs[i]) for i, c in enumerate(cts)]
+    ct = cts_m[0] if len(cts_m) == 1 else tuple(cts_m)
+    grads = op.vjp(saved, ct, *attr_args, **dict(attr_kwargs))
+    if not isinstance(grads, (tuple, list)):
+        grads = (grads,)
+    gleaves = jax.tree_util.tree_leaves(list(grads))
+    return [_fix_grad(g, p) if n else None for g, p, n in zip(gleaves, full, needs)]
+
+
+TABLE: dict[str, Op] = {}
+
+
+def defop(
+    tensors: int | Sequence[str] = 1,
+    *,
+    saves: Sequence[str] = (),
+    vjp: Callable[..., Any] | None = None,
+    nondiff: Sequence[str] = (),
+    name: str | None = None,
+    method: bool = True,
+    inplace: bool = False,
+    differentiable: bool = True,
+    checks: Callable[..., Any] | None = None,
+) -> Callable[[Callable[..., Any]], Op]:
+    """Register ``fn`` as an op.
+
+    ``tensors``: how many leading parameters take tensors (or their names). Each may be
+    given a Tensor, a list of Tensors, a Python scalar or None.
+    ``saves``: names of tensor parameters, and/or ``"out"``, that backward needs; these
+    are what saved-tensor hooks pack. The default VJP is ``jax.vjp`` of ``fn`` with the
+    non-saved inputs replaced by zeros, so list exactly what the derivative reads.
+    ``vjp``: an explicit rule ``vjp(saved: dict, ct, *attrs) -> grads`` (needed when the
+    op saves its output instead of its input).
+    ``checks``: argument validation run at the call, before recording (see ``Op.checks``).
+    """
+
+    def deco(fn: Callable[..., Any]) -> Op:
+        params = list(inspect.signature(fn).parameters)
+        tnames = tuple(params[:tensors]) if isinstance(tensors, int) else tuple(tensors)
+        chk = checks
+        if chk is None:
+            axis_param = next((p for p in ("axis", "dim") if p in params[len(tnames):]), None)
+            chk = default_checks(axis_param) if axis_param is not None and tnames else None
+        op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
+                inplace, differentiable, chk)
+        if op.name in TABLE:
+            raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
+        TABLE[op.name] = op
+        return op
+
+    return deco
+

@@ -1,0 +1,403 @@
+"""``PyLayer``: custom forward/backward pairs on the eager tape (layer L5).
+
+``apply`` picks a driver. Concrete Tensors go through the eager driver here: forward runs
+once with recording off and concrete Tensors; a ``PyLayerNode`` on the tape keeps the
+ctx, and ``.backward()`` calls the user's backward with concrete Tensors (under grad mode
+= create_graph, so double backward records backward's own ops). JAX arrays, tracers and
+Tensors wrapping tracers go through the traced driver (``_py_layer_traced``), a true
+``jax.custom_vjp``/``custom_jvp`` function.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from .._autograd.graph import Node, released_error
+from .._exec import deferred as lazy
+from .._replay import follow as replay
+from .._replay import note as note
+from .._runtime.state import grad_mode, modes
+from .._tensor.facade import Tensor, _make_node
+from .._tensor.methods import check_inplace_leaf, inplace_assign
+from .._tensor.saved_hooks import SavedSlot, iter_slots
+from .ctx import PyLayerContext
+from .slots import backward_args, input_slots, output_slots, rebuild_output, split_grads
+from .traced import traced_apply
+
+_Tracer = jax.core.Tracer
+_zeros = jax.jit(jnp.zeros, static_argnums=(0, 1))  # an eager jnp.zeros costs ~100 us, this ~10
+
+
+def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a PyLayer backward that is not itself differentiable.
+
+    It runs with gradient recording off; differentiating its result again (a second
+    ``paddle.grad`` with create_graph, or ``jax.grad`` of a ``jax.grad``) raises a RuntimeError.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with grad_mode(False):
+            return fn(*args, **kwargs)
+
+    wrapper._once_differentiable = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+class PyLayer:
+    """Build a custom op from a forward and a backward staticmethod, run it with ``apply``.
+
+    ``forward(ctx, *args, **kwargs)`` computes the outputs (recording is off inside).
+    ``backward(ctx, *grads)`` receives one gradient per output slot and returns one
+    gradient (or None) per input slot: each Tensor argument, and each list/tuple (or other
+    pytree) of Tensors.
+
+    Example::
+
+        >>> import pylayer_jax as paddle
+        >>> from pylayer_jax.autograd import PyLayer
+        >>> class Cube(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x * x
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         x, = ctx.saved_tensor()
+        ...         return 3 * x * x * dy
+        >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+        >>> Cube.apply(x).backward()
+        >>> x.grad.numpy()
+        array([27.], dtype=float32)
+    """
+
+    @staticmethod
+    def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for PyLayer.")
+
+    @staticmethod
+    def backward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the backward function for PyLayer.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward and, when some Tensor argument needs a gradient, record backward on the tape."""
+        if cls.forward is PyLayer.forward:
+            raise NotImplementedError(
+                f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
+            )
+        if kwargs or not all(type(a) is Tensor and not isinstance(a._v, _Tracer) for a in args):
+            if _any_traced(args, kwargs):
+                return traced_apply(cls, args, kwargs)
+            slots, flat = input_slots(args, kwargs)
+        else:  # the common case: positional Tensors only
+            slots, flat = None, args
+        return _eager_apply(cls, args, kwargs, slots, flat)
+
+
+def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+    """Raw jax arrays, tracers, or Tensors wrapping tracers anywhere in the arguments."""
+    for leaf in jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda v: isinstance(v, Tensor)):  # Parameters too
+        if isinstance(leaf, jax.Array) or (isinstance(leaf, Tensor) and isinstance(leaf._v, _Tracer)):
+            return True
+    return False
+
+
+def _layer(cls: type) -> str:
+    return f"PyLayer {cls.__name__}"
+
+
+def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: Any, flat: Sequence[Any]) -> Any:
+    grad_on = modes.grad_enabled
+    needs = [grad_on and not t.stop_gradient for t in flat]
+    record = any(needs)
+    ctx = PyLayerContext()
+    if slots is None:
+        ctx.needs_input_grad = tuple(needs)
+    else:
+        pos, nig = 0, []
+        for s in slots:
+            nig.append(any(needs[pos : pos + s.n]))
+            pos += s.n
+        ctx.needs_input_grad = tuple(nig)
+    follow = noting = None
+    if record and slots is None and replay.ENABLED:  # a repeated step may replay this apply, or note it
+        rs = replay.st
+        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):
+            follow = replay.layer_begin(cls, flat, _make_node)
+        if follow is None and (rs.rec is not None or (rs.pos == 0 and rs.step is None)):
+            noting = note.mark()
+    # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
+    # has none yet: they stand for nodes not built)
+    raw = None
+    if follow is None:
+        edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+    else:
+        edges = None
+        raw = [t._e if need else None for t, need in zip(flat, needs)]
+
+    prev = modes.grad_enabled
+    depth = len(modes.pylayer_forward_ctx)
+    try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)
+        ctx._in_forward = True
+        modes.pylayer_forward_ctx.append(ctx)
+        modes.grad_enabled = False
+        out = cls.forward(ctx, *args, **kwargs)
+        modes.grad_enabled = prev
+    except BaseException:
+        if follow is not None:
+            replay.layer_end(follow, False, flat, None, None, _make_node)
+        raise
+    finally:
+        modes.grad_enabled = prev
+        del modes.pylayer_forward_ctx[depth:]
+        ctx._in_forward = False
+
+    saved = ctx._saved
+    if follow is not None:
+        ok = type(out) is Tensor and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+        node = PyLayerNode(cls, ctx, None, needs, flat, [None] * len(flat), [out], None) if ok else None
+        if replay.layer_end(follow, ok, flat, out, node, _make_node):
+            if saved:
+                _link_saved(saved, [out], [out])
+            return out
+        # the step left its note: its tape is built, so the stubs the inputs had resolve to nodes now
+        edges = [_edge_of(t, e) if need else None for t, need, e in zip(flat, needs, raw)]
+
+    if type(out) is Tensor:
+        out_slots, out_flat, how = None, [out], None
+    else:
+        out_slots, out_flat, how = output_slots(out, _layer(cls))
+    if not record:
+        if saved:
+            _link_saved(saved, (), ())
+        return out
+
+    node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
+    t = out_flat[0]
+    common = (
+        len(out_flat) == 1
+        and type(t) is Tensor
+        and t._edge is None
+        and t.stop_gradient
+        and not ctx._non_diff
+        and all(t is not i for i in flat)
+    )
+    if common:
+        t._edge, t.stop_gradient = (node, 0), False  # the common case: one fresh output
+        new_flat = out_flat
+    else:
+        new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
+    if noting is not None:
+        if common and not ctx._not_inplace and _plain(saved):
+            note.note_layer(noting, cls, flat, needs, t, node)
+        else:
+            replay.abort()
+    if saved:
+        _link_saved(saved, [o if all(o is not i for i in flat) else None for o in out_flat], new_flat)
+    if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
+        return out
+    return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) -> None:
+    """A saved fresh forward output differentiates through the node (create_graph); drop the saved objects.
+
+    ``out_flat`` holds None for outputs that are inputs: a saved input keeps its own history.
+    """
+    for s in saved if all(type(v) is SavedSlot for v in saved) else iter_slots(saved):
+        if type(s) is not SavedSlot or s.ref is None:
+            continue
+        for j, o in enumerate(out_flat):
+            if o is s.ref and new_flat[j] is o and not o.stop_gradient:
+                s.edge, s.stop_gradient = o._e, False  # (a replayed apply's stub until its node is needed)
+        s.ref = None
+
+
+def _plain(saved: Any) -> bool:
+    """Nothing saved, or Tensors/arrays saved without hooks (what a replayed step may hold)."""
+    return not saved or all(type(v) is SavedSlot and v.unpack is None for v in saved)
+
+
+def _edge_of(t: Tensor, e: Any) -> Any:
+    """The edge an input had before forward (``e``: its raw edge then, None for a leaf), now its tape is built."""
+    if e is None:
+        return t._leaf_edge()
+    if type(e[0]) is replay.Step:
+        return (replay.resolve(e[0], e[1], _make_node), 0)
+    return e
+
+
+def _wire_outputs(
+    ctx: PyLayerContext, node: PyLayerNode, inputs: Sequence[Any], outs: list[Any], layer: str
+) -> list[Any]:
+    """Attach forward's output Tensors to ``node``; returns the Tensors apply hands back."""
+    in_ids = {id(t) for t in inputs}
+    not_inplace = {id(t) for t in ctx._not_inplace}
+    non_diff = {id(t) for t in ctx._non_diff}
+    seen: set[int] = set()
+    res = []
+    for j, t in enumerate(outs):
+        if isinstance(t, jax.Array):
+            t = Tensor(t)
+        if id(t) in non_diff:
+            node.non_diff.add(j)
+            r = t if id(t) not in seen and t._edge is None else Tensor(t._v)
+            r.stop_gradient = True
+        elif id(t) in in_ids and id(t) not in not_inplace and id(t) not in seen:
+            # returning an unmarked input is an in-place write of that input
+            check_inplace_leaf(t, f"{layer}.apply (forward returned its input)")
+            r = inplace_assign(t, Tensor(t._v, False, (node, j)), f"{layer}.apply")
+        elif id(t) in in_ids or id(t) in seen or t._edge is not None or not t.stop_gradient:
+            # a marked input, a repeated output or a tensor with a history of its own: a new Tensor sharing data
+            r = Tensor(t._v, False, (node, j))
+        else:
+            r = t
+            r._edge, r.stop_gradient = (node, j), False
+        seen.add(id(t))
+        res.append(r)
+    return res
+
+
+class PyLayerNode(Node):
+    """The tape node of one ``PyLayer.apply`` call: calls the user's backward with Tensors."""
+
+    __slots__ = ("cls", "ctx", "slots", "needs", "in_avals", "out_slots", "non_diff")
+
+    def __init__(
+        self,
+        cls: type,
+        ctx: PyLayerContext,
+        slots: Any,
+        needs: list[bool],
+        inputs: Sequence[Any],
+        edges: list[Any],
+        out_flat: list[Any],
+        out_slots: Any,
+    ) -> None:
+        out_avals = [(tuple(o._v.shape), o._v.dtype) if isinstance(o, Tensor) else (tuple(o.shape), o.dtype)
+                     for o in out_flat]
+        super().__init__(edges, out_avals)
+        self.cls = cls
+        self.ctx = ctx
+        self.slots = slots
+        self.needs = needs
+        self.in_avals = [(tuple(t._v.shape), t._v.dtype) if need else None for t, need in zip(inputs, needs)]
+        self.out_slots = out_slots
+        self.non_diff: set[int] = set()
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"PyLayer {self.cls.__name__}"
+
+    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+        if self.released:
+            raise released_error(self.name)
+        co = note.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
+        out = self._backward(cts, diff)
+        if co is not None:
+            note.callout_end(co, out)
+        return out
+
+    def _backward(self, cts: list[Any], diff: Any) -> list[Any]:
+        cls, ctx = self.cls, self.ctx
+        if cls.backward is PyLayer.backward:
+            raise NotImplementedError(
+                f"You must implement the backward function for PyLayer: {cls.__name__} has no backward "
+                "staticmethod, and a gradient is needed through it."
+            )
+        once = getattr(cls.backward, "_once_differentiable", False)
+        grads = []
+        non_diff = self.non_diff
+        for j, c in enumerate(cts):
+            shape, dtype = self.out_avals[j]
+            if c is None or (non_diff and j in non_diff):
+                grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+            elif type(c) is Tensor:
+                grads.append(c if c._v.dtype == dtype else c.astype(dtype))
+            else:
+                grads.append(Tensor(c if c.dtype == dtype else lazy.concrete(c).astype(dtype)))
+        args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
+        prev = modes.grad_enabled
+        try:  # (set and restored inside the try, on both paths: an interrupt anywhere leaves the mode as it was)
+            modes.grad_enabled = diff is not None and not once
+            result = cls.backward(ctx, *args)
+            modes.grad_enabled = prev
+        except Exception as e:
+            e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
+            raise
+        finally:
+            modes.grad_enabled = prev
+        if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
+            values = [result]  # the common case, checked quickly
+        else:
+            slots = self.slots if self.slots is not None else _plain_slots(len(self.needs))
+            values = split_grads(result, slots, self.needs, self.name)
+        out = []
+        err_node = (
+            _OnceDifferentiableNode(self.name, self.next_edges, self.in_avals) if once and diff is not None else None
+        )
+        for k, (g, aval) in enumerate(zip(values, self.in_avals)):
+            if g is None or aval is None:
+                out.append(None)
+                continue
+            out.append(self._fix(g, aval, k, diff, err_node))
+        return out
+
+    def _fix(self, g: Any, aval: tuple, k: int, diff: Any, err_node: Any) -> Any:
+        """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype."""
+        shape, dtype = aval
+        t = g if type(g) is Tensor or isinstance(g, Tensor) else Tensor(jnp.asarray(g))
+        if tuple(t._v.shape) != shape:
+            raise ValueError(
+                f"{self.name}: backward returned a gradient of shape {list(t._v.shape)} for input Tensor {k}, "
+                f"whose shape is {list(shape)}. Return a gradient with the input's shape."
+            )
+        if diff is None:
+            v = t._v
+            return v if v.dtype == dtype else lazy.concrete(v).astype(dtype)
+        if err_node is not None:
+            return Tensor(t._value.astype(dtype), False, (err_node, k))
+        return t if t._v.dtype == dtype else t.astype(dtype)
+
+    def release(self) -> None:
+        super().release()
+        self.ctx = None  # type: ignore[assignment]
+
+
+def _plain_slots(n: int) -> list[Any]:
+    return _PLAIN[n] if n < len(_PLAIN) else [_SingleSlot] * n
+
+
+class _SingleSlot:
+    tdef = None
+    n = 1
+    n_all = 1
+    tensor_pos = (0,)
+    kind = "Tensor"
+
+
+_PLAIN = [[_SingleSlot] * i for i in range(16)]
+
+
+class _OnceDifferentiableNode(Node):
+    """Stands for a once_differentiable backward's results on the tape; differentiating them raises."""
+
+    __slots__ = ("layer",)
+
+    def __init__(self, layer: str, next_edges: Sequence[Any], in_avals: Sequence[Any]) -> None:
+        avals = [((), jnp.float32) if a is None else a for a in in_avals]
+        super().__init__(list(next_edges), avals)
+        self.layer = layer
+
+    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+        raise RuntimeError(
+            f"{self.layer}: its backward is decorated with @once_differentiable, so its gradients cannot be "
+            "differentiated again (a second paddle.grad / backward through them). Remove the decorator and write "
+            "backward with differentiable ops to get higher-order gradients."
+        )

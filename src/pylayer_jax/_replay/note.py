@@ -1,0 +1,365 @@
+"""Taking the note of a step that may repeat (``_replay`` follows it in the steps after).
+
+Layer L4, beside ``_replay``. While a step runs normally, each op that makes a tape node
+(``note_op``) and each ``PyLayer.apply`` (``note_layer``) becomes an event: what must match
+next time and the buffer calls it recorded. ``backward_mark``/``note_backward`` around the
+normal ``backward()`` note its calls, the leaves' gradients it wrote, and for each PyLayer's
+backward (``callout_begin``/``callout_end``) where it ran between those calls and what the walk
+held then. A note that cannot say what the next step must repeat is dropped (``abort``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from .._autograd.engine import WALK
+from .._autograd.graph import OpNode
+from .._exec import deferred as lazy
+from .._exec.deferred import Pending
+from .._runtime.state import modes
+from .follow import (
+    _NO,
+    AT_START,
+    IN_STEP,
+    MAX_EVENTS,
+    OUTSIDE,
+    Backward,
+    Callout,
+    Event,
+    LayerEvent,
+    Plan,
+    _ArrayImpl,
+    _aval,
+    _current_buf,
+    _grad_state,
+    _same_state,
+    abort,
+    st,
+)
+
+
+def mark() -> tuple:
+    """The buffer's state before an op that may be noted."""
+    buf = lazy._buffer()  # the buffer the op records into
+    return (buf, len(buf.calls), len(buf.ext), len(buf.refs))
+
+
+def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
+            needs: tuple, out: Any, node: OpNode, tensor_type: type) -> None:
+    """Note an op that normal dispatch just ran, recorded and gave a node."""
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
+            or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None
+            or modes.saved_hooks):  # a packed saved value is not replayed
+        abort()
+        return
+    if not _open_note(buf, nc, ne, nr):
+        return
+    call = buf.calls[nc]
+    srcs = []
+    for i, t in enumerate(leaves):
+        r = call[2][i]
+        src = None
+        if type(t) is tensor_type or isinstance(t, tensor_type):  # a Parameter too
+            src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
+        if src is None:
+            abort()
+            return
+        srcs.append(src)
+    _add_event(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node), nr, node, nr + 1)
+
+
+def note_layer(before: tuple, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
+    """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    v = out._v
+    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or type(v) is not Pending or v.buf is not buf
+            or v.array is not None or v.idx < nr):
+        abort()
+        return
+    if not _open_note(buf, nc, ne, nr):
+        return
+    srcs = []
+    for t, need in zip(inputs, needs):
+        w = t._v
+        src = None
+        if t.stop_gradient != need:  # (forward did not change it)
+            if type(w) is Pending and w.buf is buf and w.array is None:
+                src = _src(t, need, w.idx, None, -1)
+            else:  # forward enters the array into the buffer where it uses it
+                src = _src(t, need, None, w, -1)
+        if src is None:
+            abort()
+            return
+        srcs.append(src)
+    ev = LayerEvent(cls, tuple(srcs), tuple(needs), tuple(buf.calls[nc:]), tuple(buf.ext_avals[ne:]),
+                    len(buf.refs) - nr, (nc, ne, nr), v.idx, v.aval)
+    _add_event(ev, v.idx, node, len(buf.refs))
+
+
+def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
+    """Whether the event beginning at this buffer state goes into a note (begun now if the step begins here)."""
+    s = st
+    if s.rec is None:
+        if s.pos != 0 or s.step is not None:
+            return False
+        s.pos = -1
+        # one assignment, the list last: an interrupt leaves no note begun with another note's start
+        s.rec_buf, s.rec_start, s.rec_end, s.rec = buf, (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr), nr, []
+        return True
+    if buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
+        abort()
+        return False
+    return True
+
+
+def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> tuple | None:
+    """Where input ``t`` of a noted event comes from: buffer slot ``r``, or else the outside array ``v`` (buffer
+    input ``ext_idx``); None when the note cannot say (the step is not noted further)."""
+    s = st
+    sg = t.stop_gradient
+    e = t._e
+    n_leaf = -1
+    if need and e is None:  # a leaf the event sends a gradient to: numbered in order of first use
+        n_leaf = s.rec_leaf_ids.get(id(t), -1)
+        if n_leaf >= 0 and s.rec_leaves[n_leaf]() is not t:  # an earlier leaf died and its id came back
+            return None
+        if n_leaf < 0:
+            n_leaf = s.rec_leaf_ids[id(t)] = len(s.rec_leaves)
+            s.rec_leaves.append(weakref.ref(t))
+    if r is not None:
+        k = s.rec_slots.get(r)
+        if k is not None:
+            if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
+                return None
+            return (IN_STEP, r, sg, k, None)
+        if r < s.rec_start[2] and (e is None or sg):
+            return (AT_START, r, sg, n_leaf, None)
+        return None
+    if type(v) is Pending:
+        v = v.array
+    if type(v) is not _ArrayImpl or (e is not None and not sg):
+        return None
+    return (OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
+
+
+def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
+    s = st
+    try:
+        s.rec_slots[out_slot] = len(s.rec)
+        s.rec_node_idx[id(node)] = len(s.rec)
+        s.rec_nodes.append(weakref.ref(node))
+        s.rec.append(ev)
+        s.rec_end = end
+    except BaseException:  # interrupted with the event half noted: no note of this step
+        abort()
+        raise
+
+
+def backward_mark(t: Any) -> tuple | None:
+    """Before a normal ``backward()`` from ``t``: what the note needs of the moment, or None (not noted)."""
+    s = st
+    if s.rec is None:
+        return None
+    buf = s.rec_buf
+    e = t._e
+    root = None if e is None else s.rec_node_idx.get(id(e[0]))
+    if (root is None or s.rec_nodes[root]() is not e[0] or t.stop_gradient or _current_buf() is not buf or buf.done
+            or len(buf.refs) != s.rec_end):
+        return None
+    for ref in s.rec_nodes:
+        node = ref()
+        if node is not None and (node.pre_hooks or node.released):
+            return None
+    states = []
+    for ref in s.rec_leaves:
+        leaf = ref()
+        if leaf is None:  # a leaf the step used is gone: nothing to follow
+            return None
+        acc = leaf._acc
+        if acc.pre_hooks:
+            return None
+        g = _grad_state(acc.grad, buf)
+        if g is _NO:
+            return None
+        states.append(g)
+    s.rec_co = []
+    s.rec_bwd_refs = len(buf.refs)
+    return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
+
+
+def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
+    """A PyLayer's backward is about to run inside the ``backward()`` being noted: what the note needs of it."""
+    s = st
+    buf = s.rec_buf
+    k = s.rec_node_idx.get(id(node))
+    if k is None or s.rec_nodes[k]() is not node or _current_buf() is not buf or buf.done:
+        s.rec_co = None
+        return None
+    cs = []
+    for c in cts:  # each gradient it receives is a result of this backward's calls
+        if type(c) is not Pending or c.buf is not buf or c.array is not None:
+            s.rec_co = None
+            return None
+        cs.append((c.idx, c.aval))
+    # what the walk has done by now and holds (a replayed step may have to go on from here): the nodes it has
+    # run (freed), the leaves whose gradients it has stored, the gradients waiting for the nodes still to run,
+    # and those nodes in its order
+    freed = tuple([j for j, ref in enumerate(s.rec_nodes) if (n := ref()) is not None and n.released])
+    accs = {}
+    reached = []
+    for n, ref in enumerate(s.rec_leaves):
+        leaf = ref()
+        acc = None if leaf is None else leaf._acc
+        if acc is not None:
+            accs[id(acc)] = n
+            g = acc.grad
+            if type(g) is Pending and g.buf is buf and g.array is None and g.idx >= s.rec_bwd_refs:
+                reached.append(n)
+    pending = []
+    for nid, gs in (WALK.grads or {}).items():
+        where = _where(nid, accs)
+        if where is None:  # a node outside the noted step
+            s.rec_co = None
+            return None
+        for oj, g in enumerate(gs):
+            if g is None:
+                continue
+            if type(g) is not Pending or g.buf is not buf or g.array is not None:
+                s.rec_co = None
+                return None
+            pending.append((*where, oj, g.idx, g.aval))
+    rest = [_where(id(nd), accs) for nd in (WALK.rev or [])[WALK.i:]]
+    if None in rest:
+        s.rec_co = None
+        return None
+    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed, tuple(pending), tuple(reached),
+            tuple(rest)), _leaf_state()
+
+
+def _where(nid: int, accs: dict[int, int]) -> tuple[int, int] | None:
+    """A node of the noted step by id: (0, its event) or (1, the leaf it accumulates into); None if not one."""
+    s = st
+    j = s.rec_node_idx.get(nid)
+    if j is not None and id(s.rec_nodes[j]()) == nid:
+        return (0, j)
+    n = accs.get(nid)
+    return None if n is None else (1, n)
+
+
+def _leaf_state() -> list:
+    """The noted step's leaves' gradients and hooks (a PyLayer's backward must not change them in a noted step:
+    the note keeps which leaves the backward wrote from what they hold at its end)."""
+    state = []
+    for ref in st.rec_leaves:
+        leaf = ref()
+        acc = None if leaf is None else leaf._acc
+        state.append(None if acc is None else (acc.grad, bool(acc.pre_hooks)))
+    return state
+
+
+def callout_end(co: tuple, grads: Sequence[Any]) -> None:
+    """The PyLayer's backward returned ``grads`` (one per input: None, or an array to pass on)."""
+    s = st
+    buf = s.rec_buf
+    co, before = co
+    if s.rec_co is None or _current_buf() is not buf or buf.done or not _same_leaf_state(before, _leaf_state()):
+        s.rec_co = None
+        return
+    slots = []
+    for g in grads:
+        if g is None:
+            slots.append(-1)
+        elif type(g) is Pending and g.buf is buf and g.array is None:
+            slots.append(g.idx)
+        else:  # an array computed at once, or a result of an earlier run: not a slot of this step
+            s.rec_co = None
+            return
+    s.rec_co.append((*co, len(buf.calls), len(buf.refs), len(buf.ext), tuple(slots)))
+
+
+def _same_leaf_state(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x is y or (x is not None and y is not None and x[0] is y[0] and x[1] == y[1])
+                                    for x, y in zip(a, b))
+
+
+def note_backward(before: tuple) -> None:
+    """After the normal ``backward()`` (before its flush): finish the note; the next step follows it."""
+    s = st
+    root, nc, ne, nr, states = before
+    buf = s.rec_buf
+    if s.rec is None or _current_buf() is not buf or buf.done:
+        return
+    for ref in s.rec_nodes:
+        node = ref()
+        if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
+            return
+    reached = {root}  # every op of the step leads to the root (a replayed backward frees them all)
+    for k in range(root, -1, -1):
+        if k in reached:
+            ev = s.rec[k]
+            for src, need in zip(ev.srcs, ev.needs):
+                if need and src[0] == IN_STEP:
+                    reached.add(src[3])
+    if len(reached) != len(s.rec):
+        return
+    leaves = []
+    written = set()
+    entered = set()
+    for ref, g0 in zip(s.rec_leaves, states):
+        leaf = ref()
+        if leaf is None:
+            return
+        acc = leaf._acc
+        before = g0
+        if type(g0) is _ArrayImpl:  # an array gradient: the buffer input it became, if this backward read it
+            j = buf.ext_ids.get(id(g0))
+            before = (j, _aval(g0))
+            if j is not None:
+                entered.add(j)
+        g = acc.grad
+        if type(g) is Pending and g.buf is buf and g.idx >= nr and g.array is None:
+            leaves.append((before, g.idx, g.aval))
+            written.add(g.idx)
+        elif _same_state(_grad_state(g, buf), g0) and (type(g0) is not _ArrayImpl or before[0] is None):
+            leaves.append((before, -1, None))  # not reached by this backward
+        else:
+            return
+    parts = _split_at_callouts(s.rec, s.rec_co, buf, nc, ne, nr)
+    if parts is None:
+        return
+    segs, callouts, ext_tail = parts
+    # every new buffer input is a PyLayer backward's or, after the last of them, a leaf's gradient
+    if not set(range(ext_tail, len(buf.ext))) <= entered or any(j < ext_tail for j in entered):
+        return
+    for j in range(nr, len(buf.refs)):
+        if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
+            return
+    bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext),
+                   segs, callouts, ext_tail)
+    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves))
+
+
+def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int, nr: int) -> tuple | None:
+    """(segments, callouts, buffer inputs before the leaves' gradients) of a noted backward; None if it cannot be
+    replayed (a PyLayer backward the note could not follow, buffer inputs entered outside the callouts)."""
+    n_layers = sum(type(ev) is LayerEvent for ev in events)
+    if co is None or len(co) != n_layers:  # every apply's backward ran once, and was noted
+        return None
+    if not co:
+        return (), (), ne
+    segs, callouts = [], []
+    pc, pr, pe = nc, nr, ne
+    for k, cts, c0, r0, e0, freed, pending, reached, rest, c1, r1, e1, grads in co:
+        if type(events[k]) is not LayerEvent or e0 != pe or c0 < pc:
+            return None
+        segs.append((tuple(buf.calls[pc:c0]), r0 - pr))
+        callouts.append(Callout(k, cts, tuple(buf.calls[c0:c1]), tuple(buf.ext_avals[e0:e1]), r1 - r0, e0, grads,
+                                freed, pending, reached, rest))
+        pc, pr, pe = c1, r1, e1
+    segs.append((tuple(buf.calls[pc:]), len(buf.refs) - pr))
+    return tuple(segs), tuple(callouts), pe

@@ -1,0 +1,277 @@
+"""Tensor methods and operators, all routed through ``apply_op`` and the op table.
+
+Layer L4. Every table op with ``method=True`` becomes ``Tensor.<name>``; ops marked
+``inplace`` also get ``Tensor.<name>_``, which rebinds the tensor's array and bumps its
+version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from .._autograd.saved import SavedValue
+from .._ops.indexing import TENSOR
+from .._ops.table import TABLE, Op
+from .._runtime import dtypes as _dtypes
+from .._runtime.state import modes
+from .facade import Tensor, _concrete, apply_op, before_write
+
+
+def public(op: Op) -> Callable[..., Any]:
+    """The Paddle-style function for an op: Paddle's signature plus ``name=None``."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return apply_op(op, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = op.doc
+    fn.__signature__ = op.signature  # type: ignore[attr-defined]
+    return fn
+
+
+def _method(op: Op) -> Callable[..., Any]:
+    def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return apply_op(op, (self, *args), kwargs)
+
+    m.__name__ = m.__qualname__ = op.name
+    m.__doc__ = op.doc
+    return m
+
+
+def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
+    """Make ``t`` hold the result ``r`` of an op on it: the in-place write."""
+    before_write(t)
+    t._v = r._v
+    counter = t._version_counter()
+    counter.value += 1
+    counter.name = t.name
+    if r._edge is not None:
+        node = r._edge[0]
+        # t's old value that this very op saved is an immutable array no later write can reach: never stale
+        # (Paddle accepts y.multiply_(w); y.exp_()); its saved output is t now, so it carries t's new version
+        for sv in getattr(node, "saved_leaves", ()):
+            if isinstance(sv, SavedValue) and sv.counter is counter:
+                sv.counter = None
+        outs = getattr(node, "saved_outs", None)
+        for j, sv in enumerate(outs or ()):
+            if not isinstance(sv, SavedValue):  # a bare saved output becomes versioned: it is t's value now
+                sv = outs[j] = SavedValue(sv, (node, j), None)
+            if sv.counter is None:
+                sv.counter, sv.version = counter, counter.value
+        t._edge = r._edge
+        t.stop_gradient = False
+    return t
+
+
+def write_result(t: Tensor, r: Tensor, api: str) -> Tensor:
+    """The in-place write of a same-shape op: ``t`` takes ``r``'s values, keeping its shape and dtype."""
+    if r.shape != t.shape:
+        raise ValueError(f"{api}: an in-place op must keep the shape {t.shape}, but the result has {r.shape}.")
+    return inplace_assign(t, r.astype(t.dtype) if r.dtype != t.dtype else r, api)
+
+
+def check_inplace_leaf(t: Tensor, api: str) -> None:
+    if t._edge is None and not t.stop_gradient and modes.grad_enabled:
+        raise ValueError(
+            f"{api}: Leaf Var ({t.name}) that doesn't stop gradient can't use inplace strategy. Run it under "
+            "paddle.no_grad(), or use the out-of-place op."
+        )
+
+
+def _inplace_method(op: Op) -> Callable[..., Any]:
+    api = f"Tensor.{op.name}_"
+
+    def m(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        check_inplace_leaf(self, api)
+        return write_result(self, apply_op(op, (self, *args), kwargs), api)
+
+    m.__name__ = m.__qualname__ = op.name + "_"
+    return m
+
+
+for _op in TABLE.values():
+    if _op.method and not hasattr(Tensor, _op.name):
+        setattr(Tensor, _op.name, _method(_op))
+    if _op.inplace:
+        setattr(Tensor, _op.name + "_", _inplace_method(_op))
+
+
+
+
+# ---- indexing --------------------------------------------------------------------
+def _split_index(index: Any) -> tuple[tuple, list[Any]]:
+    """Static spec + index tensors. Bool masks become integer indices (needs concrete values)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    spec: list[Any] = []
+    arrays: list[Any] = []
+    for ix in index:
+        if ix is Ellipsis:
+            spec.append("...")
+        elif ix is None or (isinstance(ix, int) and not isinstance(ix, bool)):
+            spec.append(ix)
+        elif isinstance(ix, slice):
+            spec.append(("slice", _int_or_none(ix.start), _int_or_none(ix.stop), _int_or_none(ix.step)))
+        elif isinstance(ix, Tensor) and ix.dtype.name != "bool":
+            spec.append(TENSOR)
+            arrays.append(ix)
+        else:
+            if isinstance(ix, Tensor):
+                _concrete(ix, "indexing with a bool mask")
+            a = np.asarray(ix)
+            parts = np.nonzero(a) if a.dtype == np.bool_ else (a,)
+            for part in parts:
+                spec.append(TENSOR)
+                arrays.append(Tensor(jnp.asarray(part)))
+    return tuple(spec), arrays
+
+
+def _int_or_none(v: Any) -> Any:
+    return None if v is None else int(v)
+
+
+def _getitem(self: Tensor, index: Any) -> Tensor:
+    spec, arrays = _split_index(index)
+    return apply_op(TABLE["getitem"], (self, arrays, spec))
+
+
+def _setitem(self: Tensor, index: Any, value: Any) -> None:
+    check_inplace_leaf(self, "Tensor.__setitem__")
+    spec, arrays = _split_index(index)
+    r = apply_op(TABLE["setitem"], (self, arrays, value, spec))
+    inplace_assign(self, r, "Tensor.__setitem__")
+
+
+Tensor.__getitem__ = _getitem  # type: ignore[method-assign]
+Tensor.__setitem__ = _setitem  # type: ignore[method-assign]
+
+
+def _fill_(self: Tensor, value: Any) -> Tensor:
+    """Overwrite every element with ``value`` in place; gradients through the old value stop (as Paddle)."""
+    check_inplace_leaf(self, "Tensor.fill_")
+    r = apply_op(TABLE["setitem"], (self, [], value, ("...",)))
+    return inplace_assign(self, r, "Tensor.fill_")
+
+
+def _zero_(self: Tensor) -> Tensor:
+    """Overwrite every element with 0 in place."""
+    check_inplace_leaf(self, "Tensor.zero_")
+    r = apply_op(TABLE["setitem"], (self, [], 0, ("...",)))
+    return inplace_assign(self, r, "Tensor.zero_")
+
+
+def _transposed(self: Tensor) -> Tensor:
+    """``x.T``: the axes in reverse order (Paddle reverses all of them, not just the last two)."""
+    return apply_op(TABLE["transpose"], (self, tuple(range(self.ndim - 1, -1, -1))))
+
+
+Tensor.fill_ = _fill_  # type: ignore[attr-defined]
+Tensor.zero_ = _zero_  # type: ignore[attr-defined]
+if "transpose" in TABLE:
+    Tensor.T = property(_transposed)  # type: ignore[attr-defined]
+
+
+# ---- operators -------------------------------------------------------------------
+def _is_scalar(v: Any) -> bool:
+    t = type(v)
+    if t is float or t is int:
+        return True
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
+    """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this)."""
+    if isinstance(v, float) and t._v.dtype.kind != "f" and not t.dtype.is_floating_point:
+        return apply_op(TABLE["cast"], (t, "float32"))
+    return t
+
+
+def _op(name: str) -> Op:
+    return TABLE[name]
+
+
+_ADD = TABLE["add"]
+
+
+def _add(self: Tensor, o: Any) -> Any:
+    if type(o) is Tensor:
+        return apply_op(_ADD, (self, o))
+    if _is_scalar(o):
+        return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
+    return apply_op(_ADD, (self, o))
+
+
+def _sub(self: Tensor, o: Any) -> Any:
+    if _is_scalar(o):
+        return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, -o))
+    return apply_op(_op("subtract"), (self, o))
+
+
+def _rsub(self: Tensor, o: Any) -> Any:
+    if _is_scalar(o):
+        return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
+    return apply_op(_op("subtract"), (o, self))
+
+
+def _mul(self: Tensor, o: Any) -> Any:
+    if _is_scalar(o):
+        return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
+    return apply_op(_op("multiply"), (self, o))
+
+
+def _div(self: Tensor, o: Any) -> Any:
+    if _is_scalar(o) and self.dtype.is_floating_point and o != 0:  # x / 0 is inf (or nan), as in Paddle
+        return apply_op(_op("scale"), (self, 1.0 / o))
+    return apply_op(_op("divide"), (self, o))
+
+
+def _binary(name: str, reflected: bool = False) -> Any:
+    def f(self: Tensor, o: Any) -> Any:
+        if isinstance(o, float) and not self.dtype.is_floating_point:
+            self = apply_op(TABLE["cast"], (self, "float32"))
+        return apply_op(_op(name), (o, self) if reflected else (self, o))
+
+    f.__name__ = name
+    return f
+
+
+def _neg(self: Tensor) -> Any:
+    return apply_op(_op("scale"), (self, -1.0))
+
+
+def _astype(self: Tensor, dtype: Any) -> Any:
+    return apply_op(_op("cast"), (self, _dtypes.to_paddle(dtype).name))
+
+
+Tensor.__add__ = Tensor.__radd__ = _add  # type: ignore[attr-defined]
+Tensor.__sub__ = _sub  # type: ignore[attr-defined]
+Tensor.__rsub__ = _rsub  # type: ignore[attr-defined]
+Tensor.__mul__ = Tensor.__rmul__ = _mul  # type: ignore[attr-defined]
+Tensor.__truediv__ = _div  # type: ignore[attr-defined]
+Tensor.__rtruediv__ = _binary("divide", reflected=True)  # type: ignore[attr-defined]
+Tensor.__neg__ = _neg  # type: ignore[attr-defined]
+Tensor.astype = _astype  # type: ignore[attr-defined]
+Tensor.cast = _astype  # type: ignore[attr-defined]
+_OPERATORS = {
+    "__pow__": ("pow", False), "__rpow__": ("pow", True),
+    "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),
+    "__mod__": ("remainder", False), "__rmod__": ("remainder", True),
+    "__matmul__": ("matmul", False), "__rmatmul__": ("matmul", True),
+    "__eq__": ("equal", False), "__ne__": ("not_equal", False),
+    "__lt__": ("less_than", False), "__le__": ("less_equal", False),
+    "__gt__": ("greater_than", False), "__ge__": ("greater_equal", False),
+    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
+    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
+    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
+}
+for _dunder, (_name, _refl) in _OPERATORS.items():
+    if _name in TABLE:
+        setattr(Tensor, _dunder, _binary(_name, _refl))
+for _dunder, _name in {"__invert__": "bitwise_not", "__abs__": "abs"}.items():
+    if _name in TABLE:
+        setattr(Tensor, _dunder, _method(TABLE[_name]))
+Tensor.__hash__ = lambda self: id(self)  # type: ignore[method-assign]

@@ -1,0 +1,480 @@
+"""``jit.to_static``: an eager-style function compiled by XLA, one node on the eager tape.
+
+Layer L5. The function is turned into an ``Op`` of its own (not registered in the table):
+its tensor parameter is the list of Tensor arguments, its static attribute the rest of the
+call. ``apply_op`` then gives it what every op has: a cached jitted forward, a cached
+jitted VJP when an input needs a gradient, and a tape node, so ``.backward()`` through a
+to_static function works, including through the PyLayers it applies (they run their
+traced driver inside).
+
+**Implicit inputs.** A Tensor the function reads without being given it (a closure variable,
+``self.weight``, a sublayer's parameters, a buffer) is an input too. While the function is
+traced, ``modes.capture`` holds a ``_Capture``: ``apply_op`` hands it every Tensor an op reads
+whose value is concrete (a Tensor made inside the trace is a tracer), and ``before_write``
+every Tensor written in place. The first trace of a call signature finds them (with zeros in
+their place) and is thrown away; the function is then called with them as extra Tensor
+inputs, so their current values are read at every call and their gradients flow like an
+argument's. A Tensor written inside (a running mean updated with ``set_value`` or an in-place
+op) becomes an extra output that is written back after the call, detached (as ``set_value``
+does). Each implicit input is found again before every call by the path it was reached by
+(``self._parameters['weight']``, a closure cell, a global): a Tensor replaced between calls
+(``self.w = new``) is the one read.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+import traceback
+import types
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from .._autograd.saved import SavedValue
+from .._ops.table import Op
+from .._runtime.rng import generator
+from .._runtime.state import modes
+from .._tensor.facade import Tensor, TracedValueError, apply_op, before_write, unwrap
+
+_enabled = [True]
+_tls = threading.local()  # .strict: the StaticFunction whose forward trace may ask for a new signature
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_MAX_DEPTH = 5  # how deep the paths to implicit inputs are searched (self._sub_layers['l']._parameters['w'])
+_MAX_NODES = 20000
+_CONTROL_FLOW_ERRORS = (TracedValueError, jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+                        jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError)
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+class _Rediscover(Exception):  # noqa: N818 - internal signal, never seen by users
+    """A forward trace met Tensors from outside that are not inputs yet: call again with them."""
+
+    def __init__(self, owner: Any, found: list[Tensor], rng: bool) -> None:
+        super().__init__("to_static: new implicit inputs")
+        self.owner, self.found, self.rng = owner, found, rng
+
+
+class _Capture:
+    """Implicit inputs of one trace: Tensor id -> the array (tracer) standing for it."""
+
+    def __init__(self, given: dict[int, Any], strict: bool) -> None:
+        self.given = given
+        self.strict = strict
+        self.found: dict[int, Tensor] = {}  # read or written, not given: the next call makes them inputs
+        self.written: dict[int, tuple[Tensor, tuple]] = {}  # id -> (tensor, its state before the trace)
+        self.baked: dict[int, tuple[Tensor, Any]] = {}  # read as constants inside a PyLayer: id -> (tensor, array)
+
+    def read(self, leaves: Any, arrays: list[Any]) -> list[Any]:
+        out = None
+        for i, x in enumerate(leaves):
+            if not isinstance(x, Tensor) or isinstance(x._v, jax.core.Tracer):
+                continue
+            if modes.pylayer_user:  # a PyLayer's own code: a constant (its gradient reaches only its inputs)
+                self.baked.setdefault(id(x), (x, x._value))  # the call is traced again once its value changes
+                continue
+            a = self.given.get(id(x))
+            if a is None:
+                if not self.strict:  # a later trace (the VJP) of a call whose inputs are fixed: a constant
+                    continue
+                self.found[id(x)] = x
+                a = jnp.zeros(x._v.shape, x._v.dtype)  # a stand-in: this trace is thrown away
+            if out is None:
+                out = list(arrays)
+            out[i] = a
+        return arrays if out is None else out
+
+    def write(self, t: Tensor) -> None:
+        if id(t) in self.written or (isinstance(t._v, jax.core.Tracer) and id(t) not in self.given):
+            return  # written already, or made inside the trace
+        self.written[id(t)] = (t, (t._v, t._e, t.stop_gradient, t._counter.value if t._counter else None))
+        if id(t) not in self.given and not isinstance(t._v, jax.core.Tracer) and self.strict:
+            self.found[id(t)] = t
+        elif id(t) in self.given:  # reads after the write see the written value; before it, the input
+            t._v = self.given[id(t)]
+
+    def restore(self) -> None:
+        for t, (v, e, sg, version) in self.written.values():
+            t._v, t._e, t.stop_gradient = v, e, sg
+            if version is not None:
+                t._counter.value = version
+            elif t._counter is not None:
+                t._counter.value = 0
+
+
+# ---- paths to implicit inputs: how a replaced tensor is found again ---------------------------------------
+def _roots(fn: Any) -> list[tuple[tuple, Any]]:
+    """Where a function's implicit inputs can be reached from: its bound object, closure cells, globals."""
+    roots: list[tuple[tuple, Any]] = []
+    if isinstance(fn, types.MethodType):
+        roots.append(((("self", None),), fn.__self__))
+        fn = fn.__func__
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return roots
+    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+        try:
+            roots.append(((("cell", name),), cell.cell_contents))
+        except ValueError:  # an empty cell
+            pass
+    g = getattr(fn, "__globals__", {})
+    for name in code.co_names:
+        if name in g:
+            roots.append(((("global", name),), g[name]))
+    return roots
+
+
+def _children(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return ((("item", k), v) for k, v in obj.items() if isinstance(k, str | int))
+    if isinstance(obj, list | tuple):
+        return ((("item", i), v) for i, v in enumerate(obj))
+    d = getattr(obj, "__dict__", None)
+    if isinstance(d, dict):
+        return ((("attr", k), v) for k, v in d.items())
+    return ()
+
+
+def _skip(obj: Any) -> bool:
+    return isinstance(obj, types.ModuleType | type | types.FunctionType | types.BuiltinFunctionType
+                      | types.MethodType | str | bytes | int | float | bool | jax.Array) or obj is None
+
+
+def _find_paths(fn: Any, wanted: dict[int, Tensor]) -> dict[int, tuple]:
+    """A path from ``fn``'s roots to each wanted Tensor (breadth first, bounded)."""
+    paths: dict[int, tuple] = {}
+    seen: set[int] = set()
+    level = _roots(fn)
+    depth = nodes = 0
+    while level and depth <= _MAX_DEPTH and len(paths) < len(wanted):
+        nxt = []
+        for path, obj in level:
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            nodes += 1
+            if isinstance(obj, Tensor):
+                if id(obj) in wanted and id(obj) not in paths:
+                    paths[id(obj)] = path
+                continue
+            if _skip(obj) or nodes > _MAX_NODES:
+                continue
+            nxt.extend((path + (step,), child) for step, child in _children(obj))
+        level = nxt
+        depth += 1
+    return paths
+
+
+def _resolve(fn: Any, path: tuple) -> Any:
+    kind = path[0]
+    if kind[0] == "self":
+        obj = fn.__self__
+    else:
+        f = fn.__func__ if isinstance(fn, types.MethodType) else fn
+        if kind[0] == "cell":
+            obj = f.__closure__[f.__code__.co_freevars.index(kind[1])].cell_contents
+        else:
+            obj = f.__globals__[kind[1]]
+    for step, k in path[1:]:
+        obj = obj[k] if step == "item" else getattr(obj, k)
+    return obj
+
+
+class _Implicit:
+    """One implicit input: the path it is found by (None: held by identity only) and the last Tensor found."""
+
+    __slots__ = ("path", "ref")
+
+    def __init__(self, path: tuple | None, t: Tensor) -> None:
+        self.path, self.ref = path, weakref.ref(t)
+
+    def get(self, fn: Any) -> Tensor | None:
+        if self.path is not None:
+            try:
+                t = _resolve(fn, self.path)
+            except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+                return None
+            if isinstance(t, Tensor):
+                self.ref = weakref.ref(t)
+                return t
+            return None
+        return self.ref()
+
+
+def _training(fn: Any) -> Any:
+    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key."""
+    obj = getattr(fn, "__self__", None)
+    if obj is None or not hasattr(obj, "training"):
+        return None
+    subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
+    return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
+
+
+def _user_line(tb: Any) -> str:
+    """The innermost frame of the user's code in a traceback: ``file:line: source``."""
+    where = ""
+    for frame, lineno in traceback.walk_tb(tb):
+        fname = frame.f_code.co_filename
+        if not os.path.abspath(fname).startswith(_PKG_DIR) and f"{os.sep}jax{os.sep}" not in fname:
+            src = traceback.extract_tb(tb)  # for the source text
+            line = next((s.line for s in src if s.filename == fname and s.lineno == lineno), "")
+            where = f"{fname}:{lineno}: {line}"
+    return where
+
+
+class StaticFunction:
+    """What ``to_static(fn)`` returns: call it like ``fn``; it runs compiled.
+
+    Used on a method (``@paddle.jit.to_static`` inside a class body) it binds like a function:
+    ``obj.method`` is a StaticFunction of the bound method, made once per object.
+    """
+
+    def __init__(self, fn: Callable[..., Any], input_spec: Any = None, full_graph: bool = True) -> None:
+        self.dygraph_function = fn
+        self._input_spec = None if input_spec is None else list(input_spec)
+        self._full_graph = bool(full_graph)
+        self._op = Op(f"to_static({getattr(fn, '__name__', 'fn')})", self._pure, ("tensors",), ("tensors",), None,
+                      (), False, False, True)
+        self._implicit: dict[Any, list[_Implicit]] = {}  # per call structure
+        self._eager: set[Any] = set()  # call structures that run eagerly (full_graph=False after control flow)
+        self._baked: dict[Any, dict[int, tuple[Any, Any]]] = {}  # per call structure: id -> (weakref, array)
+        self._last_baked: dict[int, tuple[Tensor, Any]] | None = None
+        self._rng: set[Any] = set()  # call structures whose function draws random numbers
+        self._gen = 0  # bumped when a Tensor read as a constant inside a PyLayer changes: everything is traced again
+        self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # not weak-referenceable or not hashable: a fresh binding (its cache is per binding)
+            bound = None
+        if bound is None:
+            bound = StaticFunction(self.dygraph_function.__get__(instance, owner), self._input_spec,
+                                   self._full_graph)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    def _pure(self, tensors: list[Any], spec: tuple) -> list[Any]:
+        treedef, statics, positions, stop, ids, rng, _gen = spec
+        n = len(positions)
+        leaves = list(statics)
+        for p, a, s in zip(positions, tensors[:n], stop):
+            leaves[p] = Tensor(a, s)
+        args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
+        cap = _Capture(dict(zip(ids, tensors[n:n + len(ids)])), getattr(_tls, "strict", None) is self)
+        prev, modes.capture = modes.capture, cap
+        state = generator._state  # the RNG state is an input and an output of a function that draws
+        if rng:
+            generator._state = tensors[-1]
+        rng_in = generator._state
+        try:
+            out = jax.tree_util.tree_map(unwrap, self.dygraph_function(*args, **dict(kwargs)), is_leaf=_is_tensor)
+            written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
+            drew = generator._state is not rng_in
+            rng_out = generator._state if rng else None
+            if cap.strict:
+                self._last_baked = cap.baked
+        except _CONTROL_FLOW_ERRORS as e:
+            raise _control_flow_error(self._op.name, e) from e
+        finally:
+            modes.capture = prev
+            generator._state = state
+            cap.restore()
+        if cap.found or (drew and not rng and cap.strict):
+            raise _Rediscover(self, list(cap.found.values()), drew and not rng)
+        return [out, written, rng_out]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not _enabled[0]:
+            return self.dygraph_function(*args, **kwargs)
+        leaves, treedef = jax.tree_util.tree_flatten((args, tuple(kwargs.items())), is_leaf=_is_tensor)
+        positions = tuple(i for i, v in enumerate(leaves) if isinstance(v, Tensor))
+        tensors = [leaves[i] for i in positions]
+        if self._input_spec is not None:
+            _check_spec(self._op.name, self._input_spec, args)
+        statics = tuple(None if isinstance(v, Tensor) else v for v in leaves)
+        try:
+            hash(statics)
+        except TypeError:
+            raise TypeError(
+                f"{self._op.name}: non-Tensor arguments become compile-time constants and must be "
+                "hashable, but one of them is not. Pass arrays as Tensors."
+            ) from None
+        sig = (treedef, statics, _training(self.dygraph_function))
+        if sig in self._eager:
+            return self.dygraph_function(*args, **kwargs)
+        stop = tuple(t.stop_gradient for t in tensors)
+        baked = self._baked.get(sig)
+        if baked and any(r() is None or r()._v is not a for r, a in baked.values()):
+            self._gen += 1  # a PyLayer read a Tensor's value as a constant, and it has changed: trace again
+            self._baked.clear()
+            self._op._fwd.clear()
+            self._op._bwd.clear()
+        implicit = self._implicit.setdefault(sig, [])
+        for _ in range(64):
+            found = [imp.get(self.dygraph_function) for imp in implicit]
+            if any(t is None for t in found):  # a path leads nowhere now, or a tensor died: look again
+                implicit[:] = [imp for imp, t in zip(implicit, found) if t is not None]
+                found = [t for t in found if t is not None]
+            ids = tuple(id(t) for t in found)
+            rng = sig in self._rng
+            spec = (treedef, statics, positions, stop, ids, rng, self._gen)
+            prev, _tls.strict = getattr(_tls, "strict", None), self
+            self._last_baked = None
+            try:
+                out, written, rng_out = apply_op(
+                    self._op, (tensors + found + ([Tensor(generator.get_state())] if rng else []), spec))
+            except _Rediscover as e:
+                if e.owner is not self:
+                    raise
+                if e.rng:
+                    self._rng.add(sig)
+                paths = _find_paths(self.dygraph_function, {id(t): t for t in e.found})
+                implicit.extend(_Implicit(paths.get(id(t)), t) for t in e.found)
+                continue
+            except _ControlFlowError as e:
+                if self._full_graph:
+                    raise
+                warnings.warn(f"{self._op.name}: Python control flow on a Tensor value at {e.where}; this call "
+                              "structure runs eagerly (full_graph=False).", stacklevel=2)
+                self._eager.add(sig)
+                return self.dygraph_function(*args, **kwargs)
+            finally:
+                _tls.strict = prev
+            if self._last_baked:
+                self._baked.setdefault(sig, {}).update(
+                    (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
+            if rng_out is not None:
+                generator.set_state(rng_out._value)  # the draws made inside move the global generator on
+            for pos, r in written.items():  # buffers written inside: their new values, detached
+                t = found[pos]
+                before_write(t)
+                t._v = r._v
+                counter = t._version_counter()
+                e = r._edge
+                for sv in getattr(e[0], "saved_leaves", ()) if e is not None else ():
+                    if isinstance(sv, SavedValue) and sv.counter is counter:
+                        sv.counter = None  # the call saved t's old array, which this write cannot reach
+                counter.value += 1
+            return out
+        raise RuntimeError(f"{self._op.name}: the implicit inputs kept changing over 64 traces.")  # pragma: no cover
+
+    def rollback(self) -> Callable[..., Any]:
+        """The original Python function."""
+        return self.dygraph_function
+
+
+class _ControlFlowError(RuntimeError):
+    where = ""
+
+
+def _control_flow_error(name: str, e: BaseException) -> _ControlFlowError:
+    where = _user_line(sys.exc_info()[2]) or "(line unknown)"
+    err = _ControlFlowError(
+        f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a Tensor "
+        "has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use paddle.where or "
+        "paddle.static.nn.cond for a branch, or pass full_graph=False to run such a function eagerly."
+    )
+    err.where = where
+    return err
+
+
+def _check_spec(name: str, spec: list[Any], args: tuple) -> None:
+    """A call must match ``input_spec``: each spec's shape (None or -1: any size) and dtype."""
+    if len(args) < len(spec):
+        raise ValueError(f"{name}: input_spec describes {len(spec)} inputs, but the call passed {len(args)}.")
+    for i, (s, a) in enumerate(zip(spec, args)):
+        if s is None:
+            continue
+        shape = getattr(s, "shape", None)
+        dtype = getattr(s, "dtype", None)
+        if not isinstance(a, Tensor):
+            raise TypeError(f"{name}: input_spec[{i}] describes a Tensor, but the call passed {type(a).__name__}.")
+        if shape is not None:
+            shape = list(shape)
+            ok = len(shape) == len(a.shape) and all(d is None or d == -1 or d == e for d, e in zip(shape, a.shape))
+            if not ok:
+                raise ValueError(
+                    f"{name}: input {i} has shape {a.shape}, which does not match input_spec shape {shape} "
+                    "(None or -1 matches any size)."
+                )
+        if dtype is not None and str(a.dtype.name) != str(getattr(dtype, "name", dtype)).replace("paddle.", ""):
+            raise ValueError(f"{name}: input {i} has dtype {a.dtype.name}, but input_spec says {dtype}.")
+
+
+def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any = None, backend: Any = None,
+              full_graph: bool | None = None, **kwargs: Any) -> Any:
+    """Compile an eager-style function with XLA: ``@paddle.jit.to_static`` or ``to_static(fn)``.
+
+    ``function`` may be a function, a method (decorated in the class body), or an object with a
+    ``forward`` (a Layer): its ``forward`` is replaced by the compiled one and the object returned.
+    Tensors the function reads without being passed them (parameters, buffers, closures) are inputs
+    of the compiled function: read afresh at every call and differentiated. ``input_spec`` (a list of
+    ``InputSpec``) is checked against every call; a ``None`` dimension accepts any size, and each new
+    size is compiled once. Python control flow on a Tensor's value raises an error naming the line
+    (``full_graph=True``, the default here), or runs that call structure eagerly (``full_graph=False``).
+
+    >>> import pylayer_jax as paddle
+    >>> @paddle.jit.to_static
+    ... def f(x):
+    ...     return paddle.tanh(x) * 2
+    >>> x = paddle.to_tensor([0.5], stop_gradient=False)
+    >>> f(x).backward()
+    """
+    if kwargs:
+        raise TypeError(f"to_static: unexpected keyword arguments {sorted(kwargs)}.")
+    if build_strategy is not None:
+        raise NotImplementedError("to_static: build_strategy is not supported (XLA chooses fusion); pass None.")
+    if backend not in (None, "CINN"):
+        raise NotImplementedError(f"to_static: backend={backend!r} is not supported; pass None (XLA compiles).")
+    fg = True if full_graph is None else bool(full_graph)
+
+    def wrap(fn: Any) -> Any:
+        if isinstance(fn, StaticFunction):
+            return fn
+        if not callable(fn) or isinstance(fn, type):
+            raise TypeError(f"to_static: expected a function, a method or a Layer, but received {type(fn).__name__}.")
+        if not isinstance(fn, types.FunctionType | types.MethodType | functools.partial) and callable(
+                getattr(fn, "forward", None)):
+            fn.forward = StaticFunction(fn.forward, input_spec, fg)  # a Layer: its calls go through forward
+            return fn
+        return StaticFunction(fn, input_spec, fg)
+
+    if function is None:
+        return wrap
+    return wrap(function)
+
+
+def enable_to_static(enable: bool) -> None:
+    """Globally switch to_static functions between compiled (True) and plain eager (False)."""
+    _enabled[0] = bool(enable)
+
+
+def not_to_static(fn: Callable[..., Any] | None = None) -> Any:
+    """Mark a function not to be converted. Nothing is converted here: functions called inside a
+    to_static function are traced as they are, so this returns ``fn`` unchanged."""
+    if fn is None:
+        return not_to_static
+    return fn
+
+
+def ignore_module(modules: list[Any]) -> None:
+    """Paddle skips converting functions of these modules; nothing is converted here (functions are
+    traced as they are), so only the argument is checked."""
+    if not isinstance(modules, list | tuple) or not all(isinstance(m, types.ModuleType) for m in modules):
+        raise TypeError(f"ignore_module: expected a list of modules, but received {modules!r}.")

@@ -1,0 +1,309 @@
+"""Reliability of deferred steps: an interrupt anywhere leaves every Tensor readable, with its value from before
+the step or after it, and the next steps correct; reads from other threads never change training.
+
+The interrupt harness raises ``KeyboardInterrupt`` from a ``sys.settrace`` hook at the k-th line event inside the
+engine modules, over a few steps of an MLP trained with SGD (recording, noting a step, replaying it, running a
+compiled buffer), and with a PyLayer as the activation. By default each config tries, for every engine line the
+steps reach, one of its events, drawn (about a minute in all); set ``PYLAYER_JAX_INTERRUPT_SWEEP=full`` to try
+every event (about 10 minutes).
+
+Oracles: parameters and next steps against ``jax.grad`` of the same loss in float64 (SGD done by hand), threaded
+training against the same loop run single-threaded.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+from pylayer_jax._exec import deferred as _lazy
+from pylayer_jax._replay import follow as _replay
+from pylayer_jax._runtime.state import modes
+from pylayer_jax.autograd import PyLayer
+
+FULL = os.environ.get("PYLAYER_JAX_INTERRUPT_SWEEP", "") == "full"
+_PKG = os.path.dirname(paddle.__file__)
+ENGINE = ["_exec/deferred", "_replay/follow", "_replay/note", "_autograd/engine", "_tensor/facade",
+          "_autograd/fused_backward", "_autograd/graph", "_autograd/saved", "_pylayer/eager", "_pylayer/ctx",
+          "_pylayer/slots", "_tensor/methods", "optimizer/_optimizer"]
+_FILES = {os.path.join(_PKG, *m.split("/")) + ".py" for m in ENGINE}
+
+
+class CusTanh(PyLayer):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - paddle.square(y))
+
+
+_rng = np.random.default_rng(0)
+X = _rng.standard_normal((5, 4))
+P0 = [_rng.standard_normal(s) * 0.3 for s in [(4, 6), (6,), (6, 3), (3,)]]
+LR = 0.1
+
+
+def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.tanh(x @ w1 + b1) @ w2 + b2)
+
+
+_grad_jax = jax.jit(jax.grad(_loss_jax))
+
+
+def _sgd_ref(ps: list[np.ndarray]) -> list[np.ndarray]:
+    g = _grad_jax([jnp.asarray(p) for p in ps], jnp.asarray(X))
+    return [np.asarray(p - LR * d) for p, d in zip(ps, g)]
+
+
+REF = [P0]
+for _ in range(8):
+    REF.append(_sgd_ref(REF[-1]))
+
+
+def _step(x: paddle.Tensor, params: list[paddle.Tensor], opt: Any, layer: bool) -> None:
+    w1, b1, w2, b2 = params
+    pre = paddle.matmul(x, w1) + b1
+    h = CusTanh.apply(pre) if layer else paddle.tanh(pre)
+    (paddle.matmul(h, w2) + b2).mean().backward()
+    opt.step()
+    opt.clear_grad()
+
+
+class _Inject:
+    """A trace hook that raises KeyboardInterrupt at the k-th line event inside the engine (0: never), noting
+    where each event was."""
+
+    def __init__(self, k: int, where: list | None = None) -> None:
+        self.k, self.n, self.at, self.where = k, 0, None, where
+
+    def glob(self, frame: Any, event: str, arg: Any) -> Callable | None:
+        return self.loc if frame.f_code.co_filename in _FILES else None
+
+    def loc(self, frame: Any, event: str, arg: Any) -> Callable:
+        if event == "line":
+            self.n += 1
+            if self.where is not None:
+                self.where.append((os.path.basename(frame.f_code.co_filename), frame.f_lineno))
+            if self.n == self.k:
+                self.at = (os.path.basename(frame.f_code.co_filename), frame.f_lineno, frame.f_code.co_name)
+                raise KeyboardInterrupt
+        return self.loc
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and np.allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def _interrupted_run(k: int, warm: int, steps: int, layer: bool, where: list | None = None) -> tuple[Any, list[str]]:
+    """Train ``warm`` steps, then ``steps`` more with an interrupt at engine line event ``k``; then check.
+    Returns (where it was interrupted or None, the problems found)."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    for _ in range(warm):
+        _step(x, params, opt, layer)
+    inj = _Inject(k, where)
+    i = warm  # the step being run
+    sys.settrace(inj.glob)
+    try:
+        for n in range(warm, warm + steps):
+            i = n
+            _step(x, params, opt, layer)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.settrace(None)
+    if inj.at is None:
+        return None, []
+    problems = []
+    if not modes.grad_enabled:
+        modes.grad_enabled = True
+        problems.append("grad mode left off")
+    try:
+        vals = [p.numpy() for p in params]
+        xv = x.numpy()
+    except Exception as e:  # noqa: BLE001 - the problem to report
+        return inj.at, problems + [f"a value is lost: {e!r}"[:200]]
+    if not _close(xv, X):
+        problems.append("the input changed")
+    for j, v in enumerate(vals):  # each parameter: its value before the interrupted step, or after it
+        if not (_close(v, REF[i][j]) or _close(v, REF[i + 1][j])):
+            problems.append(f"parameter {j} is neither its old nor its new value")
+    try:  # the next steps (noted, replayed, compiled again) are correct from the values there are now
+        opt.clear_grad()
+        cur = vals
+        for n in range(4):
+            _step(x, params, opt, layer)
+            cur = _sgd_ref(cur)
+            if not all(_close(p.numpy(), c) for p, c in zip(params, cur)):
+                problems.append(f"step {n + 1} after the interrupt is wrong")
+                break
+    except Exception as e:  # noqa: BLE001 - the problem to report
+        problems.append(f"a step after the interrupt raised {e!r}"[:200])
+    return inj.at, problems
+
+
+def _events(warm: int, steps: int, layer: bool) -> list[tuple[str, int]]:
+    """Where each engine line event of the run falls (counted with the caches of shapes and programs warm, as in
+    the runs that follow)."""
+    _interrupted_run(0, warm, steps, layer)
+    where: list = []
+    _interrupted_run(0, warm, steps, layer, where)
+    return where
+
+
+def _sample(where: list[tuple[str, int]], seed: int) -> list[int]:
+    """Event numbers to interrupt at: all of them (full sweep), or one of each engine line's events, drawn."""
+    if FULL:
+        return list(range(1, len(where) + 1))
+    by_line: dict[tuple[str, int], list[int]] = {}
+    for k, w in enumerate(where, 1):
+        by_line.setdefault(w, []).append(k)
+    rnd = random.Random(seed)
+    return sorted(rnd.choice(occ) for occ in by_line.values())
+
+
+@pytest.mark.parametrize(("warm", "steps", "layer"), [(0, 3, False), (2, 2, False), (0, 2, True), (2, 2, True)],
+                         ids=["mlp-first-steps", "mlp-replayed", "pylayer-first-steps", "pylayer-replayed"])
+def test_an_interrupt_at_any_engine_line_keeps_old_or_new_values(warm: int, steps: int, layer: bool) -> None:
+    where = _events(warm, steps, layer)
+    assert len(where) > 500  # the steps do run through the engine
+    files = {f for f, _ in where}
+    assert {"deferred.py", "follow.py", "facade.py", "_optimizer.py"} <= files
+    # first steps walk the tape (and are noted); replayed ones follow the note, with no walk
+    assert ("engine.py" in files) == (warm == 0)
+    failures = []
+    ks = _sample(where, seed=warm * 2 + layer)
+    fired = 0
+    for k in ks:
+        at, problems = _interrupted_run(k, warm, steps, layer)
+        fired += at is not None
+        if problems:
+            failures.append((k, at, problems))
+    assert fired >= 0.9 * len(ks)  # (a cache that filled up may make a run a little shorter)
+    assert not failures, f"{len(failures)} interrupt points broke training, e.g. {failures[:5]}"
+
+
+def test_an_interrupted_compiled_run_completes_its_results() -> None:
+    """A run interrupted inside its compiled program: the parameters it rebinds get their new values."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    for _ in range(4):
+        _step(x, params, opt, False)
+    w1, b1, w2, b2 = params
+    (paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2).mean().backward()
+    opt.step()  # the update is deferred: params hold Pendings of the thread's buffer
+    buf = _lazy._local.buf
+    assert all(type(p._v) is _lazy.Pending and p._v.buf is buf for p in params)
+    seen = []
+
+    def interrupted(*args: Any) -> Any:
+        seen.append(len(args))
+        raise KeyboardInterrupt
+
+    buf.memo = {tuple(i for i, r in enumerate(buf.refs) if r() is not None): interrupted}
+    with pytest.raises(KeyboardInterrupt):
+        params[0].numpy()
+    assert seen  # the run was interrupted where its program runs
+    for p, want in zip(params, REF[5]):
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+    opt.clear_grad()
+    _step(x, params, opt, False)
+    for p, want in zip(params, REF[6]):
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+# ---- reads from other threads ------------------------------------------------------------------------------
+def test_a_read_waiting_for_a_run_does_not_undo_a_later_write() -> None:
+    """A reader that waits for the run of a parameter's old Pending, while the trainer rebinds the parameter,
+    leaves the new value in place."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    _step(x, params, opt, False)  # params[0] holds the Pending of its first update
+    w = params[0]
+    old = w._v
+    assert type(old) is _lazy.Pending
+    buf = old.buf
+    got: list = []
+    buf.lock.acquire()  # the trainer is running this buffer: the reader waits
+    try:
+        reader = threading.Thread(target=lambda: got.append(w.numpy()))
+        reader.start()
+        time.sleep(0.2)
+        assert reader.is_alive()  # waiting for the run
+        buf.run()
+        _step(x, params, opt, False)  # the trainer goes on: a new Pending for the second update
+        assert w._v is not old
+    finally:
+        buf.lock.release()
+    reader.join()
+    np.testing.assert_allclose(got[0], REF[1][0], rtol=1e-10, atol=1e-12)  # the reader saw the value it read
+    for p, want in zip(params, REF[2]):  # and the trainer's second update stays
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+def _train_with_readers(steps: int, readers: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(3)
+    xv = rng.standard_normal((16, 32))
+    x = paddle.to_tensor(xv)
+    params = [paddle.to_tensor(rng.standard_normal(s) * 0.3, stop_gradient=False)
+              for s in [(32, 64), (64,), (64, 8), (8,)]]
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=params)
+    stop = threading.Event()
+
+    def read(j: int) -> None:
+        while not stop.is_set():
+            p = params[j % 4]
+            if j % 2:
+                p.numpy()
+            else:
+                repr(p)
+
+    ts = [threading.Thread(target=read, args=(j,)) for j in range(readers)]
+    for t in ts:
+        t.start()
+    try:
+        for _ in range(steps):
+            w1, b1, w2, b2 = params
+            (paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2).mean().backward()
+            opt.step()
+            opt.clear_grad()
+    finally:
+        stop.set()
+        for t in ts:
+            t.join()
+    return [p.numpy() for p in params]
+
+
+def test_reader_threads_do_not_change_training() -> None:
+    """Threads that only read parameters while another trains: the same parameters as training alone."""
+    alone = _train_with_readers(60, 0)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads often: many chances for a read to meet a write
+    try:
+        for _ in range(100 if FULL else 20):
+            got = _train_with_readers(60, 2)
+            for a, b in zip(got, alone):
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    finally:
+        sys.setswitchinterval(interval)
+    assert _replay.ENABLED  # (the loop above replays its steps while the readers read)

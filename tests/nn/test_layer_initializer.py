@@ -1,0 +1,187 @@
+"""nn.initializer: deterministic initializers equal Paddle's values; random ones match the statistics of
+Paddle's draws (tests/data/paddle_layers_base.json) and the fan rules; paddle.seed repeats them."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+from pylayer_jax import nn
+
+I = nn.initializer  # noqa: E741
+REC = json.loads(Path(__file__).resolve().parents[1].joinpath("data").joinpath("paddle_layers_base.json").read_text())
+
+DETERMINISTIC = {
+    "constant": (lambda: I.Constant(0.75), [2, 3]),
+    "constant_default": (lambda: I.Constant(), [2]),
+    "assign_list": (lambda: I.Assign([[1.0, 2.0], [3.0, 4.0]]), [2, 2]),
+    "assign_numpy": (lambda: I.Assign(np.arange(6, dtype="float32").reshape(2, 3)), [2, 3]),
+    "numpy_array": (lambda: I.NumpyArrayInitializer(np.ones([3], "float32") * 4), [3]),
+    "dirac_3d": (lambda: I.Dirac(), [4, 2, 3]),
+    "dirac_4d": (lambda: I.Dirac(), [3, 5, 3, 3]),
+    "dirac_groups": (lambda: I.Dirac(groups=2), [4, 3, 3, 3]),
+    "dirac_5d": (lambda: I.Dirac(), [2, 2, 3, 1, 3]),
+    "bilinear_4": (lambda: I.Bilinear(), [2, 1, 4, 4]),
+    "bilinear_3": (lambda: I.Bilinear(), [1, 2, 3, 3]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DETERMINISTIC))
+def test_deterministic_initializers_equal_paddle(name):
+    make, shape = DETERMINISTIC[name]
+    p = paddle.create_parameter(shape, "float32", default_initializer=make())
+    np.testing.assert_allclose(p.numpy(), np.asarray(REC["initializers"][name], np.float32), rtol=0, atol=1e-7)
+
+
+def test_calculate_gain_equals_paddle():
+    got = {n: I.calculate_gain(n) for n in ["sigmoid", "linear", "conv2d", "tanh", "relu", "leaky_relu", "selu"]}
+    got["leaky_relu_0.2"] = I.calculate_gain("leaky_relu", 0.2)
+    assert got == pytest.approx(REC["gains"])
+    with pytest.raises(ValueError, match="calculate_gain: nonlinearity 'swish' is not supported"):
+        I.calculate_gain("swish")
+
+
+RANDOM = {
+    "xavier_uniform_conv": (lambda: I.XavierUniform(), [64, 32, 3, 3]),
+    "xavier_normal_conv": (lambda: I.XavierNormal(), [64, 32, 3, 3]),
+    "xavier_uniform_fans": (lambda: I.XavierUniform(fan_in=10, fan_out=20, gain=2.0), [300, 300]),
+    "kaiming_uniform_conv": (lambda: I.KaimingUniform(), [64, 32, 3, 3]),
+    "kaiming_normal_conv": (lambda: I.KaimingNormal(), [64, 32, 3, 3]),
+    "kaiming_normal_fan_out": (lambda: I.KaimingNormal(mode="fan_out", nonlinearity="leaky_relu",
+                                                       negative_slope=0.1), [64, 32, 3, 3]),
+    "kaiming_uniform_fan_in": (lambda: I.KaimingUniform(fan_in=50), [200, 300]),
+    "normal": (lambda: I.Normal(1.0, 3.0), [300, 300]),
+    "uniform": (lambda: I.Uniform(-2.0, 5.0), [300, 300]),
+    "truncated_normal": (lambda: I.TruncatedNormal(1.0, 2.0, -1.0, 3.0), [300, 300]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_random_initializers_match_paddle_statistics(name):
+    make, shape = RANDOM[name]
+    paddle.seed(11)
+    v = paddle.create_parameter(shape, "float64", default_initializer=make()).numpy()
+    ref = REC["stats"][name]
+    assert list(v.shape) == shape
+    spread = ref["std"]
+    assert abs(v.mean() - ref["mean"]) < 0.05 * spread
+    assert v.std() == pytest.approx(ref["std"], rel=0.03)
+    # bounded draws reach their bounds; unbounded ones have Paddle's tails
+    tol = 0.01 * spread if name.startswith(("xavier_uniform", "kaiming_uniform", "uniform", "truncated")) else spread
+    assert v.min() == pytest.approx(ref["min"], abs=tol) and v.max() == pytest.approx(ref["max"], abs=tol)
+
+
+def test_fan_rules_for_conv_shapes():
+    # Paddle's conv kernel [out, in, kh, kw]: fan_in = in*kh*kw, fan_out = out*kh*kw
+    paddle.seed(0)
+    v = paddle.create_parameter([8, 4, 5, 5], "float64", default_initializer=I.XavierUniform()).numpy()
+    limit = math.sqrt(6.0 / (4 * 25 + 8 * 25))
+    assert np.abs(v).max() <= limit and np.abs(v).max() > 0.97 * limit
+    v = paddle.create_parameter([8, 4, 5, 5], "float64", default_initializer=I.KaimingUniform()).numpy()
+    limit = math.sqrt(2.0) * math.sqrt(3.0 / (4 * 25))
+    assert np.abs(v).max() <= limit and np.abs(v).max() > 0.97 * limit
+
+
+def test_linear_default_init_is_xavier_uniform_and_zero_bias():
+    paddle.seed(3)
+    lin = nn.Linear(300, 200)
+    limit = math.sqrt(6.0 / 500)
+    w = lin.weight.numpy()
+    assert np.abs(w).max() <= limit and np.abs(w).max() == pytest.approx(REC["stats"]["linear_default_weight"]["max"],
+                                                                          abs=0.002)
+    assert w.std() == pytest.approx(limit / math.sqrt(3), rel=0.02)
+    np.testing.assert_array_equal(lin.bias.numpy(), np.zeros(200))
+
+
+def test_orthogonal_rows_are_orthonormal_times_gain():
+    paddle.seed(5)
+    w = paddle.create_parameter([30, 50], "float64", default_initializer=I.Orthogonal(gain=2.0)).numpy()
+    np.testing.assert_allclose(w @ w.T, np.asarray(REC["orthogonal_wwt"]), atol=1e-7)
+    w = paddle.create_parameter([6, 2, 2], "float64", default_initializer=I.Orthogonal()).numpy().reshape(6, 4)
+    np.testing.assert_allclose(w.T @ w, np.eye(4), atol=1e-7)
+
+
+def test_seed_makes_initialization_repeat():
+    paddle.seed(42)
+    a = [p.numpy() for p in nn.Linear(4, 3, bias_attr=I.Normal()).parameters()]
+    paddle.seed(42)
+    b = [p.numpy() for p in nn.Linear(4, 3, bias_attr=I.Normal()).parameters()]
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    c = nn.Linear(4, 3).weight.numpy()
+    assert not np.array_equal(a[0], c)
+
+
+def test_initializer_fills_a_parameter_in_place():
+    lin = nn.Linear(2, 2)
+    w = lin.weight
+    out = I.Constant(3.0)(w)
+    assert out is w and lin.weight is w
+    np.testing.assert_array_equal(w.numpy(), np.full([2, 2], 3.0))
+    with pytest.raises(TypeError, match="Constant: an initializer is called on the Tensor or Parameter to fill"):
+        I.Constant(1.0)(np.ones(2))
+
+
+def test_global_initializer_overrides_defaults_not_attrs():
+    I.set_global_initializer(I.Constant(2.0), I.Constant(-1.0))
+    try:
+        lin = nn.Linear(2, 2)
+        np.testing.assert_array_equal(lin.weight.numpy(), np.full([2, 2], 2.0))
+        np.testing.assert_array_equal(lin.bias.numpy(), np.full([2], -1.0))
+        lin = nn.Linear(2, 2, weight_attr=I.Constant(5.0))
+        np.testing.assert_array_equal(lin.weight.numpy(), np.full([2, 2], 5.0))
+    finally:
+        I.set_global_initializer(None, None)
+    assert not np.all(nn.Linear(2, 2).weight.numpy() == 2.0)
+    with pytest.raises(TypeError, match="set_global_initializer: weight_init must be an Initializer or None"):
+        I.set_global_initializer(3)
+
+
+def test_initializer_errors():
+    with pytest.raises(ValueError, match=r"Assign: the value has shape \[2\] but the parameter has shape \[3\]"):
+        paddle.create_parameter([3], "float32", default_initializer=I.Assign([1.0, 2.0]))
+    with pytest.raises(ValueError, match="Dirac: the parameter must have 3, 4 or 5 dimensions"):
+        paddle.create_parameter([3, 3], "float32", default_initializer=I.Dirac())
+    with pytest.raises(ValueError, match=r"Dirac: the parameter's dimension 0 \(3\) must be divisible by groups=2"):
+        paddle.create_parameter([3, 3, 3], "float32", default_initializer=I.Dirac(groups=2))
+    with pytest.raises(ValueError, match=r"Bilinear: the kernel must be square"):
+        paddle.create_parameter([1, 1, 3, 4], "float32", default_initializer=I.Bilinear())
+    with pytest.raises(ValueError, match="KaimingNormal/KaimingUniform: mode must be 'fan_in' or 'fan_out'"):
+        I.KaimingNormal(mode="x")
+    with pytest.raises(ValueError, match="Orthogonal: the parameter needs at least 2 dimensions"):
+        paddle.create_parameter([3], "float32", default_initializer=I.Orthogonal())
+    with pytest.raises(TypeError, match="Normal: random initialization needs a floating dtype, but the parameter is int32"):
+        paddle.create_parameter([3], "int32", default_initializer=I.Normal())
+    with pytest.raises(ValueError, match="TruncatedNormal: a must be below b"):
+        I.TruncatedNormal(a=1.0, b=0.0)
+
+
+def test_every_paddle_initializer_class_exists():
+    assert len(REC["initializer_classes"]) == 20
+    for name in REC["initializer_classes"]:
+        cls = getattr(I, name)
+        assert isinstance(cls, type) and (cls is I.Initializer or issubclass(cls, I.Initializer)), name
+    assert callable(I.calculate_gain) and callable(I.set_global_initializer)
+
+
+def test_static_programs_take_nn_initializers():
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            w = paddle.static.create_parameter([2, 3], "float32", default_initializer=I.Constant(2.0))
+            u = paddle.static.create_parameter([300, 300], "float32",
+                                               attr=paddle.ParamAttr(initializer=I.XavierUniform()))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        wv, uv = exe.run(main, fetch_list=[w, u])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(wv, np.full([2, 3], 2.0))
+    limit = math.sqrt(6.0 / 600)
+    assert np.abs(uv).max() <= limit and np.abs(uv).max() > 0.97 * limit

@@ -1,0 +1,162 @@
+"""Python operators and indexing on Tensors.
+
+Operator results (dtype, shape, values) were recorded from Paddle 3.3.1 in
+tests/data/paddle_operators.json; indexing is checked against numpy's semantics.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pylayer_jax as P
+from pylayer_jax import Tensor
+
+RECORDED = json.loads(Path(__file__).resolve().parents[1].joinpath("data").joinpath("paddle_operators.json").read_text())["cases"]
+
+
+def _operands() -> dict:
+    return {
+        "P": P,
+        "a": P.to_tensor([[-3.5, 2.0, 7.25], [1.0, -0.5, 4.0]]),
+        "b": P.to_tensor([2.0, -1.5, 3.0]),
+        "i": P.to_tensor([[-7, 2, 9], [4, -5, 6]]),
+        "j": P.to_tensor([2, -3, 4]),
+        "bt": P.to_tensor([True, False, True]),
+        "bf": P.to_tensor([False, False, True]),
+    }
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=[c["expr"] for c in RECORDED])
+def test_operator_matches_paddle(case: dict) -> None:
+    r = eval(case["expr"], _operands())
+    assert isinstance(r, Tensor)
+    assert r.dtype.name == case["dtype"]
+    assert r.shape == case["shape"]
+    if case["dtype"] == "bool":
+        assert r.tolist() == case["values"]
+    else:
+        np.testing.assert_allclose(r.numpy().astype(np.float64), case["values"], rtol=1e-4, atol=1e-5)
+
+
+def test_operators_record_gradients() -> None:
+    x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    w = P.to_tensor([0.5, -1.0, 2.0], stop_gradient=False)
+    y = (x * w + x / w - 2.0 * x + x**2 - 1.0 / x + (-x)) @ w
+    y.backward()
+    xv, wv = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    dx = (wv + 1 / wv - 2 + 2 * xv + 1 / xv**2 - 1) * wv
+    inner = xv * wv + xv / wv - 2 * xv + xv**2 - 1 / xv - xv
+    dw = (xv - xv / wv**2) * wv + inner
+    np.testing.assert_allclose(x.grad.numpy(), dx, rtol=1e-5)
+    np.testing.assert_allclose(w.grad.numpy(), dw, rtol=1e-5)
+
+
+def test_comparisons_do_not_record() -> None:
+    x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+    m = x > 1.5
+    assert m.dtype == P.bool and m.stop_gradient is True
+
+
+# ---- __getitem__ ----------------------------------------------------------------------------
+_BASE = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        1, -1, (1, 2), (1, 2, 3), slice(None, None, 2), slice(None, None, -1), (slice(1, None), slice(None, None, 2)),
+        (Ellipsis, 1), (None, 1), (1, None, Ellipsis, None), (slice(None), None, 0), [0, 2], ([0, 2], [1, 3]),
+        (slice(None), [3, 0, 0]), np.array([[0, 1], [2, 2]]), (Ellipsis, slice(4, 0, -2)),
+    ],
+    ids=lambda ix: repr(ix).replace(" ", ""),
+)
+def test_getitem_matches_numpy(index) -> None:
+    t = P.to_tensor(_BASE)
+    got = t[index]
+    want = _BASE[index if not isinstance(index, list) else np.asarray(index)]
+    assert got.shape == list(want.shape)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_getitem_with_tensors() -> None:
+    t = P.to_tensor(_BASE)
+    np.testing.assert_array_equal(t[P.to_tensor([2, 0])].numpy(), _BASE[[2, 0]])
+    np.testing.assert_array_equal(t[1, P.to_tensor([0, 3])].numpy(), _BASE[1, [0, 3]])
+    mask = np.array([True, False, True])
+    np.testing.assert_array_equal(t[P.to_tensor(mask)].numpy(), _BASE[mask])
+    m2 = _BASE[:, :, 0] > 20
+    np.testing.assert_array_equal(t[P.to_tensor(m2)].numpy(), _BASE[m2])
+    # recorded from Paddle: x[[True, False]] on [[1, 2], [3, 4]] -> [[1, 2]]
+    assert P.to_tensor([[1, 2], [3, 4]])[P.to_tensor([True, False])].tolist() == [[1, 2]]
+    assert t[P.to_tensor(1)].shape == [4, 5]
+
+
+def test_getitem_gradient_scatters_back() -> None:
+    x = P.to_tensor(np.arange(6, dtype=np.float64).reshape(2, 3), stop_gradient=False)
+    y = x[:, ::2] * 2.0 + x[P.to_tensor([1, 1])].sum(0)[None, :2]
+    y.sum().backward()
+    want = np.zeros((2, 3))
+    want[:, ::2] += 2.0
+    want[1, :2] += 2 * 2  # row 1 gathered twice, added to both columns of y's 2 rows
+    np.testing.assert_allclose(x.grad.numpy(), want)
+
+
+# ---- __setitem__ ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "index,value",
+    [
+        (1, 7.0), ((0, 2), -1.0), (slice(None, None, 2), np.ones(5, np.float32)), ((Ellipsis, 0), 3.0),
+        ([0, 2], np.full((2, 4, 5), 9.0, np.float32)), ((slice(None), [1, 3]), 0.5),
+    ],
+    ids=lambda v: repr(v).replace(" ", "")[:30],
+)
+def test_setitem_matches_numpy(index, value) -> None:
+    t = P.to_tensor(_BASE)
+    want = _BASE.copy()
+    want[index] = value
+    v0 = t.inplace_version
+    t[index] = value
+    np.testing.assert_array_equal(t.numpy(), want)
+    assert t.dtype == P.float32
+    assert t.inplace_version == v0 + 1
+
+
+def test_setitem_with_tensor_value_and_index() -> None:
+    t = P.to_tensor(np.zeros((3, 2), np.int64))
+    t[P.to_tensor([2, 0])] = P.to_tensor([[1, 2], [3, 4]])
+    assert t.tolist() == [[3, 4], [0, 0], [1, 2]]
+    t[P.to_tensor([True, False, True])] = 5
+    assert t.tolist() == [[5, 5], [0, 0], [5, 5]]
+
+
+def test_setitem_gradients_flow_to_value_and_base() -> None:
+    x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    v = P.to_tensor(10.0, stop_gradient=False)
+    y = x * 1.0
+    y[1] = v * 2.0
+    (y * P.to_tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 3.0]  # the overwritten element gets no gradient
+    assert v.grad.item() == 4.0
+
+
+def test_setitem_on_a_constant_with_a_grad_value_joins_the_graph() -> None:
+    c = P.to_tensor([0.0, 0.0])
+    v = P.to_tensor(3.0, stop_gradient=False)
+    c[0] = v
+    assert c.stop_gradient is False and not c.is_leaf
+    (c * 5.0).sum().backward()
+    assert v.grad.item() == 5.0
+
+
+def test_setitem_on_leaf_that_needs_grad_raises() -> None:
+    # Paddle: ValueError "Leaf Tensor (...) that doesn't stop gradient can't use inplace strategy."
+    x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(ValueError, match=r"Leaf Var \(.*\) that doesn't stop gradient can't use inplace strategy"):
+        x[0] = 5.0
+    with P.no_grad():
+        x[0] = 5.0
+    assert x.tolist() == [5.0, 2.0]
