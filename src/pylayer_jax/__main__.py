@@ -6,6 +6,8 @@ Eager Paddle-style code with ``.backward()``, a custom PyLayer (eager and inside
 
 from __future__ import annotations
 
+import argparse
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -99,7 +101,14 @@ def static() -> None:
         paddle.disable_static()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m pylayer_jax",
+        description="A short tour of pylayer_jax: eager tensors and .backward(), a custom PyLayer eagerly and "
+        "under jax.jit/jax.grad, saved-tensor hooks, and a static program run by the Executor.",
+    )
+    parser.add_argument("--version", action="version", version=f"pylayer_jax {paddle.__version__}")
+    parser.parse_args(argv)
     eager()
     pylayer()
     static()
