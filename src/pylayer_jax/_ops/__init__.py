@@ -11,6 +11,7 @@ from . import loss as loss  # noqa: F401
 from . import math as math  # noqa: F401
 from . import nn as nn  # noqa: F401
 from . import random as random  # noqa: F401
+from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import shape as shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401
