@@ -76,7 +76,28 @@ def _transformer(lib, m, t):
     return m(t["src"], t["tgt"], src_mask=src_mask, tgt_mask=causal)
 
 
+def _custom_cell_rnn(lib):
+    """A user-written cell (run step by step): its output differs from its state, so masking shows."""
+
+    class Cell(lib.nn.RNNCellBase):
+        def __init__(self):
+            super().__init__()
+            self.input_size = 3
+            self.lin = lib.nn.Linear(7, 4)
+
+        def forward(self, x, h):
+            h = lib.tanh(self.lin(lib.concat([x, h], -1)))
+            return 2.0 * h, h
+
+        @property
+        def state_shape(self):
+            return (4,)
+
+    return lib.nn.RNN(Cell(), is_reverse=True)
+
+
 CASES = {
+    "rnn_custom_cell_reverse_seqlen": (_custom_cell_rnn, _x_seq((2, 4, 3), [3, 4]), _seq_only),
     "lstm_bidirect_2layer_seqlen": (_lstm_bi2, _lstm_bi2_inputs, _call_states2),
     "gru_time_major": (lambda lib: lib.nn.GRU(3, 4, time_major=True),
                        lambda rng: {"x": rng.standard_normal((5, 2, 3)), "h0": rng.standard_normal((1, 2, 4))},
