@@ -9,6 +9,7 @@ statistics of freshly initialised parameters (default init) per parameter name.
 
 from __future__ import annotations
 
+import json
 import sys
 import zlib
 from pathlib import Path
@@ -100,8 +101,19 @@ def main():
         keys = [f"{k}:{list(v.shape)}:{v.stop_gradient}" for k, v in m.state_dict().items()]
         out[f"struct|{sname}"] = np.array(keys)
         out[f"repr|{sname}"] = np.array([repr(m)])
+    # one blob and one index keep the file small (an .npz entry per array costs a zip header each)
+    index, chunks, texts, pos = {}, [], {}, 0
+    for k, v in out.items():
+        v = np.asarray(v)
+        if v.dtype.kind in "US":
+            texts[k] = v.tolist()
+            continue
+        index[k] = [pos, list(v.shape), str(v.dtype)]
+        chunks.append(v.astype(np.float64).ravel())
+        pos += v.size
     path = Path(__file__).parent / "data" / "paddle_seq_layers.npz"
-    np.savez_compressed(path, **out)
+    np.savez_compressed(path, data=np.concatenate(chunks), index=np.array(json.dumps(index)),
+                        texts=np.array(json.dumps(texts)))
     print(f"wrote {len(out)} arrays to {path} ({path.stat().st_size} bytes)")
 
 

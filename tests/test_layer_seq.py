@@ -6,6 +6,7 @@ state_dict, same inputs), ``jax.grad`` over the layer as a pytree, numpy statist
 
 from __future__ import annotations
 
+import json
 import zlib
 from pathlib import Path
 
@@ -20,13 +21,22 @@ from pylayer_jax import nn
 from pylayer_jax._op_table import TABLE
 from pylayer_jax.nn.layer import _rnn as _rnn_module
 
-DATA = np.load(Path(__file__).parent / "data" / "paddle_seq_layers.npz")
+
+def _load():
+    with np.load(Path(__file__).parent / "data" / "paddle_seq_layers.npz") as z:
+        data, index, texts = z["data"], json.loads(str(z["index"])), json.loads(str(z["texts"]))
+    out = {k: data[p:p + int(np.prod(shape))].reshape(shape).astype(dt) for k, (p, shape, dt) in index.items()}
+    out.update({k: np.array(v) for k, v in texts.items()})
+    return out
+
+
+DATA = _load()
 TOL = {"float32": dict(rtol=1e-5, atol=2e-6), "float64": dict(rtol=1e-10, atol=1e-12)}
 
 
 def _fixture(case, dtype, kind):
     pre = f"{case}|{dtype}|{kind}|"
-    return {k[len(pre):]: DATA[k] for k in DATA.files if k.startswith(pre)}
+    return {k[len(pre):]: v for k, v in DATA.items() if k.startswith(pre)}
 
 
 def _build(case, dtype):
