@@ -262,5 +262,14 @@ def test_misuse_raises_clear_errors():
         nn.LSTM(3, 4, proj_size=4)
     with pytest.raises(ValueError, match="BiRNN: the input size of the forward cell"):
         nn.BiRNN(nn.GRUCell(3, 4), nn.GRUCell(2, 4))
+    with pytest.raises(ValueError, match="LSTM.forward: inputs have dtype float64 but the layer's parameters are "
+                                         "float32"):
+        nn.LSTM(3, 4)(paddle.randn([2, 5, 3], "float64"))
+    with pytest.raises(ValueError, match="MultiHeadAttention.forward: query has dtype float64"):
+        nn.MultiHeadAttention(4, 2)(paddle.randn([2, 3, 4], "float64"))
+    with pytest.raises(ValueError, match="RNN.forward: inputs must be a 3-D Tensor"):
+        nn.RNN(nn.GRUCell(3, 4))(paddle.randn([2, 3]))
+    with pytest.raises(TypeError, match="LSTMCell.forward: LSTM states must be a pair"):
+        nn.LSTMCell(3, 4)(paddle.randn([2, 3]), paddle.zeros([2, 4]))
     with pytest.raises(ValueError, match="TransformerEncoderLayer: activation must name a function"):
         nn.TransformerEncoderLayer(8, 2, 16, activation="nope")

@@ -53,6 +53,14 @@ def _check_state(api: str, state: Any, shape: list[int], what: str) -> None:
         )
 
 
+def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
+    if x.dtype != weight.dtype:
+        raise ValueError(
+            f"{api}: inputs have dtype {_dtypes.to_paddle(x.dtype).name} but the layer's parameters are "
+            f"{_dtypes.to_paddle(weight.dtype).name}; cast the inputs (x.astype) or the layer (layer.to(dtype=...))."
+        )
+
+
 def _check_input(api: str, x: Any, input_size: int, rank: int) -> None:
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: inputs must be a Tensor, but received {type(x).__name__}.")
@@ -149,6 +157,7 @@ class _BuiltinCell(RNNCellBase):
 
     def _run(self, x: Tensor, states: Any, api: str, batch_axis: int, time_axis: int,
              sequence_length: Tensor | None = None, is_reverse: bool = False, zero_padded: bool = False) -> Any:
+        _check_dtype(api, x, self.weight_ih)
         if states is None:
             states = self.get_initial_states(x, self.state_shape, x.dtype, batch_dim_idx=batch_axis)
         h0, c0 = self._split_states(states, api, x.shape[batch_axis])

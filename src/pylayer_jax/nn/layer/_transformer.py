@@ -129,6 +129,12 @@ class MultiHeadAttention(Layer):
         _check_rank3(api, "query", query, self.embed_dim)
         _check_rank3(api, "key", key, self.kdim)
         _check_rank3(api, "value", value, self.vdim)
+        for what, t in (("query", query), ("key", key), ("value", value)):
+            if t.dtype != self.q_proj.weight.dtype:
+                raise ValueError(
+                    f"{api}: {what} has dtype {_dtypes.to_paddle(t.dtype).name} but the layer's parameters are "
+                    f"{_dtypes.to_paddle(self.q_proj.weight.dtype).name}; cast the inputs or the layer."
+                )
         q = self._heads(self.q_proj(query))
         k = self._heads(self.k_proj(key))
         v = self._heads(self.v_proj(value))
