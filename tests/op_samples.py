@@ -873,3 +873,54 @@ SAMPLES.update(
         ],
     }
 )
+
+
+# ---- recurrent (rnn_scan): a numpy step loop with Paddle's cell formulas as the reference ----------
+def _sig(v: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-v))
+
+
+def _rnn_ref(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, w_ho=None, seq=None, mode="LSTM", is_reverse=False,
+             time_major=True, zero_padded=True):
+    if not time_major:
+        x = np.swapaxes(x, 0, 1)
+    steps = range(x.shape[0] - 1, -1, -1) if is_reverse else range(x.shape[0])
+    h, c = h0, (h0 if c0 is None else c0)
+    outs = [None] * x.shape[0]
+    for t in steps:
+        a = x[t] @ w_ih.T + (0 if b_ih is None else b_ih)
+        b = h @ w_hh.T + (0 if b_hh is None else b_hh)
+        if mode == "LSTM":
+            i, f, g, o = np.split(a + b, 4, -1)
+            nc = _sig(f) * c + _sig(i) * np.tanh(g)
+            nh = _sig(o) * np.tanh(nc)
+            nh = nh if w_ho is None else nh @ w_ho
+        elif mode == "GRU":
+            (xr, xz, xc), (hr, hz, hc) = np.split(a, 3, -1), np.split(b, 3, -1)
+            r, z = _sig(xr + hr), _sig(xz + hz)
+            cand = np.tanh(xc + r * hc)
+            nh, nc = (h - cand) * z + cand, c
+        else:
+            nh = np.tanh(a + b) if mode == "RNN_TANH" else np.maximum(a + b, 0)
+            nc = c
+        m = np.ones((x.shape[1], 1)) if seq is None else (t < seq)[:, None].astype(x.dtype)
+        outs[t] = nh * m if zero_padded else nh
+        h, c = nh * m + h * (1 - m), nc * m + c * (1 - m)
+    out = np.stack(outs, 0 if time_major else 1)
+    return out, h, c
+
+
+SAMPLES.update(
+    {
+        "rnn_scan": [
+            Sample((rand(4, 2, 3), rand(2, 2), rand(2, 2), rand(8, 3), rand(8, 2), rand(8), rand(8), None,
+                    np.array([2, 4], np.int64)), {"mode": "LSTM", "is_reverse": True}, ref=_rnn_ref),
+            Sample((rand(2, 3, 3), rand(2, 2), None, rand(6, 3), rand(6, 2), rand(6), None, None, None),
+                   {"mode": "GRU", "time_major": False}, ref=_rnn_ref),
+            Sample((rand(3, 2, 2), rand(2, 3), None, rand(3, 2), rand(3, 3), None, None, None,
+                    np.array([3, 1], np.int64)), {"mode": "RNN_TANH", "zero_padded": False}, ref=_rnn_ref),
+            Sample((rand(3, 2, 2), rand(2, 2), rand(2, 3), rand(12, 2), rand(12, 2), rand(12), rand(12), rand(3, 2),
+                    None), {"mode": "LSTM"}, ref=_rnn_ref),
+        ],
+    }
+)

@@ -16,6 +16,7 @@ from . import norm as norm  # noqa: F401
 from . import pool as pool  # noqa: F401
 from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
+from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import shape as shape  # noqa: F401
 from . import slices_scatters as coverage_shape  # noqa: F401

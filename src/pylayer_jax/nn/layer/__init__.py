@@ -4,6 +4,8 @@ from . import common as common
 from . import container as container
 from . import layers as layers
 from . import param as param
+from . import rnn as rnn
+from . import transformer as transformer
 from ._common import Flatten as Flatten
 from ._common import Identity as Identity
 from ._common import Linear as Linear

@@ -1,0 +1,377 @@
+"""Attention and Transformer layers with Paddle's structure, parameter names and defaults (layer L5)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from ..._ops.table import TABLE
+from ..._runtime import dtypes as _dtypes
+from ..._tensor.facade import Tensor
+from ..._tensor.methods import public
+from .. import _functional as F
+from ._common import Linear
+from ._container import LayerList
+from ._layers import Layer
+from ._param import ParamAttr
+from ._seq_parts import Dropout, LayerNorm
+
+_matmul = public(TABLE["matmul"])
+_reshape = public(TABLE["reshape"])
+_transpose = public(TABLE["transpose"])
+_cast = public(TABLE["cast"])
+_full = public(TABLE["full"])
+_triu = public(TABLE["triu"])
+_scale = public(TABLE["scale"])
+
+_ACTIVATIONS = ("relu", "gelu", "tanh", "sigmoid", "silu", "swish", "elu", "selu", "leaky_relu", "relu6", "mish",
+                "softplus", "softsign", "hardswish", "hardsigmoid", "celu", "tanhshrink", "log_sigmoid")
+
+
+def _convert_attention_mask(attn_mask: Tensor | None, dtype: Any) -> Tensor | None:
+    """A bool/int mask (True/1 = attend) becomes an additive float mask (0 or -1e9); a float mask is cast."""
+    if attn_mask is None:
+        return None
+    if not isinstance(attn_mask, Tensor):
+        raise TypeError(f"attention mask must be a Tensor or None, but received {type(attn_mask).__name__}.")
+    target = _dtypes.to_paddle(dtype).name if not isinstance(dtype, str) else dtype
+    name = _dtypes.to_paddle(attn_mask.dtype).name
+    if name == target:
+        return attn_mask
+    if name == "bool" or "int" in name:
+        return _scale(_cast(attn_mask, target), 1e9, -1e9)
+    return _cast(attn_mask, target)
+
+
+def _attr_list(attr: Any, n: int, api: str) -> list[Any]:
+    """Paddle's per-sublayer attributes: a list of ``n`` entries, or one attribute repeated (a named
+    ParamAttr gets ``_0``, ``_1``... suffixes so the names stay distinct)."""
+    if isinstance(attr, list | tuple):
+        if len(attr) != n:
+            raise ValueError(f"{api}: a list of parameter attributes must have {n} entries, but received "
+                             f"{len(attr)}.")
+        return [None if a is True else a for a in attr]
+    if isinstance(attr, bool):
+        return [None if attr else False] * n
+    out = []
+    for i in range(n):
+        a = ParamAttr._to_attr(attr)
+        if isinstance(a, ParamAttr):
+            a = copy.deepcopy(a)
+            if a.name:
+                a.name = f"{a.name}_{i}"
+        out.append(a)
+    return out
+
+
+def _check_positive(api: str, **values: Any) -> None:
+    for what, v in values.items():
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise ValueError(f"{api}: {what} must be a positive int, but received {v!r}.")
+
+
+def _check_rank3(api: str, what: str, x: Any, last: int | None = None) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: {what} must be a Tensor, but received {type(x).__name__}.")
+    if len(x.shape) != 3:
+        raise ValueError(f"{api}: {what} must be a 3-D Tensor [batch_size, sequence_length, features], but "
+                         f"received shape {list(x.shape)}.")
+    if last is not None and x.shape[-1] != last:
+        raise ValueError(f"{api}: the last dimension of {what} must be {last}, but received shape {list(x.shape)}.")
+
+
+def _no_cache(api: str, cache: Any) -> None:
+    if cache is not None:
+        raise NotImplementedError(f"{api}: the cache argument (incremental decoding) is not implemented; pass "
+                                  "cache=None and feed the whole sequence.")
+
+
+class MultiHeadAttention(Layer):
+    """Scaled dot-product attention over ``num_heads`` heads with projections ``q_proj``, ``k_proj``,
+    ``v_proj`` and ``out_proj`` (Linear layers, Paddle's names and default init).
+
+    ``forward(query, key=None, value=None, attn_mask=None, cache=None)`` returns the output, or
+    ``(output, weights)`` with ``need_weights=True``. A bool/int ``attn_mask`` marks the positions to
+    attend with True/1; a float mask is added to the scores. ``cache`` is not implemented.
+    """
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim: int | None = None,
+                 vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
+                 bias_attr: Any = None) -> None:
+        super().__init__()
+        _check_positive("MultiHeadAttention", embed_dim=embed_dim, num_heads=num_heads)
+        if embed_dim % num_heads != 0:
+            raise ValueError(f"MultiHeadAttention: embed_dim must be divisible by num_heads, but received "
+                             f"embed_dim={embed_dim} and num_heads={num_heads}.")
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.need_weights = need_weights
+        self.head_dim = embed_dim // num_heads
+        self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.out_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+
+    def _heads(self, x: Tensor) -> Tensor:
+        return _transpose(_reshape(x, [0, 0, self.num_heads, self.head_dim]), [0, 2, 1, 3])
+
+    def forward(self, query: Tensor, key: Tensor | None = None, value: Tensor | None = None,
+                attn_mask: Tensor | None = None, cache: Any = None) -> Any:
+        api = "MultiHeadAttention.forward"
+        _no_cache(api, cache)
+        key = query if key is None else key
+        value = query if value is None else value
+        _check_rank3(api, "query", query, self.embed_dim)
+        _check_rank3(api, "key", key, self.kdim)
+        _check_rank3(api, "value", value, self.vdim)
+        for what, t in (("query", query), ("key", key), ("value", value)):
+            if t.dtype != self.q_proj.weight.dtype:
+                raise ValueError(
+                    f"{api}: {what} has dtype {_dtypes.to_paddle(t.dtype).name} but the layer's parameters are "
+                    f"{_dtypes.to_paddle(self.q_proj.weight.dtype).name}; cast the inputs or the layer."
+                )
+        q = self._heads(self.q_proj(query))
+        k = self._heads(self.k_proj(key))
+        v = self._heads(self.v_proj(value))
+        product = _matmul(q * (self.head_dim ** -0.5), k, transpose_y=True)
+        if attn_mask is not None:
+            product = product + _convert_attention_mask(attn_mask, product.dtype)
+        weights = F.softmax(product)
+        if self.dropout:
+            weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
+        out = _transpose(_matmul(weights, v), [0, 2, 1, 3])
+        out = self.out_proj(_reshape(out, [0, 0, self.embed_dim]))
+        return (out, weights) if self.need_weights else out
+
+
+def _activation(api: str, activation: str) -> Any:
+    if activation not in _ACTIVATIONS or not hasattr(F, activation):
+        raise ValueError(f"{api}: activation must name a function of nn.functional such as 'relu' or 'gelu', but "
+                         f"received {activation!r}.")
+    return getattr(F, activation)
+
+
+class TransformerEncoderLayer(Layer):
+    """Self-attention then a feed-forward block, each with a residual connection and LayerNorm
+    (applied before the block with ``normalize_before=True``, after it otherwise)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-5) -> None:
+        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
+                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
+                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
+                        "layer_norm_eps": layer_norm_eps}
+        super().__init__()
+        api = "TransformerEncoderLayer"
+        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w = _attr_list(weight_attr, 2, api)
+        b = _attr_list(bias_attr, 2, api)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = _activation(api, activation)
+
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Tensor:
+        _no_cache("TransformerEncoderLayer.forward", cache)
+        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        residual = src
+        if self.normalize_before:
+            src = self.norm1(src)
+        src = residual + self.dropout1(self.self_attn(src, src, src, src_mask))
+        if not self.normalize_before:
+            src = self.norm1(src)
+        residual = src
+        if self.normalize_before:
+            src = self.norm2(src)
+        src = residual + self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(src)))))
+        if not self.normalize_before:
+            src = self.norm2(src)
+        return src
+
+
+class TransformerEncoder(Layer):
+    """``num_layers`` encoder layers (the given one, then fresh copies of its configuration) and an
+    optional final ``norm``."""
+
+    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: Layer | None = None) -> None:
+        super().__init__()
+        _check_positive("TransformerEncoder", num_layers=num_layers)
+        if not hasattr(encoder_layer, "_config"):
+            raise TypeError(f"TransformerEncoder: encoder_layer must be a TransformerEncoderLayer, but received "
+                            f"{type(encoder_layer).__name__}.")
+        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Tensor:
+        _no_cache("TransformerEncoder.forward", cache)
+        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        out = src
+        for layer in self.layers:
+            out = layer(out, src_mask=src_mask)
+        return self.norm(out) if self.norm is not None else out
+
+
+class TransformerDecoderLayer(Layer):
+    """Self-attention, cross-attention over ``memory``, then a feed-forward block, each with a residual
+    connection and LayerNorm (before or after the block, as ``normalize_before`` says)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-5) -> None:
+        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
+                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
+                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
+                        "layer_norm_eps": layer_norm_eps}
+        super().__init__()
+        api = "TransformerDecoderLayer"
+        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w = _attr_list(weight_attr, 3, api)
+        b = _attr_list(bias_attr, 3, api)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
+        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = _activation(api, activation)
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
+                memory_mask: Tensor | None = None, cache: Any = None) -> Tensor:
+        _no_cache("TransformerDecoderLayer.forward", cache)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm1(tgt)
+        tgt = residual + self.dropout1(self.self_attn(tgt, tgt, tgt, tgt_mask))
+        if not self.normalize_before:
+            tgt = self.norm1(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm2(tgt)
+        tgt = residual + self.dropout2(self.cross_attn(tgt, memory, memory, memory_mask))
+        if not self.normalize_before:
+            tgt = self.norm2(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm3(tgt)
+        tgt = residual + self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(tgt)))))
+        if not self.normalize_before:
+            tgt = self.norm3(tgt)
+        return tgt
+
+
+class TransformerDecoder(Layer):
+    """``num_layers`` decoder layers (the given one, then fresh copies of its configuration) and an
+    optional final ``norm``."""
+
+    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Layer | None = None) -> None:
+        super().__init__()
+        _check_positive("TransformerDecoder", num_layers=num_layers)
+        if not hasattr(decoder_layer, "_config"):
+            raise TypeError(f"TransformerDecoder: decoder_layer must be a TransformerDecoderLayer, but received "
+                            f"{type(decoder_layer).__name__}.")
+        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
+                memory_mask: Tensor | None = None, cache: Any = None) -> Tensor:
+        _no_cache("TransformerDecoder.forward", cache)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        out = tgt
+        for layer in self.layers:
+            out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+        return self.norm(out) if self.norm is not None else out
+
+
+def _split_attr(attr: Any, api: str, what: str) -> tuple[Any, Any]:
+    """Paddle's split of a Transformer-level attribute list into the encoder's (2) and decoder's (3)."""
+    if not isinstance(attr, list | tuple):
+        return attr, attr
+    if len(attr) == 1:
+        return [attr[0]] * 2, [attr[0]] * 3
+    if len(attr) == 2:
+        return list(attr), [attr[0], attr[0], attr[-1]]
+    if len(attr) == 3:
+        return [attr[0], attr[-1]], list(attr)
+    raise ValueError(f"{api}: {what} must have 1, 2 or 3 entries when it is a list, but received {len(attr)}.")
+
+
+class Transformer(Layer):
+    """An encoder (``num_encoder_layers`` layers and a final LayerNorm) and a decoder
+    (``num_decoder_layers`` layers and a final LayerNorm), or the given ``custom_encoder``/``custom_decoder``.
+
+    ``forward(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None)`` returns the decoder's output.
+    """
+
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
+                 dim_feedforward: int = 2048, dropout: float = 0.1, activation: str = "relu",
+                 attn_dropout: float | None = None, act_dropout: float | None = None, normalize_before: bool = False,
+                 weight_attr: Any = None, bias_attr: Any = None, custom_encoder: Layer | None = None,
+                 custom_decoder: Layer | None = None) -> None:
+        super().__init__()
+        api = "Transformer"
+        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
+        enc_w, dec_w = _split_attr(weight_attr, api, "weight_attr")
+        enc_b, dec_b = _split_attr(bias_attr, api, "bias_attr")
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, enc_w, enc_b)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, LayerNorm(d_model))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, dec_w, dec_b)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, LayerNorm(d_model))
+        self.d_model = d_model
+        self.nhead = nhead
+
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+                memory_mask: Tensor | None = None) -> Tensor:
+        src_mask = _convert_attention_mask(src_mask, src.dtype)
+        memory = self.encoder(src, src_mask=src_mask)
+        tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
+        memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+
+    def generate_square_subsequent_mask(self, length: int | Tensor) -> Tensor:
+        """A ``[length, length]`` float mask: 0 on and below the diagonal, ``-inf`` above it."""
+        if isinstance(length, Tensor):
+            length = int(length.item())
+        if not isinstance(length, int | np.integer) or isinstance(length, bool) or length < 0:
+            raise ValueError(f"Transformer.generate_square_subsequent_mask: length must be a non-negative int, but "
+                             f"received {length!r}.")
+        return _triu(_full([int(length), int(length)], -np.inf, _dtypes.get_default_dtype()), 1)
+
