@@ -381,3 +381,20 @@ def test_integer_and_static_inputs_under_jit():
     idx = jnp.array([0, 2])
     g = jax.jit(jax.grad(lambda x: jnp.sum(Gather.apply(x, idx, 2.0))))(X)
     np.testing.assert_allclose(g, [2.0, 0.0, 2.0])
+
+
+def test_backward_that_clips_its_gradient_works_under_jit() -> None:
+    # transposing clip(dy) fails inside JAX with an exception whose message is empty: the layer must fall
+    # back to custom_vjp, not crash while describing why it is not linear
+    class ClipGrad(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1.0
+
+        @staticmethod
+        def backward(ctx, dy):
+            return paddle.clip(dy, -1.0, 1.0)
+
+    x = jnp.linspace(-2.0, 2.0, 5)
+    g = jax.jit(jax.grad(lambda v: jnp.sum(ClipGrad.apply(v) * 3.0 * v)))(x)
+    np.testing.assert_allclose(g, np.clip(3.0 * np.asarray(x), -1, 1) + 3.0 * np.asarray(x), rtol=1e-6)

@@ -300,7 +300,7 @@ def _probe_linear(run: _Run) -> tuple[bool, str]:
     except _NotLinear as e:
         return False, str(e)
     except Exception as e:  # noqa: BLE001 - any failure to transpose means: not usable for forward mode
-        return False, f"transposing its backward failed with {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+        return False, f"transposing its backward failed with {type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}"
     return True, ""
 
 

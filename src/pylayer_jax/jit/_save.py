@@ -157,7 +157,7 @@ def export_flat(api: str, fn: Callable[..., Any], fixed: Sequence[jax.ShapeDtype
             except _Refused:
                 raise
             except Exception as e:  # noqa: BLE001 - any failure of this attempt: try the next one
-                errors.append(f"[{mode}, {'+'.join(platforms)}] {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+                errors.append(f"[{mode}, {'+'.join(platforms)}] {type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}")
                 if mode == "concrete" and platforms == ("cpu",):
                     raise type(e)(f"{api}: the forward could not be exported: {e}") from e
                 continue
