@@ -32,7 +32,8 @@ import numpy as np
 import optax
 
 import pylayer_jax as paddle
-from pylayer_jax import _lazy, _replay
+from pylayer_jax._exec import deferred as _lazy
+from pylayer_jax._replay import follow as _replay
 from pylayer_jax.autograd import PyLayer
 
 H = 4  # register width

@@ -29,7 +29,8 @@ import os
 import pytest
 from fuzz_support import MODES, check, compare, engine, generate, rtol, run_jax, run_ours
 
-from pylayer_jax import _lazy, _replay
+from pylayer_jax._exec import deferred as _lazy
+from pylayer_jax._replay import follow as _replay
 
 _N = int(os.environ.get("PYLAYER_JAX_FUZZ_SEEDS", "0"))
 _START = int(os.environ.get("PYLAYER_JAX_FUZZ_START", "0"))
