@@ -229,8 +229,8 @@ def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
 )
 def batch_norm(
     x,
-    running_mean,
-    running_var,
+    running_mean=None,
+    running_var=None,
     weight=None,
     bias=None,
     training=False,
@@ -241,7 +241,8 @@ def batch_norm(
 ):
     """Batch normalisation: batch statistics when training, running statistics otherwise.
 
-    The running statistics are not updated (the functional form returns only the output).
+    The kernel only normalises; ``nn.functional.batch_norm`` updates the running statistics in place
+    (through ``batch_norm_stats``) and passes none here when the batch's own statistics are used.
     """
     caxis = x.ndim - 1 if data_format in ("NHWC", "NLC", "NDHWC") else (1 if x.ndim > 1 else 0)
     axes = tuple(i for i in range(x.ndim) if i != caxis)

@@ -636,7 +636,7 @@ def _caller() -> str:
     return "<unknown>" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"
 
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the pylayer_jax package
 
 
 def _value_check(c: Any) -> None:

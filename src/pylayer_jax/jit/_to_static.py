@@ -45,7 +45,7 @@ from .._tensor.facade import Tensor, TracedValueError, apply_op, before_write, u
 
 _enabled = [True]
 _tls = threading.local()  # .strict: the StaticFunction whose forward trace may ask for a new signature
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the pylayer_jax package
 _MAX_DEPTH = 5  # how deep the paths to implicit inputs are searched (self._sub_layers['l']._parameters['w'])
 _MAX_NODES = 20000
 _CONTROL_FLOW_ERRORS = (TracedValueError, jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
