@@ -232,3 +232,22 @@ def _timed(fn, n):
     for _ in range(n):
         fn()
     return (time.perf_counter() - t) / n
+
+
+def test_run_rejects_a_program_name_and_a_feed_list() -> None:
+    # Paddle 3.3.1 raises TypeError for feed=[array] ("feed requires dict"); a program given by name is not a Program
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [None, 3], "float32")
+            y = paddle.mean(x)
+        exe = paddle.static.Executor()
+        with pytest.raises(TypeError, match=r"Executor.run: feed must be a dict .* received list"):
+            exe.run(main, feed=[np.ones((2, 3), "float32")], fetch_list=[y])
+        with pytest.raises(TypeError, match=r"Executor.run: program must be a paddle.static.Program .* received str"):
+            exe.run("main", feed={"x": np.ones((2, 3), "float32")}, fetch_list=[y])
+        (out,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[y])
+        np.testing.assert_allclose(out, 1.0)
+    finally:
+        paddle.disable_static()

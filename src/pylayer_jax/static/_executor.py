@@ -115,10 +115,20 @@ class Executor:
         """Run ``program`` with ``feed`` ({name: array}); returns the values of ``fetch_list`` (Variables or names)."""
         if program is None:
             program = default_main_program()
+        if not isinstance(program, Program):
+            raise TypeError(
+                f"Executor.run: program must be a paddle.static.Program (or None for the default main program), "
+                f"but received {type(program).__name__} ({program!r}). Pass the Program object itself."
+            )
         if scope is None:
             scope = global_scope()
         if feed is None:
             feed = {}
+        if not isinstance(feed, dict):
+            raise TypeError(
+                f"Executor.run: feed must be a dict of {{name: array}}, but received {type(feed).__name__}. "
+                f"Name each input, e.g. feed={{'x': array}}."
+            )
         fkey = _fetch_names(fetch_list)
         feeds = feed
         sig = []
