@@ -98,7 +98,24 @@ def remainder(x, y):
     return jnp.remainder(x, y)
 
 
-@defop(2, saves=("x", "y"), inplace=True)
+def _int_power(op, a):  # noqa: ANN001, ANN202
+    """An integer base to a negative integer power has no integer result (Paddle 3.3.1 hangs on it; jnp
+    returns garbage): a ValueError, at the call for a Python exponent, when the values are known otherwise."""
+    x, y = a["x"], a["y"]
+    if not _is_int_dtype(getattr(x, "dtype", None)):
+        return []
+    msg = (f"{op}: an integer tensor raised to a negative integer power has no integer result; the exponent "
+           "holds {value}. Cast the base to a float dtype first (x.astype('float32') ** y).")
+    if isinstance(y, int) and not isinstance(y, bool):
+        if y < 0:
+            raise ValueError(msg.format(value=y))
+        return []
+    if _is_int_dtype(getattr(y, "dtype", None)):
+        return [ValueCheck(y, msg, lo=0)]
+    return []
+
+
+@defop(2, saves=("x", "y"), inplace=True, checks=_int_power)
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
     if is_weak(y):
