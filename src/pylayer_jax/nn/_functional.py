@@ -27,7 +27,6 @@ elu = public(TABLE["elu"])
 selu = public(TABLE["selu"])
 celu = public(TABLE["celu"])
 gelu = public(TABLE["gelu"])
-silu = public(TABLE["silu"])
 swish = public(TABLE["swish"])
 mish = public(TABLE["mish"])
 softplus = public(TABLE["softplus"])
@@ -369,6 +368,12 @@ def scaled_dot_product_attention(
 def _inplace(api: str, x: Tensor, out: Tensor) -> Tensor:
     check_inplace_leaf(x, api)
     return write_result(x, out, api)
+
+
+def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
+    """``x * sigmoid(x)``; ``inplace=True`` writes the result into ``x`` (and returns it)."""
+    out = apply_op(TABLE["silu"], (x,), {})
+    return _inplace("silu", x, out) if inplace else out
 
 
 def relu_(x: Tensor, name: str | None = None) -> Tensor:
