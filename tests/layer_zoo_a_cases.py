@@ -126,6 +126,8 @@ def _cases() -> list[tuple[str, Any, list[tuple], str]]:
         [("const", [[1, 2, 1], [0, 4, 1]])])
     add("Embedding_negpad", lambda p, dt: p.nn.Embedding(4, 2, padding_idx=-1, name="emb"),
         [("const", [[3, 2], [0, 3]])])
+    add("Embedding_maxnorm", lambda p, dt: p.nn.Embedding(6, 4, max_norm=1.0, norm_type=1.5),
+        [("const", [[0, 2, 5], [2, 3, 0]])])
     add("Bilinear", lambda p, dt: p.nn.Bilinear(3, 4, 2), [("f", [2, 3]), ("f", [2, 4])])
     add("Bilinear_nobias", lambda p, dt: p.nn.Bilinear(2, 2, 3, bias_attr=False, name="bl"),
         [("f", [3, 2]), ("f", [3, 2])])

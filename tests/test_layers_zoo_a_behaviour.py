@@ -146,6 +146,7 @@ BAD_CALLS = [
     (lambda: nn.Embedding(0, 3), ValueError, "Embedding: num_embeddings must be a positive int"),
     (lambda: nn.Embedding(3, 2, padding_idx=5), ValueError, r"Embedding: padding_idx must be within \[-3, 3\)"),
     (lambda: nn.Embedding(3, 2, _weight=paddle.ones([2, 2])), ValueError, "Embedding: _weight must have shape"),
+    (lambda: nn.Embedding(3, 2, device="gpu:0"), NotImplementedError, "Embedding: device='gpu:0' is not supported"),
     (lambda: nn.Bilinear(0, 2, 2), ValueError, "Bilinear: in1_features must be a positive int"),
     (lambda: nn.PixelShuffle(2.0), TypeError, "PixelShuffle: upscale_factor must be an int"),
     (lambda: nn.PixelUnshuffle(0), ValueError, "PixelUnshuffle: downscale_factor must be positive"),
@@ -172,3 +173,27 @@ BAD_CALLS = [
 def test_misuse_raises_naming_the_layer(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_embedding_max_norm_renormalises_used_rows_in_place():
+    rec = REC["cases"]["Embedding_maxnorm"]["float32"]
+    w = np.asarray(rec["params"]["weight"], "float32")
+    emb = nn.Embedding(6, 4, max_norm=1.0, norm_type=1.5)
+    emb.set_state_dict({"weight": w})
+    ids = np.array([[0, 2, 5], [2, 3, 0]])
+    emb(paddle.to_tensor(ids))
+    norms = (np.abs(w) ** 1.5).sum(1) ** (1 / 1.5)
+    used = np.isin(np.arange(6), ids)
+    want = np.where((used & (norms > 1.0))[:, None], w / (norms + 1e-7)[:, None], w)
+    np.testing.assert_allclose(emb.weight.numpy(), want, rtol=1e-6)
+
+
+def test_embedding_scale_grad_by_freq():
+    w = np.arange(6, dtype="float32").reshape(3, 2)
+    emb = nn.Embedding(3, 2, scale_grad_by_freq=True)
+    emb.set_state_dict({"weight": w})
+    out = emb(paddle.to_tensor([0, 0, 1]))
+    np.testing.assert_array_equal(out.numpy(), w[[0, 0, 1]])
+    out.sum().backward()
+    # id 0 is looked up twice: its gradient 2 is divided by its count (Paddle gives [[1, 1], [1, 1], [0, 0]])
+    np.testing.assert_array_equal(emb.weight.grad.numpy(), [[1, 1], [1, 1], [0, 0]])

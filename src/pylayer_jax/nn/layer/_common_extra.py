@@ -49,6 +49,11 @@ class Embedding(Layer):
                 f"Embedding: padding_idx must be within [-{num_embeddings}, {num_embeddings}), but received "
                 f"{padding_idx}."
             )
+        if device is not None and str(device).lower() not in ("cpu", "place(cpu)"):
+            raise NotImplementedError(
+                f"Embedding: device={device!r} is not supported; arrays live where JAX puts them (pass device=None "
+                "or 'cpu')."
+            )
         self._num_embeddings, self._embedding_dim = int(num_embeddings), int(embedding_dim)
         self._sparse, self._max_norm, self._norm_type = sparse, max_norm, norm_type
         self._padding_idx, self._scale_grad_by_freq, self._device = padding_idx, scale_grad_by_freq, device
