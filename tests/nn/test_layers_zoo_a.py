@@ -14,7 +14,7 @@ from layer_zoo_a_cases import CASES, make_inputs, run
 import pylayer_jax as paddle
 
 nn = paddle.nn
-REC = json.loads((Path(__file__).parent / "data" / "paddle_layers_zoo_a.json").read_text())
+REC = json.loads((Path(__file__).resolve().parents[1] / "data" / "paddle_layers_zoo_a.json").read_text())
 TOL = {"float32": dict(rtol=2e-5, atol=2e-5), "float64": dict(rtol=1e-10, atol=1e-10)}
 # Paddle keeps these layers' float arguments (slopes, thresholds, smoothing, delta, p, resampling ratios)
 # as float32 attributes even in float64 kernels, so its float64 results carry float32 rounding of them

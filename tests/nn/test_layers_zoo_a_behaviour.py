@@ -13,7 +13,7 @@ from layer_zoo_a_cases import CASES, make_inputs, run
 import pylayer_jax as paddle
 
 nn = paddle.nn
-REC = json.loads((Path(__file__).parent / "data" / "paddle_layers_zoo_a.json").read_text())
+REC = json.loads((Path(__file__).resolve().parents[1] / "data" / "paddle_layers_zoo_a.json").read_text())
 
 
 def test_embedding_sparse_gives_paddles_dense_gradient():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pylayer_jax as paddle
 
-NAMES = (Path(__file__).parent / "paddle_nn_classes.txt").read_text().split()
+NAMES = (Path(__file__).resolve().parents[1] / "paddle_nn_classes.txt").read_text().split()
 
 ACTIVATIONS = ["CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
                "LogSigmoid", "LogSoftmax", "Maxout", "Mish", "PReLU", "RReLU", "ReLU", "ReLU6", "SELU", "SiLU",
