@@ -595,6 +595,13 @@ SAMPLES.update(
         "embedding": [
             Sample((idx([[0, 2], [1, 2]]), rand(3, 2)), ref=lambda x, w: w[x]),
             Sample((idx([0, 2]), rand(3, 2), 2)),
+            Sample((idx([0, 0, 1]), rand(3, 2)), {"scale_grad_by_freq": True}, ref=lambda x, w, scale_grad_by_freq: w[x]),
+        ],
+        "embedding_renorm": [
+            Sample((idx([0, 2]), np.array([[3.0, 4.0], [6.0, 8.0], [0.3, 0.4]], np.float32), 1.0), grad=False,
+                   # row 0 is used and too long, row 1 too long but unused, row 2 short enough
+                   ref=lambda x, w, m: (w * np.array([m / (np.linalg.norm(w[0]) + 1e-7), 1.0, 1.0])[:, None]
+                                        ).astype(w.dtype)),
         ],
         "conv2d": [
             Sample((rand(1, 2, 4, 4), rand(3, 2, 3, 3), rand(3)), {"padding": 1}),

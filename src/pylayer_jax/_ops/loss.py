@@ -188,7 +188,8 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, pos_weight=None,
     return _reduce(loss, reduction)
 
 
-@defop(2, saves=("input", "label"), method=False)
+# Paddle gives the label no gradient
+@defop(2, saves=("input", "label"), nondiff=("label",), method=False)
 def kl_div(input, label, reduction="mean", log_target=False):
     """KL divergence with log-probabilities ``input``: ``label * (log(label) - input)``."""
     if reduction not in (*_REDUCTIONS, "batchmean"):

@@ -352,7 +352,22 @@ def _embedding_checks(op, a):  # noqa: ANN001, ANN202
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
     """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
     out = jnp.take(weight, x, axis=0)
+    if scale_grad_by_freq:
+        # the value stays ``out`` exactly; the gradient of each lookup is divided by how often its id occurs
+        freq = jnp.bincount(jnp.ravel(x), length=weight.shape[0])[x].astype(out.dtype)
+        held = lax.stop_gradient(out)
+        out = held + (out - held) / freq[..., None]
     if padding_idx is not None:
         pid = padding_idx % weight.shape[0]
         out = jnp.where((x == pid)[..., None], 0, out)
     return out
+
+
+@defop(("x", "weight"), differentiable=False, method=False)
+def embedding_renorm(x, weight, max_norm, norm_type=2.0):
+    """``weight`` with the rows that ``x`` looks up scaled to a ``norm_type``-norm of at most ``max_norm``
+    (Paddle's ``max_norm``: ``row * max_norm / (norm + 1e-7)``); the other rows unchanged."""
+    norms = jnp.sum(jnp.abs(weight) ** norm_type, axis=1) ** (1.0 / norm_type)
+    used = jnp.zeros(weight.shape[0], bool).at[jnp.ravel(x)].set(True)
+    scale = jnp.where(used & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
+    return (weight * scale[:, None]).astype(weight.dtype)

@@ -27,7 +27,6 @@ elu = public(TABLE["elu"])
 selu = public(TABLE["selu"])
 celu = public(TABLE["celu"])
 gelu = public(TABLE["gelu"])
-silu = public(TABLE["silu"])
 swish = public(TABLE["swish"])
 mish = public(TABLE["mish"])
 softplus = public(TABLE["softplus"])
@@ -51,7 +50,6 @@ cosine_similarity = public(TABLE["cosine_similarity"])
 pairwise_distance = public(TABLE["pairwise_distance"])
 pad = public(TABLE["pad"])
 one_hot = public(TABLE["one_hot"])
-embedding = public(TABLE["embedding"])
 conv2d = public(TABLE["conv2d"])
 mse_loss = public(TABLE["mse_loss"])
 l1_loss = public(TABLE["l1_loss"])
@@ -86,6 +84,31 @@ def dropout(
     # inference needs no randomness: a constant key keeps the generator untouched
     key = generator.next_key() if training else _NO_KEY
     return apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+
+
+def embedding(
+    x: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    sparse: bool = False,
+    scale_grad_by_freq: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Rows of ``weight`` picked by the integer ids ``x`` (zeros for ``padding_idx``, which gets no gradient).
+
+    ``max_norm``: as in Paddle, the looked-up rows of ``weight`` whose ``norm_type``-norm exceeds it are
+    rescaled in place first. ``scale_grad_by_freq`` divides each id's gradient by its count in ``x``.
+    ``sparse=True`` gives the same (dense) gradient.
+    """
+    if max_norm is not None:
+        with no_grad():
+            renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
+                                                                        "norm_type": float(norm_type)})
+        weight.set_value(renormed)
+    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx, "sparse": sparse,
+                                                       "scale_grad_by_freq": scale_grad_by_freq})
 
 
 def layer_norm(
@@ -369,6 +392,12 @@ def scaled_dot_product_attention(
 def _inplace(api: str, x: Tensor, out: Tensor) -> Tensor:
     check_inplace_leaf(x, api)
     return write_result(x, out, api)
+
+
+def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
+    """``x * sigmoid(x)``; ``inplace=True`` writes the result into ``x`` (and returns it)."""
+    out = apply_op(TABLE["silu"], (x,), {})
+    return _inplace("silu", x, out) if inplace else out
 
 
 def relu_(x: Tensor, name: str | None = None) -> Tensor:

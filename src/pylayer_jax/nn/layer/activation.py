@@ -1,0 +1,32 @@
+"""``paddle.nn.layer.activation`` import path (re-exports)."""
+
+from ._activation import CELU as CELU
+from ._activation import ELU as ELU
+from ._activation import GELU as GELU
+from ._activation import GLU as GLU
+from ._activation import SELU as SELU
+from ._activation import Hardshrink as Hardshrink
+from ._activation import Hardsigmoid as Hardsigmoid
+from ._activation import Hardswish as Hardswish
+from ._activation import Hardtanh as Hardtanh
+from ._activation import LeakyReLU as LeakyReLU
+from ._activation import LogSigmoid as LogSigmoid
+from ._activation import LogSoftmax as LogSoftmax
+from ._activation import Maxout as Maxout
+from ._activation import Mish as Mish
+from ._activation import PReLU as PReLU
+from ._activation import ReLU as ReLU
+from ._activation import ReLU6 as ReLU6
+from ._activation import RReLU as RReLU
+from ._activation import Sigmoid as Sigmoid
+from ._activation import SiLU as SiLU
+from ._activation import Silu as Silu
+from ._activation import Softmax as Softmax
+from ._activation import Softmax2D as Softmax2D
+from ._activation import Softplus as Softplus
+from ._activation import Softshrink as Softshrink
+from ._activation import Softsign as Softsign
+from ._activation import Swish as Swish
+from ._activation import Tanh as Tanh
+from ._activation import Tanhshrink as Tanhshrink
+from ._activation import ThresholdedReLU as ThresholdedReLU
