@@ -15,7 +15,7 @@ intermediate kept from every step must agree: the engine modes with each other t
 
 CI runs the fixed seeds below. A release check runs a long sweep::
 
-    PYLAYER_JAX_FUZZ_SEEDS=2000 PYTHONPATH=src python -m pytest tests/test_fuzz.py -q -x
+    PYLAYER_JAX_FUZZ_SEEDS=2000 PYTHONPATH=src python -m pytest tests/exec/test_fuzz.py -q -x
 
 (``PYLAYER_JAX_FUZZ_SEEDS=N`` runs seeds ``0 .. N-1``; ``PYLAYER_JAX_FUZZ_START=S`` starts at ``S``.)
 A failing seed reproduces alone with ``fuzz_support.check(seed)``; print ``fuzz_support.generate(seed)``

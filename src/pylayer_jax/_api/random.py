@@ -1,6 +1,6 @@
 """Paddle's random functions over the table's sampling kernels (layer L5).
 
-Each call takes a fresh key from the global generator (``_rng``) and passes it to the
+Each call takes a fresh key from the global generator (``_runtime.rng``) and passes it to the
 kernel as an input, so kernels are cached per shape and draws are reproducible after
 ``seed(n)``.
 

@@ -127,7 +127,7 @@ class _Buffer:
         self.error: BaseException | None = None
         # held while recording into or running the buffer: a reader in another thread waits for the run
         self.lock = threading.RLock()
-        # set when the calls are known to repeat a noted step (``_replay``): live results -> its compiled program
+        # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> its compiled program
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``
         self.checks: list[tuple[Any, Callable[[Any], None]]] = []

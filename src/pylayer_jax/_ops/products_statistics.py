@@ -2,7 +2,7 @@
 
 ``histogram`` puts its ``weight`` tensor after attributes in Paddle's signature, so its
 kernel is registered tensors-first as ``histogram_op``; the public function is in
-``_coverage_api.py``.
+``_api.irregular``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Random sampling kernels. Each takes the PRNG key as its first tensor input (int64 [2],
 never differentiated), so one cached kernel serves every draw of the same shape; the key
-state itself lives in ``_rng`` and the public functions in ``_random``.
+state itself lives in ``_runtime.rng`` and the public functions in ``_api.random``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Ops whose Paddle signature puts an attribute between two tensors (``index_add(x, index,
 axis, value)``, ``scatter_add(input, dim, index, src)``, ``diff(x, n, axis, prepend, append)``) are registered here with the
 tensors first under a ``*_op`` name; their public functions, in Paddle's order, live in
-``_coverage_api.py``.
+``_api.irregular``.
 """
 
 from __future__ import annotations

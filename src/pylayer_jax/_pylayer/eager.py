@@ -4,7 +4,7 @@
 once with recording off and concrete Tensors; a ``PyLayerNode`` on the tape keeps the
 ctx, and ``.backward()`` calls the user's backward with concrete Tensors (under grad mode
 = create_graph, so double backward records backward's own ops). JAX arrays, tracers and
-Tensors wrapping tracers go through the traced driver (``_py_layer_traced``), a true
+Tensors wrapping tracers go through the traced driver (``_pylayer.traced``), a true
 ``jax.custom_vjp``/``custom_jvp`` function.
 """
 

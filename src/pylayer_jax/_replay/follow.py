@@ -2,10 +2,10 @@
 
 Layer L4, beside the Tensor facade (which calls it). A training loop runs the same step
 again and again: the same ops on the same kinds of inputs, then ``backward()``. While a step
-runs normally it is *noted* (``_replay_note``): for each op that made a tape node, the op and its
+runs normally it is *noted* (``_replay.note``): for each op that made a tape node, the op and its
 attributes, where each input came from (an earlier op of the step, a result the buffer held
 when the step began, or an outside array of some shape and dtype) and the call it recorded into
-the deferred buffer (``_lazy``); for each ``PyLayer.apply``, the same of its inputs and the calls
+the deferred buffer (``_exec.deferred``); for each ``PyLayer.apply``, the same of its inputs and the calls
 its forward recorded; then the calls ``backward()`` recorded, which leaves' gradients they wrote,
 and where between those calls each PyLayer's backward ran.
 

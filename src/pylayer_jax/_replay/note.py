@@ -1,6 +1,6 @@
-"""Taking the note of a step that may repeat (``_replay`` follows it in the steps after).
+"""Taking the note of a step that may repeat (``_replay.follow`` follows it in the steps after).
 
-Layer L4, beside ``_replay``. While a step runs normally, each op that makes a tape node
+Layer L4, beside ``_replay.follow``. While a step runs normally, each op that makes a tape node
 (``note_op``) and each ``PyLayer.apply`` (``note_layer``) becomes an event: what must match
 next time and the buffer calls it recorded. ``backward_mark``/``note_backward`` around the
 normal ``backward()`` note its calls, the leaves' gradients it wrote, and for each PyLayer's

@@ -1,6 +1,6 @@
 """Paddle dtype names and objects, mapped to numpy/jax dtypes.
 
-Layer L0: imports nothing from the package but the JAX settings (`_jax_setup`).
+Layer L0: imports nothing from the package but the JAX settings (`_runtime.jax_setup`).
 """
 
 from __future__ import annotations
