@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import jax
 import numpy as np
 
 _rng = np.random.default_rng(0)
@@ -641,6 +642,10 @@ SAMPLES.update(
         "random_bernoulli": [Sample((_KEY, rand(3, low=0.0, high=1.0)), grad=False)],
         "random_multinomial": [Sample((_KEY, pos(2, 4), 2), grad=False)],
         "random_poisson": [Sample((_KEY, pos(3)), grad=False)],
+        # deterministic: checked against jax.random.fold_in itself
+        "rng_fold_in": [Sample((_KEY,), {"index": 3}, grad=False,
+                               ref=lambda k, index: np.asarray(jax.random.fold_in(np.asarray(k).astype(np.uint32), index)
+                                                               ).astype(np.int64))],
     }
 )
 

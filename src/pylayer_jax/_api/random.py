@@ -21,7 +21,18 @@ import jax.numpy as jnp
 from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
+from .._runtime.state import modes
 from .._tensor.facade import Tensor, apply_op
+
+
+def random_key() -> Any:
+    """The key of one random op: a fresh split of the global generator, or, while a static program is
+    recorded, a key the program derives from the key its Executor feeds at every run (so a static
+    program draws anew at each run instead of repeating the draw made while it was built)."""
+    prog = modes.static_program
+    if prog is not None and modes.static_mode:
+        return prog.random_key()
+    return generator.next_key()
 
 
 def seed(seed: int) -> Any:
@@ -65,7 +76,7 @@ def _float_dtype(dtype: Any, api: str) -> str:
 
 
 def _draw(op: str, *tensors: Any, **attrs: Any) -> Tensor:
-    return apply_op(TABLE[op], (generator.next_key(), *tensors), attrs)
+    return apply_op(TABLE[op], (random_key(), *tensors), attrs)
 
 
 def uniform(
@@ -78,7 +89,7 @@ def uniform(
 ) -> Tensor:
     """Samples uniform in ``[min, max)``; a non-zero ``seed`` gives a fixed draw."""
     dt = _float_dtype(dtype, "uniform")
-    key = generator.next_key() if not seed else jax.random.PRNGKey(seed).astype(jnp.int64)
+    key = random_key() if not seed else jax.random.PRNGKey(seed).astype(jnp.int64)
     return apply_op(
         TABLE["random_uniform"],
         (key,),

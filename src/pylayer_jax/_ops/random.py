@@ -17,6 +17,12 @@ def _key(k):  # noqa: ANN001, ANN202
 
 
 @defop(1, differentiable=False, method=False)
+def rng_fold_in(key, index=0):
+    """A key derived from ``key`` and the int ``index`` (a static program's per-op key from its per-run key)."""
+    return jax.random.fold_in(_key(key), index).astype(jnp.int64)
+
+
+@defop(1, differentiable=False, method=False)
 def random_uniform(key, shape, dtype="float32", min=0.0, max=1.0):  # noqa: A002
     """Uniform samples in ``[min, max)``."""
     dt = dtype_arg(dtype)

@@ -12,9 +12,9 @@ from typing import Any
 
 import jax.numpy as jnp
 
+from .._api.random import random_key
 from .._autograd.grad_mode import no_grad
 from .._ops.table import TABLE
-from .._runtime.rng import generator
 from .._tensor.facade import Tensor, apply_op
 from .._tensor.methods import check_inplace_leaf, public, write_result
 
@@ -82,7 +82,7 @@ def dropout(
     if p == 0 or (not training and mode == "upscale_in_train"):
         return x
     # inference needs no randomness: a constant key keeps the generator untouched
-    key = generator.next_key() if training else _NO_KEY
+    key = random_key() if training else _NO_KEY
     return apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
 
 
@@ -337,14 +337,14 @@ def dropout3d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str
 def alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None) -> Tensor:
     """Dropout for SELU networks: keeps the activations' mean and variance."""
     p = _check_p("alpha_dropout", p)
-    key = generator.next_key() if training and 0 < p < 1 else _NO_KEY
+    key = random_key() if training and 0 < p < 1 else _NO_KEY
     return apply_op(TABLE["alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
 
 
 def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None) -> Tensor:
     """alpha_dropout of whole channels of ``[N, C, ...]``."""
     p = _check_p("feature_alpha_dropout", p)
-    key = generator.next_key() if training and 0 < p < 1 else _NO_KEY
+    key = random_key() if training and 0 < p < 1 else _NO_KEY
     return apply_op(TABLE["feature_alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
 
 
@@ -353,14 +353,14 @@ def rrelu(x: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, tr
     """Randomized leaky relu: slopes drawn from U[lower, upper] in training, their mean otherwise."""
     if not 0 <= lower <= upper <= 1:
         raise ValueError(f"rrelu: lower and upper must satisfy 0 <= lower <= upper <= 1, but received {lower} and {upper}.")
-    key = generator.next_key() if training else _NO_KEY
+    key = random_key() if training else _NO_KEY
     return apply_op(TABLE["rrelu"], (x, key), {"lower": lower, "upper": upper, "training": bool(training)})
 
 
 def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1,
                    name: str | None = None) -> Tensor:
     """Softmax of ``(x + Gumbel noise) / temperature``; ``hard=True`` gives one-hot values with the soft gradient."""
-    return apply_op(TABLE["gumbel_softmax"], (x, generator.next_key()),
+    return apply_op(TABLE["gumbel_softmax"], (x, random_key()),
                     {"temperature": temperature, "hard": hard, "axis": axis})
 
 
@@ -383,7 +383,7 @@ def scaled_dot_product_attention(
     _check_p("scaled_dot_product_attention", dropout_p)
     if not enable_gqa and query.shape[2] != key.shape[2]:
         raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
-    rng = generator.next_key() if dropout_p > 0 and training else _NO_KEY
+    rng = random_key() if dropout_p > 0 and training else _NO_KEY
     return apply_op(TABLE["scaled_dot_product_attention"], (query, key, value, attn_mask, rng),
                     {"dropout_p": float(dropout_p), "is_causal": is_causal, "training": training, "scale": scale})
 

@@ -17,10 +17,11 @@ import numpy as np
 
 from .._runtime.device import CPUPlace as CPUPlace
 from .._runtime.device import CUDAPlace as CUDAPlace
+from .._runtime.rng import generator
 from .._tensor.facade import Tensor
 from ._init import next_key
 from ._lowering import Lowered, lower
-from ._program import InitOp, Program, default_main_program
+from ._program import RNG_KEY, InitOp, Program, default_main_program
 from ._scope import Scope, global_scope
 from ._variable import Variable
 
@@ -131,8 +132,11 @@ class Executor:
             )
         fkey = _fetch_names(fetch_list)
         feeds = feed
+        if RNG_KEY in program.global_block().vars and RNG_KEY not in feed:
+            feeds = dict(feed)  # random ops draw from a fresh key at every run (paddle.seed repeats runs)
+            feeds[RNG_KEY] = generator.next_key()
         sig = []
-        for k, v in feed.items():
+        for k, v in list(feeds.items()):
             if type(v) is not np.ndarray and not isinstance(v, jax.Array):
                 if feeds is feed:
                     feeds = dict(feed)

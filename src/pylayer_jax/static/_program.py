@@ -18,11 +18,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._ops.table import Op
+from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime import unique_name as _unique_name
 from .._runtime.state import modes
-from .._tensor.facade import Tensor
+from .._tensor.facade import Tensor, apply_op
 from ._variable import Parameter, Variable
 
 
@@ -147,6 +147,9 @@ class Block:
         return lines
 
 
+RNG_KEY = "@rng_key"  # the per-run key input of a program with random ops (fed by the Executor)
+
+
 class Program:
     """A static program: blocks of recorded operators (``paddle.static.Program``)."""
 
@@ -156,6 +159,7 @@ class Program:
         self.random_seed = 0
         self._exe_cache: dict[Any, Any] = {}
         self._recording: list[Block] = []  # sub-blocks being recorded into (a cond's branches), innermost last
+        self._random_ops = 0  # random ops recorded so far: each gets its own key from the run's key
 
     # ---- structure ---------------------------------------------------------------
     def global_block(self) -> Block:
@@ -223,7 +227,19 @@ class Program:
             nb.ops = [op for op in b.ops if not (for_test and getattr(op, "backward_part", False))]
             p.blocks.append(nb)
         p.random_seed = self.random_seed
+        p._random_ops = self._random_ops
         return p
+
+    def random_key(self) -> Any:
+        """The key of a random op recorded into this program: derived inside the program from the key the
+        Executor feeds at every run (``RNG_KEY``, from the global generator), so each run draws anew and
+        ``paddle.seed`` makes runs repeat, while the compiled program is reused."""
+        v = self.global_block().vars.get(RNG_KEY)
+        if v is None:
+            v = self.add_var(Variable(self.global_block(), RNG_KEY, [2], _dtypes.to_paddle("int64"),
+                                      stop_gradient=True, kind="data"))
+        self._random_ops += 1
+        return apply_op(TABLE["rng_fold_in"], (v,), {"index": self._random_ops})
 
     # ---- recording -----------------------------------------------------------------
     def record_op(self, op: Op, key: tuple, leaves: list[Any]) -> Any:

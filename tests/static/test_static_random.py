@@ -1,0 +1,68 @@
+"""Random ops in a static program draw anew at every Executor.run (Paddle 3.3.1: two runs differ, and
+``paddle.seed(n)`` before a run repeats it; recorded by tests/record_paddle_static_random.py), from one
+compiled program."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+
+PADDLE = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "paddle_static_random.json").read_text())
+
+
+@pytest.fixture
+def static():
+    paddle.enable_static()
+    yield
+    paddle.disable_static()
+
+
+def _program():
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [4, 1000], "float32")
+        x.stop_gradient = False
+        r = paddle.randn([4, 1000])
+        u = paddle.rand([4, 1000])
+        i = paddle.randint(0, 10, [4, 1000])
+        d = paddle.nn.functional.dropout(x, 0.5)
+        (g,) = paddle.static.gradients([paddle.sum(d * 3.0)], [x])
+    return main, start, (r, u, i, d, g)
+
+
+def test_runs_draw_anew_repeat_after_seed_and_compile_once(static) -> None:
+    main, start, fetches = _program()
+    exe = paddle.static.Executor()
+    exe.run(start)
+    feed = {"x": np.ones((4, 1000), "float32")}
+    a = exe.run(main, feed=feed, fetch_list=list(fetches))
+    b = exe.run(main, feed=feed, fetch_list=list(fetches))
+    for va, vb in zip(a[:4], b[:4]):
+        assert not np.array_equal(va, vb)  # Paddle: two runs differ
+    paddle.seed(11)
+    c = exe.run(main, feed=feed, fetch_list=list(fetches))
+    paddle.seed(11)
+    d = exe.run(main, feed=feed, fetch_list=list(fetches))
+    for vc, vd in zip(c, d):
+        np.testing.assert_array_equal(vc, vd)  # Paddle: paddle.seed before a run repeats it
+    assert len(main._exe_cache) == 1  # the key is an input: one compiled program for every run
+    assert PADDLE["unseeded_two_runs_equal"] is False and PADDLE["paddle_seed_before_run_repeats"] is True
+
+
+def test_static_draws_have_the_right_statistics_and_dropout_grad_uses_the_forward_mask(static) -> None:
+    main, start, fetches = _program()
+    exe = paddle.static.Executor()
+    exe.run(start)
+    r, u, i, d, g = exe.run(main, feed={"x": np.ones((4, 1000), "float32")}, fetch_list=list(fetches))
+    assert abs(r.mean()) < 0.05 and abs(r.std() - 1) < 0.05
+    assert 0 <= u.min() and u.max() < 1 and abs(u.mean() - 0.5) < 0.02
+    assert i.min() == 0 and i.max() == 9 and i.dtype == np.int64
+    kept = d != 0
+    assert 0.45 < kept.mean() < 0.55
+    np.testing.assert_allclose(d[kept], 2.0)  # upscale_in_train
+    np.testing.assert_allclose(g, np.where(kept, 6.0, 0.0))  # the gradient sees the forward's mask
