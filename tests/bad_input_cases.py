@@ -338,8 +338,6 @@ NOT_YET = {
     'scatter_nd_add-oob',
     'slice-axes',
     'split-axis-float',
-    'stop_gradient-int',
-    'stop_gradient-str',
     'sum-dtype-bad',
     'to_tensor-ragged',
     'transpose-perm-len',

@@ -58,7 +58,7 @@ _TENSORS = ("x", "h0", "c0", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "we
 
 
 @defop(_TENSORS, saves=_TENSORS, nondiff=("sequence_length",), method=False)
-def rnn_scan(x, h0, c0, weight_ih, weight_hh, bias_ih=None, bias_hh=None, weight_ho=None, sequence_length=None,
+def rnn_scan(x, h0, c0=None, weight_ih=None, weight_hh=None, bias_ih=None, bias_hh=None, weight_ho=None, sequence_length=None,
              mode="LSTM", is_reverse=False, time_major=True, zero_padded=True):
     """One recurrent cell over a sequence ``x`` ([T, B, I], or [B, T, I] with ``time_major=False``) from
     state ``h0`` (and ``c0`` for LSTM).

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import operator
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -61,9 +62,24 @@ _names = itertools.count()
 class Tensor:
     """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
 
-    __slots__ = ("_v", "stop_gradient", "_e", "_acc", "_counter", "_name", "persistable",
+    __slots__ = ("_v", "_sg", "_e", "_acc", "_counter", "_name", "persistable",
                  "_retained", "_grad_t", "__weakref__")
     _symbolic = False
+
+    def _set_stop_gradient(self, value: Any) -> None:
+        if value is not True and value is not False:
+            if not isinstance(value, np.bool_):
+                raise TypeError(
+                    f"Tensor.stop_gradient must be a bool, but received {type(value).__name__} ({value!r}). "
+                    "Set it to True or False."
+                )
+            value = bool(value)
+        self._sg = value
+
+    # read through a C getter (a plain slot read costs about as much); a write is checked to be a bool, as
+    # Paddle checks it (a string such as "no" would otherwise count as True everywhere)
+    stop_gradient = property(operator.attrgetter("_sg"), _set_stop_gradient,
+                             doc="True when no gradient is computed for this Tensor (Paddle's default).")
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
