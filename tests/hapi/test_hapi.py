@@ -2,6 +2,7 @@
 tests/record_paddle_hapi.py) and against the same training written as an eager loop."""
 
 import contextlib
+import gc
 import io
 import json
 import os
@@ -509,6 +510,7 @@ def test_notebook_detection_and_bar(monkeypatch):
             self.closed = True
 
     monkeypatch.setattr(_progressbar, "_notebook_tqdm", FakeTqdm)
+    monkeypatch.setattr(_progressbar, "widgets_available", lambda: True)
     x, y, weights = data()
     model = sgd_model(weights)
     buf = io.StringIO()
@@ -517,6 +519,25 @@ def test_notebook_detection_and_bar(monkeypatch):
     assert len(made) == 2 and all(b.total == 5 and b.n == 5 and b.closed for b in made)
     assert made[-1].post == {"loss": f"{REC['fit']['train_logs'][9]['loss']:.4f}", "acc": "0.3913"}
     assert "[=====" not in buf.getvalue() and "Epoch 2/2" in buf.getvalue()
+
+
+def test_notebook_without_widgets_uses_the_text_bar(monkeypatch):
+    class ZMQInteractiveShell:
+        pass
+
+    monkeypatch.setitem(sys.modules, "ipykernel", types.ModuleType("ipykernel"))
+    fake_ipython = types.ModuleType("IPython")
+    fake_ipython.get_ipython = ZMQInteractiveShell
+    monkeypatch.setitem(sys.modules, "IPython", fake_ipython)
+    monkeypatch.setattr(_progressbar._tqdm_notebook, "IProgress", None)  # tqdm.notebook without ipywidgets
+    assert _progressbar.in_notebook() and not _progressbar.widgets_available()
+    x, y, weights = data()
+    model = sgd_model(weights)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        model.fit(DS(x, y), batch_size=5, epochs=1, shuffle=False, verbose=1, log_freq=1)
+        gc.collect()
+    assert "step 5/5 [=====" in out.getvalue() and err.getvalue() == ""
 
 
 # ---- summary -------------------------------------------------------------------------------

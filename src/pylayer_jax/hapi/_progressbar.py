@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import numpy as np
+import tqdm.notebook as _tqdm_notebook
 from tqdm.notebook import tqdm as _notebook_tqdm
 
 
@@ -145,12 +146,16 @@ class NotebookBar:
             self._bar.close()
 
 
+def widgets_available() -> bool:
+    """True when tqdm's notebook widget can be drawn: it needs ipywidgets (``tqdm.notebook`` leaves
+    ``IProgress`` None without it). Checking first avoids a half-built tqdm object whose ``__del__`` prints
+    a traceback into the notebook; without widgets the text bar is used, which works in Jupyter too."""
+    return getattr(_tqdm_notebook, "IProgress", None) is not None
+
+
 def make_bar(num: int | None, verbose: int) -> ProgressBar | NotebookBar:
     """The bar for one epoch or evaluation: the tqdm widget in Jupyter with ``verbose=1`` (when the kernel
     has ipywidgets, which tqdm's widget needs), Paddle's text otherwise."""
-    if verbose == 1 and in_notebook():
-        try:
-            return NotebookBar(num, verbose)
-        except ImportError:  # tqdm.notebook without ipywidgets: the text bar works in Jupyter too
-            pass
+    if verbose == 1 and in_notebook() and widgets_available():
+        return NotebookBar(num, verbose)
     return ProgressBar(num, verbose=verbose)
