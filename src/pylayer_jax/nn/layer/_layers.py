@@ -33,7 +33,7 @@ from ._param import Parameter, _rewrap, make_parameter
 
 def _snake(name: str) -> str:
     s = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return re.sub("([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def _addindent(text: str, n: int) -> str:
