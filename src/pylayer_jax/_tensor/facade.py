@@ -488,6 +488,9 @@ def _norm_attr(v: Any) -> Any:
 _PLAIN_ATTRS = (int, float, bool, str, type(None))
 
 
+_NUMBERS = (bool, int, float, complex)
+
+
 def _scalar_leaf(x: Any) -> Any:
     """A non-Tensor in a tensor position: Python scalars stay weakly typed; arrays become jax arrays."""
     if isinstance(x, np.ndarray):
@@ -562,7 +565,8 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
     if op.checks is not None:
         _validate(op, targs, attr_args, attr_kwargs)
-    if all(type(t) is Tensor or type(t) in EAGER_TYPES for t in targs):
+    if all(type(t) is Tensor or type(t) in EAGER_TYPES or type(t) in _NUMBERS for t in targs):
+        # Tensors and Python numbers (weakly typed inputs, recorded and replayed by type) need no tree
         leaves: list[Any] = list(targs)
         treedef = None
         leaf_param: list[int] | None = None
