@@ -75,3 +75,51 @@ def test_a_number_of_another_type_leaves_the_note():
     for p, g in zip((2.0, 2.0, 2.0, 3, 2.0), grads):
         want = jax.grad(lambda w_, p=p: jnp.sum((jnp.asarray(x) @ w_) ** p))(jnp.asarray(w0))
         np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5, atol=1e-5)
+
+
+class _GradReverse(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, h, alpha, *, shift=0.0):  # noqa: ANN001, ANN205
+        ctx.alpha = alpha
+        return h * 1.0 + shift
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        return dy * (-ctx.alpha)
+
+
+def _grl_run(n_steps: int):  # noqa: ANN202
+    rng = np.random.default_rng(3)
+    w0 = rng.standard_normal((4, 3)).astype("float32")
+    xs = [rng.standard_normal((5, 4)).astype("float32") for _ in range(n_steps)]
+    w = paddle.to_tensor(w0, stop_gradient=False)
+    grads, replayed = [], 0
+    for i in range(n_steps):
+        before = _replay.STATS["steps"]
+        h = _GradReverse.apply(paddle.matmul(paddle.to_tensor(xs[i]), w), 0.1 * i + 0.05, shift=0.25)
+        loss = (h ** 2).mean()
+        loss.backward()
+        grads.append(w.grad.numpy())
+        w.clear_grad()
+        replayed += _replay.STATS["steps"] - before
+    return grads, replayed, w0, xs
+
+
+def test_pylayer_with_a_changing_float_argument_replays(monkeypatch):
+    grads, replayed, w0, xs = _grl_run(6)
+    assert replayed >= 4
+    for i, (x, g) in enumerate(zip(xs, grads)):
+        alpha = 0.1 * i + 0.05
+
+        @jax.custom_vjp
+        def grl(h):  # noqa: ANN001, ANN202
+            return h + 0.25
+
+        grl.defvjp(lambda h: (h + 0.25, None), lambda _, dy, alpha=alpha: (dy * -alpha,))
+        want = jax.grad(lambda w_, x=x: jnp.mean(grl(x @ w_) ** 2))(jnp.asarray(w0))
+        np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5, atol=1e-6)
+    monkeypatch.setattr(_replay, "ENABLED", False)
+    off, off_replayed, _, _ = _grl_run(6)
+    assert off_replayed == 0
+    for a, b in zip(grads, off):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
