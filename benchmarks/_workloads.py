@@ -25,8 +25,10 @@ def mlp_step(paddle: Any, x: Any, params: list[Any]) -> Callable[[], Any]:
     return step
 
 
-def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float) -> Callable[[], Any]:
-    """A gradient-reversal step: a PyLayer taking a float ``alpha``, then ``h ** 2`` in the loss."""
+def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float | Callable[[int], float]) -> Callable[[], Any]:
+    """A gradient-reversal step: a PyLayer taking a float ``alpha`` (or ``alpha(step number)``: a schedule, as
+    DANN's), then ``h ** 2`` in the loss."""
+    count = [0]
 
     class GradReverse(pylayer):
         @staticmethod
@@ -40,7 +42,9 @@ def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float) -> Callab
 
     def step() -> Any:
         h = paddle.matmul(x, w)
-        loss = (GradReverse.apply(h, alpha) ** 2).mean()
+        count[0] += 1
+        a = alpha(count[0]) if callable(alpha) else alpha
+        loss = (GradReverse.apply(h, a) ** 2).mean()
         loss.backward()
         w.clear_grad()
         return loss

@@ -191,6 +191,8 @@ def shape_rows() -> dict[str, tuple[float, float | None]]:
     x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
     w = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
     res["GRL PyLayer step (float alpha, x ** 2) 64x8"] = (timed(grl_step(paddle, PyLayer, x, w, 0.5)), None)
+    res["GRL PyLayer step, alpha changing every step, 64x8"] = (
+        timed(grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i)), None)
     epoch = batch_loop(paddle, [64] * 10 + [17])
     res["epoch 10x64 + last batch 17, MLP 64x8"] = (timed(epoch, big=True), None)
     n = 10 if QUICK[0] else 60
