@@ -227,7 +227,7 @@ def _rsub(self: Tensor, o: Any) -> Any:
 
 def _mul(self: Tensor, o: Any) -> Any:
     if _traced_number(self, o):
-        return apply_op(_op("multiply"), (self, o))
+        return apply_op(_op("scale_by"), (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
     return apply_op(_op("multiply"), (self, o))
