@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 
 def mlp_step(paddle: Any, x: Any, params: list[Any]) -> Callable[[], Any]:
     """The eager training step of the ``mlp step`` rows: forward, backward, clear_grad, a .grad read."""
@@ -21,3 +23,49 @@ def mlp_step(paddle: Any, x: Any, params: list[Any]) -> Callable[[], Any]:
         return w1.grad
 
     return step
+
+
+def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float | Callable[[int], float]) -> Callable[[], Any]:
+    """A gradient-reversal step: a PyLayer taking a float ``alpha`` (or ``alpha(step number)``: a schedule, as
+    DANN's), then ``h ** 2`` in the loss."""
+    count = [0]
+
+    class GradReverse(pylayer):
+        @staticmethod
+        def forward(ctx, h, a):  # noqa: ANN001, ANN205
+            ctx.alpha = a
+            return h * 1.0
+
+        @staticmethod
+        def backward(ctx, dy):  # noqa: ANN001, ANN205
+            return dy * (-ctx.alpha)
+
+    def step() -> Any:
+        h = paddle.matmul(x, w)
+        count[0] += 1
+        a = alpha(count[0]) if callable(alpha) else alpha
+        loss = (GradReverse.apply(h, a) ** 2).mean()
+        loss.backward()
+        w.clear_grad()
+        return loss
+
+    return step
+
+
+def batch_loop(paddle: Any, sizes: list[int], width: int = 64, hidden: int = 8, seed: int = 0) -> Callable[[], float]:
+    """SGD steps of a ``width x hidden`` MLP, one per batch size in ``sizes``; returns the last loss."""
+    rng = np.random.default_rng(seed)
+    net1, net2 = paddle.nn.Linear(width, hidden), paddle.nn.Linear(hidden, 1)
+    opt = paddle.optimizer.SGD(0.01, parameters=net1.parameters() + net2.parameters())
+    data = {b: rng.standard_normal((b, width)).astype("float32") for b in set(sizes)}
+
+    def run() -> float:
+        loss = None
+        for b in sizes:
+            loss = (net2(paddle.tanh(net1(paddle.to_tensor(data[b])))) ** 2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        return float(loss)
+
+    return run

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,9 +24,13 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
+from pylayer_jax._autograd import fused_backward  # noqa: E402
+from pylayer_jax._exec import deferred  # noqa: E402
+from pylayer_jax._ops.table import TABLE  # noqa: E402
+from pylayer_jax._runtime import kernel_cache  # noqa: E402
 from pylayer_jax.autograd import PyLayer  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -139,6 +144,60 @@ def ours() -> dict[str, tuple[float, float | None]]:
     res["traced jit(grad) MLP 3x256, batch 512"] = (timed(lambda: g_ours(ws, xin), big=True),
                                                    timed(lambda: g_ref(ws, xin), big=True))
     res.update(static_runs())
+    res.update(shape_rows())
+    return res
+
+
+def cache_sizes() -> dict[str, int]:
+    """Kernels and compiled executables the package's caches hold now."""
+    ops = [c for op in TABLE.values() for c in (op._fwd, op._bwd)]
+    return {
+        "op kernels": sum(len(c) for c in ops),
+        "op executables": sum(kernel_cache.executables(c) for c in ops),
+        "fused backward kernels": len(fused_backward._KERNELS),
+        "buffer programs": len(deferred._PROGRAMS),
+        "eval_shape entries": len(deferred._SHAPES),
+    }
+
+
+def new_shape_loop(n: int = 60) -> tuple[float, dict[str, int]]:
+    """(µs per step, cache sizes after) of an MLP loop whose batch size never repeats (1..n)."""
+    run = batch_loop(paddle, list(range(1, n + 1)))
+    t0 = time.perf_counter()
+    run()
+    return (time.perf_counter() - t0) * 1e6 / n, cache_sizes()
+
+
+def jax_new_shape_us(n: int = 20) -> float:
+    """µs per step of ``jax.jit(jax.grad(loss))`` on a new batch size each step (its compile floor)."""
+    rng = np.random.default_rng(0)
+    ps = [jnp.asarray(rng.standard_normal(s).astype("float32")) for s in [(64, 8), (8,), (8, 1), (1,)]]
+
+    def loss(ps, x):
+        w1, b1, w2, b2 = ps
+        return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
+
+    g = jax.jit(jax.grad(loss))
+    t0 = time.perf_counter()
+    for b in range(1, n + 1):
+        _block(g(ps, jnp.asarray(rng.standard_normal((b, 64)).astype("float32"))))
+    return (time.perf_counter() - t0) * 1e6 / n
+
+
+def shape_rows() -> dict[str, tuple[float, float | None]]:
+    """Rows for the cliffs: a PyLayer with a float argument, a smaller last batch, a never-repeating batch size."""
+    res: dict[str, tuple[float, float | None]] = {}
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
+    w = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+    res["GRL PyLayer step (float alpha, x ** 2) 64x8"] = (timed(grl_step(paddle, PyLayer, x, w, 0.5)), None)
+    res["GRL PyLayer step, alpha changing every step, 64x8"] = (
+        timed(grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i)), None)
+    epoch = batch_loop(paddle, [64] * 10 + [17])
+    res["epoch 10x64 + last batch 17, MLP 64x8"] = (timed(epoch, big=True), None)
+    n = 10 if QUICK[0] else 60
+    per_step, _ = new_shape_loop(n)
+    res[f"new batch size every step (1..{n}), per step"] = (per_step, jax_new_shape_us(min(n, 20)))
     return res
 
 

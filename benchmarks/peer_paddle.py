@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -13,7 +14,7 @@ warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
 from paddle.autograd import PyLayer  # noqa: E402
 
 
@@ -55,6 +56,18 @@ def main() -> None:
 
         res[f"pylayer step {shape}"] = per_call_us(pstep, min_time=0.5 if shape[0] < 1000 else 2.0)
     res.update(static_runs())
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
+    w = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+    res["GRL PyLayer step (float alpha, x ** 2) 64x8"] = per_call_us(grl_step(paddle, PyLayer, x, w, 0.5))
+    res["GRL PyLayer step, alpha changing every step, 64x8"] = per_call_us(
+        grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i))
+    res["epoch 10x64 + last batch 17, MLP 64x8"] = per_call_us(batch_loop(paddle, [64] * 10 + [17]), min_time=2.0)
+    sizes = list(range(1, 61))
+    loop = batch_loop(paddle, sizes)
+    t0 = time.perf_counter()
+    loop()
+    res["new batch size every step (1..60), per step"] = (time.perf_counter() - t0) * 1e6 / len(sizes)
     print(json.dumps(res))
 
 

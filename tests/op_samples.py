@@ -96,6 +96,7 @@ SAMPLES.update(
             Sample((rand(2, 3),), {"scale": 3.0, "bias": 1.0, "bias_after_scale": False}),
             Sample((randint(4), 2, 1), ref=lambda x, s, b: x * s + b),
         ],
+        "scale_by": [Sample((rand(2, 3), -0.75), ref=lambda x, s: x * s)],
         "tanh": [Sample((rand(2, 3),), ref=np.tanh)],
         "exp": [Sample((rand(2, 3),), ref=np.exp)],
         "square": [Sample((rand(2, 3),), ref=np.square), Sample((randint(3),), ref=np.square)],

@@ -122,7 +122,8 @@ class Scale(PyLayer):
 
 def test_a_forward_that_records_other_calls_leaves_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
     def act(i: int, pre: paddle.Tensor, out: list) -> paddle.Tensor:
-        Scale.K[0] = 3.0 if i == 3 else 2.0  # step 3's forward records another kernel
+        # step 3's forward records another kernel (an int factor is a ``scale`` attribute; a float, a traced input)
+        Scale.K[0] = 3 if i == 3 else 2.0
         return paddle.tanh(Scale.apply(pre))
 
     (on, on_calls), (off, off_calls), stats = _both(monkeypatch, _counted(lambda: _loop(act=act, steps=6)))

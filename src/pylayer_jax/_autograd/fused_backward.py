@@ -20,14 +20,15 @@ import jax.numpy as jnp
 
 from .._exec import deferred as lazy
 from .._ops.table import vjp_call
+from .._runtime.kernel_cache import SHAPED, KernelCache
 from .graph import ZEROED, AccumulateGrad, Node, OpNode
 
 # a root gradient of ones, made inside the kernel instead of by its own dispatch
 ONES = "ones"
 
-_KERNELS: dict[Any, Any] = {}
+_KERNELS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 _add_kernel = jax.jit(lambda a, b: a + b)
-_ONES: dict[tuple, Any] = {}
+_ONES = KernelCache(SHAPED)
 
 
 def add_kernel(a: Any, b: Any) -> Any:
@@ -39,9 +40,8 @@ def as_array(v: Any, aval: tuple) -> Any:
     """A gradient value as an array: the ONES seed becomes ones of the slot's shape and dtype."""
     if v is not ONES:
         return v
-    k = _ONES.get(aval)
-    if k is None:  # an eager jnp.ones costs ~150 us; a recorded cached jit is part of the step's program
-        k = _ONES[aval] = jax.jit(functools.partial(jnp.ones, aval[0], aval[1]))
+    # an eager jnp.ones costs ~150 us; a recorded cached jit is part of the step's program
+    k = _ONES.kernel(aval, lambda: jax.jit(functools.partial(jnp.ones, aval[0], aval[1])))
     return lazy.call(k, ())
 
 
@@ -135,11 +135,7 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
 
 def _kernel(sig: tuple, seeds: tuple, captures: tuple, n_ext: int) -> Any:
     key = (sig, seeds, captures, n_ext)
-    k = _KERNELS.get(key)
-    if k is None:
-        k = jax.jit(functools.partial(_replay, sig, seeds, captures, n_ext))
-        _KERNELS[key] = k
-    return k
+    return _KERNELS.kernel(key, lambda: jax.jit(functools.partial(_replay, sig, seeds, captures, n_ext)))
 
 
 def run_segment(

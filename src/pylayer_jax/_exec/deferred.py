@@ -42,6 +42,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache
+
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
 MAX_CALLS = 512  # a buffer this long runs on its own
@@ -279,10 +281,10 @@ def flush() -> None:
 
 
 # ---- running a buffer ---------------------------------------------------------------
-_PROGRAMS: dict[Any, Any] = {}
+_PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 # runs of a compiled buffer, runs call by call, and calls dispatched in those (for tests and tuning)
 STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0}
-_SEEN: dict[Any, int] = {}
+_SEEN = BoundedDict(_MAX_SEEN)
 
 
 def _needed(calls: tuple, live: tuple) -> list[bool]:
@@ -333,14 +335,10 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
         if seen >= FUSE_AFTER:
-            if len(_PROGRAMS) > _MAX_SEEN:
-                _PROGRAMS.clear()
-            prog = _PROGRAMS[key] = jax.jit(functools.partial(_interpret, calls, live))
+            prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
             _SEEN.pop(key, None)
         else:
-            if len(_SEEN) > _MAX_SEEN:
-                _SEEN.clear()
-            _SEEN[key] = seen
+            _SEEN.put(key, seen)
             return _run_calls(calls, live, ext)
     STATS["programs"] += 1
     return prog(*ext)
@@ -354,11 +352,10 @@ def _run_calls(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
 
 
 # ---- recording ----------------------------------------------------------------------
-_SHAPES: dict[Any, Any] = {}
+_SHAPES = BoundedDict(4096)  # eval_shape results per (function, input avals): least recent dropped
 
 
 _SCALARS = (bool, int, float, complex)
-_MAX_SHAPES = 16384
 
 
 def _aval_of(a: Any) -> Any:
@@ -387,9 +384,8 @@ def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey:
     out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
     out_leaves, out_tree = _tree_flatten(out)
     avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
-    if len(_SHAPES) > _MAX_SHAPES:
-        _SHAPES.clear()
-    r = _SHAPES[(fn, tree, akey)] = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
+    r = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
+    _SHAPES.put((fn, tree, akey), r)
     return r
 
 

@@ -14,6 +14,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from .._runtime.kernel_cache import KernelCache
+
 
 class ValueCheck:
     """A rule on the values of one input, checked where they are known.
@@ -53,15 +55,12 @@ def _first_bad(key: tuple, a: Any) -> tuple[Any, Any]:
     return jnp.any(bad), a[jnp.argmax(bad)]
 
 
-_CHECK_KERNELS: dict[tuple, Callable[..., Any]] = {}
+_CHECK_KERNELS = KernelCache()  # bounded: see _runtime.kernel_cache
 
 
 def check_kernel(key: tuple) -> Callable[..., Any]:
     """The cached jitted ``values -> (any bad, first bad value)`` of a ValueCheck's rule."""
-    k = _CHECK_KERNELS.get(key)
-    if k is None:
-        k = _CHECK_KERNELS[key] = jax.jit(functools.partial(_first_bad, key))
-    return k
+    return _CHECK_KERNELS.kernel(key, lambda: jax.jit(functools.partial(_first_bad, key)))
 
 
 def ndim_of(t: Any) -> int:

@@ -132,6 +132,14 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
     return out.astype(dt)
 
 
+@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False)
+def scale_by(x, s):
+    """``x * s`` for a Python number ``s`` taken as a traced input (one kernel serves every value of ``s``, so a
+    coefficient that changes each step compiles nothing new), keeping x's dtype; its backward reads only ``s``,
+    as ``scale``'s: x may be changed in place afterwards."""
+    return (x * s).astype(x.dtype)
+
+
 @defop(1, inplace=True)
 def increment(x, value=1.0):
     """``x + value``, keeping x's dtype."""

@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._runtime.kernel_cache import MAX_SHAPES, SHAPED, KernelCache
 from .checks import default_checks
 
 OUT = "out"
@@ -66,8 +67,8 @@ class Op:
         self.saves_out = OUT in saves
         self.signature = inspect.signature(fn)
         self.doc = fn.__doc__
-        self._fwd: dict[Any, Callable[..., Any]] = {}
-        self._bwd: dict[Any, Callable[..., Any]] = {}
+        self._fwd = KernelCache()  # bounded: see _runtime.kernel_cache
+        self._bwd = KernelCache(SHAPED)  # keyed by input avals too
         self._grad_op: Op | None = None
 
     def __repr__(self) -> str:
@@ -90,11 +91,10 @@ class Op:
     def forward_kernel(self, key: tuple) -> Callable[..., Any]:
         """The cached jitted forward for one (treedef, attrs) key."""
         k = self._fwd.get(key)
-        if k is None:
-            treedef, attr_args, attr_kwargs, _ = key
-            k = jax.jit(functools.partial(self._call_flat, treedef, attr_args, attr_kwargs))
-            self._fwd[key] = k
-        return k
+        if k is not None and k._cache_size() <= MAX_SHAPES:  # the hot path: no LRU bookkeeping
+            return k
+        treedef, attr_args, attr_kwargs, _ = key
+        return self._fwd.kernel(key, lambda: jax.jit(functools.partial(self._call_flat, treedef, attr_args, attr_kwargs)))
 
     # ---- backward ------------------------------------------------------------
     def backward_kernel(self, key: tuple, avals: tuple, needs: tuple) -> Callable[..., Any]:
@@ -105,11 +105,7 @@ class Op:
         ``outs`` the saved outputs (or None); ``cts`` one cotangent per output leaf or None.
         """
         bkey = (key, avals, needs)
-        k = self._bwd.get(bkey)
-        if k is None:
-            k = jax.jit(functools.partial(vjp_call, self, key, avals, needs))
-            self._bwd[bkey] = k
-        return k
+        return self._bwd.kernel(bkey, lambda: jax.jit(functools.partial(vjp_call, self, key, avals, needs)))
 
     @property
     def grad_op(self) -> Op:

@@ -126,7 +126,9 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
     follow = noting = None
-    if record and slots is None and replay.ENABLED:  # a repeated step may replay this apply, or note it
+    # a repeated step may replay this apply, or note it: Tensors each in a slot of their own (other arguments, such
+    # as a float, are not compared: forward and backward run for real, and their recorded calls must match the note)
+    if record and replay.ENABLED and (slots is None or all(s.tdef is None for s in slots)):
         rs = replay.st
         if rs.step is not None or (rs.pos == 0 and rs.plan is not None):
             follow = replay.layer_begin(cls, flat, _make_node)
@@ -161,7 +163,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     saved = ctx._saved
     if follow is not None:
         ok = type(out) is Tensor and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
-        node = PyLayerNode(cls, ctx, None, needs, flat, [None] * len(flat), [out], None) if ok else None
+        node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), [out], None) if ok else None
         if replay.layer_end(follow, ok, flat, out, node, _make_node):
             if saved:
                 _link_saved(saved, [out], [out])

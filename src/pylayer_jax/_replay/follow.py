@@ -64,7 +64,8 @@ _LIVE: dict[int, Any] = {}
 _ArrayImpl = lazy._ArrayImpl
 _wref = weakref.ref
 # kinds of input source in a note
-IN_STEP, AT_START, OUTSIDE = 0, 1, 2
+IN_STEP, AT_START, OUTSIDE, SCALAR = 0, 1, 2, 3
+_SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
 class _Gone:
@@ -86,7 +87,8 @@ class Event:
         # a call without attributes under this default dtype (compared without building its key)
         self.plain = key[3] if key[1] == () and key[2] == () else None
         # per input: (IN_STEP, slot, stop_gradient, event, None) | (AT_START, slot, stop_gradient, leaf, None)
-        #          | (OUTSIDE, ext index, stop_gradient, leaf, aval); ``leaf`` numbers the step's distinct
+        #          | (OUTSIDE, ext index, stop_gradient, leaf, aval) | (SCALAR, ext index, True, -1, its type)
+        #          (a Python number: any value of that type replays, as it is a traced input); ``leaf`` numbers the step's distinct
         #          leaves that get a gradient from it (-1: none)
         self.srcs = srcs
         self.n_in = len(srcs)
@@ -349,6 +351,21 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     ids = buf.ext_ids
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
         if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
+            if kind != SCALAR or type(t) is not av or not enter:
+                return False
+            if type(t) is int and not -(2**63) <= t < 2**63:
+                return False
+            if j < len(ext):  # the same object already a buffer input (as normal dispatch shares it)
+                if ext[j] is not t:
+                    return False
+            elif j != len(ext) or id(t) in ids:
+                return False
+            else:
+                ids[id(t)] = j
+                ext.append(t)
+                buf.ext_avals.append(av)
+            continue
+        if kind == SCALAR:
             return False
         if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
             r = log[n][1]
@@ -785,7 +802,8 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
                 node = entry[2]
                 node.next_edges = edges
             else:
-                node = make_node(ev.op, ev.key, leaves, None, [x._v for x in leaves], ev.needs, [t._v], edges)
+                arrays = [x if type(x) in _SCALARS else x._v for x in leaves]
+                node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [t._v], edges)
             step.nodes[k] = node
             e = t._e
             if e is not None and e[0] is step and e[1] == k:

@@ -21,10 +21,12 @@ from .._exec.deferred import Pending
 from .._runtime.state import modes
 from .follow import (
     _NO,
+    _SCALARS,
     AT_START,
     IN_STEP,
     MAX_EVENTS,
     OUTSIDE,
+    SCALAR,
     Backward,
     Callout,
     Event,
@@ -65,6 +67,8 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
         src = None
         if type(t) is tensor_type or isinstance(t, tensor_type):  # a Parameter too
             src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
+        elif type(t) in _SCALARS and r < 0 and not needs[i] and arrays[i] is t:  # a Python number: a buffer input
+            src = (SCALAR, -1 - r, True, -1, type(t))
         if src is None:
             abort()
             return

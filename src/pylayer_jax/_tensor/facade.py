@@ -35,6 +35,7 @@ from .._replay import follow as replay
 from .._replay import note as note
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
+from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import current_saved_hooks, grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
 
@@ -42,16 +43,14 @@ _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
 _ZEROS: dict[tuple, Any] = {}  # small zeros arrays by (shape, dtype), shared: arrays are immutable
-_ZEROS_FNS: dict[tuple, Any] = {}
+_ZEROS_FNS = KernelCache(SHAPED)  # one kernel per (shape, dtype): bounded, see _runtime.kernel_cache
 
 
 def _zeros_of(key: tuple) -> Any:
     """Zeros of a ``(shape, dtype)`` (what ``.grad`` reads after ``clear_grad()``)."""
     z = _ZEROS.get(key)
     if z is None:  # from the shape alone: a deferred value (a parameter just updated) is not run for this
-        fn = _ZEROS_FNS.get(key)
-        if fn is None:
-            fn = _ZEROS_FNS[key] = jax.jit(functools.partial(jnp.zeros, key[0], key[1]))
+        fn = _ZEROS_FNS.kernel(key, lambda: jax.jit(functools.partial(jnp.zeros, key[0], key[1])))
         z = fn()
         if type(z) is lazy._ArrayImpl and z.size <= 16384 and len(_ZEROS) < 256:  # not a tracer; not large
             _ZEROS[key] = z
@@ -505,6 +504,9 @@ def _norm_attr(v: Any) -> Any:
 _PLAIN_ATTRS = (int, float, bool, str, type(None))
 
 
+_NUMBERS = (bool, int, float, complex)
+
+
 def _scalar_leaf(x: Any) -> Any:
     """A non-Tensor in a tensor position: Python scalars stay weakly typed; arrays become jax arrays."""
     if isinstance(x, np.ndarray):
@@ -579,7 +581,8 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
     if op.checks is not None:
         _validate(op, targs, attr_args, attr_kwargs)
-    if all(type(t) is Tensor or type(t) in EAGER_TYPES for t in targs):
+    if all(type(t) is Tensor or type(t) in EAGER_TYPES or type(t) in _NUMBERS for t in targs):
+        # Tensors and Python numbers (weakly typed inputs, recorded and replayed by type) need no tree
         leaves: list[Any] = list(targs)
         treedef = None
         leaf_param: list[int] | None = None

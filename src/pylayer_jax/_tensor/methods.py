@@ -197,8 +197,14 @@ def _op(name: str) -> Op:
 _ADD = TABLE["add"]
 
 
+def _traced_number(self: Tensor, o: Any) -> bool:
+    """A float with a floating Tensor: passed as a weakly typed input, so every value shares one kernel and a
+    step whose float changes (a schedule's coefficient) still replays; other scalars stay ``scale`` attributes."""
+    return type(o) is float and self.dtype.is_floating_point
+
+
 def _add(self: Tensor, o: Any) -> Any:
-    if type(o) is Tensor:
+    if type(o) is Tensor or _traced_number(self, o):
         return apply_op(_ADD, (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
@@ -206,6 +212,8 @@ def _add(self: Tensor, o: Any) -> Any:
 
 
 def _sub(self: Tensor, o: Any) -> Any:
+    if _traced_number(self, o):
+        return apply_op(_op("subtract"), (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, -o))
     return apply_op(_op("subtract"), (self, o))
@@ -218,6 +226,8 @@ def _rsub(self: Tensor, o: Any) -> Any:
 
 
 def _mul(self: Tensor, o: Any) -> Any:
+    if _traced_number(self, o):
+        return apply_op(_op("scale_by"), (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
     return apply_op(_op("multiply"), (self, o))

@@ -1,0 +1,125 @@
+"""Steps with a Python number where a Tensor goes (``x ** 2``, ``paddle.add(x, 1.0)``, ``paddle.pow(x, 2.0)``)
+replay, with the results of replay off and of ``jax.grad``."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+from pylayer_jax._replay import follow as _replay
+
+
+def _run(n_steps: int, shift_of):  # noqa: ANN001, ANN202
+    """SGD steps of ``mean(pow(add(x @ w, shift), 2.0) + h ** 2)``: (losses, final w, steps replayed)."""
+    rng = np.random.default_rng(1)
+    w0 = rng.standard_normal((4, 3)).astype("float32")
+    xs = [rng.standard_normal((5, 4)).astype("float32") for _ in range(n_steps)]
+    w = paddle.to_tensor(w0, stop_gradient=False)
+    losses = []
+    replayed = 0
+    for i in range(n_steps):
+        before = _replay.STATS["steps"]
+        h = paddle.add(paddle.matmul(paddle.to_tensor(xs[i]), w), shift_of(i))
+        loss = (paddle.pow(h, 2.0) + h ** 2).mean()
+        loss.backward()
+        with paddle.no_grad():
+            w.set_value(w - 0.1 * w.grad)
+        w.clear_grad()
+        losses.append(float(loss))
+        replayed += _replay.STATS["steps"] - before
+    return losses, w.numpy(), replayed, w0, xs
+
+
+def _oracle(w0, xs, shift_of):  # noqa: ANN001, ANN202
+    def loss(w, x, s):  # noqa: ANN001, ANN202
+        h = x @ w + s
+        return jnp.mean(h ** 2.0 + h ** 2)
+
+    w = jnp.asarray(w0)
+    losses = []
+    for i, x in enumerate(xs):
+        v, g = jax.value_and_grad(loss)(w, x, jnp.float32(shift_of(i)))
+        losses.append(float(v))
+        w = w - 0.1 * g
+    return losses, np.asarray(w)
+
+
+@pytest.mark.parametrize("shift_of", [lambda i: 1.0, lambda i: 0.5 * i], ids=["constant", "changing"])
+def test_python_number_inputs_replay_with_right_results(shift_of, monkeypatch):
+    losses, w, replayed, w0, xs = _run(6, shift_of)
+    assert replayed >= 4  # the first step is noted, the later ones follow the note
+    want_losses, want_w = _oracle(w0, xs, shift_of)
+    np.testing.assert_allclose(losses, want_losses, rtol=2e-5)
+    np.testing.assert_allclose(w, want_w, rtol=2e-5, atol=1e-6)
+    monkeypatch.setattr(_replay, "ENABLED", False)
+    off_losses, off_w, off_replayed, _, _ = _run(6, shift_of)
+    assert off_replayed == 0
+    np.testing.assert_allclose(losses, off_losses, rtol=1e-6)
+    np.testing.assert_allclose(w, off_w, rtol=1e-6)
+
+
+def test_a_number_of_another_type_leaves_the_note():
+    rng = np.random.default_rng(2)
+    w0 = rng.standard_normal((3, 2)).astype("float32")
+    x = rng.standard_normal((4, 3)).astype("float32")
+    w = paddle.to_tensor(w0, stop_gradient=False)
+    grads = []
+    for p in (2.0, 2.0, 2.0, 3, 2.0):  # an int exponent where the note has a float: normal dispatch, same math
+        loss = paddle.pow(paddle.matmul(paddle.to_tensor(x), w), p).sum()
+        loss.backward()
+        grads.append(w.grad.numpy())
+        w.clear_grad()
+    for p, g in zip((2.0, 2.0, 2.0, 3, 2.0), grads):
+        want = jax.grad(lambda w_, p=p: jnp.sum((jnp.asarray(x) @ w_) ** p))(jnp.asarray(w0))
+        np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5, atol=1e-5)
+
+
+class _GradReverse(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, h, alpha, *, shift=0.0):  # noqa: ANN001, ANN205
+        ctx.alpha = alpha
+        return h * 1.0 + shift
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        return dy * (-ctx.alpha)
+
+
+def _grl_run(n_steps: int):  # noqa: ANN202
+    rng = np.random.default_rng(3)
+    w0 = rng.standard_normal((4, 3)).astype("float32")
+    xs = [rng.standard_normal((5, 4)).astype("float32") for _ in range(n_steps)]
+    w = paddle.to_tensor(w0, stop_gradient=False)
+    grads, replayed = [], 0
+    for i in range(n_steps):
+        before = _replay.STATS["steps"]
+        h = _GradReverse.apply(paddle.matmul(paddle.to_tensor(xs[i]), w), 0.1 * i + 0.05, shift=0.25)
+        loss = (h ** 2).mean()
+        loss.backward()
+        grads.append(w.grad.numpy())
+        w.clear_grad()
+        replayed += _replay.STATS["steps"] - before
+    return grads, replayed, w0, xs
+
+
+def test_pylayer_with_a_changing_float_argument_replays(monkeypatch):
+    grads, replayed, w0, xs = _grl_run(6)
+    assert replayed >= 4
+    for i, (x, g) in enumerate(zip(xs, grads)):
+        alpha = 0.1 * i + 0.05
+
+        @jax.custom_vjp
+        def grl(h):  # noqa: ANN001, ANN202
+            return h + 0.25
+
+        grl.defvjp(lambda h: (h + 0.25, None), lambda _, dy, alpha=alpha: (dy * -alpha,))
+        want = jax.grad(lambda w_, x=x: jnp.mean(grl(x @ w_) ** 2))(jnp.asarray(w0))
+        np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5, atol=1e-6)
+    monkeypatch.setattr(_replay, "ENABLED", False)
+    off, off_replayed, _, _ = _grl_run(6)
+    assert off_replayed == 0
+    for a, b in zip(grads, off):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
