@@ -14,9 +14,10 @@ from ..._tensor.methods import public
 from .. import _functional as F
 from ._common import Linear
 from ._container import LayerList
+from ._dropout import Dropout
 from ._layers import Layer
+from ._norm import LayerNorm
 from ._param import ParamAttr
-from ._seq_parts import Dropout, LayerNorm
 
 _matmul = public(TABLE["matmul"])
 _reshape = public(TABLE["reshape"])
