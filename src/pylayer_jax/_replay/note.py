@@ -53,14 +53,17 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
     """Note an op that normal dispatch just ran, recorded and gave a node."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
+    # a read from another thread may run the buffer at any moment, which rebinds its lists to empty ones:
+    # read them once, and give up on a buffer that has run
+    calls = None if buf is None else buf.calls
     if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
-            or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None
+            or len(calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None
             or modes.saved_hooks):  # a packed saved value is not replayed
         abort()
         return
     if not _open_note(buf, nc, ne, nr):
         return
-    call = buf.calls[nc]
+    call = calls[nc]
     srcs = []
     for i, t in enumerate(leaves):
         r = call[2][i]
