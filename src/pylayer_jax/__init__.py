@@ -85,10 +85,10 @@ from ._runtime.flags import get_flags as get_flags
 from ._runtime.flags import set_flags as set_flags
 from ._tensor import device as _tensor_device  # noqa: F401  (installs Tensor.cpu/cuda/to/pin_memory)
 from ._tensor import methods as _tensor_methods  # noqa: F401  (installs the Tensor methods)
+from ._tensor.backward_entry import grad as grad
 from ._tensor.dlpack import from_dlpack as from_dlpack
 from ._tensor.dlpack import to_dlpack as to_dlpack
 from ._tensor.facade import Tensor as Tensor
-from ._tensor.facade import grad as grad
 from ._tensor.facade import to_tensor as to_tensor
 from .hapi import Model as Model
 from .hapi import summary as summary

@@ -19,7 +19,7 @@ import pylayer_jax as paddle
 from pylayer_jax._ops.table import TABLE
 from pylayer_jax._runtime import device as _device
 from pylayer_jax._runtime import flags as _flags
-from pylayer_jax._tensor.facade import apply_op
+from pylayer_jax._tensor.dispatch import apply_op
 
 PADDLE = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "paddle_paths.json").read_text())
 ERR = {"ValueError": ValueError, "TypeError": TypeError, "RuntimeError": RuntimeError}

@@ -35,7 +35,7 @@ from pylayer_jax.autograd import PyLayer
 FULL = os.environ.get("PYLAYER_JAX_INTERRUPT_SWEEP", "") == "full"
 _PKG = os.path.dirname(paddle.__file__)
 ENGINE = ["_exec/deferred", "_replay/follow", "_replay/note", "_autograd/engine", "_tensor/facade",
-          "_autograd/fused_backward", "_autograd/graph", "_autograd/saved", "_pylayer/eager", "_pylayer/ctx",
+          "_tensor/dispatch", "_tensor/backward_entry", "_autograd/fused_backward", "_autograd/graph", "_autograd/saved", "_pylayer/eager", "_pylayer/ctx",
           "_pylayer/slots", "_tensor/methods", "optimizer/_optimizer"]
 _FILES = {os.path.join(_PKG, *m.split("/")) + ".py" for m in ENGINE}
 

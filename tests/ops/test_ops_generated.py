@@ -33,7 +33,8 @@ from op_samples import RANDOM_OPS, SAMPLES, Sample
 
 import pylayer_jax as P
 from pylayer_jax._ops.table import TABLE, Op
-from pylayer_jax._tensor.facade import Tensor, apply_op
+from pylayer_jax._tensor.dispatch import apply_op
+from pylayer_jax._tensor.facade import Tensor
 
 OPS = sorted(n for n in TABLE if not n.endswith("_grad"))
 FLOATS = ("float32", "float64")

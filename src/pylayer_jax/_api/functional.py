@@ -8,7 +8,8 @@ from .._ops import creation as _creation
 from .._ops import math as _math
 from .._ops import slices_scatters as _coverage_shape
 from .._ops.table import TABLE
-from .._tensor.facade import Tensor, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
 from .._tensor.methods import public
 
 # table ops that are Paddle functions without being Tensor methods

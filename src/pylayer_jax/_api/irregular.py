@@ -20,7 +20,8 @@ import numpy as np
 
 from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
-from .._tensor.facade import Tensor, _Tracer, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor, _Tracer
 from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
 
 

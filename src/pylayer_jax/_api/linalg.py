@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._ops.table import TABLE
-from .._tensor.facade import apply_op
+from .._tensor.dispatch import apply_op
 from .._tensor.methods import public
 from .variadic import cov as cov
 

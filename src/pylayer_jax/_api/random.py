@@ -22,7 +22,8 @@ from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
 from .._runtime.state import modes
-from .._tensor.facade import Tensor, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
 
 
 def random_key() -> Any:

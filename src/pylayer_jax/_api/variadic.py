@@ -15,7 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._ops.table import TABLE
-from .._tensor.facade import Tensor, _Tracer, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor, _Tracer
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:

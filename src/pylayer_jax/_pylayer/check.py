@@ -15,7 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._runtime.state import grad_mode
-from .._tensor.facade import Tensor, grad
+from .._tensor.backward_entry import grad
+from .._tensor.facade import Tensor
 from .ctx import PyLayerContext
 from .slots import input_slots, output_slots
 

@@ -22,7 +22,8 @@ from .._exec import deferred as lazy
 from .._replay import follow as replay
 from .._replay import note as note
 from .._runtime.state import grad_mode, modes
-from .._tensor.facade import Tensor, _make_node
+from .._tensor.dispatch import _make_node
+from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, inplace_assign
 from .._tensor.saved_hooks import SavedSlot, iter_slots
 from .ctx import PyLayerContext

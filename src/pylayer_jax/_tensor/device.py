@@ -13,7 +13,8 @@ import jax
 from .._ops.table import TABLE
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
-from .facade import Tensor, apply_op
+from .dispatch import apply_op
+from .facade import Tensor
 
 
 def _where(t: Tensor) -> tuple[Any, Any]:

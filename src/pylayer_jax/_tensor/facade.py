@@ -1,11 +1,9 @@
-"""The Tensor facade and ``apply_op``, the one place that unwraps and wraps arrays.
+"""The Tensor facade: a mutable box around an array and its autograd metadata.
 
-Layer L4. A Tensor is a mutable box around an immutable ``jax.Array`` plus its
-autograd metadata. Every op goes through ``apply_op``: unwrap the inputs, call the
-op's cached jitted kernel, build a tape node if some input needs a gradient, wrap the
-outputs. When an input wraps a tracer (under ``jax.jit``/``grad``/``vmap``) the op is
-called inline and nothing is recorded; when an input is a static-program Variable the
-op is recorded into the program instead.
+Layer L4. A Tensor holds an immutable ``jax.Array`` (or a tracer under ``jax.jit``/``grad``/``vmap``,
+or a ``Pending`` result of a deferred call), its ``stop_gradient`` flag, where its gradient goes
+(a tape edge, or a leaf's ``AccumulateGrad``) and its ``.grad``. Ops on Tensors go through
+``_tensor.dispatch.apply_op``; ``backward()`` and ``paddle.grad`` are in ``_tensor.backward_entry``.
 """
 
 from __future__ import annotations
@@ -14,8 +12,6 @@ import copy
 import functools
 import itertools
 import operator
-import os
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,20 +19,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._autograd.engine import run_backward
-from .._autograd.fused_backward import ONES, add_kernel
-from .._autograd.graph import ZEROED, AccumulateGrad, Edge, OpNode, released_error
-from .._autograd.saved import SavedValue, VersionCounter
+from .._autograd.fused_backward import add_kernel
+from .._autograd.graph import ZEROED, AccumulateGrad, Edge
+from .._autograd.saved import VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
-from .._ops.checks import check_kernel
-from .._ops.table import TABLE, Op
+from .._ops.table import TABLE
 from .._replay import follow as replay
-from .._replay import note as note
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.kernel_cache import SHAPED, KernelCache
-from .._runtime.state import current_saved_hooks, grad_mode, modes
+from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
 
 _Tracer = jax.core.Tracer
@@ -111,6 +104,8 @@ class Tensor:
         """Where this tensor's gradient goes: ``(node, output index)``, None for a leaf."""
         e = self._e
         if e is not None and type(e[0]) is replay.Step:
+            from .dispatch import _make_node
+
             e = self._e = (replay.resolve(e[0], e[1], _make_node), 0)
         return e
 
@@ -118,6 +113,8 @@ class Tensor:
     def _edge(self, edge: Edge | None) -> None:
         e = self._e
         if e is not None and type(e[0]) is replay.Step:
+            from .dispatch import _make_node
+
             replay.resolve(e[0], e[1], _make_node)  # a replayed step gets its real tape before history is rewritten
         self._e = edge
 
@@ -276,13 +273,9 @@ class Tensor:
         """
         if self.stop_gradient:
             return
-        if grad_tensor is None and not retain_graph:
-            if replay.st.step is not None and replay.ENABLED and replay.try_backward(self, _make_node):
-                lazy.flush()  # the repeated step's backward, as noted: no walk
-                return
-            _walk([self], None, False)
-            return
-        backward([self], [grad_tensor], retain_graph)
+        from .backward_entry import tensor_backward
+
+        tensor_backward(self, grad_tensor, retain_graph)
 
     # ---- conversion ---------------------------------------------------------------
     def numpy(self) -> np.ndarray:
@@ -471,6 +464,8 @@ def before_write(t: Tensor | None = None) -> None:
     cap = modes.capture
     if cap is not None and t is not None:
         cap.write(t)
+    from .dispatch import _make_node
+
     replay.mark_write(_make_node)
 
 
@@ -478,532 +473,6 @@ def unwrap(x: Any) -> Any:
     """Tensor -> its array; anything else unchanged."""
     return x._value if isinstance(x, Tensor) else x
 
-
-def _is_tensor(x: Any) -> bool:
-    return isinstance(x, Tensor)
-
-
-def _norm_attr(v: Any) -> Any:
-    """Make an attribute hashable and concrete: lists -> tuples, Tensors -> Python values."""
-    if v is None or type(v) in (int, float, bool, str):
-        return v
-    if isinstance(v, Tensor):
-        _concrete(v, "an op attribute given as a Tensor")
-        v = v.tolist()
-    elif isinstance(v, np.ndarray | np.generic):
-        v = v.tolist()
-    elif isinstance(v, slice):
-        return ("slice", _norm_attr(v.start), _norm_attr(v.stop), _norm_attr(v.step))
-    if isinstance(v, list | tuple):
-        return tuple(_norm_attr(e) for e in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _norm_attr(e)) for k, e in v.items()))
-    return v
-
-
-_PLAIN_ATTRS = (int, float, bool, str, type(None))
-
-
-_NUMBERS = (bool, int, float, complex)
-
-
-def _scalar_leaf(x: Any) -> Any:
-    """A non-Tensor in a tensor position: Python scalars stay weakly typed; arrays become jax arrays."""
-    if isinstance(x, np.ndarray):
-        return jnp.asarray(x)
-    if isinstance(x, list | tuple):
-        return jnp.asarray(np.asarray(x))
-    return x
-
-
-def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) -> Any:
-    """Run a table op on Tensors (or arrays, scalars): THE dispatch path.
-
-    The common call (every tensor parameter given a plain Tensor, positionally, and no
-    attributes) takes the short path; everything else is normalised by ``_general``.
-    """
-    n = op.n_in
-    if kwargs or len(args) < n or (op.checks is not None and (len(args) > n or op.check_always)):
-        return _general(op, args, kwargs)
-    if len(args) == n and replay.ENABLED:
-        rs = replay.st
-        if rs.step is not None or (  # following a noted step (try_op checks each input), or maybe beginning one
-                rs.pos == 0 and rs.plan is not None and modes.grad_enabled and modes.static_program is None
-                and op.differentiable and _trains(args)):
-            t = replay.try_op(op, None, args, _make_node, Tensor)
-            if t is not None:
-                return t
-    arrays = []
-    for i in range(n):
-        t = args[i]
-        if type(t) is not Tensor and type(t) not in EAGER_TYPES:
-            return _general(op, args, kwargs)
-        arrays.append(t._v)
-    if len(args) == n:
-        return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
-    attrs = args[n:]
-    for a in attrs:  # plain scalar attributes (``x * 2.0`` is scale(x, 2.0)) need no normalising
-        if type(a) not in _PLAIN_ATTRS:
-            return _general(op, args, kwargs)
-    if modes.static_program is not None:
-        return _general(op, args, kwargs)
-    return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
-
-
-def _trains(args: Sequence[Any]) -> bool:
-    for t in args:
-        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t.stop_gradient:
-            return True
-    return False
-
-
-def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
-    """Normalise a call: tensor parameters given by keyword, attributes, lists of tensors, scalars."""
-    n = len(op.tensor_names)
-    if kwargs:
-        kwargs.pop("name", None)
-        if len(args) < n:
-            args = list(args)
-            for pname in op.tensor_names[len(args):]:
-                if pname in kwargs:
-                    args.append(kwargs.pop(pname))
-                else:
-                    p = op.signature.parameters[pname]
-                    if p.default is p.empty:
-                        raise TypeError(f"{op.name}() is missing its required tensor argument {pname!r}; pass it.")
-                    args.append(p.default)
-    targs = args[:n]
-    public = TABLE.get(op.name) is op  # (a backward recorded as an op passes None for unsaved values)
-    for i, t in enumerate(targs):
-        if type(t) is not Tensor and public:
-            _check_kind(op, op.tensor_names[i], t)
-    attr_args = tuple(_norm_attr(a) for a in args[n:])
-    attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
-    if op.checks is not None:
-        _validate(op, targs, attr_args, attr_kwargs)
-    if all(type(t) is Tensor or type(t) in EAGER_TYPES or type(t) in _NUMBERS for t in targs):
-        # Tensors and Python numbers (weakly typed inputs, recorded and replayed by type) need no tree
-        leaves: list[Any] = list(targs)
-        treedef = None
-        leaf_param: list[int] | None = None
-    else:
-        leaves, leaf_param = [], []
-        for i, t in enumerate(targs):
-            sub = jax.tree_util.tree_leaves(t, is_leaf=_is_tensor)
-            leaves.extend(sub)
-            leaf_param.extend([i] * len(sub))
-        treedef = jax.tree_util.tree_structure(list(targs), is_leaf=_is_tensor)
-    key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
-    if modes.static_program is not None and (
-            any(isinstance(x, Tensor) and x._symbolic for x in leaves)
-            or (modes.static_mode and not any(isinstance(x, Tensor) for x in leaves))):
-        # ops on Variables, and creation ops (no tensor input) in static mode, are recorded into the program
-        return modes.static_program.record_op(op, key, leaves)
-    arrays = [x._v if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
-    return _run(op, key, leaves, leaf_param, arrays)
-
-
-_LIST_DATA_OPS = frozenset({"assign"})  # ops whose tensor argument may be nested lists of numbers (data)
-_KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, _Tracer)
-
-
-def _check_kind(op: Op, pname: str, v: Any) -> None:
-    """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
-    (Paddle's rule; its error is a ValueError)."""
-    if isinstance(v, _KINDS):
-        return
-    if isinstance(v, list | tuple):
-        if op.name in _LIST_DATA_OPS:
-            return
-        for e in v:
-            if isinstance(e, list | tuple):
-                _check_kind(op, pname, e)
-            elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
-                raise ValueError(
-                    f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
-                    f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
-                )
-        return
-    if v is None:
-        p = op.signature.parameters.get(pname)
-        if p is not None and p.default is None:
-            return
-    raise ValueError(
-        f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
-        f"({v!r}). Convert it with paddle.to_tensor first."
-    )
-
-
-def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple) -> None:
-    """Run the op's argument checks at the call, then the checks on input values (at once where the values
-    are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
-    try:
-        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
-    except TypeError as e:
-        raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
-    bound.apply_defaults()
-    for c in op.checks(op.name, bound.arguments) or ():
-        if c is not None:
-            _value_check(c)
-
-
-def _caller() -> str:
-    """``file:line`` of the user code that called into the package."""
-    f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
-        f = f.f_back
-    return "<unknown>" if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"
-
-
-_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the pylayer_jax package
-
-
-def _value_check(c: Any) -> None:
-    v = c.value
-    a = v._v if isinstance(v, Tensor) else v
-    if isinstance(a, _Tracer) or (isinstance(v, Tensor) and v._symbolic):
-        return  # traced or static: no values to check
-    kernel = check_kernel(c.key)
-    if type(a) is Pending and a.array is None:
-        where = _caller()
-
-        def fail(r: Any, c: Any = c, where: str = where) -> None:
-            if bool(r[0]):
-                raise c.exc(f"{c.message.format(value=r[1].item())} (called at {where})")
-
-        lazy.add_check(lazy.call(kernel, [a]), fail)
-        return
-    bad, val = kernel(lazy.concrete(a) if not isinstance(a, list | tuple) else jnp.asarray(np.asarray(a)))
-    if bool(bad):
-        raise c.exc(c.message.format(value=val.item()))
-
-
-def _jax_error(e: BaseException) -> bool:
-    """An exception raised inside JAX (shape rules), not by the package's own checks."""
-    tb = e.__traceback__
-    last = None
-    while tb is not None:
-        last = tb
-        tb = tb.tb_next
-    return last is not None and f"{os.sep}jax{os.sep}" in last.tb_frame.f_code.co_filename
-
-
-def _shape_error(op: Op, leaves: Sequence[Any], e: BaseException) -> ValueError:
-    shapes = ", ".join(str(list(x.shape)) if hasattr(x, "shape") else repr(x) for x in leaves)
-    return ValueError(f"{op.name}: the inputs (shapes {shapes}) do not fit the op's rules: {e}")
-
-
-def _run(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
-    try:
-        return _run_op(op, key, leaves, leaf_param, arrays)
-    except (TypeError, ValueError) as e:
-        if _jax_error(e):  # JAX's shape rules raise TypeError or ValueError: Paddle's is ValueError
-            raise _shape_error(op, leaves, e) from None
-        raise
-
-
-def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: list[Any]) -> Any:
-    """Call the kernel (or the op inline on tracers), record a node if a gradient is needed, wrap."""
-    traced = pending = trains = False
-    for a in arrays:
-        ta = type(a)
-        if ta is _ArrayImpl:
-            continue
-        if ta is Pending:
-            pending = True
-        elif isinstance(a, _Tracer):
-            traced = True
-            break
-    cap = modes.capture
-    if cap is not None:  # inside a to_static trace: Tensors from outside become inputs of the compiled function
-        arrays = cap.read(leaves, arrays)
-        traced = True
-    for x in leaves:  # some input is a tensor that trains: recorded, and a node if grad mode is on
-        if isinstance(x, Tensor) and not x.stop_gradient:
-            trains = True
-            break
-    noted = None
-    if trains and not traced and replay.ENABLED and modes.grad_enabled and op.differentiable:
-        rs = replay.st
-        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):  # a repeated step: follow its note
-            t = replay.try_op(op, key, leaves, _make_node, Tensor)
-            if t is not None:
-                return t
-        if rs.rec is not None or (rs.pos == 0 and rs.step is None):
-            noted = note.mark()
-    if traced:
-        arrays = [lazy.concrete(a) for a in arrays]
-        out = op.call(key[0], key[1], key[2], arrays)
-    else:
-        kernel = op.forward_kernel(key)
-        if pending or trains or not lazy.idle():
-            out = lazy.call(kernel, arrays)
-        else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
-            out = kernel(*arrays)
-
-    needs: tuple[bool, ...] | None = None
-    if trains and not traced and modes.grad_enabled and op.differentiable:
-        needs = _needs(op, leaves, leaf_param)
-
-    if type(out) is not tuple and type(out) is not list:
-        if needs is None:
-            if noted is not None:
-                replay.abort()
-            return Tensor(out)
-        node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
-        if noted is not None:
-            note.note_op(noted, op, key, leaves, leaf_param, arrays, needs, out, node, Tensor)
-        return Tensor(out, False, (node, 0))
-    if noted is not None:
-        replay.abort()
-    out_leaves, out_tree = jax.tree_util.tree_flatten(out)
-    if needs is None:
-        return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
-    node = _make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
-    wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
-    return jax.tree_util.tree_unflatten(out_tree, wrapped)
-
-
-def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple[bool, ...] | None:
-    if leaf_param is None and not op.nondiff:
-        needs = tuple([isinstance(x, Tensor) and not x.stop_gradient for x in leaves])
-    else:
-        nondiff = op.nondiff
-        names = op.tensor_names
-        needs = tuple(
-            isinstance(x, Tensor)
-            and not x.stop_gradient
-            and not (nondiff and names[i if leaf_param is None else leaf_param[i]] in nondiff)
-            for i, x in enumerate(leaves)
-        )
-    return needs if True in needs else None
-
-
-def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
-               needs: tuple[bool, ...], outs: list[Any], grad_edges: Sequence[Any] | None = None) -> OpNode:
-    """The tape node of an op call. A replayed call built later passes ``grad_edges``: its inputs'
-    ``grad_edge()`` at the call (a stop_gradient may have changed since)."""
-    mask = op.save_mask
-    hooks = current_saved_hooks()
-    saved: list[Any] = []
-    avals: list[Any] = []
-    edges: list[Any] = []
-    for i, x in enumerate(leaves):
-        a = arrays[i]
-        if not isinstance(x, Tensor):
-            saved.append(a)
-            avals.append(None)
-            edges.append(None)
-            continue
-        ge = x.grad_edge() if grad_edges is None else grad_edges[i]
-        edges.append(ge if needs[i] else None)
-        if mask[i if leaf_param is None else leaf_param[i]]:
-            saved.append(_save(a, ge, x._version_counter(), hooks))
-            avals.append(None)
-        else:
-            saved.append(None)
-            avals.append((a.shape, a.dtype))
-    node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(o.shape, o.dtype) for o in outs])
-    if op.saves_out:
-        # outputs have no version of their own: without hooks the bare arrays are the saved values
-        node.saved_outs = outs if hooks is None else [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
-    return node
-
-
-def _save(arr: Any, edge: Edge | None, counter: VersionCounter | None, hooks: Any) -> SavedValue:
-    sv = SavedValue(arr, edge, counter)
-    if hooks is not None:
-        pack, unpack = hooks
-        with grad_mode(False):
-            sv.packed = pack(Tensor(arr, edge is None, edge))
-        sv.unpack = _unpacker(unpack, arr.shape, arr.dtype, edge, "saved_tensors_hooks unpack_hook")
-        sv.array = None
-    return sv
-
-
-def _unpacker(unpack: Callable[[Any], Any], shape: Any, dtype: Any, edge: Edge | None, api: str) -> Callable[[Any], Any]:
-    def run(packed: Any) -> tuple[Any, Edge | None]:
-        with grad_mode(False):
-            r = unpack(packed)
-        arr = unwrap(r)
-        if not isinstance(arr, jax.Array | np.ndarray):
-            raise TypeError(
-                f"{api} must return a Tensor (or array) with the saved tensor's content, but it returned "
-                f"{type(r).__name__}."
-            )
-        if tuple(arr.shape) != tuple(shape) or arr.dtype != dtype:
-            raise ValueError(
-                f"{api} must return the saved tensor's shape {list(shape)} and dtype {_dtypes.to_paddle(dtype).name}, "
-                f"but it returned shape {list(arr.shape)} and dtype {_dtypes.to_paddle(arr.dtype).name}."
-            )
-        return jnp.asarray(arr), edge
-
-    return run
-
-
-# ---- create_graph: the backward's own ops are recorded --------------------------------
-class DiffOps:
-    """What the engine needs to run a backward whose values are Tensors (create_graph)."""
-
-    @staticmethod
-    def add(a: Tensor, b: Tensor) -> Tensor:
-        return a + b
-
-    @staticmethod
-    def apply_grad_op(node: OpNode, cts: list[Any]) -> list[Any]:
-        name = node.op.name
-
-        def saved(v: Any) -> Any:
-            if isinstance(v, SavedValue):
-                arr, edge = v.get(name)
-                return Tensor(arr, edge is None, edge)
-            return v
-
-        leaves = [saved(v) for v in node.saved_leaves]
-        outs = None if node.saved_outs is None else [
-            saved(v) if isinstance(v, SavedValue) else Tensor(v, False, (node, j)) for j, v in enumerate(node.saved_outs)]
-        cts_t = [c if (c is None or isinstance(c, Tensor)) else Tensor(c) for c in cts]
-        return apply_op(node.op.grad_op, (leaves, outs, cts_t, node.key, node.avals, node.needs))
-
-    @staticmethod
-    def wrap(arr: Any) -> Tensor:
-        return arr if isinstance(arr, Tensor) else Tensor(arr)
-
-
-# ---- backward entry points ---------------------------------------------------------
-_ones = jax.jit(jnp.ones_like)
-
-
-def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
-    if g is None:
-        return Tensor(_ones(t._value)) if diff is not None else ONES
-    if isinstance(g, Tensor):
-        if g.shape != t.shape:
-            raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
-        return g if diff is not None else g._v
-    arr = jnp.asarray(g, t._v.dtype)
-    return Tensor(arr) if diff is not None else arr
-
-
-def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = None, retain_graph: bool = False) -> None:
-    """Run backward from ``tensors``, accumulating into leaves' ``.grad``."""
-    if isinstance(tensors, Tensor):
-        tensors = [tensors]
-    if grad_tensors is not None and isinstance(grad_tensors, Tensor):
-        grad_tensors = [grad_tensors]
-    if grad_tensors is not None and len(grad_tensors) != len(tensors):
-        raise ValueError(
-            f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
-            f"{len(tensors)} tensors."
-        )
-    if any(t.stop_gradient for t in tensors):  # as in Paddle, tensors with stop_gradient=True are skipped
-        keep = [i for i, t in enumerate(tensors) if not t.stop_gradient]
-        tensors = [tensors[i] for i in keep]
-        grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
-        if not tensors:
-            return
-    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        if replay.try_backward(tensors[0], _make_node):  # the repeated step's backward, as noted: no walk
-            lazy.flush()
-            return
-    _walk(tensors, grad_tensors, retain_graph)
-
-
-def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_graph: bool) -> None:
-    """``backward()`` through the tape (noted for replay when it may repeat), then the step's run."""
-    noted = None
-    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        noted = note.backward_mark(tensors[0])
-    gm = modes.grad_enabled
-    try:
-        roots = []
-        for i, t in enumerate(tensors):
-            edge = t.grad_edge()
-            if edge is None:
-                raise RuntimeError(
-                    f"backward: {t.name} has stop_gradient=True, so it has no gradient graph to run backward "
-                    "through. Set stop_gradient = False on the inputs you want gradients for before computing it."
-                )
-            roots.append((edge, _seed(t, None if grad_tensors is None else grad_tensors[i], "backward", None)))
-        with grad_mode(False):
-            run_backward(roots, retain_graph)
-        if noted is not None:
-            note.note_backward(noted)
-    finally:
-        modes.grad_enabled = gm  # (also when an interrupt lands where the ``with`` exits, before it restores it)
-        replay.boundary(_make_node)
-    lazy.flush()  # one program per step: the forward recorded so far and this backward
-
-
-def grad(
-    outputs: Any,
-    inputs: Any,
-    grad_outputs: Any = None,
-    retain_graph: bool | None = None,
-    create_graph: bool = False,
-    only_inputs: bool = True,
-    allow_unused: bool = False,
-    no_grad_vars: Any = None,
-) -> list[Tensor | None]:
-    """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
-    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
-        grad_outputs = [grad_outputs]
-    if grad_outputs is not None and len(grad_outputs) != len(outs):
-        raise ValueError(
-            f"paddle.grad: grad_outputs must have one entry per output, but received {len(grad_outputs)} for "
-            f"{len(outs)} outputs."
-        )
-    if retain_graph is None:
-        retain_graph = create_graph
-    diff = DiffOps if create_graph else None
-    roots = []
-    for i, t in enumerate(outs):
-        edge = t.grad_edge()
-        if edge is None:
-            continue
-        g = None if grad_outputs is None else grad_outputs[i]
-        roots.append((edge, _seed(t, g, "paddle.grad", diff)))
-    capture: list[Any] = []
-    for t in ins:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"paddle.grad: inputs must be Tensors, but received {type(t).__name__}.")
-        capture.append(t.grad_edge() or (None, 0))
-    blocked: list[Edge] = []
-    if no_grad_vars is not None:
-        nv = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
-        blocked = [e for e in (v.grad_edge() for v in nv) if e is not None]
-    for node, idx in blocked:  # gradients reaching a no_grad_var stop there (dropped for this call only)
-        node.add_pre_hook(idx, _drop_grad)
-    freed = next((r[0][0] for r in roots if r[0][0].released), None)  # an earlier backward freed it
-    try:
-        with grad_mode(create_graph):
-            got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
-        lazy.flush()
-    finally:
-        for node, idx in blocked:
-            node.pre_hooks[idx].remove(_drop_grad)
-            if not any(node.pre_hooks.values()):
-                node.pre_hooks = None  # hook-free nodes stay fusable
-    result: list[Tensor | None] = []
-    for t, g in zip(ins, got or [None] * len(ins)):
-        if g is None:
-            if freed is not None:  # a freed output graph reaches nothing: say why
-                raise released_error(freed.name)
-            if not allow_unused:
-                raise ValueError(
-                    f"paddle.grad: the input {t.name} does not appear in the backward graph of the outputs, so "
-                    "it has no gradient. Set allow_unused=True to get None for it."
-                )
-            result.append(None)
-        else:
-            result.append(g if isinstance(g, Tensor) else Tensor(g))
-    return result
-
-
-def _drop_grad(g: Any) -> None:
-    return None
 
 
 # Tensor and its eager subclasses (nn's Parameter adds itself): they dispatch, record and replay as Tensors do.

@@ -18,7 +18,8 @@ from .._ops.indexing import TENSOR
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
-from .facade import Tensor, _concrete, apply_op, before_write
+from .dispatch import apply_op
+from .facade import Tensor, _concrete, before_write
 
 
 def public(op: Op) -> Callable[..., Any]:

@@ -8,8 +8,8 @@ from .._pylayer.check import check_pylayer as check_pylayer
 from .._pylayer.ctx import PyLayerContext as PyLayerContext
 from .._pylayer.eager import PyLayer as PyLayer
 from .._pylayer.eager import once_differentiable as once_differentiable
-from .._tensor.facade import backward as backward
-from .._tensor.facade import grad as grad
+from .._tensor.backward_entry import backward as backward
+from .._tensor.backward_entry import grad as grad
 from .._tensor.saved_hooks import saved_tensors_hooks as saved_tensors_hooks
 
 __all__ = [

@@ -16,7 +16,8 @@ import jax
 import numpy as np
 
 from .._ops.table import TABLE
-from .._tensor.facade import Tensor, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
 
 
 def default_collate_fn(batch: Sequence[Any]) -> Any:

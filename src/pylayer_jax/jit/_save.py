@@ -41,7 +41,8 @@ from jax import export as jexport
 from .._ops.table import Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
-from .._tensor.facade import Tensor, apply_op, unwrap
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor, unwrap
 from ..nn.layer._layers import Layer
 from ..nn.layer._param import Parameter
 from ._to_static import StaticFunction

@@ -41,7 +41,8 @@ from .._autograd.saved import SavedValue
 from .._ops.table import Op
 from .._runtime.rng import generator
 from .._runtime.state import modes
-from .._tensor.facade import Tensor, TracedValueError, apply_op, before_write, unwrap
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor, TracedValueError, before_write, unwrap
 
 _enabled = [True]
 _tls = threading.local()  # .strict: the StaticFunction whose forward trace may ask for a new signature

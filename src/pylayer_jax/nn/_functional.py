@@ -15,7 +15,8 @@ import jax.numpy as jnp
 from .._api.random import random_key
 from .._autograd.grad_mode import no_grad
 from .._ops.table import TABLE
-from .._tensor.facade import Tensor, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
 
 _NO_KEY = jnp.zeros((2,), jnp.int64)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._ops.table import TABLE
-from .._tensor.facade import apply_op
+from .._tensor.dispatch import apply_op
 from ._eager_pylayer import eager_pylayer
 from ._init import Constant, XavierUniform
 from ._param import make_param

@@ -22,7 +22,8 @@ from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime import unique_name as _unique_name
 from .._runtime.state import modes
-from .._tensor.facade import Tensor, apply_op
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
 from ._variable import Parameter, Variable
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..._ops.table import TABLE
 from ..._runtime import dtypes as _dtypes
-from ..._tensor.facade import Tensor, apply_op
+from ..._tensor.dispatch import apply_op
+from ..._tensor.facade import Tensor
 from ..._tensor.methods import public
 from .._functional import dropout
 from ..initializer._base import Constant, Uniform
