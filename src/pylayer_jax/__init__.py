@@ -74,6 +74,7 @@ from ._autograd.grad_mode import enable_grad as enable_grad
 from ._autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from ._autograd.grad_mode import no_grad as no_grad
 from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled
+from ._replay.events import install as _install_replay
 from ._runtime.device import get_device as get_device
 from ._runtime.device import is_compiled_with_cuda as is_compiled_with_cuda
 from ._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
@@ -103,6 +104,8 @@ from .static._param import create_parameter as create_parameter
 for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
     globals()[_n] = _d
 dtype = type(globals()["float32"])
+
+_install_replay()  # step replay observes eager steps: this line and ``_replay/`` are all of it
 
 try:
     __version__ = __import__("importlib.metadata", fromlist=["version"]).version("pylayer_jax")

@@ -6,7 +6,6 @@ Tensors when ``diff`` (the Tensor layer's DiffOps) is given for create_graph.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,15 +13,17 @@ from .fused_backward import add_into, add_kernel, as_array, fusable, run_segment
 from .graph import ZEROED, AccumulateGrad, Edge, Node
 
 
-class _Walk(threading.local):
-    # the running walk: the gradients waiting for nodes (keyed by id), its nodes in walk order, and where it is
-    # (read by the step replay when it notes a PyLayer's backward: a replayed step may have to walk on from there)
-    grads: dict[int, list[Any]] | None = None
-    rev: list[Node] | None = None
-    i = 0
+class Walk:
+    """A running walk, passed to each node's ``backward``: the gradients waiting for nodes (keyed by id), its
+    nodes in walk order, and where it is (``rev[i:]`` are still to walk). A PyLayer's backward hands it to the
+    step-event observer, which may have to walk on from there (``walk_on``)."""
 
+    __slots__ = ("grads", "rev", "i")
 
-WALK = _Walk()
+    def __init__(self, grads: dict[int, list[Any]], rev: list[Node]) -> None:
+        self.grads = grads
+        self.rev = rev
+        self.i = 0
 
 
 def _add(a: Any, b: Any, diff: Any) -> Any:
@@ -103,17 +104,6 @@ def walk_on(rest: list[Node], waiting: Sequence[tuple[Edge, Any]]) -> None:
 
 
 def _walk_from(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, diff: Any,
-               capture: Sequence[Edge] | None) -> list[Any] | None:
-    w = WALK
-    prev = (w.grads, w.rev, w.i)
-    w.grads = grads
-    try:
-        return _walk(order, grads, retain_graph, diff, capture)
-    finally:
-        w.grads, w.rev, w.i = prev
-
-
-def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, diff: Any,
           capture: Sequence[Edge] | None) -> list[Any] | None:
     """The reversed walk over ``order`` from the gradients in ``grads`` (see ``run_backward``)."""
     wanted: dict[tuple[int, int], int] = {}
@@ -132,7 +122,8 @@ def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, di
                 reach.add(id(node))
     captured: list[Any] = [None] * (len(capture) if capture is not None else 0)
 
-    rev = WALK.rev = list(reversed(order))
+    rev = list(reversed(order))
+    walk = Walk(grads, rev)
     i = 0
     while i < len(rev):
         node = rev[i]
@@ -168,8 +159,8 @@ def _walk(order: list[Node], grads: dict[int, list[Any]], retain_graph: bool, di
             continue
         if all(c is None for c in cts):
             continue
-        WALK.i = i  # (the nodes still to walk: rev[i:])
-        in_grads = node.backward(cts, diff)
+        walk.i = i  # (the nodes still to walk: rev[i:])
+        in_grads = node.backward(cts, diff, walk)
         edges = node.next_edges
         if not retain_graph:
             node.release()

@@ -49,7 +49,8 @@ class Node:
             self.pre_hooks = {}
         self.pre_hooks.setdefault(idx, []).append(fn)
 
-    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+    def backward(self, cts: list[Any], diff: Any, walk: Any = None) -> list[Any]:
+        """The gradients of the inputs from ``cts`` (``walk``: the engine's running walk, None outside one)."""
         raise NotImplementedError
 
     def release(self) -> None:
@@ -109,7 +110,7 @@ class OpNode(Node):
     def name(self) -> str:  # type: ignore[override]
         return self.op.name
 
-    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+    def backward(self, cts: list[Any], diff: Any, walk: Any = None) -> list[Any]:
         if self.released:
             raise released_error(self.op.name)
         if diff is not None:

@@ -19,10 +19,8 @@ import jax.numpy as jnp
 
 from .._autograd.graph import Node, released_error
 from .._exec import deferred as lazy
-from .._replay import follow as replay
-from .._replay import note as note
 from .._runtime.state import grad_mode, modes
-from .._tensor.dispatch import _make_node
+from .._tensor import step_events as _ev
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, inplace_assign
 from .._tensor.saved_hooks import SavedSlot, iter_slots
@@ -127,14 +125,11 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
     follow = noting = None
-    # a repeated step may replay this apply, or note it: Tensors each in a slot of their own (other arguments, such
-    # as a float, are not compared: forward and backward run for real, and their recorded calls must match the note)
-    if record and replay.ENABLED and (slots is None or all(s.tdef is None for s in slots)):
-        rs = replay.st
-        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):
-            follow = replay.layer_begin(cls, flat, _make_node)
-        if follow is None and (rs.rec is not None or (rs.pos == 0 and rs.step is None)):
-            noting = note.mark()
+    # an apply event (a repeated step may replay this apply, or note it): Tensors each in a slot of their own (other
+    # arguments, such as a float, are not compared: forward and backward run for real, and their recorded calls
+    # must match the note)
+    if record and (slots is None or all(s.tdef is None for s in slots)):
+        follow, noting = _ev.EVENTS.apply_begin(cls, flat)
     # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
     # has none yet: they stand for nodes not built)
     raw = None
@@ -154,7 +149,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         modes.grad_enabled = prev
     except BaseException:
         if follow is not None:
-            replay.layer_end(follow, False, flat, None, None, _make_node)
+            _ev.EVENTS.apply_end(follow, False, flat, None, None)
         raise
     finally:
         modes.grad_enabled = prev
@@ -165,7 +160,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if follow is not None:
         ok = type(out) is Tensor and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
         node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), [out], None) if ok else None
-        if replay.layer_end(follow, ok, flat, out, node, _make_node):
+        if _ev.EVENTS.apply_end(follow, ok, flat, out, node):
             if saved:
                 _link_saved(saved, [out], [out])
             return out
@@ -197,10 +192,8 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     else:
         new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
     if noting is not None:
-        if common and not ctx._not_inplace and _plain(saved):
-            note.note_layer(noting, cls, flat, needs, t, node)
-        else:
-            replay.abort()
+        plain = common and not ctx._not_inplace and _plain(saved)
+        _ev.EVENTS.apply_noted(noting, cls, flat, needs, t, node if plain else None)
     if saved:
         _link_saved(saved, [o if all(o is not i for i in flat) else None for o in out_flat], new_flat)
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
@@ -231,9 +224,7 @@ def _edge_of(t: Tensor, e: Any) -> Any:
     """The edge an input had before forward (``e``: its raw edge then, None for a leaf), now its tape is built."""
     if e is None:
         return t._leaf_edge()
-    if type(e[0]) is replay.Step:
-        return (replay.resolve(e[0], e[1], _make_node), 0)
-    return e
+    return _ev.resolve(e)
 
 
 def _wire_outputs(
@@ -298,13 +289,13 @@ class PyLayerNode(Node):
     def name(self) -> str:  # type: ignore[override]
         return f"PyLayer {self.cls.__name__}"
 
-    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+    def backward(self, cts: list[Any], diff: Any, walk: Any = None) -> list[Any]:
         if self.released:
             raise released_error(self.name)
-        co = note.callout_begin(self, cts) if diff is None and replay.st.rec_co is not None else None
+        co = _ev.EVENTS.callout_begin(self, cts, walk) if diff is None else None  # a callout event
         out = self._backward(cts, diff)
         if co is not None:
-            note.callout_end(co, out)
+            _ev.EVENTS.callout_end(co, out)
         return out
 
     def _backward(self, cts: list[Any], diff: Any) -> list[Any]:
@@ -398,7 +389,7 @@ class _OnceDifferentiableNode(Node):
         super().__init__(list(next_edges), avals)
         self.layer = layer
 
-    def backward(self, cts: list[Any], diff: Any) -> list[Any]:
+    def backward(self, cts: list[Any], diff: Any, walk: Any = None) -> list[Any]:
         raise RuntimeError(
             f"{self.layer}: its backward is decorated with @once_differentiable, so its gradients cannot be "
             "differentiated again (a second paddle.grad / backward through them). Remove the decorator and write "

@@ -38,10 +38,11 @@ leaves the note. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
 
 from __future__ import annotations
 
+import enum
 import os
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jax
@@ -52,6 +53,9 @@ from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import grad_mode, modes
+from .._tensor.dispatch import make_node
+from .._tensor.facade import Tensor
+from .._tensor.step_events import Stub
 
 ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
 MAX_EVENTS = 256  # a longer step is not noted
@@ -184,7 +188,7 @@ class Plan:
         self.programs: dict[tuple, Any] = {}
 
 
-class Step:
+class Step(Stub):
     """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
 
     __slots__ = ("plan", "events", "leaf_refs", "buf", "log", "nodes", "live", "freed", "__weakref__")
@@ -204,6 +208,10 @@ class Step:
         # freed, should the step build its tape there)
         self.freed: tuple = ()
 
+    def node(self, k: int) -> OpNode:
+        """The real node of op ``k`` (the stub edge ``(self, k)`` stands for it): see ``resolve``."""
+        return resolve(self, k)
+
     # a copied Tensor shares its step (its nodes are built once, for both)
     def __copy__(self) -> Step:
         return self
@@ -212,10 +220,36 @@ class Step:
         return self
 
 
+class Pos(enum.Enum):
+    """Where a thread is in its step, as replay sees it (``_State.pos``).
+
+    ``BEGIN``: the next op or apply that trains begins a step; ``OFF``: this step is not followed (a note is
+    taken of it, or it neither follows nor is noted); ``SUSPENDED``: user code (a PyLayer's forward or backward)
+    runs inside a replayed step, whose ops record their calls and are not events of the step.
+
+    Transitions (``step``: the step being replayed, ``rec``: the note being taken):
+
+    - BEGIN, no step -> BEGIN with ``step``: an op or apply that trains, the buffer as when the plan began (``_begin``)
+    - BEGIN, no step -> OFF with ``rec``: the first event of a note (``note._open_note``)
+    - BEGIN, no step -> OFF: the step cannot be noted (``abort``)
+    - BEGIN with ``step`` -> OFF: an op, apply or history read off the note (``diverge``, ``materialise``)
+    - BEGIN with ``step`` -> SUSPENDED: a followed apply's forward, a replayed backward's PyLayer backward
+    - SUSPENDED -> BEGIN with ``step``: that user code returned (``_resume``)
+    - any -> BEGIN, no step: ``backward()`` ended or failed (``boundary``), or was replayed (``try_backward``)
+    """
+
+    BEGIN = 0
+    OFF = -1
+    SUSPENDED = -2
+
+
+BEGIN, OFF, SUSPENDED = Pos.BEGIN, Pos.OFF, Pos.SUSPENDED
+
+
 class _State(threading.local):
     def __init__(self) -> None:
         self.plan: Plan | None = None  # the note the next step follows
-        self.pos = 0  # 0: a step begins with the next op; -1: this step neither follows nor is noted further
+        self.pos = BEGIN  # see ``Pos``
         self.step: Step | None = None  # the step being replayed
         self.rec: list[Event] | None = None  # the note being taken
         self.rec_nodes: list[Any] = []  # weak references: a note never keeps a tape alive
@@ -266,7 +300,7 @@ def _current_buf() -> Any:
 def _begin() -> Step | None:
     """A step begins: it follows the note if the buffer holds what it held when the noted step began."""
     s = st
-    if s.pos != 0:
+    if s.pos is not BEGIN:
         return None
     plan = s.plan
     buf = lazy._buffer()
@@ -278,8 +312,7 @@ def _begin() -> Step | None:
     return step
 
 
-def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callable[..., OpNode],
-           tensor_type: type) -> Any:
+def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
 
     ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype.
@@ -293,36 +326,36 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
     try:
         ev = step.events[k]
     except IndexError:  # more ops than the note has
-        return _off_note(leaves, make_node)
+        return _off_note(leaves)
     buf = step.buf
     m = modes
     refs = buf.refs
     # (a buffer not done is still this thread's current one: a new one is made only after a run)
     if (ev.op is not op or m.grad_enabled is not True or m.saved_hooks or m.static_program is not None
             or buf.done or len(refs) != ev.slot or len(leaves) != ev.n_in):
-        return _off_note(leaves, make_node)
+        return _off_note(leaves)
     if key is None:
         if ev.plain is None or ev.plain != _dtypes._default.name:
-            return _off_note(leaves, make_node)
+            return _off_note(leaves)
     else:
         try:
             same = key[0] is None and ev.key == key
         except Exception:  # an attribute whose comparison raises: not the noted call
             same = False
         if not same:
-            return _off_note(leaves, make_node)
+            return _off_note(leaves)
     # the checks run under the buffer's lock: arrays new to the buffer are entered as they are checked (as normal
     # dispatch enters them: in order, an array used twice once) and taken out again if a later input differs
     lock = buf.lock
     lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
     try:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
-            return _off_note(leaves, make_node)
+            return _off_note(leaves)
         at = (len(buf.calls), len(refs), len(buf.ext))  # (``lazy.mark``)
         try:
-            if _inputs_match(step, buf, ev.srcs, leaves, tensor_type, True):
+            if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
                 p = Pending(ev.aval, buf, ev.slot)
-                out = tensor_type(p, False, (step, k))
+                out = Tensor(p, False, (step, k))
                 refs.append(_wref(p))
                 buf.calls.append(ev.call)
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
@@ -334,7 +367,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], make_node: Callabl
             raise
     finally:
         lock.release()
-    return _off_note(leaves, make_node)
+    return _off_note(leaves)
 
 
 def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
@@ -404,17 +437,17 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     return True
 
 
-def _off_note(leaves: Sequence[Any], make_node: Callable[..., OpNode]) -> None:
+def _off_note(leaves: Sequence[Any]) -> None:
     """An op that does not match the note: the step leaves it, unless the op only traces (a JAX transform
     inside the step records nothing, so the step may still follow its note)."""
     for t in leaves:
         if isinstance(getattr(t, "_v", None), jax.core.Tracer):
             return None
-    diverge(make_node)
+    diverge()
     return None
 
 
-def layer_begin(cls: type, inputs: Sequence[Any], make_node: Callable[..., OpNode]) -> tuple | None:
+def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
     """Before the forward of a ``PyLayer.apply`` (positional Tensors, a gradient needed) in a step that may
     follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
     suspended, so its ops record calls and are not events), else None (the step left its note)."""
@@ -430,23 +463,22 @@ def layer_begin(cls: type, inputs: Sequence[Any], make_node: Callable[..., OpNod
     if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
             or m.static_program is not None or buf.done or len(buf.refs) != ev.slot or len(buf.calls) != ev.n_calls
             or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
-        diverge(make_node)
+        diverge()
         return None
     if _inputs_match(step, buf, ev.srcs, inputs, type(inputs[0]), False):
-        s.step, s.pos, s.plan = None, -2, None  # suspended while forward runs
+        s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         return (step, k)
-    diverge(make_node)
+    diverge()
     return None
 
 
-def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any,
-              make_node: Callable[..., OpNode]) -> bool:
+def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
     """After the forward of an apply that ``layer_begin`` let through: True if forward recorded the noted calls
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
     step, k = token
-    nested = _resume(step, make_node)
+    nested = _resume(step)
     buf = step.buf
     ev = step.events[k]
     lock = buf.lock
@@ -464,11 +496,11 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             return True
     finally:
         lock.release()
-    diverge(make_node)
+    diverge()
     return False
 
 
-def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
+def try_backward(t: Any) -> bool:
     """Replay the noted ``backward()`` from ``t``; False when it does not match (run it normally)."""
     s = st
     step = s.step
@@ -528,7 +560,7 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
         return False
     state = written = made = None
     if b.callouts:
-        r = _callouts(step, b, buf, make_node, accs, gs)
+        r = _callouts(step, b, buf, accs, gs)
         if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
             return r
         state, written, made = r
@@ -574,7 +606,7 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
     finally:
         lock.release()
     if not ok:
-        return False if state is None else _rest(step, state, accs, make_node)
+        return False if state is None else _rest(step, state, accs)
     step.live = False  # its nodes are freed now, as the normal backward frees them
     _LIVE.pop(id(step), None)
     if state is not None:
@@ -584,12 +616,12 @@ def try_backward(t: Any, make_node: Callable[..., OpNode]) -> bool:
             step.nodes[co.k] = node
     step.log = []
     s.step = None
-    s.pos = 0  # the next op begins a new step
+    s.pos = BEGIN  # the next op begins a new step
     STATS["steps"] += 1
     return True
 
 
-def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode], accs: list,
+def _callouts(step: Step, b: Backward, buf: Any, accs: list,
               gs: list) -> tuple | bool:
     """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls.
 
@@ -633,22 +665,22 @@ def _callouts(step: Step, b: Backward, buf: Any, make_node: Callable[..., OpNode
         finally:
             lock.release()
         if not ok:
-            return _rest(step, state, accs, make_node)
+            return _rest(step, state, accs)
         node = log[co.k][2]
-        s.step, s.pos, s.plan = None, -2, None  # suspended: its ops record calls, not events
+        s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended: its ops record calls, not events
         try:
             grads = node.backward(cts, None)
         except BaseException:
-            _resume(step, make_node)
-            diverge(make_node)  # the tape as the normal walk leaves it when this raises
-            s.pos = 0  # as after a failed backward() (the next op begins a new step)
+            _resume(step)
+            diverge()  # the tape as the normal walk leaves it when this raises
+            s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
-        nested = _resume(step, make_node)
+        nested = _resume(step)
         state = (co, made, grads)
         if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
                 or len(buf.calls) != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
-            return _rest(step, state, accs, make_node)
+            return _rest(step, state, accs)
     return state, written, made
 
 
@@ -679,15 +711,15 @@ def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> boo
     return True
 
 
-def _rest(step: Step, state: tuple | None, accs: list, make_node: Callable[..., OpNode]) -> bool:
+def _rest(step: Step, state: tuple | None, accs: list) -> bool:
     """The replayed backward leaves its note after a PyLayer's backward (``state``): build the tape as the
     normal walk has left it there (the nodes it ran are freed), send that PyLayer's gradients on (its backward
     is not called again) and walk on over the nodes the walk had yet to run, in its order, from the gradients
     it held. Returns True; False if no PyLayer's backward has run (then nothing was done and the caller walks
     from the root)."""
     s = st
-    s.step, s.pos, s.plan = step, 0, step.plan
-    diverge(make_node)
+    s.step, s.pos, s.plan = step, BEGIN, step.plan
+    diverge()
     if state is None:
         return False
     co, made, grads = state
@@ -699,7 +731,7 @@ def _rest(step: Step, state: tuple | None, accs: list, make_node: Callable[..., 
         with grad_mode(False):
             walk_on([step.nodes[j] if kind == 0 else accs[j] for kind, j in co.rest], waiting)
     finally:
-        s.pos = 0  # the next op begins a new step (as after backward())
+        s.pos = BEGIN  # the next op begins a new step (as after backward())
     return True
 
 
@@ -723,15 +755,15 @@ def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:
     return True
 
 
-def _resume(step: Step, make_node: Callable[..., OpNode]) -> bool:
+def _resume(step: Step) -> bool:
     """Back from user code run with the step suspended; True if that code began a step or note of its own."""
     s = st
     nested = s.step is not None or s.rec is not None
     if nested:
         if s.step is not None:
-            materialise(s.step, make_node)
+            materialise(s.step)
         abort()
-    s.step, s.pos, s.plan = step, 0, step.plan
+    s.step, s.pos, s.plan = step, BEGIN, step.plan
     return nested
 
 
@@ -753,29 +785,29 @@ def _same_state(a: Any, b: Any) -> bool:
     return type(a) is type(b) and (a is b or (type(a) is int and a == b))
 
 
-def diverge(make_node: Callable[..., OpNode]) -> None:
+def diverge() -> None:
     """The step leaves the note: build its real tape so far; drop the note (the next step is noted)."""
     s = st
     step = s.step
     s.step = None
-    s.pos = -1
+    s.pos = OFF
     s.plan = None
     abort()
     if step is not None:
-        materialise(step, make_node)
+        materialise(step)
 
 
-def materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
+def materialise(step: Step) -> None:
     """Build the tape nodes of a replayed step, as normal dispatch would have, in place of its stubs."""
     lock = step.buf.lock  # (held: another thread resolving a stub of this step waits for a replayed op)
     lock.acquire()
     try:
-        _materialise(step, make_node)
+        _materialise(step)
     finally:
         lock.release()
 
 
-def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
+def _materialise(step: Step) -> None:
     if not step.live:
         return
     step.live = False
@@ -783,7 +815,7 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
     STATS["materialised"] += 1
     if st.step is step:
         st.step = None
-        st.pos = -1
+        st.pos = OFF
         st.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
@@ -815,12 +847,12 @@ def _materialise(step: Step, make_node: Callable[..., OpNode]) -> None:
         step.log = []
 
 
-def resolve(step: Step, k: int, make_node: Callable[..., OpNode]) -> OpNode:
+def resolve(step: Step, k: int) -> OpNode:
     """The real node the stub edge ``(step, k)`` stands for (built now, or a freed one after a replayed backward)."""
     node = step.nodes.get(k)
     if node is None:
         if step.live:
-            materialise(step, make_node)
+            materialise(step)
         node = step.nodes.get(k)
         if node is None:  # freed by the replayed backward: a node that says so
             ev = step.plan.events[k]
@@ -830,16 +862,16 @@ def resolve(step: Step, k: int, make_node: Callable[..., OpNode]) -> OpNode:
     return node
 
 
-def mark_write(make_node: Callable[..., OpNode]) -> None:
+def mark_write() -> None:
     """A write that rebinds a Tensor's array or bumps its version is about to happen: every live step, of any
     thread, materialises first (its nodes save the versions and arrays its ops saw; backward checks them)."""
     if st.step is not None:
-        diverge(make_node)
+        diverge()
     if _LIVE:
         for ref in list(_LIVE.values()):
             step = ref()
             if step is not None:
-                materialise(step, make_node)
+                materialise(step)
 
 
 def abort() -> None:
@@ -849,16 +881,16 @@ def abort() -> None:
     if s.rec is not None:  # (one assignment: an interrupt leaves all or none of it)
         s.rec, s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves, s.rec_leaf_ids, s.rec_buf = (
             None, [], {}, {}, [], {}, None)
-    if s.pos == 0 and s.step is None:
-        s.pos = -1
+    if s.pos is BEGIN and s.step is None:
+        s.pos = OFF
 
 
-def boundary(make_node: Callable[..., OpNode]) -> None:
+def boundary() -> None:
     """A backward ended (or failed): the next op begins a new step."""
     s = st
     step = s.step
     if step is not None:
         s.step = None
-        materialise(step, make_node)
+        materialise(step)
     abort()
-    s.pos = 0
+    s.pos = BEGIN

@@ -14,17 +14,19 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from .._autograd.engine import WALK
 from .._autograd.graph import OpNode
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._runtime.state import modes
+from .._tensor.facade import Tensor
 from .follow import (
     _NO,
     _SCALARS,
     AT_START,
+    BEGIN,
     IN_STEP,
     MAX_EVENTS,
+    OFF,
     OUTSIDE,
     SCALAR,
     Backward,
@@ -49,7 +51,7 @@ def mark() -> tuple:
 
 
 def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
-            needs: tuple, out: Any, node: OpNode, tensor_type: type) -> None:
+            needs: tuple, out: Any, node: OpNode) -> None:
     """Note an op that normal dispatch just ran, recorded and gave a node."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
@@ -68,7 +70,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
     for i, t in enumerate(leaves):
         r = call[2][i]
         src = None
-        if type(t) is tensor_type or isinstance(t, tensor_type):  # a Parameter too
+        if type(t) is Tensor or isinstance(t, Tensor):  # a Parameter too
             src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
         elif type(t) in _SCALARS and r < 0 and not needs[i] and arrays[i] is t:  # a Python number: a buffer input
             src = (SCALAR, -1 - r, True, -1, type(t))
@@ -112,9 +114,9 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
     """Whether the event beginning at this buffer state goes into a note (begun now if the step begins here)."""
     s = st
     if s.rec is None:
-        if s.pos != 0 or s.step is not None:
+        if s.pos is not BEGIN or s.step is not None:
             return False
-        s.pos = -1
+        s.pos = OFF
         # one assignment, the list last: an interrupt leaves no note begun with another note's start
         s.rec_buf, s.rec_start, s.rec_end, s.rec = buf, (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr), nr, []
         return True
@@ -199,8 +201,9 @@ def backward_mark(t: Any) -> tuple | None:
     return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
 
 
-def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
-    """A PyLayer's backward is about to run inside the ``backward()`` being noted: what the note needs of it."""
+def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple | None:
+    """A PyLayer's backward is about to run inside the ``backward()`` being noted (``walk``: the engine's running
+    walk): what the note needs of it."""
     s = st
     buf = s.rec_buf
     k = s.rec_node_idx.get(id(node))
@@ -228,7 +231,7 @@ def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
             if type(g) is Pending and g.buf is buf and g.array is None and g.idx >= s.rec_bwd_refs:
                 reached.append(n)
     pending = []
-    for nid, gs in (WALK.grads or {}).items():
+    for nid, gs in (walk.grads if walk is not None else {}).items():
         where = _where(nid, accs)
         if where is None:  # a node outside the noted step
             s.rec_co = None
@@ -240,7 +243,7 @@ def callout_begin(node: Any, cts: Sequence[Any]) -> tuple | None:
                 s.rec_co = None
                 return None
             pending.append((*where, oj, g.idx, g.aval))
-    rest = [_where(id(nd), accs) for nd in (WALK.rev or [])[WALK.i:]]
+    rest = [_where(id(nd), accs) for nd in (walk.rev[walk.i:] if walk is not None else [])]
     if None in rest:
         s.rec_co = None
         return None

@@ -18,17 +18,16 @@ from .._autograd.fused_backward import ONES
 from .._autograd.graph import Edge, OpNode, released_error
 from .._autograd.saved import SavedValue
 from .._exec import deferred as lazy
-from .._replay import follow as replay
-from .._replay import note as note
 from .._runtime.state import grad_mode, modes
-from .dispatch import _make_node, apply_op
+from . import step_events as _ev
+from .dispatch import apply_op
 from .facade import Tensor
 
 
 def tensor_backward(t: Tensor, grad_tensor: Any, retain_graph: bool) -> None:
     """``t.backward(grad_tensor, retain_graph)`` of a Tensor that does not stop gradients."""
     if grad_tensor is None and not retain_graph:
-        if replay.st.step is not None and replay.ENABLED and replay.try_backward(t, _make_node):
+        if _ev.EVENTS.backward(t):
             lazy.flush()  # the repeated step's backward, as noted: no walk
             return
         _walk([t], None, False)
@@ -97,8 +96,8 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
         grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
         if not tensors:
             return
-    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        if replay.try_backward(tensors[0], _make_node):  # the repeated step's backward, as noted: no walk
+    if grad_tensors is None and not retain_graph and len(tensors) == 1:
+        if _ev.EVENTS.backward(tensors[0]):  # the repeated step's backward, as noted: no walk
             lazy.flush()
             return
     _walk(tensors, grad_tensors, retain_graph)
@@ -106,9 +105,10 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
 
 def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_graph: bool) -> None:
     """``backward()`` through the tape (noted for replay when it may repeat), then the step's run."""
+    ev = _ev.EVENTS
     noted = None
-    if replay.ENABLED and grad_tensors is None and not retain_graph and len(tensors) == 1:
-        noted = note.backward_mark(tensors[0])
+    if grad_tensors is None and not retain_graph and len(tensors) == 1:
+        noted = ev.backward_begin(tensors[0])
     gm = modes.grad_enabled
     try:
         roots = []
@@ -123,10 +123,10 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
         with grad_mode(False):
             run_backward(roots, retain_graph)
         if noted is not None:
-            note.note_backward(noted)
+            ev.backward_end(noted)
     finally:
         modes.grad_enabled = gm  # (also when an interrupt lands where the ``with`` exits, before it restores it)
-        replay.boundary(_make_node)
+        ev.backward_done()
     lazy.flush()  # one program per step: the forward recorded so far and this backward
 
 

@@ -24,10 +24,9 @@ from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._ops.checks import check_kernel
 from .._ops.table import TABLE, Op
-from .._replay import follow as replay
-from .._replay import note as note
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import current_saved_hooks, grad_mode, modes
+from . import step_events as _ev
 from .facade import EAGER_TYPES, Tensor, _concrete, _Tracer, unwrap
 
 _ArrayImpl = lazy._ArrayImpl
@@ -79,14 +78,10 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     n = op.n_in
     if kwargs or len(args) < n or (op.checks is not None and (len(args) > n or op.check_always)):
         return _general(op, args, kwargs)
-    if len(args) == n and replay.ENABLED:
-        rs = replay.st
-        if rs.step is not None or (  # following a noted step (try_op checks each input), or maybe beginning one
-                rs.pos == 0 and rs.plan is not None and modes.grad_enabled and modes.static_program is None
-                and op.differentiable and _trains(args)):
-            t = replay.try_op(op, None, args, _make_node, Tensor)
-            if t is not None:
-                return t
+    if len(args) == n:  # (a step-event observer may answer the call: a replayed step)
+        t = _ev.EVENTS.op(op, None, args)
+        if t is not None:
+            return t
     arrays = []
     for i in range(n):
         t = args[i]
@@ -102,13 +97,6 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     if modes.static_program is not None:
         return _general(op, args, kwargs)
     return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
-
-
-def _trains(args: Sequence[Any]) -> bool:
-    for t in args:
-        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t.stop_gradient:
-            return True
-    return False
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
@@ -277,14 +265,12 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             trains = True
             break
     noted = None
-    if trains and not traced and replay.ENABLED and modes.grad_enabled and op.differentiable:
-        rs = replay.st
-        if rs.step is not None or (rs.pos == 0 and rs.plan is not None):  # a repeated step: follow its note
-            t = replay.try_op(op, key, leaves, _make_node, Tensor)
-            if t is not None:
-                return t
-        if rs.rec is not None or (rs.pos == 0 and rs.step is None):
-            noted = note.mark()
+    if trains and not traced and modes.grad_enabled and op.differentiable:  # an op event
+        ev = _ev.EVENTS
+        t = ev.op(op, key, leaves)
+        if t is not None:
+            return t
+        noted = ev.op_begin()
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
@@ -302,18 +288,18 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
     if type(out) is not tuple and type(out) is not list:
         if needs is None:
             if noted is not None:
-                replay.abort()
+                _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
             return Tensor(out)
-        node = _make_node(op, key, leaves, leaf_param, arrays, needs, [out])
+        node = make_node(op, key, leaves, leaf_param, arrays, needs, [out])
         if noted is not None:
-            note.note_op(noted, op, key, leaves, leaf_param, arrays, needs, out, node, Tensor)
+            _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, node)
         return Tensor(out, False, (node, 0))
     if noted is not None:
-        replay.abort()
+        _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     if needs is None:
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
-    node = _make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
+    node = make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
     wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
     return jax.tree_util.tree_unflatten(out_tree, wrapped)
 
@@ -333,7 +319,7 @@ def _needs(op: Op, leaves: Sequence[Any], leaf_param: list[int] | None) -> tuple
     return needs if True in needs else None
 
 
-def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
+def make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | None, arrays: Sequence[Any],
                needs: tuple[bool, ...], outs: list[Any], grad_edges: Sequence[Any] | None = None) -> OpNode:
     """The tape node of an op call. A replayed call built later passes ``grad_edges``: its inputs'
     ``grad_edge()`` at the call (a stop_gradient may have changed since)."""

@@ -25,12 +25,12 @@ from .._autograd.saved import VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._ops.table import TABLE
-from .._replay import follow as replay
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
+from . import step_events as _ev
 
 _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
@@ -103,19 +103,15 @@ class Tensor:
     def _edge(self) -> Edge | None:
         """Where this tensor's gradient goes: ``(node, output index)``, None for a leaf."""
         e = self._e
-        if e is not None and type(e[0]) is replay.Step:
-            from .dispatch import _make_node
-
-            e = self._e = (replay.resolve(e[0], e[1], _make_node), 0)
+        if e is not None and type(e[0]) is _ev.STUB:  # a step-event observer's stub: its node now
+            e = self._e = (e[0].node(e[1]), 0)
         return e
 
     @_edge.setter
     def _edge(self, edge: Edge | None) -> None:
         e = self._e
-        if e is not None and type(e[0]) is replay.Step:
-            from .dispatch import _make_node
-
-            replay.resolve(e[0], e[1], _make_node)  # a replayed step gets its real tape before history is rewritten
+        if e is not None and type(e[0]) is _ev.STUB:
+            e[0].node(e[1])  # a replayed step gets its real tape before history is rewritten
         self._e = edge
 
     # ---- identity and metadata ------------------------------------------------
@@ -185,7 +181,7 @@ class Tensor:
             return None
         e = self._e
         if e is not None:
-            return e if stub or type(e[0]) is not replay.Step else self._edge
+            return e if stub or type(e[0]) is not _ev.STUB else self._edge
         return self._leaf_edge()
 
     # ---- gradients ---------------------------------------------------------------
@@ -464,9 +460,7 @@ def before_write(t: Tensor | None = None) -> None:
     cap = modes.capture
     if cap is not None and t is not None:
         cap.write(t)
-    from .dispatch import _make_node
-
-    replay.mark_write(_make_node)
+    _ev.EVENTS.write()
 
 
 def unwrap(x: Any) -> Any:
