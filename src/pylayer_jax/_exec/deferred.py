@@ -116,6 +116,13 @@ def concrete(v: Any) -> Any:
 _FAILED = object()  # a slot whose call raised while a failed buffer was salvaged
 
 
+class _Gone:
+    pass
+
+
+_DEAD = weakref.ref(_Gone())  # a result nobody holds (what a dropped Pending's weakref is)
+
+
 class _Buffer:
     __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks")
 
@@ -133,6 +140,69 @@ class _Buffer:
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``
         self.checks: list[tuple[Any, Callable[[Any], None]]] = []
+
+    # ---- what a replay of noted calls (``_replay.follow``) may do; the caller holds ``lock`` ----------
+    def size(self) -> tuple[int, int, int]:
+        """(calls, results, inputs): what ``rollback`` takes the buffer back to (see ``mark``)."""
+        return (len(self.calls), len(self.refs), len(self.ext))
+
+    def input_index(self, v: Any) -> int | None:
+        """The index of ``v`` among the buffer's inputs, or None if it is not one."""
+        return self.ext_ids.get(id(v))
+
+    def enter(self, v: Any, aval: Any) -> None:
+        """Make ``v`` (of signature ``aval``) the buffer's next input: each object is entered once."""
+        self.ext_ids[id(v)] = len(self.ext)
+        self.ext.append(v)
+        self.ext_avals.append(aval)
+
+    def enter_at(self, v: Any, aval: Any, j: int) -> bool:
+        """``v`` as the buffer's input ``j``: True if it is that input already, or is new to the buffer and ``j``
+        is the next index (it is entered then); False otherwise."""
+        ext = self.ext
+        if j < len(ext):
+            return ext[j] is v
+        if j != len(ext) or id(v) in self.ext_ids:
+            return False
+        self.enter(v, aval)
+        return True
+
+    def append_call(self, entry: tuple, aval: tuple) -> Pending:
+        """Append a recorded call ``entry`` (as ``call`` records it) with one result of ``aval``: its Pending."""
+        p = Pending(aval, self, len(self.refs))
+        self.refs.append(weakref.ref(p))
+        self.calls.append(entry)
+        return p
+
+    def extend_calls(self, calls: Sequence[tuple], n_results: int) -> None:
+        """Append recorded ``calls`` making ``n_results`` results, none of them held yet (see ``pending``)."""
+        self.calls.extend(calls)
+        self.refs.extend([_DEAD] * n_results)
+
+    def pending(self, slot: int, aval: tuple) -> Pending:
+        """A Pending for the result in ``slot``, which the run then computes (one per slot: a second Pending
+        would take the first one's place)."""
+        p = Pending(aval, self, slot)
+        self.refs[slot] = weakref.ref(p)
+        return p
+
+    def result_held(self, slot: int) -> bool:
+        """Whether the result in ``slot`` is still referenced."""
+        return self.refs[slot]() is not None
+
+    def calls_since(self, n: int) -> tuple:
+        """The recorded calls from the ``n``-th on (the whole list for 0)."""
+        return tuple(self.calls[n:])
+
+    def input_avals_since(self, n: int) -> tuple:
+        """The signatures of the inputs from the ``n``-th on."""
+        return tuple(self.ext_avals[n:])
+
+    def use_programs(self, programs: dict[tuple, Any] | None) -> dict[tuple, Any] | None:
+        """The calls are known to repeat a noted step: ``programs`` maps live results to its compiled program (the
+        run uses it without building the key, and stores one it compiles). Returns what was set before."""
+        before, self.memo = self.memo, programs
+        return before
 
     def run(self, compile_ok: bool = True) -> None:
         lock = self.lock
@@ -443,11 +513,8 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         base = len(buf.refs)
         entry = None
         try:  # the buffer takes the call whole or not at all: an interrupt before its entry is in is undone
-            if new_ext:
-                ids.update(new_ids)
-                for a, av in new_ext:
-                    buf.ext.append(a)
-                    buf.ext_avals.append(av)
+            for a, av in new_ext:
+                buf.enter(a, av)
             if out_tree is None:  # one array out
                 result = Pending(avals[0], buf, base)
                 buf.refs.append(weakref.ref(result))

@@ -72,13 +72,6 @@ IN_STEP, AT_START, OUTSIDE, SCALAR = 0, 1, 2, 3
 _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
-class _Gone:
-    pass
-
-
-_DEAD = weakref.ref(_Gone())  # a buffer result nobody holds (what a dropped Pending's weakref is)
-
-
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
@@ -287,7 +280,7 @@ def _starts_as(buf: Any, plan: Plan) -> bool:
     if len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls):
         return False
     try:
-        return tuple(buf.calls) == plan.start_calls and tuple(buf.ext_avals) == plan.start_ext_avals
+        return buf.calls_since(0) == plan.start_calls and buf.input_avals_since(0) == plan.start_ext_avals
     except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
         return False
 
@@ -351,13 +344,10 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     try:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves)
-        at = (len(buf.calls), len(refs), len(buf.ext))  # (``lazy.mark``)
+        at = buf.size()
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
-                p = Pending(ev.aval, buf, ev.slot)
-                out = Tensor(p, False, (step, k))
-                refs.append(_wref(p))
-                buf.calls.append(ev.call)
+                out = Tensor(buf.append_call(ev.call, ev.aval), False, (step, k))
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
                 return out
             lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
@@ -380,23 +370,14 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     """
     log = step.log
     leaf_refs = step.leaf_refs
-    ext = buf.ext
-    ids = buf.ext_ids
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
         if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
             if kind != SCALAR or type(t) is not av or not enter:
                 return False
             if type(t) is int and not -(2**63) <= t < 2**63:
                 return False
-            if j < len(ext):  # the same object already a buffer input (as normal dispatch shares it)
-                if ext[j] is not t:
-                    return False
-            elif j != len(ext) or id(t) in ids:
+            if not buf.enter_at(t, av, j):  # the same object already a buffer input (as normal dispatch shares it)
                 return False
-            else:
-                ids[id(t)] = j
-                ext.append(t)
-                buf.ext_avals.append(av)
             continue
         if kind == SCALAR:
             return False
@@ -419,18 +400,10 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             if not enter:
                 if _aval(v) != av:
                     return False
-            elif j < len(ext):  # already a buffer input (they are distinct objects): the noted one
-                if ext[j] is not v:
-                    return False
-            elif j != len(ext) or id(v) in ids:
+            elif buf.input_index(v) is None and _aval(v) != av:  # new to the buffer: of the noted shape and dtype
                 return False
-            else:  # new to the buffer, where the note has it
-                c = _AVALS.get(id(v))
-                if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
-                    return False
-                ids[id(v)] = j
-                ext.append(v)
-                buf.ext_avals.append(av)
+            elif not buf.enter_at(v, av, j):  # the noted buffer input (already one, or new where the note has it)
+                return False
         elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
               or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
             return False
@@ -539,12 +512,11 @@ def try_backward(t: Any) -> bool:
     new: list[tuple[Any, tuple]] = []
     tail = b.ext_tail
     if entered:  # in the order normal dispatch entered them, with the same sharing
-        ids = buf.ext_ids
         new_ids: dict[int, int] = {}
         if len(entered) > 1:
             entered.sort(key=lambda e: e[0])
         for j, v, aval in entered:
-            jj = ids.get(id(v))
+            jj = buf.input_index(v)
             if jj is None:
                 jj = new_ids.get(id(v))
                 if jj is None:
@@ -566,33 +538,25 @@ def try_backward(t: Any) -> bool:
         state, written, made = r
     lock = buf.lock
     lock.acquire()
-    at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``lazy.mark``)
-    memo = buf.memo
+    at = buf.size()
+    memo = None
     ok = whole = False
     try:
         ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
         if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
-            ok = len(buf.ext) == tail and not any(id(v) in buf.ext_ids for v, _ in new)
+            ok = buf.size()[2] == tail and all(buf.input_index(v) is None for v, _ in new)
         if ok:
             for v, aval in new:
-                buf.ext_ids[id(v)] = len(buf.ext)
-                buf.ext.append(v)
-                buf.ext_avals.append(aval)
-            refs = buf.refs
+                buf.enter(v, aval)
             if state is None:
-                buf.calls.extend(b.calls)
-                refs.extend([_DEAD] * b.n_new)
+                buf.extend_calls(b.calls, b.n_new)
             else:
-                calls, n_new = b.segs[-1]
-                buf.calls.extend(calls)
-                refs.extend([_DEAD] * n_new)
-            buf.memo = plan.programs
+                buf.extend_calls(*b.segs[-1])
+            memo = buf.use_programs(plan.programs)
             if made is None:
                 for acc, (_, slot, aval) in zip(accs, b.leaves):
                     if slot >= 0:
-                        p = Pending(aval, buf, slot)
-                        refs[slot] = _wref(p)
-                        acc.grad = p
+                        acc.grad = buf.pending(slot, aval)
             else:
                 for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
                     if slot >= 0 and not written[i]:
@@ -601,7 +565,7 @@ def try_backward(t: Any) -> bool:
     except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
         if not whole and ok:
             _undo(buf, at, accs, gs)
-            buf.memo = memo
+            buf.use_programs(memo)
         raise
     finally:
         lock.release()
@@ -639,15 +603,13 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
     for co, (calls, n_new) in zip(b.callouts, b.segs):
         lock = buf.lock
         lock.acquire()
-        at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``lazy.mark``)
+        at = buf.size()
         ok = whole = False
         try:
-            ok = not buf.done and step.live and len(buf.ext) == co.n_ext
+            ok = not buf.done and step.live and at[2] == co.n_ext
             if ok:
-                buf.calls.extend(calls)
-                refs = buf.refs
-                refs.extend([_DEAD] * n_new)
-                r0 = len(refs)
+                buf.extend_calls(calls, n_new)
+                r0 = at[1] + n_new
                 for i in co.reached:
                     if not written[i]:
                         accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
@@ -656,7 +618,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                 for _, _, _, slot, aval in co.pending:  # kept alive: a walk may have to go on from them
                     _made(made, buf, slot, aval)
                 cts = [_made(made, buf, slot, aval) for slot, aval in co.cts]
-                c0 = len(buf.calls)
+                c0 = at[0] + len(calls)
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
             if not whole and ok:
@@ -677,8 +639,9 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             raise
         nested = _resume(step)
         state = (co, made, grads)
-        if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
-                or len(buf.calls) != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
+        size = buf.size()
+        if (nested or buf.done or _current_buf() is not buf or not step.live or size[1] != r0 + co.n_new
+                or size[0] != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs)
     return state, written, made
@@ -698,8 +661,7 @@ def _made(made: dict[int, Any], buf: Any, slot: int, aval: tuple) -> Any:
     """The Pending of a buffer slot, made once (a second one would leave the first without its value)."""
     p = made.get(slot)
     if p is None:
-        p = made[slot] = Pending(aval, buf, slot)
-        buf.refs[slot] = _wref(p)
+        p = made[slot] = buf.pending(slot, aval)
     return p
 
 
@@ -738,7 +700,7 @@ def _rest(step: Step, state: tuple | None, accs: list) -> bool:
 def _same_calls(buf: Any, c0: int, e0: int, noted: Any) -> bool:
     """Whether the buffer's calls from ``c0`` and inputs from ``e0`` are the noted ones (same kernels, inputs)."""
     try:
-        return tuple(buf.calls[c0:]) == noted.calls and tuple(buf.ext_avals[e0:]) == noted.ext_avals
+        return buf.calls_since(c0) == noted.calls and buf.input_avals_since(e0) == noted.ext_avals
     except Exception:  # a part whose comparison raises: not the same
         return False
 
