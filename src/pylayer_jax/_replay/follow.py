@@ -1,6 +1,7 @@
 """Replaying a repeated eager step without rebuilding its tape.
 
-Layer L4, beside the Tensor facade (which calls it). A training loop runs the same step
+Layer L5, above the Tensor layer: the core never calls it, ``_replay.events`` hands it the core's step
+events (``_tensor.step_events``). A training loop runs the same step
 again and again: the same ops on the same kinds of inputs, then ``backward()``. While a step
 runs normally it is *noted* (``_replay.note``): for each op that made a tape node, the op and its
 attributes, where each input came from (an earlier op of the step, a result the buffer held
@@ -43,7 +44,7 @@ import os
 import threading
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 
@@ -72,6 +73,95 @@ IN_STEP, AT_START, OUTSIDE, SCALAR = 0, 1, 2, 3
 _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
+# ---- records of a note ---------------------------------------------------------------------------
+class Src(NamedTuple):
+    """Where an input of a noted event comes from."""
+
+    kind: int  # IN_STEP, AT_START, OUTSIDE or SCALAR
+    index: int  # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR: the buffer input's index
+    stop_gradient: bool
+    # IN_STEP: the event that made it; AT_START, OUTSIDE: the number of the step's leaf it sends a gradient to
+    # (-1: none); SCALAR: -1
+    ref: int
+    aval: Any  # OUTSIDE: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); else None
+
+
+class Mark(NamedTuple):
+    """The buffer and its size before an event that may be noted."""
+
+    buf: Any
+    n_calls: int
+    n_ext: int
+    n_refs: int
+
+
+class BackwardMark(NamedTuple):
+    """What a noted ``backward()`` needs of the moment it began."""
+
+    root: int  # the event whose result it runs from
+    n_calls: int
+    n_ext: int
+    n_refs: int
+    states: list  # the leaves' gradients then (``_grad_state``)
+
+
+class Waiting(NamedTuple):
+    """A gradient the walk held for a node it had yet to run, when a PyLayer's backward began."""
+
+    kind: int  # 0: an event's node; 1: a leaf's AccumulateGrad
+    j: int  # the event or the leaf
+    out: int  # the node's output it is for
+    slot: int  # its buffer slot
+    aval: tuple
+
+
+class CalloutStart(NamedTuple):
+    """A PyLayer's backward in a noted ``backward()``, when it began (see ``Callout`` for the fields)."""
+
+    k: int
+    cts: tuple
+    c0: int  # the buffer's calls, results and inputs then
+    r0: int
+    e0: int
+    freed: tuple
+    pending: tuple
+    reached: tuple
+    rest: tuple
+
+
+class CalloutNote(NamedTuple):
+    """A PyLayer's backward in a noted ``backward()``: when it began and when it returned what."""
+
+    k: int
+    cts: tuple
+    c0: int
+    r0: int
+    e0: int
+    freed: tuple
+    pending: tuple
+    reached: tuple
+    rest: tuple
+    c1: int  # the buffer's calls, results and inputs when it returned
+    r1: int
+    e1: int
+    grads: tuple  # per input: the slot of the gradient it returned, or -1 for None
+
+
+class LeafNote(NamedTuple):
+    """A leaf of a noted step in its ``backward()``."""
+
+    before: Any  # its gradient before: None (none or zeroed), a buffer slot, or (buffer input or None, aval)
+    slot: int  # the slot of the gradient the backward wrote, or -1
+    aval: Any
+
+
+class Segment(NamedTuple):
+    """Calls of a noted ``backward()`` before a PyLayer's backward, or after the last one."""
+
+    calls: tuple
+    n_new: int  # the results they make
+
+
 class Event:
     """One noted op: what must match, and the buffer call it recorded."""
 
@@ -83,11 +173,7 @@ class Event:
         self.key = key
         # a call without attributes under this default dtype (compared without building its key)
         self.plain = key[3] if key[1] == () and key[2] == () else None
-        # per input: (IN_STEP, slot, stop_gradient, event, None) | (AT_START, slot, stop_gradient, leaf, None)
-        #          | (OUTSIDE, ext index, stop_gradient, leaf, aval) | (SCALAR, ext index, True, -1, its type)
-        #          (a Python number: any value of that type replays, as it is a traced input); ``leaf`` numbers the step's distinct
-        #          leaves that get a gradient from it (-1: none)
-        self.srcs = srcs
+        self.srcs = srcs  # per input, a ``Src``
         self.n_in = len(srcs)
         self.needs = needs
         self.call = call
@@ -786,10 +872,10 @@ def _materialise(step: Step) -> None:
             leaves, t = entry[0], entry[1]
             edges = []  # each input's grad_edge() at the call, from the note (stop_gradient may have changed)
             for x, src in zip(leaves, ev.srcs):
-                if src[2]:
+                if src.stop_gradient:
                     edges.append(None)
-                elif src[0] == IN_STEP:
-                    edges.append((step.nodes[src[3]], 0))
+                elif src.kind == IN_STEP:
+                    edges.append((step.nodes[src.ref], 0))
                 else:
                     edges.append(x._leaf_edge())
             if type(ev) is LayerEvent:  # the apply's node was made with it: it gets its edges now

@@ -1,6 +1,6 @@
 """Taking the note of a step that may repeat (``_replay.follow`` follows it in the steps after).
 
-Layer L4, beside ``_replay.follow``. While a step runs normally, each op that makes a tape node
+Layer L5, beside ``_replay.follow``. While a step runs normally, each op that makes a tape node
 (``note_op``) and each ``PyLayer.apply`` (``note_layer``) becomes an event: what must match
 next time and the buffer calls it recorded. ``backward_mark``/``note_backward`` around the
 normal ``backward()`` note its calls, the leaves' gradients it wrote, and for each PyLayer's
@@ -30,10 +30,18 @@ from .follow import (
     OUTSIDE,
     SCALAR,
     Backward,
+    BackwardMark,
     Callout,
+    CalloutNote,
+    CalloutStart,
     Event,
     LayerEvent,
+    LeafNote,
+    Mark,
     Plan,
+    Segment,
+    Src,
+    Waiting,
     _ArrayImpl,
     _aval,
     _current_buf,
@@ -44,28 +52,29 @@ from .follow import (
 )
 
 
-def mark() -> tuple:
+def mark() -> Mark:
     """The buffer's state before an op that may be noted."""
     buf = lazy._buffer()  # the buffer the op records into
-    return (buf, len(buf.calls), len(buf.ext), len(buf.refs))
+    n_calls, n_refs, n_ext = buf.size()
+    return Mark(buf, n_calls, n_ext, n_refs)
 
 
-def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
+def note_op(before: Mark, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
             needs: tuple, out: Any, node: OpNode) -> None:
     """Note an op that normal dispatch just ran, recorded and gave a node."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
-    # a read from another thread may run the buffer at any moment, which rebinds its lists to empty ones:
-    # read them once, and give up on a buffer that has run
-    calls = None if buf is None else buf.calls
+    # a read from another thread may run the buffer at any moment, which empties it: read its new calls once,
+    # and give up on a buffer that has run
+    calls = None if buf is None else buf.calls_since(nc)
     if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
-            or len(calls) != nc + 1 or len(buf.refs) != nr + 1 or leaf_param is not None or key[0] is not None
+            or len(calls) != 1 or buf.size()[1] != nr + 1 or leaf_param is not None or key[0] is not None
             or modes.saved_hooks):  # a packed saved value is not replayed
         abort()
         return
     if not _open_note(buf, nc, ne, nr):
         return
-    call = calls[nc]
+    call = calls[0]
     srcs = []
     for i, t in enumerate(leaves):
         r = call[2][i]
@@ -73,7 +82,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
         if type(t) is Tensor or isinstance(t, Tensor):  # a Parameter too
             src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
         elif type(t) in _SCALARS and r < 0 and not needs[i] and arrays[i] is t:  # a Python number: a buffer input
-            src = (SCALAR, -1 - r, True, -1, type(t))
+            src = Src(SCALAR, -1 - r, True, -1, type(t))
         if src is None:
             abort()
             return
@@ -81,7 +90,7 @@ def note_op(before: tuple, op: Any, key: tuple, leaves: Sequence[Any], leaf_para
     _add_event(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node), nr, node, nr + 1)
 
 
-def note_layer(before: tuple, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
+def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
     """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
@@ -105,9 +114,10 @@ def note_layer(before: tuple, cls: type, inputs: Sequence[Any], needs: Sequence[
             abort()
             return
         srcs.append(src)
-    ev = LayerEvent(cls, tuple(srcs), tuple(needs), tuple(buf.calls[nc:]), tuple(buf.ext_avals[ne:]),
-                    len(buf.refs) - nr, (nc, ne, nr), v.idx, v.aval)
-    _add_event(ev, v.idx, node, len(buf.refs))
+    n_refs = buf.size()[1]
+    ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
+                    n_refs - nr, (nc, ne, nr), v.idx, v.aval)
+    _add_event(ev, v.idx, node, n_refs)
 
 
 def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
@@ -118,7 +128,8 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
             return False
         s.pos = OFF
         # one assignment, the list last: an interrupt leaves no note begun with another note's start
-        s.rec_buf, s.rec_start, s.rec_end, s.rec = buf, (tuple(buf.calls[:nc]), tuple(buf.ext_avals[:ne]), nr), nr, []
+        start = (buf.calls_since(0)[:nc], buf.input_avals_since(0)[:ne], nr)
+        s.rec_buf, s.rec_start, s.rec_end, s.rec = buf, start, nr, []
         return True
     if buf is not s.rec_buf or nr != s.rec_end or len(s.rec) >= MAX_EVENTS:
         abort()
@@ -126,7 +137,7 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
     return True
 
 
-def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> tuple | None:
+def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
     """Where input ``t`` of a noted event comes from: buffer slot ``r``, or else the outside array ``v`` (buffer
     input ``ext_idx``); None when the note cannot say (the step is not noted further)."""
     s = st
@@ -145,15 +156,15 @@ def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> tuple | Non
         if k is not None:
             if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
                 return None
-            return (IN_STEP, r, sg, k, None)
+            return Src(IN_STEP, r, sg, k, None)
         if r < s.rec_start[2] and (e is None or sg):
-            return (AT_START, r, sg, n_leaf, None)
+            return Src(AT_START, r, sg, n_leaf, None)
         return None
     if type(v) is Pending:
         v = v.array
     if type(v) is not _ArrayImpl or (e is not None and not sg):
         return None
-    return (OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
+    return Src(OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
 
 
 def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
@@ -169,7 +180,7 @@ def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
         raise
 
 
-def backward_mark(t: Any) -> tuple | None:
+def backward_mark(t: Any) -> BackwardMark | None:
     """Before a normal ``backward()`` from ``t``: what the note needs of the moment, or None (not noted)."""
     s = st
     if s.rec is None:
@@ -178,7 +189,7 @@ def backward_mark(t: Any) -> tuple | None:
     e = t._e
     root = None if e is None else s.rec_node_idx.get(id(e[0]))
     if (root is None or s.rec_nodes[root]() is not e[0] or t.stop_gradient or _current_buf() is not buf or buf.done
-            or len(buf.refs) != s.rec_end):
+            or buf.size()[1] != s.rec_end):
         return None
     for ref in s.rec_nodes:
         node = ref()
@@ -196,12 +207,13 @@ def backward_mark(t: Any) -> tuple | None:
         if g is _NO:
             return None
         states.append(g)
+    n_calls, n_refs, n_ext = buf.size()
     s.rec_co = []
-    s.rec_bwd_refs = len(buf.refs)
-    return (root, len(buf.calls), len(buf.ext), len(buf.refs), states)
+    s.rec_bwd_refs = n_refs
+    return BackwardMark(root, n_calls, n_ext, n_refs, states)
 
 
-def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple | None:
+def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple[CalloutStart, list] | None:
     """A PyLayer's backward is about to run inside the ``backward()`` being noted (``walk``: the engine's running
     walk): what the note needs of it."""
     s = st
@@ -242,13 +254,14 @@ def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple | None:
             if type(g) is not Pending or g.buf is not buf or g.array is not None:
                 s.rec_co = None
                 return None
-            pending.append((*where, oj, g.idx, g.aval))
+            pending.append(Waiting(*where, oj, g.idx, g.aval))
     rest = [_where(id(nd), accs) for nd in (walk.rev[walk.i:] if walk is not None else [])]
     if None in rest:
         s.rec_co = None
         return None
-    return (k, tuple(cs), len(buf.calls), len(buf.refs), len(buf.ext), freed, tuple(pending), tuple(reached),
-            tuple(rest)), _leaf_state()
+    n_calls, n_refs, n_ext = buf.size()
+    return CalloutStart(k, tuple(cs), n_calls, n_refs, n_ext, freed, tuple(pending), tuple(reached),
+                        tuple(rest)), _leaf_state()
 
 
 def _where(nid: int, accs: dict[int, int]) -> tuple[int, int] | None:
@@ -272,7 +285,7 @@ def _leaf_state() -> list:
     return state
 
 
-def callout_end(co: tuple, grads: Sequence[Any]) -> None:
+def callout_end(co: tuple[CalloutStart, list], grads: Sequence[Any]) -> None:
     """The PyLayer's backward returned ``grads`` (one per input: None, or an array to pass on)."""
     s = st
     buf = s.rec_buf
@@ -289,7 +302,8 @@ def callout_end(co: tuple, grads: Sequence[Any]) -> None:
         else:  # an array computed at once, or a result of an earlier run: not a slot of this step
             s.rec_co = None
             return
-    s.rec_co.append((*co, len(buf.calls), len(buf.refs), len(buf.ext), tuple(slots)))
+    n_calls, n_refs, n_ext = buf.size()
+    s.rec_co.append(CalloutNote(*co, n_calls, n_refs, n_ext, tuple(slots)))
 
 
 def _same_leaf_state(a: list, b: list) -> bool:
@@ -297,7 +311,7 @@ def _same_leaf_state(a: list, b: list) -> bool:
                                     for x, y in zip(a, b))
 
 
-def note_backward(before: tuple) -> None:
+def note_backward(before: BackwardMark) -> None:
     """After the normal ``backward()`` (before its flush): finish the note; the next step follows it."""
     s = st
     root, nc, ne, nr, states = before
@@ -313,8 +327,8 @@ def note_backward(before: tuple) -> None:
         if k in reached:
             ev = s.rec[k]
             for src, need in zip(ev.srcs, ev.needs):
-                if need and src[0] == IN_STEP:
-                    reached.add(src[3])
+                if need and src.kind == IN_STEP:
+                    reached.add(src.ref)
     if len(reached) != len(s.rec):
         return
     leaves = []
@@ -327,16 +341,16 @@ def note_backward(before: tuple) -> None:
         acc = leaf._acc
         before = g0
         if type(g0) is _ArrayImpl:  # an array gradient: the buffer input it became, if this backward read it
-            j = buf.ext_ids.get(id(g0))
+            j = buf.input_index(g0)
             before = (j, _aval(g0))
             if j is not None:
                 entered.add(j)
         g = acc.grad
         if type(g) is Pending and g.buf is buf and g.idx >= nr and g.array is None:
-            leaves.append((before, g.idx, g.aval))
+            leaves.append(LeafNote(before, g.idx, g.aval))
             written.add(g.idx)
         elif _same_state(_grad_state(g, buf), g0) and (type(g0) is not _ArrayImpl or before[0] is None):
-            leaves.append((before, -1, None))  # not reached by this backward
+            leaves.append(LeafNote(before, -1, None))  # not reached by this backward
         else:
             return
     parts = _split_at_callouts(s.rec, s.rec_co, buf, nc, ne, nr)
@@ -344,13 +358,13 @@ def note_backward(before: tuple) -> None:
         return
     segs, callouts, ext_tail = parts
     # every new buffer input is a PyLayer backward's or, after the last of them, a leaf's gradient
-    if not set(range(ext_tail, len(buf.ext))) <= entered or any(j < ext_tail for j in entered):
+    _, n_refs, n_ext = buf.size()
+    if not set(range(ext_tail, n_ext)) <= entered or any(j < ext_tail for j in entered):
         return
-    for j in range(nr, len(buf.refs)):
-        if j not in written and buf.refs[j]() is not None:  # something else holds a backward result
+    for j in range(nr, n_refs):
+        if j not in written and buf.result_held(j):  # something else holds a backward result
             return
-    bwd = Backward(root, nc, ne, nr, tuple(buf.calls[nc:]), len(buf.refs) - nr, tuple(leaves), len(buf.ext),
-                   segs, callouts, ext_tail)
+    bwd = Backward(root, nc, ne, nr, buf.calls_since(nc), n_refs - nr, tuple(leaves), n_ext, segs, callouts, ext_tail)
     s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves))
 
 
@@ -364,12 +378,13 @@ def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int
         return (), (), ne
     segs, callouts = [], []
     pc, pr, pe = nc, nr, ne
-    for k, cts, c0, r0, e0, freed, pending, reached, rest, c1, r1, e1, grads in co:
-        if type(events[k]) is not LayerEvent or e0 != pe or c0 < pc:
+    all_calls, all_avals = buf.calls_since(0), buf.input_avals_since(0)
+    for c in co:
+        if type(events[c.k]) is not LayerEvent or c.e0 != pe or c.c0 < pc:
             return None
-        segs.append((tuple(buf.calls[pc:c0]), r0 - pr))
-        callouts.append(Callout(k, cts, tuple(buf.calls[c0:c1]), tuple(buf.ext_avals[e0:e1]), r1 - r0, e0, grads,
-                                freed, pending, reached, rest))
-        pc, pr, pe = c1, r1, e1
-    segs.append((tuple(buf.calls[pc:]), len(buf.refs) - pr))
+        segs.append(Segment(all_calls[pc:c.c0], c.r0 - pr))
+        callouts.append(Callout(c.k, c.cts, all_calls[c.c0:c.c1], all_avals[c.e0:c.e1], c.r1 - c.r0, c.e0, c.grads,
+                                c.freed, c.pending, c.reached, c.rest))
+        pc, pr, pe = c.c1, c.r1, c.e1
+    segs.append(Segment(all_calls[pc:], buf.size()[1] - pr))
     return tuple(segs), tuple(callouts), pe
