@@ -27,7 +27,8 @@ from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import current_saved_hooks, grad_mode, modes
 from . import step_events as _ev
-from .facade import EAGER_TYPES, Tensor, _concrete, _Tracer, unwrap
+from .facade import EAGER_TYPES, Tensor, _concrete, _Tracer
+from .saved_hooks import call_hook, check_unpacked
 
 _ArrayImpl = lazy._ArrayImpl
 
@@ -356,27 +357,14 @@ def _save(arr: Any, edge: Edge | None, counter: VersionCounter | None, hooks: An
         pack, unpack = hooks
         with grad_mode(False):
             sv.packed = pack(Tensor(arr, edge is None, edge))
-        sv.unpack = _unpacker(unpack, arr.shape, arr.dtype, edge, "saved_tensors_hooks unpack_hook")
+        sv.unpack = _unpacker(unpack, arr.shape, arr.dtype, edge)
         sv.array = None
     return sv
 
 
-def _unpacker(unpack: Callable[[Any], Any], shape: Any, dtype: Any, edge: Edge | None, api: str) -> Callable[[Any], Any]:
+def _unpacker(unpack: Callable[[Any], Any], shape: Any, dtype: Any, edge: Edge | None) -> Callable[[Any], Any]:
     def run(packed: Any) -> tuple[Any, Edge | None]:
-        with grad_mode(False):
-            r = unpack(packed)
-        arr = unwrap(r)
-        if not isinstance(arr, jax.Array | np.ndarray):
-            raise TypeError(
-                f"{api} must return a Tensor (or array) with the saved tensor's content, but it returned "
-                f"{type(r).__name__}."
-            )
-        if tuple(arr.shape) != tuple(shape) or arr.dtype != dtype:
-            raise ValueError(
-                f"{api} must return the saved tensor's shape {list(shape)} and dtype {_dtypes.to_paddle(dtype).name}, "
-                f"but it returned shape {list(arr.shape)} and dtype {_dtypes.to_paddle(arr.dtype).name}."
-            )
-        return jnp.asarray(arr), edge
+        r = call_hook(unpack, packed, "unpack_hook", False)
+        return check_unpacked(r, shape, dtype, unpack), edge
 
     return run
-

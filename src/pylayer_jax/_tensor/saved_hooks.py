@@ -119,7 +119,7 @@ class SavedSlot:
             arr = self.array
         else:
             r = call_hook(self.unpack, self.packed, "unpack_hook", False)
-            arr = _check_unpacked(r, self.shape, self.dtype, _hook_name(self.unpack))
+            arr = check_unpacked(r, self.shape, self.dtype, self.unpack)
         if not self.as_tensor:
             return arr
         if self.edge is None:
@@ -133,18 +133,19 @@ class SavedSlot:
         return t
 
 
-def _check_unpacked(r: Any, shape: tuple, dtype: Any, name: str) -> Any:
+def check_unpacked(r: Any, shape: tuple, dtype: Any, unpack: Any) -> Any:
+    """The array of what the unpack hook ``unpack`` returned, checked to be the saved tensor's (shape, dtype)."""
     arr = r._value if isinstance(r, Tensor) else r
+    api = f"saved_tensors_hooks unpack_hook {_hook_name(unpack)!r}: an unpack_hook"
     if not isinstance(arr, jax.Array | np.ndarray):
         raise TypeError(
-            f"saved_tensors_hooks unpack_hook {name!r} must return a Tensor (or array) with the saved tensor's "
-            f"content, but it returned {type(r).__name__}. Return paddle.to_tensor(packed) or the saved Tensor."
+            f"{api} must return a Tensor (or array) with the saved tensor's content, but it returned "
+            f"{type(r).__name__}. Return paddle.to_tensor(packed) or the saved Tensor."
         )
     if tuple(arr.shape) != tuple(shape) or arr.dtype != dtype:
         raise ValueError(
-            f"saved_tensors_hooks unpack_hook {name!r} must return the saved tensor's shape {list(shape)} and dtype "
-            f"{_dtypes.to_paddle(dtype).name}, but it returned shape {list(arr.shape)} and dtype "
-            f"{_dtypes.to_paddle(arr.dtype).name}."
+            f"{api} must return the saved tensor's shape {list(shape)} and dtype {_dtypes.to_paddle(dtype).name}, "
+            f"but it returned shape {list(arr.shape)} and dtype {_dtypes.to_paddle(arr.dtype).name}."
         )
     return jax.numpy.asarray(arr)
 
