@@ -12,11 +12,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from pylayer_support import CusTanh
 
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred as _lazy
 from pylayer_jax._exec.deferred import Pending
-from pylayer_jax.autograd import PyLayer
 
 
 def _mlp_params(seed: int = 0) -> list[np.ndarray]:
@@ -61,19 +61,6 @@ def test_compiled_and_one_by_one_runs_agree(monkeypatch: pytest.MonkeyPatch) -> 
     eager = _train_ours(8, paddle.optimizer.Adam, learning_rate=0.05)
     for a, b in zip(fused, eager):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
-
-
-class CusTanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):  # noqa: ANN001, ANN205
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
 
 
 def test_pylayer_step_repeated_accumulates_like_jax() -> None:

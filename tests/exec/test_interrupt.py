@@ -25,12 +25,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from pylayer_support import CusTanh
 
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred as _lazy
 from pylayer_jax._replay import follow as _replay
 from pylayer_jax._runtime.state import modes
-from pylayer_jax.autograd import PyLayer
 
 FULL = os.environ.get("PYLAYER_JAX_INTERRUPT_SWEEP", "") == "full"
 _PKG = os.path.dirname(paddle.__file__)
@@ -38,19 +38,6 @@ ENGINE = ["_exec/deferred", "_replay/follow", "_replay/note", "_autograd/engine"
           "_tensor/dispatch", "_tensor/backward_entry", "_autograd/fused_backward", "_autograd/graph", "_autograd/saved", "_pylayer/eager", "_pylayer/ctx",
           "_pylayer/slots", "_tensor/methods", "optimizer/_optimizer"]
 _FILES = {os.path.join(_PKG, *m.split("/")) + ".py" for m in ENGINE}
-
-
-class CusTanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):  # noqa: ANN001, ANN205
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
 
 
 _rng = np.random.default_rng(0)

@@ -8,22 +8,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from pylayer_support import CusTanh as Tanh
 
 import pylayer_jax as paddle
 from pylayer_jax.autograd import PyLayer, once_differentiable, saved_tensors_hooks
-
-
-class Tanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
 
 
 class JnpTanh(PyLayer):
