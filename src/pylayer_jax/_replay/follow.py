@@ -130,17 +130,9 @@ class CalloutStart(NamedTuple):
 
 
 class CalloutNote(NamedTuple):
-    """A PyLayer's backward in a noted ``backward()``: when it began and when it returned what."""
+    """A PyLayer's backward in a noted ``backward()``: when it began, and when it returned what."""
 
-    k: int
-    cts: tuple
-    c0: int
-    r0: int
-    e0: int
-    freed: tuple
-    pending: tuple
-    reached: tuple
-    rest: tuple
+    start: CalloutStart
     c1: int  # the buffer's calls, results and inputs when it returned
     r1: int
     e1: int

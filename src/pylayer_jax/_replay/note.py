@@ -303,7 +303,7 @@ def callout_end(co: tuple[CalloutStart, list], grads: Sequence[Any]) -> None:
             s.rec_co = None
             return
     n_calls, n_refs, n_ext = buf.size()
-    s.rec_co.append(CalloutNote(*co, n_calls, n_refs, n_ext, tuple(slots)))
+    s.rec_co.append(CalloutNote(co, n_calls, n_refs, n_ext, tuple(slots)))
 
 
 def _same_leaf_state(a: list, b: list) -> bool:
@@ -380,11 +380,12 @@ def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int
     pc, pr, pe = nc, nr, ne
     all_calls, all_avals = buf.calls_since(0), buf.input_avals_since(0)
     for c in co:
-        if type(events[c.k]) is not LayerEvent or c.e0 != pe or c.c0 < pc:
+        b = c.start
+        if type(events[b.k]) is not LayerEvent or b.e0 != pe or b.c0 < pc:
             return None
-        segs.append(Segment(all_calls[pc:c.c0], c.r0 - pr))
-        callouts.append(Callout(c.k, c.cts, all_calls[c.c0:c.c1], all_avals[c.e0:c.e1], c.r1 - c.r0, c.e0, c.grads,
-                                c.freed, c.pending, c.reached, c.rest))
+        segs.append(Segment(all_calls[pc:b.c0], b.r0 - pr))
+        callouts.append(Callout(b.k, b.cts, all_calls[b.c0:c.c1], all_avals[b.e0:c.e1], c.r1 - b.r0, b.e0, c.grads,
+                                b.freed, b.pending, b.reached, b.rest))
         pc, pr, pe = c.c1, c.r1, c.e1
     segs.append(Segment(all_calls[pc:], buf.size()[1] - pr))
     return tuple(segs), tuple(callouts), pe
