@@ -478,14 +478,14 @@ def run_ours(prog: Program) -> dict[str, list]:
 def engine(lazy: bool, replay: bool) -> Iterator[None]:
     """Run the body with deferred execution and replay switched as given (what the environment variables set)."""
     _lazy.flush()
-    _replay.st.__init__()
+    _replay.reset()
     old = _lazy.ENABLED, _replay.ENABLED
     _lazy.ENABLED, _replay.ENABLED = lazy, replay
     try:
         yield
     finally:
         _lazy.flush()
-        _replay.st.__init__()
+        _replay.reset()
         _lazy.ENABLED, _replay.ENABLED = old
 
 

@@ -43,7 +43,7 @@ def _both(monkeypatch: pytest.MonkeyPatch, script: Callable[[], Any]) -> tuple[A
     before = dict(_replay.STATS)
     on = script()
     stats = {k: _replay.STATS[k] - before[k] for k in before}
-    _replay.st.__init__()
+    _replay.reset()
     with monkeypatch.context() as m:
         m.setattr(_replay, "ENABLED", False)
         off = script()

@@ -17,14 +17,7 @@ import pytest
 from replay_support import _both, _close, _data, _loop, _tensors
 
 import pylayer_jax as paddle
-from pylayer_jax._replay import follow as _replay
 from pylayer_jax.autograd import PyLayer, once_differentiable
-
-
-@pytest.fixture(autouse=True)
-def _fresh_note() -> None:
-    _replay.st.__init__()  # no note left over from another test
-
 
 CALLS = {"forward": 0, "backward": 0}
 

@@ -338,6 +338,12 @@ class _State(threading.local):
 st = _State()
 
 
+def reset() -> None:
+    """Forget this thread's note and the step it follows, if any (the state of a fresh thread): for tests that
+    must not follow a note an earlier test left. The stubs of a step being followed stay as they are."""
+    st.__init__()
+
+
 _AVALS: dict[int, tuple[Any, tuple]] = {}  # id(array) -> (weak reference, aval): inputs seen step after step
 
 
