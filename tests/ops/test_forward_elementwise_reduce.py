@@ -349,3 +349,20 @@ def test_shape_errors():
         P.zeros([2, -1])
     with pytest.raises(ValueError, match="diag: x must be 1-D or 2-D"):
         P.diag(P.zeros([2, 2, 2]))
+
+
+def test_float32_exp_is_computed_in_float32_within_one_ulp() -> None:
+    """No float64 detour (a slow path on GPUs, missing on TPUs); the result is within one ulp of the correctly
+    rounded exp (numpy's float64 exp rounded to float32), which is what Paddle prints."""
+    import jax
+    import jax.numpy as jnp
+
+    from pylayer_jax._ops.table import TABLE
+
+    x = np.linspace(-20, 20, 4001, dtype=np.float32)
+    jaxpr = jax.make_jaxpr(lambda v: TABLE["exp"].call(None, (), (), [v]))(jnp.asarray(x))
+    assert "f64" not in str(jaxpr)
+    got = P.exp(P.to_tensor(x)).numpy()
+    assert got.dtype == np.float32
+    want = np.exp(x.astype(np.float64)).astype(np.float32)
+    assert np.abs(got.view(np.int32) - want.view(np.int32)).max() <= 1
