@@ -160,3 +160,27 @@ def test_setitem_on_leaf_that_needs_grad_raises() -> None:
     with P.no_grad():
         x[0] = 5.0
     assert x.tolist() == [5.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_number_minus_tensor_is_one_subtract(dtype: str) -> None:
+    """``1 - y`` lowers to one ``sub`` (as a hand-written ``1 - y`` in jax), with jax.grad's gradient."""
+    import jax
+    import jax.numpy as jnp
+
+    y0 = np.array([0.25, -1.5, 3.0], dtype)
+    jaxpr = jax.make_jaxpr(lambda y: (1 - Tensor(y))._value)(jnp.asarray(y0))
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ["sub"]
+    y = P.to_tensor(y0, stop_gradient=False)
+    z = 2.5 - y * y
+    z.sum().backward()
+    assert z.dtype.name == dtype
+    np.testing.assert_array_equal(z.numpy(), 2.5 - y0 * y0)
+    ref = jax.grad(lambda v: jnp.sum(2.5 - v * v))(jnp.asarray(y0))
+    np.testing.assert_array_equal(y.grad.numpy(), np.asarray(ref))
+
+
+def test_number_minus_integer_tensor_keeps_paddle_dtypes() -> None:
+    i = P.to_tensor([1, 2, 3])
+    assert (1 - i).dtype.name == "int64" and (1 - i).numpy().tolist() == [0, -1, -2]
+    assert (1.5 - i).dtype.name == "float32" and (1.5 - i).numpy().tolist() == [0.5, -0.5, -1.5]

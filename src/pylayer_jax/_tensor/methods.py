@@ -196,6 +196,7 @@ def _op(name: str) -> Op:
 
 
 _ADD = TABLE["add"]
+_SUBTRACT = TABLE["subtract"]
 
 
 def _traced_number(self: Tensor, o: Any) -> bool:
@@ -221,6 +222,8 @@ def _sub(self: Tensor, o: Any) -> Any:
 
 
 def _rsub(self: Tensor, o: Any) -> Any:
+    if _is_scalar(o) and self.dtype.is_floating_point:  # ``1 - y``: one subtract, the number a weakly typed input
+        return apply_op(_SUBTRACT, (o, self))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
     return apply_op(_op("subtract"), (o, self))
