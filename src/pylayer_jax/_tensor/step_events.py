@@ -111,7 +111,8 @@ def register(observer: StepEvents, stub_type: type) -> None:
     if not isinstance(observer, StepEvents) or not (isinstance(stub_type, type) and issubclass(stub_type, Stub)):
         raise TypeError(
             f"step_events.register: needs a StepEvents observer and a Stub subclass, but received "
-            f"{type(observer).__name__} and {stub_type!r}."
+            f"{type(observer).__name__} and {stub_type!r}. Pass an instance of a StepEvents subclass and the Stub "
+            "subclass of the stubs it hands out."
         )
     EVENTS, STUB = observer, stub_type
 
