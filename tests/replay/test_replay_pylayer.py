@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from pylayer_support import CusTanh as SharedTanh
 from replay_support import _both, _close, _data, _loop, _tensors
 
 import pylayer_jax as paddle
@@ -22,29 +23,21 @@ from pylayer_jax.autograd import PyLayer, once_differentiable
 CALLS = {"forward": 0, "backward": 0}
 
 
-class CusTanh(PyLayer):
+class CusTanh(SharedTanh):
+    """The shared tanh PyLayer, counting how often its forward and backward run."""
+
     @staticmethod
     def forward(ctx, x):  # noqa: ANN001, ANN205
         CALLS["forward"] += 1
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
+        return SharedTanh.forward(ctx, x)
 
     @staticmethod
     def backward(ctx, dy):  # noqa: ANN001, ANN205
         CALLS["backward"] += 1
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
+        return SharedTanh.backward(ctx, dy)
 
 
-class _TanhForward(PyLayer):
-    """tanh, saving its output; the subclasses below differ in their backward."""
-
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
+_TanhForward = SharedTanh  # tanh, saving its output; the subclasses below differ in their backward
 
 
 def _counted(script: Any) -> Any:
