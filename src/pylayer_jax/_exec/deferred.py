@@ -164,7 +164,9 @@ class _Buffer:
             return ext[j] is v
         if j != len(ext) or id(v) in self.ext_ids:
             return False
-        self.enter(v, aval)
+        self.ext_ids[id(v)] = j
+        ext.append(v)
+        self.ext_avals.append(aval)
         return True
 
     def append_call(self, entry: tuple, aval: tuple) -> Pending:
@@ -189,6 +191,14 @@ class _Buffer:
     def result_held(self, slot: int) -> bool:
         """Whether the result in ``slot`` is still referenced."""
         return self.refs[slot]() is not None
+
+    def same_since(self, n_calls: int, n_ext: int, calls: tuple, ext_avals: tuple) -> bool:
+        """Whether the calls from the ``n_calls``-th on are ``calls`` and the inputs' signatures from the
+        ``n_ext``-th on are ``ext_avals``."""
+        try:
+            return tuple(self.calls[n_calls:]) == calls and tuple(self.ext_avals[n_ext:]) == ext_avals
+        except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
+            return False
 
     def calls_since(self, n: int) -> tuple:
         """The recorded calls from the ``n``-th on (the whole list for 0)."""
@@ -513,8 +523,10 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         base = len(buf.refs)
         entry = None
         try:  # the buffer takes the call whole or not at all: an interrupt before its entry is in is undone
-            for a, av in new_ext:
-                buf.enter(a, av)
+            for a, av in new_ext:  # (``_Buffer.enter``, written out: every recorded call passes here)
+                ids[id(a)] = len(buf.ext)
+                buf.ext.append(a)
+                buf.ext_avals.append(av)
             if out_tree is None:  # one array out
                 result = Pending(avals[0], buf, base)
                 buf.refs.append(weakref.ref(result))

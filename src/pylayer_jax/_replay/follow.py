@@ -55,7 +55,7 @@ from .._exec.deferred import Pending
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import grad_mode, modes
 from .._tensor.dispatch import make_node
-from .._tensor.facade import Tensor
+from .._tensor.facade import EAGER_TYPES, Tensor
 from .._tensor.step_events import Stub
 
 ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
@@ -359,16 +359,6 @@ def _aval(v: Any) -> tuple:
     return av
 
 
-def _starts_as(buf: Any, plan: Plan) -> bool:
-    """Whether the buffer holds what it held when the noted step began (an optimizer's update, say)."""
-    if len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls):
-        return False
-    try:
-        return buf.calls_since(0) == plan.start_calls and buf.input_avals_since(0) == plan.start_ext_avals
-    except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
-        return False
-
-
 def _current_buf() -> Any:
     return lazy._local.__dict__.get("buf")
 
@@ -381,7 +371,9 @@ def _begin() -> Step | None:
         return None
     plan = s.plan
     buf = lazy._buffer()
-    if plan is None or not _starts_as(buf, plan):
+    # the buffer holds what it held when the noted step began (an optimizer's update, say)
+    if (plan is None or len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls)
+            or not buf.same_since(0, 0, plan.start_calls, plan.start_ext_avals)):
         s.plan = None  # this step begins differently: it is noted instead
         return None
     step = s.step = Step(plan, buf)
@@ -389,14 +381,44 @@ def _begin() -> Step | None:
     return step
 
 
-def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
-    """Replay one op of the noted step: its Tensor, or None (then dispatch normally).
+def _trains(args: Sequence[Any]) -> bool:
+    for t in args:
+        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t.stop_gradient:
+            return True
+    return False
 
-    ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype.
-    Only an op that makes a tape node can match (the noted inputs' stop_gradient flags say one trains).
+
+def may_begin(s: _State) -> bool:
+    """A step may begin following the note with the next event (none is followed now)."""
+    return s.pos is BEGIN and s.plan is not None
+
+
+def may_note(s: _State) -> bool:
+    """A note is being taken, or may begin with the next event."""
+    return s.rec is not None or (s.pos is BEGIN and s.step is None)
+
+
+def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
+    """The op event (``StepEvents.op``): replay one op of the noted step; its Tensor, or None (then dispatch
+    normally).
+
+    ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype, asked before
+    dispatch knows that an input trains. Only an op that makes a tape node can match (the noted inputs'
+    stop_gradient flags say one trains).
     """
-    step = st.step or _begin()
-    if step is None:
+    s = st
+    step = s.step
+    if step is None:  # may a step begin here? (asked before dispatch: only with an input that trains)
+        if not ENABLED or s.pos is not BEGIN or s.plan is None:  # (``may_begin``, written out: every op)
+            return None
+        if key is None:
+            m = modes
+            if not (m.grad_enabled and m.static_program is None and op.differentiable and _trains(leaves)):
+                return None
+        step = _begin()
+        if step is None:
+            return None
+    elif not ENABLED:
         return None
     log = step.log
     k = len(log)
@@ -428,7 +450,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     try:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves)
-        at = buf.size()
+        at = (len(buf.calls), len(refs), len(buf.ext))  # (``buf.size()``, written out: every replayed op)
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
                 out = Tensor(buf.append_call(ev.call, ev.aval), False, (step, k))
@@ -484,10 +506,15 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             if not enter:
                 if _aval(v) != av:
                     return False
-            elif buf.input_index(v) is None and _aval(v) != av:  # new to the buffer: of the noted shape and dtype
-                return False
-            elif not buf.enter_at(v, av, j):  # the noted buffer input (already one, or new where the note has it)
-                return False
+            else:
+                ext = buf.ext  # (read here; entering is the buffer's: ``enter_at``)
+                if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
+                    if ext[j] is not v:
+                        return False
+                else:  # new to the buffer, where the note has it, of the noted shape and dtype
+                    c = _AVALS.get(id(v))
+                    if (c[1] if c is not None and c[0]() is v else _aval(v)) != av or not buf.enter_at(v, av, j):
+                        return False
         elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
               or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
             return False
@@ -545,7 +572,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
         if (ok and not nested and step.live and not buf.done and _current_buf() is buf and type(v) is Pending
                 and v.buf is buf and v.idx == ev.out_slot and v.array is None and v.aval == ev.aval
                 and out._e is None and out.stop_gradient and len(buf.refs) == ev.slot + ev.n_new
-                and len(buf.calls) == ev.n_calls + len(ev.calls) and _same_calls(buf, ev.n_calls, ev.n_ext, ev)
+                and len(buf.calls) == ev.n_calls + len(ev.calls)
+                and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
                 and all(out is not t for t in inputs)):
             out._e = (step, k)
             out.stop_gradient = False
@@ -561,7 +589,7 @@ def try_backward(t: Any) -> bool:
     """Replay the noted ``backward()`` from ``t``; False when it does not match (run it normally)."""
     s = st
     step = s.step
-    if step is None or not step.live:
+    if step is None or not step.live or not ENABLED:
         return False
     plan = step.plan
     b = plan.bwd
@@ -622,13 +650,13 @@ def try_backward(t: Any) -> bool:
         state, written, made = r
     lock = buf.lock
     lock.acquire()
-    at = buf.size()
+    at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``buf.size()``)
     memo = None
     ok = whole = False
     try:
         ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
         if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
-            ok = buf.size()[2] == tail and all(buf.input_index(v) is None for v, _ in new)
+            ok = len(buf.ext) == tail and all(buf.input_index(v) is None for v, _ in new)
         if ok:
             for v, aval in new:
                 buf.enter(v, aval)
@@ -687,7 +715,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
     for co, (calls, n_new) in zip(b.callouts, b.segs):
         lock = buf.lock
         lock.acquire()
-        at = buf.size()
+        at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``buf.size()``)
         ok = whole = False
         try:
             ok = not buf.done and step.live and at[2] == co.n_ext
@@ -723,9 +751,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             raise
         nested = _resume(step)
         state = (co, made, grads)
-        size = buf.size()
-        if (nested or buf.done or _current_buf() is not buf or not step.live or size[1] != r0 + co.n_new
-                or size[0] != c0 + len(co.calls) or not _same_calls(buf, c0, co.n_ext, co)
+        if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
+                or len(buf.calls) != c0 + len(co.calls) or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs)
     return state, written, made
@@ -779,14 +806,6 @@ def _rest(step: Step, state: tuple | None, accs: list) -> bool:
     finally:
         s.pos = BEGIN  # the next op begins a new step (as after backward())
     return True
-
-
-def _same_calls(buf: Any, c0: int, e0: int, noted: Any) -> bool:
-    """Whether the buffer's calls from ``c0`` and inputs from ``e0`` are the noted ones (same kernels, inputs)."""
-    try:
-        return buf.calls_since(c0) == noted.calls and buf.input_avals_since(e0) == noted.ext_avals
-    except Exception:  # a part whose comparison raises: not the same
-        return False
 
 
 def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:

@@ -25,11 +25,9 @@ from .facade import Tensor
 
 
 def tensor_backward(t: Tensor, grad_tensor: Any, retain_graph: bool) -> None:
-    """``t.backward(grad_tensor, retain_graph)`` of a Tensor that does not stop gradients."""
+    """``t.backward(grad_tensor, retain_graph)`` of a Tensor that does not stop gradients, once the step-event
+    observer has not run it (``Tensor.backward`` asks it first)."""
     if grad_tensor is None and not retain_graph:
-        if _ev.EVENTS.backward(t):
-            lazy.flush()  # the repeated step's backward, as noted: no walk
-            return
         _walk([t], None, False)
         return
     backward([t], [grad_tensor], retain_graph)

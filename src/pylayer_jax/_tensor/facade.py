@@ -269,9 +269,10 @@ class Tensor:
         """
         if self.stop_gradient:
             return
-        from .backward_entry import tensor_backward
-
-        tensor_backward(self, grad_tensor, retain_graph)
+        if grad_tensor is None and not retain_graph and _ev.EVENTS.backward(self):
+            lazy.flush()  # an observer ran it (a repeated step's backward, as noted): no walk
+            return
+        _tensor_backward(self, grad_tensor, retain_graph)
 
     # ---- conversion ---------------------------------------------------------------
     def numpy(self) -> np.ndarray:
@@ -389,6 +390,15 @@ class Tensor:
         self._value = arr
         self._version_counter().value += 1
         return self
+
+
+def _tensor_backward(t: Tensor, grad_tensor: Any, retain_graph: bool) -> None:
+    """``backward_entry.tensor_backward``, bound here on first use (that module imports this one)."""
+    global _tensor_backward
+    from .backward_entry import tensor_backward
+
+    _tensor_backward = tensor_backward
+    tensor_backward(t, grad_tensor, retain_graph)
 
 
 def _rebuild_tensor(cls: type, array: np.ndarray, stop_gradient: bool, persistable: bool) -> Tensor:
