@@ -184,3 +184,15 @@ def test_number_minus_integer_tensor_keeps_paddle_dtypes() -> None:
     i = P.to_tensor([1, 2, 3])
     assert (1 - i).dtype.name == "int64" and (1 - i).numpy().tolist() == [0, -1, -2]
     assert (1.5 - i).dtype.name == "float32" and (1.5 - i).numpy().tolist() == [0.5, -0.5, -1.5]
+
+
+def test_negating_by_scale_keeps_signed_zeros_and_specials() -> None:
+    """``scale(x, -1, b)`` written as ``b - x`` is ``x * -1 + b`` exactly (numpy computes the latter)."""
+    x0 = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.5, -2.25], np.float32)
+    for b in (0.0, 1, 2.5):  # (not -0.0: the kernel cache keys it as 0.0, with or without this rewrite)
+        got = (b - P.to_tensor(x0)).numpy()
+        want = x0 * np.float32(-1) + np.float32(b)
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+    got = (P.to_tensor(x0) * -1).numpy()
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(x0 * np.float32(-1) + np.float32(0.0)))

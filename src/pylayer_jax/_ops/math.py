@@ -128,7 +128,10 @@ def pow(x, y):
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
     dt = x.dtype
-    out = x * scale + bias if bias_after_scale else (x + bias) * scale
+    if bias_after_scale and type(scale) in (int, float) and scale == -1 and jnp.issubdtype(dt, jnp.floating):
+        out = bias - x  # ``1 - y``: one subtract (``-x + bias`` is ``bias - x`` exactly), as jax writes it
+    else:
+        out = x * scale + bias if bias_after_scale else (x + bias) * scale
     return out.astype(dt)
 
 

@@ -84,20 +84,13 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
         if t is not None:
             return t
     arrays = []
-    numbers = False
     for i in range(n):
         t = args[i]
-        tt = type(t)
-        if tt is not Tensor and tt not in EAGER_TYPES:
-            # a Python number where a tensor goes (``1 - y``): a weakly typed input, as ``_general`` passes it
-            if tt not in _NUMBERS or len(args) != n or op.checks is not None or modes.static_program is not None:
-                return _general(op, args, kwargs)
-            numbers = True
-            arrays.append(t)
-            continue
+        if type(t) is not Tensor and type(t) not in EAGER_TYPES:
+            return _general(op, args, kwargs)
         arrays.append(t._v)
     if len(args) == n:
-        return _run(op, (None, (), (), _dtypes._default.name), args if not numbers else list(args), None, arrays)
+        return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
     attrs = args[n:]
     for a in attrs:  # plain scalar attributes (``x * 2.0`` is scale(x, 2.0)) need no normalising
         if type(a) not in _PLAIN_ATTRS:

@@ -196,7 +196,6 @@ def _op(name: str) -> Op:
 
 
 _ADD = TABLE["add"]
-_SUBTRACT = TABLE["subtract"]
 
 
 def _traced_number(self: Tensor, o: Any) -> bool:
@@ -222,8 +221,6 @@ def _sub(self: Tensor, o: Any) -> Any:
 
 
 def _rsub(self: Tensor, o: Any) -> Any:
-    if _is_scalar(o) and (self._v.dtype.kind == "f" or self.dtype.is_floating_point):  # ``1 - y``: one subtract
-        return apply_op(_SUBTRACT, (o, self))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
     return apply_op(_op("subtract"), (o, self))
