@@ -19,7 +19,6 @@ from pylayer_jax.autograd import saved_tensors_hooks
 
 FIXTURE = json.loads((Path(__file__).resolve().parents[1].joinpath("data") / "paddle_functional.json").read_text())
 CASES = {c["id"]: c for c in FIXTURE["cases"]}
-NAMES = Path("/work/shared/spec/paddle-nn-functional.txt")
 SPEC = Path(__file__).resolve().parents[1].joinpath("paddle_nn_functional.txt")
 # Paddle computes some float64 kernels with float32 coordinates or constants (interpolate, lp_pool):
 # 1e-5 relative still separates a wrong formula from rounding
