@@ -10,7 +10,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .loss import _check_reduction, _reduce
+from .loss import _check_reduction, _reduce, diff_rule
 from .table import defop
 
 
@@ -21,10 +21,15 @@ def _same_shape(api, **ts):  # noqa: ANN001, ANN202
         raise ValueError(f"{api}: the inputs must have the same shape, but received {desc}.")
 
 
-@defop(2, saves=("input", "label"), method=False)
+def _square(d):  # noqa: ANN001, ANN202
+    return jnp.square(d)
+
+
+@defop(2, saves=("out1",), vjp=diff_rule(_square), hidden=1, method=False)
 def square_error_cost(input, label):
-    """Elementwise ``(input - label) ** 2`` (no reduction)."""
-    return jnp.square(input - label)
+    """Elementwise ``(input - label) ** 2`` (no reduction); saves the difference, as Paddle's square does."""
+    d = input - label
+    return jnp.square(d), d
 
 
 @defop(2, saves=("input", "label"), method=False)

@@ -806,7 +806,10 @@ def _make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] 
     node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(o.shape, o.dtype) for o in outs])
     if op.saves_out:
         # outputs have no version of their own: without hooks the bare arrays are the saved values
-        node.saved_outs = outs if hooks is None else [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
+        # (hooks pack only the outputs ``saves`` names; the others are not kept)
+        sel = op.out_saves
+        node.saved_outs = outs if hooks is None else [
+            _save(o, (node, j), None, hooks) if sel is None or j in sel else None for j, o in enumerate(outs)]
     return node
 
 

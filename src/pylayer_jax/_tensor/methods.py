@@ -24,8 +24,12 @@ from .facade import Tensor, _concrete, apply_op, before_write
 def public(op: Op) -> Callable[..., Any]:
     """The Paddle-style function for an op: Paddle's signature plus ``name=None``."""
 
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        return apply_op(op, args, kwargs)
+    if op.hidden:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return op.visible(apply_op(op, args, kwargs))
+    else:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, args, kwargs)
 
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = op.doc
@@ -34,8 +38,12 @@ def public(op: Op) -> Callable[..., Any]:
 
 
 def _method(op: Op) -> Callable[..., Any]:
-    def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        return apply_op(op, (self, *args), kwargs)
+    if op.hidden:
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return op.visible(apply_op(op, (self, *args), kwargs))
+    else:
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, (self, *args), kwargs)
 
     m.__name__ = m.__qualname__ = op.name
     m.__doc__ = op.doc
@@ -58,6 +66,8 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
                 sv.counter = None
         outs = getattr(node, "saved_outs", None)
         for j, sv in enumerate(outs or ()):
+            if sv is None:  # an output the op does not save
+                continue
             if not isinstance(sv, SavedValue):  # a bare saved output becomes versioned: it is t's value now
                 sv = outs[j] = SavedValue(sv, (node, j), None)
             if sv.counter is None:

@@ -54,7 +54,6 @@ conv2d = public(TABLE["conv2d"])
 mse_loss = public(TABLE["mse_loss"])
 l1_loss = public(TABLE["l1_loss"])
 smooth_l1_loss = public(TABLE["smooth_l1_loss"])
-cross_entropy = public(TABLE["cross_entropy"])
 nll_loss = public(TABLE["nll_loss"])
 binary_cross_entropy = public(TABLE["binary_cross_entropy"])
 kl_div = public(TABLE["kl_div"])
@@ -120,7 +119,47 @@ def layer_norm(
     name: str | None = None,
 ) -> Tensor:
     """Normalise over the trailing ``normalized_shape`` axes, then scale by weight and shift by bias."""
-    return apply_op(TABLE["layer_norm"], (x, weight, bias), {"normalized_shape": normalized_shape, "epsilon": epsilon})
+    op = TABLE["layer_norm"]
+    return op.visible(apply_op(op, (x, weight, bias), {"normalized_shape": normalized_shape, "epsilon": epsilon}))
+
+
+def cross_entropy(
+    input: Tensor,
+    label: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    soft_label: bool = False,
+    axis: int = -1,
+    use_softmax: bool = True,
+    label_smoothing: float = 0.0,
+    name: str | None = None,
+) -> Tensor:
+    """Softmax cross entropy with Paddle's label forms, class weights, ignore_index, smoothing and reductions.
+
+    Hard labels have the input's shape without the class axis (or with size 1 there); soft
+    labels have the input's shape. ``reduction='mean'`` divides by the count (or the summed
+    weights) of the non-ignored labels when ``ignore_index >= 0`` or a weight is given. As in
+    Paddle, hard labels without weights or smoothing run the fused kernel that saves the softmax
+    and the label for the backward (``cross_entropy_with_softmax``).
+    """
+    if weight is None and soft_label is False and isinstance(label_smoothing, int | float) and label_smoothing == 0:
+        op = TABLE["cross_entropy_with_softmax"]
+        return op.visible(apply_op(op, (input, label), {"ignore_index": ignore_index, "reduction": reduction,
+                                                        "axis": axis, "use_softmax": use_softmax}))
+    return apply_op(TABLE["cross_entropy"], (input, label, weight), {
+        "ignore_index": ignore_index, "reduction": reduction, "soft_label": soft_label, "axis": axis,
+        "use_softmax": use_softmax, "label_smoothing": label_smoothing})
+
+
+def interpolate(x: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
+                recompute_scale_factor: bool | None = None, name: str | None = None, antialias: bool = False) -> Tensor:
+    """Resize the spatial dims (nearest, linear, bilinear, trilinear, bicubic, area) with Paddle's coordinate rules."""
+    op = TABLE["interpolate_area" if mode == "area" else "interpolate"]
+    return apply_op(op, (x,), {"size": size, "scale_factor": scale_factor, "mode": mode, "align_corners": align_corners,
+                               "align_mode": align_mode, "data_format": data_format,
+                               "recompute_scale_factor": recompute_scale_factor, "antialias": antialias})
 
 
 def binary_cross_entropy_with_logits(
@@ -164,7 +203,6 @@ max_unpool2d = public(TABLE["max_unpool2d"])
 max_unpool3d = public(TABLE["max_unpool3d"])
 instance_norm = public(TABLE["instance_norm"])
 local_response_norm = public(TABLE["local_response_norm"])
-interpolate = public(TABLE["interpolate"])
 upsample = public(TABLE["upsample"])
 affine_grid = public(TABLE["affine_grid"])
 grid_sample = public(TABLE["grid_sample"])
@@ -240,8 +278,9 @@ def group_norm(
     name: str | None = None,
 ) -> Tensor:
     """Normalise over groups of channels (and the spatial dims), then scale and shift per channel."""
-    return apply_op(TABLE["group_norm"], (x, weight, bias),
-                    {"num_groups": num_groups, "epsilon": epsilon, "data_format": data_format})
+    op = TABLE["group_norm"]
+    return op.visible(apply_op(op, (x, weight, bias),
+                               {"num_groups": num_groups, "epsilon": epsilon, "data_format": data_format}))
 
 
 def multi_margin_loss(
