@@ -613,7 +613,9 @@ SAMPLES.update(
             Sample((rand(1, 2, 4, 4), rand(3, 2, 3, 3), rand(3)), {"padding": 1}),
             Sample((rand(1, 4, 5, 5), rand(2, 2, 2, 2)), {"stride": 2, "groups": 2}),
         ],
-        "mse_loss": [Sample((rand(2, 3), rand(2, 3)), ref=lambda a, b: np.mean((a - b) ** 2))],
+        "mse_loss": [Sample((rand(2, 3), rand(2, 3)), ref=lambda a, b: np.mean((a - b) ** 2)),
+                     # a broadcast label: its gradient is summed back to its shape
+                     Sample((rand(2, 3), rand(3)), {"reduction": "none"}, ref=lambda a, b, reduction: (a - b) ** 2)],
         "l1_loss": [Sample((rand(2, 3), rand(2, 3) + 3), {"reduction": "sum"},
                            ref=lambda a, b, reduction: np.abs(a - b).sum())],
         "smooth_l1_loss": [Sample((np.array([0.0, 2.0, -0.3]), np.array([0.5, 0.0, 0.1])), {"delta": 1.5})],
@@ -963,3 +965,9 @@ SAMPLES.update(
         ],
     }
 )
+
+# the forms that keep Paddle's backward residuals as hidden outputs (run under saved-tensor hooks) are tested on
+# the same samples as their plain ops
+SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
+    "layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss", "smooth_l1_loss",
+    "nll_loss", "square_error_cost")})

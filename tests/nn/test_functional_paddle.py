@@ -48,6 +48,23 @@ PARAMS = [pytest.param(i, dt, id=f"{i}-{dt}") for i, c in CASES.items() for dt i
 
 @pytest.mark.parametrize("cid,dt", PARAMS)
 def test_forward_and_grad_match_paddle(cid: str, dt: str) -> None:
+    _check_against_paddle(cid, dt)
+
+
+# functions that run another op form under saved-tensor hooks (the one keeping Paddle's residuals)
+RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss",
+                  "smooth_l1_loss", "nll_loss", "square_error_cost", "cross_entropy"}
+
+
+@pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
+def test_forward_and_grad_match_paddle_under_saved_tensor_hooks(cid: str, dt: str) -> None:
+    packed = []
+    with saved_tensors_hooks(lambda x: packed.append(x) or x, lambda x: x):
+        _check_against_paddle(cid, dt)
+    assert packed
+
+
+def _check_against_paddle(cid: str, dt: str) -> None:
     c = CASES[cid]
     want = c["results"][dt]
     args, kwargs, outs = _call(c, dt)
@@ -108,7 +125,7 @@ def test_nn_functional_name_coverage() -> None:
 
 # Saved-tensor hooks see what each op's ``saves`` lists; those lists mirror what Paddle's kernels keep (for example
 # layer_norm keeps x, weight, mean and variance; cross_entropy the label [N, 1] and the softmax; mse_loss the
-# difference). The cases below are the exceptions, each with its reason; each is asserted to differ in exactly the
+# difference: under hooks nn.functional runs the ``*_residuals`` forms whose backward reads those). The cases below are the exceptions, each with its reason; each is asserted to differ in exactly the
 # way stated, so a case that comes to match, or that drifts further, fails.
 #
 # Paddle runs 1-D convolutions and pools as 2-D kernels on an unsqueezed view: it packs the same tensors with an
@@ -178,3 +195,21 @@ def test_saved_tensor_packs_against_paddle(cid: str) -> None:
 def test_packs_exceptions_name_recorded_cases() -> None:
     every = [*UNIT_AXIS, *COMPOSED_IN_PYTHON, *OTHER]
     assert len(every) == len(set(every)) and set(every) <= set(CASES), sorted(set(every) - set(CASES))
+
+
+def test_residual_forms_run_only_under_saved_tensor_hooks() -> None:
+    # without hooks the plain one-output ops run (the eager fast path and the step replay take them); with hooks
+    # the forms whose hidden outputs are Paddle's saved residuals
+    from pylayer_jax._ops.table import TABLE
+
+    x = P.to_tensor(np.random.default_rng(0).standard_normal((3, 4)), stop_gradient=False)
+    label = P.to_tensor(np.array([0, 3, 1]))
+    calls = {"layer_norm": lambda: F.layer_norm(x, 4), "mse_loss": lambda: F.mse_loss(x, x * 0.5),
+             "cross_entropy": lambda: F.cross_entropy(x, label)}
+    hooked = {"layer_norm": "layer_norm_residuals", "mse_loss": "mse_loss_residuals",
+              "cross_entropy": "cross_entropy_with_softmax"}
+    for name, call in calls.items():
+        assert call()._edge[0].op is TABLE[name]
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            out = call()
+        assert out._edge[0].op is TABLE[hooked[name]] and not isinstance(out, tuple)

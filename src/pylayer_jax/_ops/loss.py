@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from .checks import ValueCheck, axis_check, ndim_of
-from .table import defop
+from .table import defop, visible_op
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -29,7 +29,8 @@ def _reduce(loss, reduction):  # noqa: ANN001, ANN202
 
 
 # mse, l1 and smooth_l1 (and square_error_cost) save only the difference ``input - label``, a hidden output,
-# as Paddle's kernels do (its subtract saves nothing, then square / abs / huber_loss save the difference)
+# as Paddle's kernels do (its subtract saves nothing, then square / abs / huber_loss save the difference).
+# The ``*_residuals`` entries run under saved-tensor hooks; the plain entries (``visible_op``) otherwise.
 def _mse_of(d, reduction="mean"):  # noqa: ANN001, ANN202
     return _reduce(jnp.square(d), reduction)
 
@@ -58,7 +59,7 @@ def diff_rule(loss_of):  # noqa: ANN001, ANN202
     return rule
 
 
-@defop(2, saves=("out1",), vjp=diff_rule(_mse_of), hidden=1, method=False)
+@defop(2, saves=("out1",), vjp=diff_rule(_mse_of), hidden=1, method=False, name="mse_loss_residuals")
 def mse_loss(input, label, reduction="mean"):
     """Squared error ``(input - label) ** 2``, reduced."""
     _check_reduction("mse_loss", reduction)
@@ -66,7 +67,7 @@ def mse_loss(input, label, reduction="mean"):
     return _mse_of(d, reduction), d
 
 
-@defop(2, saves=("out1",), vjp=diff_rule(_l1_of), hidden=1, method=False)
+@defop(2, saves=("out1",), vjp=diff_rule(_l1_of), hidden=1, method=False, name="l1_loss_residuals")
 def l1_loss(input, label, reduction="mean"):
     """Absolute error ``|input - label|``, reduced."""
     _check_reduction("l1_loss", reduction)
@@ -74,12 +75,17 @@ def l1_loss(input, label, reduction="mean"):
     return _l1_of(d, reduction), d
 
 
-@defop(2, saves=("out1",), vjp=diff_rule(_huber_of), hidden=1, method=False)
+@defop(2, saves=("out1",), vjp=diff_rule(_huber_of), hidden=1, method=False, name="smooth_l1_loss_residuals")
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     """Huber loss: ``0.5 d^2`` for ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (is_huber=False: divided by delta)."""
     _check_reduction("smooth_l1_loss", reduction)
     d = input - label
     return _huber_of(d, reduction, delta, is_huber), d
+
+
+mse_loss_plain = visible_op(mse_loss, "mse_loss", ("input", "label"))
+l1_loss_plain = visible_op(l1_loss, "l1_loss", ("input", "label"))
+smooth_l1_loss_plain = visible_op(smooth_l1_loss, "smooth_l1_loss", ("input", "label"))
 
 
 def _class_first(x, axis):  # noqa: ANN001, ANN202
@@ -282,7 +288,7 @@ def _nll_vjp(s, ct, ignore_index=-100, reduction="mean"):  # noqa: ANN001, ANN20
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight", "out1"), vjp=_nll_vjp, hidden=1,
-       nondiff=("label",), method=False, checks=_label_checks)
+       nondiff=("label",), method=False, checks=_label_checks, name="nll_loss_residuals")
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log likelihood of log-probabilities ``input`` ([N, C, ...]) at the integer ``label`` ([N, ...]).
 
@@ -298,6 +304,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
     if reduction == "mean":
         return jnp.sum(loss) / jnp.where(total == 0, 1.0, total).astype(loss.dtype), total
     return loss, total
+
+
+nll_loss_plain = visible_op(nll_loss, "nll_loss", ("input", "label", "weight"))
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), method=False)

@@ -14,7 +14,7 @@ from jax import lax
 
 from ._util import as_float, dtype_arg
 from .checks import index_range
-from .table import defop
+from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
@@ -246,7 +246,8 @@ def _layer_norm_vjp(s, ct, normalized_shape=None, epsilon=1e-05):  # noqa: ANN00
     return jnp.reshape(dx, x.shape), dw, db
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight", "out1", "out2"), vjp=_layer_norm_vjp, hidden=2, method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight", "out1", "out2"), vjp=_layer_norm_vjp, hidden=2, method=False,
+       name="layer_norm_residuals")
 def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
     """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first).
 
@@ -264,6 +265,9 @@ def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
     if bias is not None:
         out = out + jnp.reshape(bias, tail)
     return out.astype(x.dtype), mean, var
+
+
+layer_norm_plain = visible_op(layer_norm, "layer_norm", ("x", "weight"))
 
 
 @defop(
@@ -341,11 +345,14 @@ def _pdist_vjp(s, ct, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN
 
 
 # as Paddle (subtract, then p_norm keeping its input and output): saves the difference (hidden) and the norm
-@defop(2, saves=("out0", "out1"), vjp=_pdist_vjp, hidden=1, method=False)
+@defop(2, saves=("out0", "out1"), vjp=_pdist_vjp, hidden=1, method=False, name="pairwise_distance_residuals")
 def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False):
     """``||x - y + epsilon||_p`` along the last axis."""
     d = x - y
     return _pdist_of(d, p, epsilon, keepdim), d
+
+
+pairwise_distance_plain = visible_op(pairwise_distance, "pairwise_distance", ("x", "y"))
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}

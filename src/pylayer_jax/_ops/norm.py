@@ -6,7 +6,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax import lax
 
-from .table import defop
+from .table import defop, visible_op
 
 
 def _channel_axis(api, x, data_format):  # noqa: ANN001, ANN202
@@ -79,7 +79,8 @@ def _instance_norm_vjp(s, ct, use_input_stats=True, momentum=0.9, eps=1e-05, dat
 
 
 @defop(("x", "running_mean", "running_var", "weight", "bias"), saves=("x", "weight", "out1", "out2"),
-       vjp=_instance_norm_vjp, hidden=2, nondiff=("running_mean", "running_var"), method=False)
+       vjp=_instance_norm_vjp, hidden=2, nondiff=("running_mean", "running_var"), method=False,
+       name="instance_norm_residuals")
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.9, eps=1e-05, data_format="NCHW"):
     """Normalise each (sample, channel) over its spatial dims, then scale and shift per channel.
@@ -100,6 +101,9 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     rstd = lax.rsqrt(jnp.mean(jnp.square(x2 - mean[:, None]), axis=1) + eps)
     out = jnp.moveaxis(jnp.reshape((x2 - mean[:, None]) * rstd[:, None], xc.shape), 1, caxis)
     return _affine(api, out, weight, bias, caxis).astype(x.dtype), mean, rstd
+
+
+instance_norm_plain = visible_op(instance_norm, "instance_norm", ("x", "weight"))
 
 
 def _group_norm_vjp(s, ct, num_groups=None, epsilon=1e-05, data_format="NCHW"):  # noqa: ANN001, ANN202
@@ -130,7 +134,7 @@ def _group_norm_vjp(s, ct, num_groups=None, epsilon=1e-05, data_format="NCHW"): 
 
 
 @defop(("x", "weight", "bias"), saves=("x", "weight", "bias", "out0", "out1", "out2"), vjp=_group_norm_vjp,
-       hidden=2, method=False)
+       hidden=2, method=False, name="group_norm_residuals")
 def group_norm(x, weight=None, bias=None, num_groups=None, epsilon=1e-05, data_format="NCHW"):
     """(Op order: tensors first.) Normalise over groups of channels (and the spatial dims), then scale and shift per channel.
 
@@ -148,6 +152,9 @@ def group_norm(x, weight=None, bias=None, num_groups=None, epsilon=1e-05, data_f
     var = jnp.mean(jnp.square(g - mean[..., None]), axis=2)
     out = jnp.moveaxis(jnp.reshape((g - mean[..., None]) * lax.rsqrt(var + epsilon)[..., None], xc.shape), 1, caxis)
     return _affine(api, out, weight, bias, caxis).astype(x.dtype), mean, var
+
+
+group_norm_plain = visible_op(group_norm, "group_norm", ("x", "weight"))
 
 
 @defop(1, saves=("x",), method=False)

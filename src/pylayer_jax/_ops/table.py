@@ -273,3 +273,17 @@ def defop(
 
     return deco
 
+
+def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
+    """``op`` without its hidden outputs, as an op of its own named ``name`` that saves ``saves`` (inputs) and
+    derives its VJP from the function. Eager dispatch runs this plain form (one output: the step replay takes
+    it); ``nn.functional`` switches to ``op`` while saved-tensor hooks are active, so that hooks see what
+    Paddle's kernel keeps."""
+
+    @functools.wraps(op.fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return op.visible(op.fn(*args, **kwargs))
+
+    return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
+                 checks=op.checks)(fn)
+
