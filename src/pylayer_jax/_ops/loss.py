@@ -255,6 +255,10 @@ def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean"
     return out, p, lab
 
 
+def _nll_checks(op, a):  # noqa: ANN001, ANN202
+    return _label_checks("nll_loss", a)  # (the class axis and the messages are nll_loss's)
+
+
 def _nll_parts(input, label, weight, ignore_index):  # noqa: ANN001, ANN202
     valid = label != ignore_index
     safe = jnp.where(valid, label, 0).astype(jnp.int64)
@@ -288,7 +292,7 @@ def _nll_vjp(s, ct, ignore_index=-100, reduction="mean"):  # noqa: ANN001, ANN20
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight", "out1"), vjp=_nll_vjp, hidden=1,
-       nondiff=("label",), method=False, checks=_label_checks, name="nll_loss_residuals")
+       nondiff=("label",), method=False, checks=_nll_checks, name="nll_loss_residuals")
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log likelihood of log-probabilities ``input`` ([N, C, ...]) at the integer ``label`` ([N, ...]).
 
