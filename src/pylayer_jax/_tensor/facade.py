@@ -274,6 +274,8 @@ class Tensor:
 
         On a tensor with ``stop_gradient=True`` it does nothing, as in Paddle.
         """
+        if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+            modes.capture.backward_called()
         if self.stop_gradient:
             return
         if grad_tensor is None and not retain_graph:
@@ -341,6 +343,8 @@ class Tensor:
 
     def __repr__(self) -> str:
         if isinstance(self._v, _Tracer):
+            if modes.capture is not None:  # printing inside jit.to_static: no value until the compiled call runs
+                _concrete(self, "printing a Tensor")
             return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._v})"
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
@@ -742,7 +746,7 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             out = kernel(*arrays)
 
     needs: tuple[bool, ...] | None = None
-    if trains and not traced and modes.grad_enabled and op.differentiable:
+    if trains and (not traced or modes.trace_tape) and modes.grad_enabled and op.differentiable:
         needs = _needs(op, leaves, leaf_param)
 
     if type(out) is not tuple and type(out) is not list:
@@ -887,6 +891,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
 
 def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = None, retain_graph: bool = False) -> None:
     """Run backward from ``tensors``, accumulating into leaves' ``.grad``."""
+    if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+        modes.capture.backward_called()
     if isinstance(tensors, Tensor):
         tensors = [tensors]
     if grad_tensors is not None and isinstance(grad_tensors, Tensor):

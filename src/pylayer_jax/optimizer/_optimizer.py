@@ -23,6 +23,7 @@ import numpy as np
 import optax
 
 from .._exec import deferred as lazy
+from .._runtime.state import modes
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
 from ._regularizer import WeightDecayRegularizer
@@ -316,6 +317,10 @@ class Optimizer:
             specs = self._specs(todo)
             kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
             self._key_cache = (ids, specs, kernel)
+        lr = self.get_lr()
+        cap = modes.capture
+        if cap is not None:  # inside a compiled training step (jit.to_static): the rate is an input of the program
+            lr = cap.optimizer_step(self, todo, lr)
         before_write()  # the parameters are rebound below
         acc = self._accumulators
         states = []
@@ -325,8 +330,7 @@ class Optimizer:
                 st = acc[id(p)] = self._init_state(spec, p.shape, p._v.dtype)
             states.append(st)
         # recorded like any op: the update joins the next step's program
-        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states,
-                                      self.get_lr())
+        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states, lr)
         for p, v, s in zip(todo, new_p, new_s):
             p._v = v
             acc[id(p)] = s

@@ -1,0 +1,433 @@
+"""Whole training steps as one XLA program: ``to_static`` of a function that calls ``backward()``.
+
+Layer L6 (``jit``). A function that runs the forward, ``loss.backward()``, ``opt.step()`` and
+``opt.clear_grad()`` is traced once per call signature into one jitted function:
+
+- the state it reads and writes is found while tracing (as ``to_static``'s implicit inputs are):
+  the Tensors its ops read (parameters, buffers, closures), the Tensors written in place, the
+  parameters an optimizer updates, their gradients (``.grad``: none, zeroed or an array) and each
+  optimizer's per-parameter state and learning rate;
+- inside the trace those Tensors hold tracers in place of their arrays, so the eager machinery runs
+  as it is: the tape records nodes on tracers (``modes.trace_tape``), ``backward()`` walks them,
+  PyLayers run their traced driver as one node, the optimizer's update is called on tracers;
+  afterwards every Tensor, gradient and optimizer state is put back as it was;
+- the compiled function takes that state as inputs (read afresh at every call) and returns what the
+  step wrote; the inputs it overwrites are donated, and the results are written back after the call
+  (a Tensor's version moves on as the step moved it). The learning rate is an input: a scheduler
+  changes it without a new compile.
+
+A value read inside (``.item()``, ``.numpy()``, ``float()``, ``print``, an ``if`` on a Tensor) raises a
+``RuntimeError`` naming the line: inside the step no Tensor has a value yet. Return it and read it
+after the call. With ``full_graph=False`` such a step runs eagerly instead.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from .._autograd.graph import ZEROED
+from .._replay import follow as replay
+from .._runtime.rng import generator
+from .._runtime.state import modes
+from .._tensor.facade import Tensor, _make_node, before_write
+from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, find_paths, user_line
+
+_Tracer = jax.core.Tracer
+_tls = threading.local()  # .call: the call being traced (its Tensors and optimizers)
+_NO_GRAD, _ZERO_GRAD, _GRAD = 0, 1, 2  # a state Tensor's .grad when the step begins
+_MAX_ROUNDS = 64
+
+
+class StepFound(Exception):  # noqa: N818 - internal signal, never seen by users
+    """A to_static trace called ``backward()`` or an optimizer's ``step()``: the function is a training step."""
+
+
+class NewState(Exception):  # noqa: N818 - internal signal
+    """A step trace met Tensors or optimizers that are not inputs yet: trace again with them."""
+
+    def __init__(self, tensors: list[Tensor], opts: list[Any], rng: bool) -> None:
+        super().__init__("to_static: new state of a training step")
+        self.tensors, self.opts, self.rng = tensors, opts, rng
+
+
+def _snapshot(t: Tensor) -> tuple:
+    acc = t._acc
+    return (t, t._v, t._e, t._sg, acc, None if acc is None else acc.grad, t._counter,
+            None if t._counter is None else t._counter.value, t._grad_t, t._retained)
+
+
+def _restore(snap: tuple) -> None:
+    t, v, e, sg, acc, grad, counter, version, grad_t, retained = snap
+    t._v, t._e, t._sg, t._grad_t, t._retained = v, e, sg, grad_t, retained
+    if acc is None:
+        t._acc = None
+    else:
+        t._acc = acc
+        acc.grad = grad
+    t._counter = counter
+    if counter is not None:
+        counter.value = version
+
+
+class _StepCapture:
+    """``modes.capture`` while a step is traced: finds state that is not an input yet, swaps in the rates."""
+
+    def __init__(self, given: set[int], lrs: dict[int, Any]) -> None:
+        self.given = given  # ids of the Tensors holding tracers
+        self.lrs = lrs  # id(optimizer) -> the tracer of its learning rate
+        self.found: dict[int, Tensor] = {}
+        self.new_opts: dict[int, Any] = {}
+        self.snaps: dict[int, tuple] = {}  # Tensors from outside touched by this (thrown away) trace
+
+    def _outside(self, t: Tensor) -> None:
+        if id(t) not in self.found:
+            self.found[id(t)] = t
+            self.snaps[id(t)] = _snapshot(t)
+
+    def read(self, leaves: Any, arrays: list[Any]) -> list[Any]:
+        for x in leaves:
+            if isinstance(x, Tensor) and not isinstance(x._v, _Tracer):
+                self._outside(x)
+        return arrays
+
+    def write(self, t: Tensor) -> None:
+        if id(t) not in self.given and not isinstance(t._v, _Tracer):
+            self._outside(t)
+
+    def backward_called(self) -> None:
+        pass
+
+    def optimizer_step(self, opt: Any, params: list[Tensor], lr: Any) -> Any:
+        for p in params:
+            if id(p) not in self.given:
+                self._outside(p)
+        lr_in = self.lrs.get(id(opt))
+        if lr_in is None:
+            if id(opt) not in self.new_opts:
+                self.new_opts[id(opt)] = (opt, dict(opt._accumulators))
+            return lr
+        return lr_in
+
+
+class _Call:
+    """What one call of a step hands its trace: the state Tensors, optimizers, arguments."""
+
+    __slots__ = ("tensors", "opts", "opt_ids", "args_tree", "leaves", "positions", "rng")
+
+    def __init__(self, tensors: list[Tensor], opts: list[Any], opt_ids: list[tuple[int, ...]], args_tree: Any,
+                 leaves: list[Any], positions: tuple[int, ...], rng: bool) -> None:
+        self.tensors, self.opts, self.opt_ids = tensors, opts, opt_ids
+        self.args_tree, self.leaves, self.positions, self.rng = args_tree, leaves, positions, rng
+
+
+class _Program:
+    """One compiled step: its trace function, what it writes, and the jitted callable."""
+
+    def __init__(self, step: WholeStep, n_tensors: int, grad_kinds: tuple[int, ...],
+                 opt_trees: list[list[Any]]) -> None:
+        self.step = step
+        self.n = n_tensors
+        self.grad_kinds = grad_kinds
+        self.opt_trees = opt_trees  # per optimizer, per stated parameter: the state's treedef
+        # filled by the trace: what comes out (see ``_body``)
+        self.value_out: list[int] = []  # state Tensors whose array the step rebinds
+        self.version: list[tuple[int, int]] = []  # (state Tensor, how far the step moves its version)
+        self.grad_out: list[tuple[int, Any]] = []  # (state Tensor, its .grad after: None, ZEROED or _GRAD)
+        self.state_out: list[list[tuple[Any, Any]]] = []  # per optimizer: (param id, treedef)
+        self.rng_out = False
+        self.out_tree: Any = None
+        self.out_static: list[Any] = []
+        self.n_user = 0
+        self.donate: tuple[int, ...] = ()
+        self.fn: Callable[..., Any] | None = None
+
+    # ---- the trace -------------------------------------------------------------------------
+    def body(self, *flat: Any) -> tuple:
+        c: _Call = _tls.call
+        it = iter(flat)
+        snaps = [_snapshot(t) for t in c.tensors]
+        acc_before = [dict(o._accumulators) for o in c.opts]
+        rng_before = generator._state
+        prev = (modes.capture, modes.trace_tape)
+        lrs: dict[int, Any] = {}
+        cap = _StepCapture({id(t) for t in c.tensors}, lrs)
+        try:
+            given = []
+            for t in c.tensors:
+                t._v = next(it)
+                given.append(t._v)
+                if t._e is not None:  # a Tensor with history from outside the step: a constant here
+                    t._e, t._sg = None, True
+            given_grads = []
+            for t, kind in zip(c.tensors, self.grad_kinds):
+                g = next(it) if kind == _GRAD else (ZEROED if kind == _ZERO_GRAD else None)
+                if g is not None:
+                    t._leaf_edge()
+                    t._acc.grad = g
+                t._grad_t = None
+                given_grads.append(g)
+            given_states = []
+            for o, ids, trees in zip(c.opts, c.opt_ids, self.opt_trees):
+                sts = []
+                for pid, tree in zip(ids, trees):
+                    st = jax.tree_util.tree_unflatten(tree, [next(it) for _ in range(tree.num_leaves)])
+                    o._accumulators[pid] = st
+                    sts.append(st)
+                given_states.append(sts)
+                lrs[id(o)] = next(it)
+            if c.rng:
+                generator._state = next(it)
+            rng_in = generator._state
+            a, kw = jax.tree_util.tree_unflatten(c.args_tree, c.leaves)  # the argument Tensors hold tracers now
+            replay.diverge(_make_node)  # no replayed step spans the trace
+            modes.capture, modes.trace_tape = cap, True
+            try:
+                out = self.step.fn(*a, **dict(kw))
+            except CONTROL_FLOW_ERRORS as e:
+                raise _value_error(self.step.name, e) from e
+            finally:
+                modes.capture, modes.trace_tape = prev
+            drew = generator._state is not rng_in
+            if cap.found or cap.new_opts or (drew and not c.rng):
+                raise NewState(list(cap.found.values()), [o for o, _ in cap.new_opts.values()], drew and not c.rng)
+            return self._outputs(c, out, given, given_grads, given_states, snaps)
+        finally:
+            modes.capture, modes.trace_tape = prev
+            for s in cap.snaps.values():
+                _restore(s)
+            for o, before in zip(c.opts, acc_before):
+                o._accumulators.clear()
+                o._accumulators.update(before)
+            for o, before in cap.new_opts.values():
+                o._accumulators.clear()
+                o._accumulators.update(before)
+            for s in snaps:
+                _restore(s)
+            generator._state = rng_before
+
+    def _outputs(self, c: _Call, out: Any, given: list[Any], given_grads: list[Any], given_states: list[list[Any]],
+                 snaps: list[tuple]) -> tuple:
+        res: list[Any] = []
+        leaves, self.out_tree = jax.tree_util.tree_flatten(out, is_leaf=lambda v: isinstance(v, Tensor))
+        self.out_static = []
+        for v in leaves:
+            if isinstance(v, Tensor):
+                res.append(v._v)
+                self.out_static.append(None)
+            elif isinstance(v, jax.Array):
+                raise TypeError(f"{self.step.name}: a training step must return Tensors (or Python values), but it "
+                                f"returned a {type(v).__name__}; wrap it with paddle.to_tensor.")
+            else:
+                self.out_static.append(v)
+        self.n_user = len(res)
+        self.value_out, self.version, self.grad_out = [], [], []
+        for i, (t, g0, s) in enumerate(zip(c.tensors, given, snaps)):
+            if t._v is not g0:
+                self.value_out.append(i)
+                res.append(t._v)
+            before = s[7] or 0
+            after = t._counter.value if t._counter is not None else 0
+            if t._counter is not s[6] or after != before:
+                self.version.append((i, after - before if t._counter is s[6] else after))
+        for i, (t, g0) in enumerate(zip(c.tensors, given_grads)):
+            g = t._acc.grad if t._acc is not None else None
+            if g is g0 and not isinstance(g, _Tracer):
+                continue
+            if isinstance(g, _Tracer):
+                self.grad_out.append((i, _GRAD))
+                res.append(g)
+            elif g is None or g is ZEROED:
+                self.grad_out.append((i, g))
+            else:
+                raise RuntimeError(f"{self.step.name}: the gradient of {t.name} was set to a value from outside "
+                                   "the step; set gradients from Tensors computed inside it.")
+        self.state_out = []
+        for o in c.opts:
+            outs = []
+            for t in c.tensors:
+                st = o._accumulators.get(id(t))
+                if st is None:
+                    continue
+                sl, tree = jax.tree_util.tree_flatten(st)
+                outs.append((id(t), tree))
+                res.extend(sl)
+            self.state_out.append(outs)
+        self.rng_out = c.rng
+        if c.rng:
+            res.append(generator._state)
+        return tuple(res)
+
+    # ---- a call -------------------------------------------------------------------------------
+    def run(self, c: _Call, flat: list[Any]) -> Any:
+        fn = self.fn
+        assert fn is not None
+        donated = self.donate
+        for j in donated:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
+            if sys.getrefcount(flat[j]) > 3:
+                flat[j] = jnp.copy(flat[j])
+        before_write()  # a replayed eager step that reads these Tensors builds its tape first
+        prev = getattr(_tls, "call", None)
+        _tls.call = c
+        try:
+            res = fn(*flat)
+        finally:
+            _tls.call = prev
+        return self.write_back(c, res)
+
+    def write_back(self, c: _Call, res: tuple) -> Any:
+        pos = self.n_user
+        tensors = c.tensors
+        for i in self.value_out:
+            t = tensors[i]
+            t._v = res[pos]
+            pos += 1
+        for i, d in self.version:
+            tensors[i]._version_counter().value += d
+        for i, kind in self.grad_out:
+            t = tensors[i]
+            if kind == _GRAD:
+                t._leaf_edge()
+                t._acc.grad = res[pos]
+                pos += 1
+            elif t._acc is not None:
+                t._acc.grad = kind
+        for o, outs in zip(c.opts, self.state_out):
+            acc = o._accumulators
+            for pid, tree in outs:
+                k = tree.num_leaves
+                acc[pid] = jax.tree_util.tree_unflatten(tree, res[pos:pos + k])
+                pos += k
+        if self.rng_out:
+            generator.set_state(res[pos])
+        user = iter(res[:self.n_user])
+        leaves = [Tensor(next(user)) if s is None else s for s in self.out_static]
+        return jax.tree_util.tree_unflatten(self.out_tree, leaves)
+
+
+def _value_error(name: str, e: BaseException) -> ControlFlowError:
+    where = user_line(sys.exc_info()[2]) or "(line unknown)"
+    err = ControlFlowError(
+        f"{name}: {where} needs a Tensor's value in Python (.item(), .numpy(), float(), print, or an if/while on "
+        "a Tensor), but inside a compiled training step a Tensor has no value until the step has run. Return the "
+        "Tensor from the step and read it after the call (loss = step(x, y); loss.item()), use paddle.where or "
+        "paddle.static.nn.cond for a branch, or pass full_graph=False to run this step eagerly."
+    )
+    err.where = where
+    return err
+
+
+class WholeStep:
+    """The compiled training steps of one ``to_static`` function and call structure."""
+
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+        self.fn = fn
+        self.name = name
+        self.implicit: list[Implicit] = []
+        self.opts: list[Any] = []  # weak references would let a replaced optimizer go; it is held like a closure
+        self.rng = False
+        self.programs: dict[Any, _Program] = {}
+
+    def __call__(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
+        for _ in range(_MAX_ROUNDS):
+            tensors: list[Tensor] = []
+            seen: set[int] = set()
+            for p in positions:
+                t = leaves[p]
+                if id(t) not in seen:
+                    seen.add(id(t))
+                    tensors.append(t)
+            for imp in self.implicit:
+                t = imp.get(self.fn)
+                if t is not None and id(t) not in seen:
+                    seen.add(id(t))
+                    tensors.append(t)
+            flat: list[Any] = [t._value for t in tensors]
+            kinds = []
+            for t in tensors:
+                acc = t._acc
+                g = None if acc is None else acc.grad
+                if g is None:
+                    kinds.append(_NO_GRAD)
+                elif g is ZEROED:
+                    kinds.append(_ZERO_GRAD)
+                else:
+                    kinds.append(_GRAD)
+                    flat.append(t.grad._value)
+            opt_ids, opt_trees = [], []
+            for o in self.opts:
+                acc = o._accumulators
+                ids, trees = [], []
+                for t in tensors:
+                    st = acc.get(id(t))
+                    if st is not None:
+                        sl, tree = jax.tree_util.tree_flatten(st)
+                        ids.append(id(t))
+                        trees.append(tree)
+                        flat.extend(sl)
+                opt_ids.append(tuple(ids))
+                opt_trees.append(trees)
+                flat.append(float(o.get_lr()))  # a Python float: an input, never a constant
+            if self.rng:
+                flat.append(generator.get_state())
+            key = (tuple((id(t), t._sg, t._v.shape, t._v.dtype) for t in tensors), tuple(kinds),
+                   tuple(opt_ids), tuple(tuple(trees) for trees in opt_trees), self.rng)
+            c = _Call(tensors, self.opts, opt_ids, args_tree, leaves, positions, self.rng)
+            prog = self.programs.get(key)
+            if prog is None:
+                try:
+                    prog = self._build(c, tuple(kinds), opt_trees, flat)
+                except NewState as e:
+                    self._learn(e)
+                    continue
+                self.programs[key] = prog
+            return prog.run(c, flat)
+        raise RuntimeError(f"{self.name}: the state of the training step kept changing over {_MAX_ROUNDS} traces.")
+
+    def _learn(self, e: NewState) -> None:
+        if e.rng:
+            self.rng = True
+        if e.tensors:
+            paths = find_paths(self.fn, {id(t): t for t in e.tensors})
+            self.implicit.extend(Implicit(paths.get(id(t)), t) for t in e.tensors)
+        for o in e.opts:
+            if all(o is not p for p in self.opts):
+                self.opts.append(o)
+
+    def _build(self, c: _Call, kinds: tuple[int, ...], opt_trees: list[list[Any]], flat: list[Any]) -> _Program:
+        prog = _Program(self, len(c.tensors), kinds, opt_trees)
+        prev = getattr(_tls, "call", None)
+        _tls.call = c
+        try:
+            jax.eval_shape(prog.body, *flat)  # finds new state (NewState) or what the step writes
+        finally:
+            _tls.call = prev
+        # the inputs the step overwrites are donated: the values it rebinds, the gradients, the optimizer states
+        n = len(c.tensors)
+        donate = [i for i in prog.value_out if not _explicit(c, i)]
+        pos = n
+        written_grads = {i for i, _ in prog.grad_out}
+        for i, kind in enumerate(kinds):
+            if kind == _GRAD:
+                if i in written_grads:
+                    donate.append(pos)
+                pos += 1
+        for trees in opt_trees:
+            for tree in trees:
+                donate.extend(range(pos, pos + tree.num_leaves))
+                pos += tree.num_leaves
+            pos += 1  # the learning rate
+        prog.donate = tuple(donate)
+        prog.fn = jax.jit(prog.body, donate_argnums=prog.donate)
+        return prog
+
+
+def _explicit(c: _Call, i: int) -> bool:
+    """Whether state Tensor ``i`` was passed as an argument (the caller's array is never donated)."""
+    t = c.tensors[i]
+    return any(c.leaves[p] is t for p in c.positions)
