@@ -7,11 +7,13 @@ a closure cell, a global), so a Tensor replaced between calls is the one read.
 
 from __future__ import annotations
 
+import keyword
 import os
 import sys
 import traceback
 import types
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -150,3 +152,35 @@ def control_flow_error(name: str, e: BaseException) -> ControlFlowError:
     )
     err.where = where
     return err
+
+
+def resolver(fn: Any, implicit: list[Implicit]) -> Callable[[], list[Any]]:
+    """One function that finds every implicit input again (a call's hot path): the paths written out as
+    Python expressions (``g['net']._sub_layers['0']._parameters['weight']``), compiled once. It raises where
+    a path leads nowhere now; ``Implicit.get`` then says which."""
+    f = fn.__func__ if isinstance(fn, types.MethodType) else fn
+    env: dict[str, Any] = {"fn": fn, "refs": [imp.ref for imp in implicit], "cells": getattr(f, "__closure__", None),
+                           "g": getattr(f, "__globals__", None)}
+    exprs = []
+    for k, imp in enumerate(implicit):
+        path = imp.path
+        if path is None:
+            exprs.append(f"refs[{k}]()")
+            continue
+        kind = path[0]
+        if kind[0] == "self":
+            e = "fn.__self__"
+        elif kind[0] == "cell":
+            e = f"cells[{f.__code__.co_freevars.index(kind[1])}].cell_contents"
+        else:
+            e = f"g[{kind[1]!r}]"
+        for step, key in path[1:]:
+            if step == "item":
+                e = f"{e}[{key!r}]"
+            elif isinstance(key, str) and key.isidentifier() and not keyword.iskeyword(key):
+                e = f"{e}.{key}"
+            else:
+                e = f"getattr({e}, {key!r})"
+        exprs.append(e)
+    exec(f"def get():\n    return [{', '.join(exprs)}]\n", env)  # noqa: S102 - built from attribute names and keys
+    return env["get"]

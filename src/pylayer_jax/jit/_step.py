@@ -32,16 +32,18 @@ import jax
 import jax.numpy as jnp
 
 from .._autograd.graph import ZEROED
+from .._exec.deferred import Pending
 from .._replay import follow as replay
 from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, _make_node, before_write
-from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, find_paths, user_line
+from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, find_paths, resolver, user_line
 
 _Tracer = jax.core.Tracer
 _tls = threading.local()  # .call: the call being traced (its Tensors and optimizers)
 _NO_GRAD, _ZERO_GRAD, _GRAD = 0, 1, 2  # a state Tensor's .grad when the step begins
 _MAX_ROUNDS = 64
+_MAX_PROGRAMS = 16  # compiled programs kept per step function and call structure (oldest dropped)
 
 
 class StepFound(Exception):  # noqa: N818 - internal signal, never seen by users
@@ -118,28 +120,27 @@ class _StepCapture:
 class _Call:
     """What one call of a step hands its trace: the state Tensors, optimizers, arguments."""
 
-    __slots__ = ("tensors", "opts", "opt_ids", "args_tree", "leaves", "positions", "rng")
+    __slots__ = ("tensors", "opts", "opt_ids", "args_tree", "leaves", "rng")
 
     def __init__(self, tensors: list[Tensor], opts: list[Any], opt_ids: list[tuple[int, ...]], args_tree: Any,
-                 leaves: list[Any], positions: tuple[int, ...], rng: bool) -> None:
+                 leaves: list[Any], rng: bool) -> None:
         self.tensors, self.opts, self.opt_ids = tensors, opts, opt_ids
-        self.args_tree, self.leaves, self.positions, self.rng = args_tree, leaves, positions, rng
+        self.args_tree, self.leaves, self.rng = args_tree, leaves, rng
 
 
 class _Program:
-    """One compiled step: its trace function, what it writes, and the jitted callable."""
+    """One compiled step: its trace function, what it writes (learnt while tracing), the jitted callable."""
 
-    def __init__(self, step: WholeStep, n_tensors: int, grad_kinds: tuple[int, ...],
-                 opt_trees: list[list[Any]]) -> None:
+    def __init__(self, step: WholeStep, kinds: tuple[int, ...], state_tree: Any) -> None:
         self.step = step
-        self.n = n_tensors
-        self.grad_kinds = grad_kinds
-        self.opt_trees = opt_trees  # per optimizer, per stated parameter: the state's treedef
-        # filled by the trace: what comes out (see ``_body``)
+        self.kinds = kinds  # per state Tensor: its .grad when the step begins (_NO_GRAD, _ZERO_GRAD, _GRAD)
+        self.state_tree = state_tree  # the optimizers' states given: per optimizer, per parameter with state
+        # learnt by the trace (see ``_outputs``): what comes out after the function's own results
         self.value_out: list[int] = []  # state Tensors whose array the step rebinds
         self.version: list[tuple[int, int]] = []  # (state Tensor, how far the step moves its version)
         self.grad_out: list[tuple[int, Any]] = []  # (state Tensor, its .grad after: None, ZEROED or _GRAD)
-        self.state_out: list[list[tuple[Any, Any]]] = []  # per optimizer: (param id, treedef)
+        self.state_ids: list[list[int]] = []  # per optimizer: the parameters whose state comes out
+        self.state_out: Any = None  # their treedef
         self.rng_out = False
         self.out_tree: Any = None
         self.out_static: list[Any] = []
@@ -165,27 +166,23 @@ class _Program:
                 if t._e is not None:  # a Tensor with history from outside the step: a constant here
                     t._e, t._sg = None, True
             given_grads = []
-            for t, kind in zip(c.tensors, self.grad_kinds):
+            for t, kind in zip(c.tensors, self.kinds):
                 g = next(it) if kind == _GRAD else (ZEROED if kind == _ZERO_GRAD else None)
                 if g is not None:
                     t._leaf_edge()
                     t._acc.grad = g
                 t._grad_t = None
                 given_grads.append(g)
-            given_states = []
-            for o, ids, trees in zip(c.opts, c.opt_ids, self.opt_trees):
-                sts = []
-                for pid, tree in zip(ids, trees):
-                    st = jax.tree_util.tree_unflatten(tree, [next(it) for _ in range(tree.num_leaves)])
-                    o._accumulators[pid] = st
-                    sts.append(st)
-                given_states.append(sts)
+            states = jax.tree_util.tree_unflatten(self.state_tree, [next(it) for _ in range(self.state_tree.num_leaves)])
+            for o, ids, sts in zip(c.opts, c.opt_ids, states):
+                o._accumulators.update(zip(ids, sts))
+            for o in c.opts:
                 lrs[id(o)] = next(it)
             if c.rng:
                 generator._state = next(it)
             rng_in = generator._state
             a, kw = jax.tree_util.tree_unflatten(c.args_tree, c.leaves)  # the argument Tensors hold tracers now
-            replay.diverge(_make_node)  # no replayed step spans the trace
+            replay.diverge(_make_node)  # no replayed eager step spans the trace
             modes.capture, modes.trace_tape = cap, True
             try:
                 out = self.step.fn(*a, **dict(kw))
@@ -196,23 +193,19 @@ class _Program:
             drew = generator._state is not rng_in
             if cap.found or cap.new_opts or (drew and not c.rng):
                 raise NewState(list(cap.found.values()), [o for o, _ in cap.new_opts.values()], drew and not c.rng)
-            return self._outputs(c, out, given, given_grads, given_states, snaps)
+            return self._outputs(c, out, given, given_grads, snaps)
         finally:
             modes.capture, modes.trace_tape = prev
             for s in cap.snaps.values():
                 _restore(s)
-            for o, before in zip(c.opts, acc_before):
-                o._accumulators.clear()
-                o._accumulators.update(before)
-            for o, before in cap.new_opts.values():
+            for o, before in [*zip(c.opts, acc_before), *cap.new_opts.values()]:
                 o._accumulators.clear()
                 o._accumulators.update(before)
             for s in snaps:
                 _restore(s)
             generator._state = rng_before
 
-    def _outputs(self, c: _Call, out: Any, given: list[Any], given_grads: list[Any], given_states: list[list[Any]],
-                 snaps: list[tuple]) -> tuple:
+    def _outputs(self, c: _Call, out: Any, given: list[Any], given_grads: list[Any], snaps: list[tuple]) -> tuple:
         res: list[Any] = []
         leaves, self.out_tree = jax.tree_util.tree_flatten(out, is_leaf=lambda v: isinstance(v, Tensor))
         self.out_static = []
@@ -247,17 +240,10 @@ class _Program:
             else:
                 raise RuntimeError(f"{self.step.name}: the gradient of {t.name} was set to a value from outside "
                                    "the step; set gradients from Tensors computed inside it.")
-        self.state_out = []
-        for o in c.opts:
-            outs = []
-            for t in c.tensors:
-                st = o._accumulators.get(id(t))
-                if st is None:
-                    continue
-                sl, tree = jax.tree_util.tree_flatten(st)
-                outs.append((id(t), tree))
-                res.extend(sl)
-            self.state_out.append(outs)
+        self.state_ids = [[id(t) for t in c.tensors if id(t) in o._accumulators] for o in c.opts]
+        sl, self.state_out = jax.tree_util.tree_flatten(
+            [[o._accumulators[i] for i in ids] for o, ids in zip(c.opts, self.state_ids)])
+        res.extend(sl)
         self.rng_out = c.rng
         if c.rng:
             res.append(generator._state)
@@ -265,27 +251,20 @@ class _Program:
 
     # ---- a call -------------------------------------------------------------------------------
     def run(self, c: _Call, flat: list[Any]) -> Any:
-        fn = self.fn
-        assert fn is not None
-        donated = self.donate
-        for j in donated:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
+        for j in self.donate:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
             if sys.getrefcount(flat[j]) > 3:
                 flat[j] = jnp.copy(flat[j])
         before_write()  # a replayed eager step that reads these Tensors builds its tape first
         prev = getattr(_tls, "call", None)
-        _tls.call = c
+        _tls.call = c  # (read only if the call traces)
         try:
-            res = fn(*flat)
+            res = self.fn(*flat)  # type: ignore[misc]
         finally:
             _tls.call = prev
-        return self.write_back(c, res)
-
-    def write_back(self, c: _Call, res: tuple) -> Any:
         pos = self.n_user
         tensors = c.tensors
         for i in self.value_out:
-            t = tensors[i]
-            t._v = res[pos]
+            tensors[i]._v = res[pos]
             pos += 1
         for i, d in self.version:
             tensors[i]._version_counter().value += d
@@ -295,19 +274,24 @@ class _Program:
                 t._leaf_edge()
                 t._acc.grad = res[pos]
                 pos += 1
+            elif kind is ZEROED:
+                t._leaf_edge()
+                t._acc.grad = ZEROED
             elif t._acc is not None:
-                t._acc.grad = kind
-        for o, outs in zip(c.opts, self.state_out):
-            acc = o._accumulators
-            for pid, tree in outs:
-                k = tree.num_leaves
-                acc[pid] = jax.tree_util.tree_unflatten(tree, res[pos:pos + k])
-                pos += k
+                t._acc.grad = None
+        k = self.state_out.num_leaves
+        if k or self.state_ids:
+            states = jax.tree_util.tree_unflatten(self.state_out, res[pos:pos + k])
+            for o, ids, sts in zip(c.opts, self.state_ids, states):
+                o._accumulators.update(zip(ids, sts))
+            pos += k
         if self.rng_out:
             generator.set_state(res[pos])
+        if self.n_user == 1 and len(self.out_static) == 1:
+            return jax.tree_util.tree_unflatten(self.out_tree, [Tensor(res[0])])
         user = iter(res[:self.n_user])
-        leaves = [Tensor(next(user)) if s is None else s for s in self.out_static]
-        return jax.tree_util.tree_unflatten(self.out_tree, leaves)
+        return jax.tree_util.tree_unflatten(self.out_tree, [Tensor(next(user)) if s is None else s
+                                                            for s in self.out_static])
 
 
 def _value_error(name: str, e: BaseException) -> ControlFlowError:
@@ -329,24 +313,36 @@ class WholeStep:
         self.fn = fn
         self.name = name
         self.implicit: list[Implicit] = []
-        self.opts: list[Any] = []  # weak references would let a replaced optimizer go; it is held like a closure
+        self._get: Callable[[], list[Any]] | None = None  # finds every implicit input again (``resolver``)
+        self.opts: list[Any] = []  # the optimizers it steps (held like a closure holds them)
         self.rng = False
         self.programs: dict[Any, _Program] = {}
 
+    def _implicit_tensors(self) -> list[Tensor]:
+        get = self._get
+        if get is None:
+            get = self._get = resolver(self.fn, self.implicit)
+        try:
+            found = get()
+        except Exception:  # noqa: BLE001 - a path leads nowhere now: ask each, drop what is gone
+            found = None
+        if found is None or not all(isinstance(t, Tensor) for t in found):
+            found = [imp.get(self.fn) for imp in self.implicit]
+            if any(t is None for t in found):
+                self.implicit = [imp for imp, t in zip(self.implicit, found) if t is not None]
+                self._get = None
+                found = [t for t in found if t is not None]
+        return found
+
     def __call__(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
         for _ in range(_MAX_ROUNDS):
-            tensors: list[Tensor] = []
-            seen: set[int] = set()
-            for p in positions:
-                t = leaves[p]
-                if id(t) not in seen:
-                    seen.add(id(t))
-                    tensors.append(t)
-            for imp in self.implicit:
-                t = imp.get(self.fn)
-                if t is not None and id(t) not in seen:
-                    seen.add(id(t))
-                    tensors.append(t)
+            explicit = [leaves[p] for p in positions]
+            tensors = explicit + self._implicit_tensors()
+            ids = tuple(map(id, tensors))
+            if len(set(ids)) != len(ids):  # a Tensor passed and also read from outside, or passed twice
+                seen: set[int] = set()
+                tensors = [t for t in tensors if not (id(t) in seen or seen.add(id(t)))]  # type: ignore[func-returns-value]
+                ids = tuple(map(id, tensors))
             flat: list[Any] = [t._value for t in tensors]
             kinds = []
             for t in tensors:
@@ -358,33 +354,30 @@ class WholeStep:
                     kinds.append(_ZERO_GRAD)
                 else:
                     kinds.append(_GRAD)
-                    flat.append(t.grad._value)
-            opt_ids, opt_trees = [], []
+                    flat.append(g.get() if type(g) is Pending else g)
+            opt_ids = []
             for o in self.opts:
                 acc = o._accumulators
-                ids, trees = [], []
-                for t in tensors:
-                    st = acc.get(id(t))
-                    if st is not None:
-                        sl, tree = jax.tree_util.tree_flatten(st)
-                        ids.append(id(t))
-                        trees.append(tree)
-                        flat.extend(sl)
-                opt_ids.append(tuple(ids))
-                opt_trees.append(trees)
-                flat.append(float(o.get_lr()))  # a Python float: an input, never a constant
+                opt_ids.append(tuple(i for i in ids if i in acc))
+            sl, state_tree = jax.tree_util.tree_flatten(
+                [[o._accumulators[i] for i in oi] for o, oi in zip(self.opts, opt_ids)])
+            flat.extend(sl)
+            for o in self.opts:
+                flat.append(float(o.get_lr()))  # a Python float: an input of the program, never a constant
             if self.rng:
                 flat.append(generator.get_state())
-            key = (tuple((id(t), t._sg, t._v.shape, t._v.dtype) for t in tensors), tuple(kinds),
-                   tuple(opt_ids), tuple(tuple(trees) for trees in opt_trees), self.rng)
-            c = _Call(tensors, self.opts, opt_ids, args_tree, leaves, positions, self.rng)
+            key = (ids, tuple(t._sg for t in tensors), tuple(kinds), tuple(opt_ids), state_tree, self.rng,
+                   tuple((v.shape, v.dtype) for v in flat[:len(explicit)]))
+            c = _Call(tensors, self.opts, opt_ids, args_tree, leaves, self.rng)
             prog = self.programs.get(key)
             if prog is None:
                 try:
-                    prog = self._build(c, tuple(kinds), opt_trees, flat)
+                    prog = self._build(c, tuple(kinds), state_tree, flat)
                 except NewState as e:
                     self._learn(e)
                     continue
+                if len(self.programs) >= _MAX_PROGRAMS:
+                    self.programs.pop(next(iter(self.programs)))
                 self.programs[key] = prog
             return prog.run(c, flat)
         raise RuntimeError(f"{self.name}: the state of the training step kept changing over {_MAX_ROUNDS} traces.")
@@ -395,39 +388,32 @@ class WholeStep:
         if e.tensors:
             paths = find_paths(self.fn, {id(t): t for t in e.tensors})
             self.implicit.extend(Implicit(paths.get(id(t)), t) for t in e.tensors)
+            self._get = None
         for o in e.opts:
             if all(o is not p for p in self.opts):
                 self.opts.append(o)
 
-    def _build(self, c: _Call, kinds: tuple[int, ...], opt_trees: list[list[Any]], flat: list[Any]) -> _Program:
-        prog = _Program(self, len(c.tensors), kinds, opt_trees)
+    def _build(self, c: _Call, kinds: tuple[int, ...], state_tree: Any, flat: list[Any]) -> _Program:
+        prog = _Program(self, kinds, state_tree)
         prev = getattr(_tls, "call", None)
         _tls.call = c
         try:
-            jax.eval_shape(prog.body, *flat)  # finds new state (NewState) or what the step writes
+            jax.eval_shape(prog.body, *flat)  # finds new state (NewState) or learns what the step writes
         finally:
             _tls.call = prev
-        # the inputs the step overwrites are donated: the values it rebinds, the gradients, the optimizer states
+        # the inputs the step overwrites are donated: the values it rebinds (not the caller's arguments), the
+        # gradients it replaces, the optimizer states
         n = len(c.tensors)
-        donate = [i for i in prog.value_out if not _explicit(c, i)]
+        donate = [i for i in prog.value_out if not any(c.leaves[p] is c.tensors[i] for p in range(len(c.leaves)))]
+        written = {i for i, _ in prog.grad_out}
         pos = n
-        written_grads = {i for i, _ in prog.grad_out}
         for i, kind in enumerate(kinds):
             if kind == _GRAD:
-                if i in written_grads:
+                if i in written:
                     donate.append(pos)
                 pos += 1
-        for trees in opt_trees:
-            for tree in trees:
-                donate.extend(range(pos, pos + tree.num_leaves))
-                pos += tree.num_leaves
-            pos += 1  # the learning rate
+        if prog.state_out.num_leaves == state_tree.num_leaves:  # (every state given comes out again)
+            donate.extend(range(pos, pos + state_tree.num_leaves))
         prog.donate = tuple(donate)
         prog.fn = jax.jit(prog.body, donate_argnums=prog.donate)
         return prog
-
-
-def _explicit(c: _Call, i: int) -> bool:
-    """Whether state Tensor ``i`` was passed as an argument (the caller's array is never donated)."""
-    t = c.tensors[i]
-    return any(c.leaves[p] is t for p in c.positions)
