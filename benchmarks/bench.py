@@ -24,7 +24,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step, mlp_train_step, pylayer_train_step  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
 from pylayer_jax._autograd import fused_backward  # noqa: E402
@@ -130,6 +130,8 @@ def ours() -> dict[str, tuple[float, float | None]]:
         jx = jnp.asarray(x_np)
         res[f"pylayer step {list(shape)}"] = (timed(pstep, big=shape[0] > 999), timed(lambda jg=jg, jx=jx: jg(jx), big=shape[0] > 999))
 
+    res.update(compiled_steps())
+
     # traced: jax.jit(jax.grad(.)) of a 3-layer MLP whose activation is the PyLayer vs a hand-written custom_vjp
     ws = [jnp.asarray(rng.random((256, 256), np.float32) * 0.1) for _ in range(3)]
     xin = jnp.asarray(rng.random((512, 256), np.float32))
@@ -146,6 +148,54 @@ def ours() -> dict[str, tuple[float, float | None]]:
     res.update(static_runs())
     res.update(shape_rows())
     return res
+
+
+def compiled_steps() -> dict[str, tuple[float, float | None]]:
+    """Whole training steps under ``paddle.jit.to_static`` (forward, backward, SGD step, clear_grad) against a
+    hand-written ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update doing the same work."""
+    res: dict[str, tuple[float, float | None]] = {}
+    rng = np.random.default_rng(0)
+    x_np = rng.random((64, 8), np.float32)
+    p_np = [rng.random(s, np.float32) * 0.1 for s in [(8, 8), (8,), (8, 8), (8,)]]
+    x = paddle.to_tensor(x_np)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+    fast = paddle.jit.to_static(mlp_train_step(paddle, params))
+
+    def loss(ps: Any, x: Any) -> Any:
+        w1, b1, w2, b2 = ps
+        return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
+
+    jax_mlp = _jax_sgd(loss, [jnp.asarray(p) for p in p_np], jnp.asarray(x_np))
+    res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"] = (timed(lambda: fast(x)), jax_mlp)
+    eager = mlp_train_step(paddle, [paddle.to_tensor(p, stop_gradient=False) for p in p_np])
+    res["eager mlp step 64x8 (fwd, bwd, SGD)"] = (timed(lambda: eager(x)), jax_mlp)
+
+    w_np = rng.random((2, 3), np.float32)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    pfast = paddle.jit.to_static(pylayer_train_step(paddle, CusTanh, w))
+    jax_pl = _jax_sgd(lambda ps, _: jnp.mean(tanh_ref(ps[0])), [jnp.asarray(w_np)], None)
+    res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"] = (timed(pfast), jax_pl)
+    peager = pylayer_train_step(paddle, CusTanh, paddle.to_tensor(w_np, stop_gradient=False))
+    res["eager pylayer step [2, 3] (fwd, bwd, SGD)"] = (timed(peager), jax_pl)
+    return res
+
+
+def _jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any) -> float:
+    """A hand-written training step: ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update."""
+    tx = optax.sgd(0.01)
+    state = [tx.init(ps)]
+
+    @jax.jit
+    def jstep(ps: Any, st: Any, x: Any) -> Any:
+        value, g = jax.value_and_grad(loss)(ps, x)
+        upd, st = tx.update(g, st, ps)
+        return optax.apply_updates(ps, upd), st, value
+
+    def jrun() -> Any:
+        ps[:], state[0], value = jstep(list(ps), state[0], x)
+        return value
+
+    return timed(jrun)
 
 
 def cache_sizes() -> dict[str, int]:

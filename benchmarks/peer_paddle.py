@@ -14,7 +14,7 @@ warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step, mlp_train_step, pylayer_train_step  # noqa: E402
 from paddle.autograd import PyLayer  # noqa: E402
 
 
@@ -55,6 +55,17 @@ def main() -> None:
             return x.grad
 
         res[f"pylayer step {shape}"] = per_call_us(pstep, min_time=0.5 if shape[0] < 1000 else 2.0)
+    # the compiled-step rows: Paddle runs the same training step eagerly
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.random((64, 8), np.float32))
+    params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
+              for s in [(8, 8), (8,), (8, 8), (8,)]]
+    step = mlp_train_step(paddle, params)
+    res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"] = per_call_us(lambda: step(x))
+    res["eager mlp step 64x8 (fwd, bwd, SGD)"] = res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"]
+    w = paddle.to_tensor(rng.random((2, 3), np.float32), stop_gradient=False)
+    res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"] = per_call_us(pylayer_train_step(paddle, CusTanh, w))
+    res["eager pylayer step [2, 3] (fwd, bwd, SGD)"] = res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"]
     res.update(static_runs())
     rng = np.random.default_rng(0)
     x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
