@@ -313,10 +313,10 @@ def static_runs() -> dict[str, tuple[float, float | None]]:
     return res
 
 
-def peer(python: str | None, script: str) -> dict[str, float]:
+def peer(python: str | None, script: str, *flags: str) -> dict[str, float]:
     if not python:
         return {}
-    out = subprocess.run([python, os.path.join(HERE, script)], capture_output=True, text=True, timeout=1800)
+    out = subprocess.run([python, os.path.join(HERE, script), *flags], capture_output=True, text=True, timeout=1800)
     if out.returncode != 0:
         print(f"[{script} failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode}]")
         return {}
@@ -337,12 +337,22 @@ def main() -> None:
     ap.add_argument("--paddle-python", help="interpreter with paddlepaddle installed (or env PADDLE_PYTHON)")
     ap.add_argument("--torch-python", help="interpreter with torch installed (or env TORCH_PYTHON)")
     ap.add_argument("--quick", action="store_true", help="one short batch per case and no peers: a smoke run")
+    ap.add_argument("--steps", type=int, default=0, metavar="N",
+                    help="only the training-step rows (compiled and eager), N rounds, Paddle's process after ours")
     args = ap.parse_args()
     QUICK[0] = args.quick
+    if args.steps:
+        paddle_py = _find("paddle", args.paddle_python, "PADDLE_PYTHON")
+        for _ in range(args.steps):
+            _table(compiled_steps(), peer(paddle_py, "peer_paddle.py", "--steps"), {})
+        return
     mine = ours()
     pd = {} if args.quick else peer(_find("paddle", args.paddle_python, "PADDLE_PYTHON"), "peer_paddle.py")
     th = {} if args.quick else peer(_find("torch", args.torch_python, "TORCH_PYTHON"), "peer_torch.py")
+    _table(mine, pd, th)
 
+
+def _table(mine: dict[str, tuple[float, float | None]], pd: dict[str, float], th: dict[str, float]) -> None:
     def fmt(v: float | None) -> str:
         if v is None:
             return "-"
