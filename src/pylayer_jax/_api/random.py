@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 
 from .._ops.table import TABLE
+from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
 from .._runtime.state import modes
@@ -44,12 +45,17 @@ def seed(seed: int) -> Any:
 
 
 def get_rng_state(device: Any = None) -> list[Tensor]:
-    """The generator state, as a list holding one int64 key Tensor (for set_rng_state)."""
+    """The generator state, as a list holding one int64 key Tensor (for set_rng_state). One generator
+    serves every device, so ``device`` (checked to exist, as Paddle does) names the same state."""
+    if device is not None:
+        _device.resolve(device, "paddle.get_rng_state")
     return [Tensor(generator.get_state())]
 
 
 def set_rng_state(state_list: Sequence[Any], device: Any = None) -> None:
-    """Restore a state returned by get_rng_state."""
+    """Restore a state returned by get_rng_state (``device``: checked to exist; one generator serves all)."""
+    if device is not None:
+        _device.resolve(device, "paddle.set_rng_state")
     if isinstance(state_list, list | tuple):
         if len(state_list) != 1:
             raise ValueError(

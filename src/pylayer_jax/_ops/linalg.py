@@ -204,9 +204,27 @@ def dist(x, y, p=2):
     return jnp.sum(d**p) ** (1.0 / p)
 
 
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
 @defop(2, saves=("x", "y"))
 def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """p-norm distances between the rows of ``x`` and of ``y`` (batched)."""
+    """p-norm distances between the rows of ``x`` and of ``y`` (batched).
+
+    For ``p=2`` the ``compute_mode`` picks Paddle's form: ``|x|^2 - 2 x.y + |y|^2`` by a matrix product
+    (always with 'use_mm_for_euclid_dist', with '..._if_necessary' when either side has more than 25
+    rows), else the direct difference; the two round differently.
+    """
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"cdist: compute_mode must be one of {', '.join(map(repr, _CDIST_MODES))}, but received "
+                         f"{compute_mode!r}.")
+    mm = compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (x.shape[-2] > 25 or y.shape[-2] > 25))
+    if p == 2.0 and mm:
+        xn = jnp.sum(x * x, axis=-1, keepdims=True)
+        yn = jnp.swapaxes(jnp.sum(y * y, axis=-1, keepdims=True), -1, -2)
+        sq = jnp.maximum(jnp.matmul(x, jnp.swapaxes(y, -1, -2)) * -2 + yn + xn, 0)
+        pos = sq > 0  # safe sqrt, as below
+        return jnp.where(pos, jnp.sqrt(jnp.where(pos, sq, 1.0)), 0.0).astype(sq.dtype)
     d = jnp.abs(x[..., :, None, :] - y[..., None, :, :])
     if p == 0:
         return jnp.sum(d != 0, axis=-1).astype(d.dtype)

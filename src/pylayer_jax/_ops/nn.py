@@ -63,8 +63,8 @@ def gelu(x, approximate=False):
 
 
 @defop(1, saves=("x",), method=False)
-def silu(x, inplace=False):
-    """``x * sigmoid(x)``."""
+def silu(x):
+    """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
@@ -234,7 +234,6 @@ def batch_norm(
     weight=None,
     bias=None,
     training=False,
-    momentum=0.9,
     epsilon=1e-05,
     data_format="NCHW",
     use_global_stats=None,
@@ -349,8 +348,9 @@ def _embedding_checks(op, a):  # noqa: ANN001, ANN202
 
 
 @defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks)
-def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
-    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
+def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
+    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros.
+    (``nn.functional.embedding`` applies ``max_norm`` through ``embedding_renorm`` first.)"""
     out = jnp.take(weight, x, axis=0)
     if scale_grad_by_freq:
         # the value stays ``out`` exactly; the gradient of each lookup is divided by how often its id occurs

@@ -382,6 +382,9 @@ def repeat_interleave(x, repeats, axis=None, output_size=None):
     seq = isinstance(repeats, tuple | list)
     reps = jnp.asarray(repeats) if seq else repeats
     total = sum(repeats) if seq else repeats * x.shape[axis]
+    if output_size is not None and output_size != total:
+        raise ValueError(f"repeat_interleave: output_size must equal the length of the result (the sum of the "
+                         f"repeats), {total}, but received output_size={output_size!r}; pass {total} or None.")
     return jnp.repeat(x, reps, axis=axis, total_repeat_length=total)
 
 

@@ -35,6 +35,7 @@ from .._replay import follow as replay
 from .._replay import note as note
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
+from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import current_saved_hooks, grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
@@ -302,8 +303,7 @@ class Tensor:
         return self.numpy().tolist()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = self.numpy()
-        return a.astype(dtype) if dtype is not None else a
+        return as_numpy(self.numpy(), dtype, copy, "Tensor")
 
     def __jax_array__(self) -> Any:
         return self._value
@@ -952,6 +952,9 @@ def grad(
     no_grad_vars: Any = None,
 ) -> list[Tensor | None]:
     """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
+    if not only_inputs:
+        raise NotImplementedError("paddle.grad: only_inputs=False (also accumulating the gradients of the other "
+                                  "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):

@@ -83,7 +83,8 @@ def dropout(
         return x
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
-    return apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    out = apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    return _inplace("dropout", x, out) if inplace else out
 
 
 def embedding(
@@ -107,7 +108,7 @@ def embedding(
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
         weight.set_value(renormed)
-    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx, "sparse": sparse,
+    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx,
                                                        "scale_grad_by_freq": scale_grad_by_freq})
 
 
@@ -218,8 +219,7 @@ def batch_norm(
     stats = (None, None) if use_batch else (running_mean, running_var)
     out = apply_op(
         TABLE["batch_norm"], (x, *stats, weight, bias),
-        {"training": training, "momentum": momentum, "epsilon": epsilon, "data_format": data_format,
-         "use_global_stats": use_global_stats},
+        {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},
     )
     if use_batch:
         with no_grad():

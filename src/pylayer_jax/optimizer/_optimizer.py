@@ -240,8 +240,14 @@ class Optimizer:
                     reg = ("l2", wd)
                 elif isinstance(wd, WeightDecayRegularizer):
                     reg = wd._key()
-            elif g is not None and "weight_decay" in g:
-                h["weight_decay"] = g["weight_decay"]
+            else:
+                if g is not None and "weight_decay" in g:
+                    h["weight_decay"] = g["weight_decay"]
+                # a rule whose weight_decay is its own (decoupled) setting still adds the gradient term of a
+                # regularizer the parameter carries (ParamAttr(regularizer=...)), as Paddle does
+                own = getattr(p, "regularizer", None)
+                if isinstance(own, WeightDecayRegularizer):
+                    reg = own._key()
             h = self._param_hyper(p, h)
             mult *= self._lr_ratio(p)
             out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True))))
