@@ -640,11 +640,10 @@ def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
     are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
     try:
-        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
+        arguments = op.bind((*targs, *attr_args), attr_kwargs)
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
-    bound.apply_defaults()
-    for c in op.checks(op.name, bound.arguments) or ():
+    for c in op.checks(op.name, arguments) or ():
         if c is not None:
             _value_check(c)
 
