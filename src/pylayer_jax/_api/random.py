@@ -21,7 +21,7 @@ import jax.numpy as jnp
 from .._ops.table import TABLE
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
-from .._runtime.rng import generator
+from .._runtime.rng import derived_key, generator
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, apply_op
 
@@ -29,7 +29,11 @@ from .._tensor.facade import Tensor, apply_op
 def random_key() -> Any:
     """The key of one random op: a fresh split of the global generator, or, while a static program is
     recorded, a key the program derives from the key its Executor feeds at every run (so a static
-    program draws anew at each run instead of repeating the draw made while it was built)."""
+    program draws anew at each run instead of repeating the draw made while it was built), or, inside
+    ``_runtime.rng.keys_from`` (a static pylayer's forward), a key derived from that key."""
+    k = derived_key()
+    if k is not None:
+        return k
     prog = modes.static_program
     if prog is not None and modes.static_mode:
         return prog.random_key()

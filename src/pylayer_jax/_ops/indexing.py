@@ -12,7 +12,7 @@ from typing import Any
 import jax.numpy as jnp
 
 from ._util import dtype_arg
-from .checks import ValueCheck
+from .checks import ValueCheck, dtype_of
 from .table import defop
 
 TENSOR = "T"
@@ -42,8 +42,8 @@ def _index_checks(op: str, a: dict) -> list:
     consumed = sum(1 for s in spec if s != "..." and s is not None)
     if consumed > len(shape):
         raise IndexError(
-            f"{op}: too many indices for a tensor of {len(shape)} dimensions (shape {shape}): {consumed} were "
-            "given. Index at most one entry per dimension."
+            f"{op}: the index has too many entries for a tensor of {len(shape)} dimensions (shape {shape}): "
+            f"{consumed} were given. Index at most one entry per dimension."
         )
     dim = 0
     checks = []
@@ -57,6 +57,12 @@ def _index_checks(op: str, a: dict) -> list:
         n = shape[dim]
         if s == TENSOR:
             t = next(it)
+            dt = dtype_of(t)
+            if dt is not None and dt.kind not in "iu":
+                raise ValueError(
+                    f"{op}: an index tensor must hold integers (or bools, as a mask), but received dtype {dt.name}. "
+                    "Cast it with .astype('int64')."
+                )
             if n >= 0:
                 checks.append(ValueCheck(
                     t, f"{op}: index {{value}} is out of range for dimension {dim} of size {n} (shape {shape}); it "

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
+from .checks import square_matrix
 from .table import defop
 
 
@@ -37,7 +38,18 @@ def bmm(x, y):
     return jnp.matmul(x, y)
 
 
-@defop(2, saves=("x", "y"))
+def _dot_checks(op, a):  # noqa: ANN001, ANN202
+    xs, ys = list(getattr(a["x"], "shape", ())), list(getattr(a["y"], "shape", ()))
+    if xs != ys or len(xs) not in (1, 2):
+        # Paddle's error for this is a RuntimeError (mirrored)
+        raise RuntimeError(
+            f"{op}: x and y must be 1-D or 2-D tensors of the same shape, but received shapes {xs} and {ys}. "
+            "Pass vectors of equal length (or matrices of equal shape for row-wise products)."
+        )
+    return []
+
+
+@defop(2, saves=("x", "y"), checks=_dot_checks)
 def dot(x, y):
     """Dot product of 1-D tensors, or row-wise of 2-D tensors."""
     return jnp.sum(x * y, axis=-1)
@@ -77,7 +89,13 @@ def cross(x, y, axis=9):
     return jnp.cross(x, y, axis=axis)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2))
+def _square_checks(op, a):  # noqa: ANN001, ANN202
+    square_matrix(op, a["x"])
+    return []
+
+
+@defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2),
+       checks=_square_checks)
 def inverse(x):
     """Matrix inverse (batched)."""
     return jnp.linalg.inv(x)
@@ -90,7 +108,7 @@ def cholesky(x, upper=False):
     return jnp.swapaxes(lower, -1, -2).conj() if upper else lower
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), checks=_square_checks)
 def det(x):
     """Determinant (batched)."""
     return jnp.linalg.det(x)

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._util import as_float, dtype_arg
-from .checks import index_range
+from .checks import index_range, integer_index
 from .table import defop
 
 
@@ -29,7 +29,20 @@ def relu6(x):
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
+    s = a["negative_slope"]
+    if not isinstance(s, int | float) or isinstance(s, bool):
+        raise TypeError(
+            f"{op}: negative_slope must be a number, but received {type(s).__name__} ({s!r}). Pass a float such "
+            "as 0.01."
+        )
+    return []
+
+
+_leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
@@ -332,6 +345,7 @@ def _one_hot_checks(op, a):  # noqa: ANN001, ANN202
     n = a["num_classes"]
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"{op}: num_classes must be a positive int, but received {n!r}.")
+    integer_index(op, a["x"], "x (the labels)", RuntimeError)  # Paddle: a RuntimeError (it has no such kernel)
     return [index_range(op, a["x"], n, "label", False)]
 
 
@@ -344,6 +358,7 @@ def one_hot(x, num_classes=-1):
 
 
 def _embedding_checks(op, a):  # noqa: ANN001, ANN202
+    integer_index(op, a["x"], "x (the ids)", NotImplementedError)  # Paddle's type for a float id tensor
     return [index_range(op, a["x"], a["weight"].shape[0], "id", False)]
 
 

@@ -29,7 +29,7 @@ from .._autograd.graph import ZEROED, AccumulateGrad, Edge, OpNode, released_err
 from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
-from .._ops.checks import check_kernel
+from .._ops.checks import KIND_TYPE_ERROR, check_kernel
 from .._ops.table import TABLE, Op
 from .._replay import follow as replay
 from .._replay import note as note
@@ -278,6 +278,8 @@ class Tensor:
         if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
             modes.capture.backward_called()
         if self.stop_gradient:
+            if isinstance(grad_tensor, Tensor):
+                _seed(self, grad_tensor, "backward", None)  # Paddle checks the seed's shape even then
             return
         if grad_tensor is None and not retain_graph:
             if replay.st.step is not None and replay.ENABLED and replay.try_backward(self, _make_node):
@@ -613,7 +615,7 @@ _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, 
 
 def _check_kind(op: Op, pname: str, v: Any) -> None:
     """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
-    (Paddle's rule; its error is a ValueError)."""
+    (Paddle's rule; its error is a ValueError, a TypeError for the ops in KIND_TYPE_ERROR)."""
     if isinstance(v, _KINDS):
         return
     if isinstance(v, list | tuple):
@@ -623,7 +625,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
             if isinstance(e, list | tuple):
                 _check_kind(op, pname, e)
             elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
-                raise ValueError(
+                raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
                     f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
                     f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
                 )
@@ -632,7 +634,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
         p = op.signature.parameters.get(pname)
         if p is not None and p.default is None:
             return
-    raise ValueError(
+    raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
         f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
         f"({v!r}). Convert it with paddle.to_tensor first."
     )
@@ -642,11 +644,10 @@ def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
     are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
     try:
-        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
+        arguments = op.bind((*targs, *attr_args), attr_kwargs)
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
-    bound.apply_defaults()
-    for c in op.checks(op.name, bound.arguments) or ():
+    for c in op.checks(op.name, arguments) or ():
         if c is not None:
             _value_check(c)
 
@@ -903,6 +904,9 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"{len(tensors)} tensors."
         )
     if any(t.stop_gradient for t in tensors):  # as in Paddle, tensors with stop_gradient=True are skipped
+        for t, g in zip(tensors, grad_tensors or ()):
+            if t.stop_gradient and isinstance(g, Tensor):
+                _seed(t, g, "backward", None)  # (their seeds' shapes still checked, as Paddle does)
         keep = [i for i, t in enumerate(tensors) if not t.stop_gradient]
         tensors = [tensors[i] for i in keep]
         grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
@@ -1059,7 +1063,13 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     if isinstance(data, jax.Array | _Tracer):
         arr = data if dtype is None else data.astype(_dtypes.to_np(dtype))
         return Tensor(arr, stop_gradient)
-    np_arr = np.asarray(data)
+    try:
+        np_arr = np.asarray(data)
+    except ValueError as e:  # a ragged nested list (Paddle: numpy's ValueError)
+        raise ValueError(
+            f"to_tensor: data must be rectangular (every nested list of one level the same length), but the "
+            f"nested lists received are ragged: {e} Pad the rows to one length or pass a list of Tensors."
+        ) from None
     if dtype is not None:
         target = _dtypes.to_np(dtype)
     elif isinstance(data, np.ndarray | np.generic):
