@@ -151,7 +151,6 @@ ALLOWED: dict[str, str] = {
     "_tensor/facade.py::_drop_grad::g": "a gradient hook that replaces the gradient by None whatever it is",
     "_tensor/methods.py::inplace_assign::api": "internal; the caller's API name, kept for the signature shared "
                                                "with write_result (nothing a user passes)",
-    "jit/_to_static.py::_control_flow_error::e": "internal; the error is re-raised by the caller with this message",
     "nn/layer/_rnn.py::_BuiltinCell._final::c": "internal; the cell's final state without the LSTM cell state",
     "nn/layer/_rnn.py::RNNBase.forward.st::c": "internal; as _BuiltinCell._final",
     "optimizer/_optimizer.py::Optimizer._param_hyper::p": HOOK,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import keyword
 import os
-import sys
 import traceback
 import types
 import weakref
@@ -144,7 +143,7 @@ class ControlFlowError(RuntimeError):
 
 
 def control_flow_error(name: str, e: BaseException) -> ControlFlowError:
-    where = user_line(sys.exc_info()[2]) or "(line unknown)"
+    where = user_line(e.__traceback__) or "(line unknown)"
     err = ControlFlowError(
         f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a Tensor "
         "has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use paddle.where or "

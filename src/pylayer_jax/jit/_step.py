@@ -295,7 +295,7 @@ class _Program:
 
 
 def _value_error(name: str, e: BaseException) -> ControlFlowError:
-    where = user_line(sys.exc_info()[2]) or "(line unknown)"
+    where = user_line(e.__traceback__) or "(line unknown)"
     err = ControlFlowError(
         f"{name}: {where} needs a Tensor's value in Python (.item(), .numpy(), float(), print, or an if/while on "
         "a Tensor), but inside a compiled training step a Tensor has no value until the step has run. Return the "
