@@ -238,8 +238,9 @@ class _Program:
                 res.append(t._v)
             before = s[7] or 0
             after = t._counter.value if t._counter is not None else 0
-            if t._counter is not s[6] or after != before:
-                self.version.append((i, after - before if t._counter is s[6] else after))
+            moved = after - before if t._counter is s[6] else after
+            if moved:  # (a counter made at version 0 is the same as none)
+                self.version.append((i, moved))
         for i, (t, g0) in enumerate(zip(c.tensors, given_grads)):
             g = t._acc.grad if t._acc is not None else None
             if g is g0 and not isinstance(g, _Tracer):
@@ -368,11 +369,11 @@ class _Fast:
     no key is computed, no pytree flattened. Anything else takes the full path, which looks again.
     """
 
-    __slots__ = ("prog", "positions", "eids", "imp_ids", "imp_set", "sgs", "leafs", "kinds", "avals", "accs",
+    __slots__ = ("prog", "gather", "positions", "eids", "imp_ids", "imp_set", "sgs", "leafs", "kinds", "avals", "accs",
                  "acc_lens", "state_keys", "state_objs", "state_leaves", "opt_ids", "exp_state")
 
-    def __init__(self, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor], n_exp: int,
-                 desc: tuple, flat: list[Any], opts: list[Any]) -> None:
+    def __init__(self, step: WholeStep, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor],
+                 n_exp: int, desc: tuple, flat: list[Any], opts: list[Any]) -> None:
         _ids, sgs, leafs, kinds, opt_ids, _tree, _grads, state_leaves = desc
         self.prog = prog
         self.positions = positions
@@ -388,59 +389,71 @@ class _Fast:
         self.state_leaves: tuple | list = state_leaves
         self.opt_ids = opt_ids
         self.exp_state = any(i in a for a in self.accs for i in self.eids)
+        self.gather = self.compile_gather(step, opts)
 
-    def gather(self, step: WholeStep, leaves: list[Any]) -> tuple[list[Tensor], list[Any]] | None:
-        """The next call's Tensors and inputs, or None where something changed since the last call."""
-        try:
-            imp = step._get()  # type: ignore[misc]
-        except Exception:  # noqa: BLE001 - a path leads nowhere now: the full path says which
-            return None
-        if tuple(map(id, imp)) != self.imp_ids:
-            return None
-        explicit = [leaves[p] for p in self.positions]
-        eids = tuple(map(id, explicit))
-        if eids != self.eids:  # other argument Tensors: none may be a state Tensor or have optimizer state
-            if self.exp_state or len(set(eids)) != len(eids) or not self.imp_set.isdisjoint(eids):
-                return None
-            if any(i in a for a in self.accs for i in eids):
-                return None
-        tensors = explicit + imp
-        flat: list[Any] = []
-        grads: list[Any] = []
-        for t, sg, leaf, kind in zip(tensors, self.sgs, self.leafs, self.kinds):
-            if t._sg is not sg or (t._e is None) is not leaf:
-                return None
-            acc = t._acc
-            g = None if acc is None else acc.grad
-            if g is None:
-                if kind != _NO_GRAD:
-                    return None
-            elif g is ZEROED:
-                if kind != _ZERO_GRAD:
-                    return None
-            elif kind != _GRAD:
-                return None
+    def compile_gather(self, step: WholeStep, opts: list[Any]) -> Callable[[list[Any]], Any]:
+        """``gather`` written out for this call's Tensors and optimizers as straight-line Python (compiled once):
+        the next call's Tensors and inputs, or None where something changed since the last call."""
+        n_exp = len(self.eids)
+        n_imp = len(self.imp_ids)
+        env: dict[str, Any] = {"fast": self, "get": step._get, "ZEROED": ZEROED, "Pending": Pending, "gen": generator,
+                               "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp, "accs": self.accs}
+        names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
+        lines = ["def gather(leaves):", "    try:"]
+        if n_imp:
+            lines.append(f"        {''.join(n + ', ' for n in names[n_exp:])}= get()")
+        else:
+            lines.append("        pass")
+        lines += ["    except Exception:", "        return None"]
+        for k, i in enumerate(self.imp_ids):
+            lines.append(f"    if id(i{k}) != {i}: return None")
+        for k, p in enumerate(self.positions):
+            lines.append(f"    e{k} = leaves[{p}]")
+        if n_exp:
+            tup = "".join(f"id(e{k}), " for k in range(n_exp))
+            lines += [f"    eids = ({tup})", "    if eids != fast.eids and not fast.new_args(eids): return None"]
+        grads = []
+        for k, (n, sg, leaf, kind) in enumerate(zip(names, self.sgs, self.leafs, self.kinds)):
+            lines.append(f"    if {n}._sg is not {sg} or {n}._e is {'not ' if leaf else ''}None: return None")
+            if kind == _NO_GRAD:
+                lines.append(f"    if {n}._acc is not None and {n}._acc.grad is not None: return None")
+            elif kind == _ZERO_GRAD:
+                lines.append(f"    if {n}._acc is None or {n}._acc.grad is not ZEROED: return None")
             else:
-                grads.append(g.get() if type(g) is Pending else g)
-            v = t._v
-            flat.append(t._value if type(v) is Pending else v)
-        for v, (shape, dtype) in zip(flat, self.avals):
-            if v.shape != shape or v.dtype != dtype:
-                return None
-        for a, n in self.acc_lens:
-            if len(a) != n:
-                return None
-        for (a, i), st in zip(self.state_keys, self.state_objs):
-            if a.get(i) is not st:
-                return None
-        flat += grads
-        flat += self.state_leaves
-        self.state_leaves = ()  # (held only by the states now: the program may consume them)
-        step._rates(flat)
+                lines += [f"    if {n}._acc is None: return None", f"    g{k} = {n}._acc.grad",
+                          f"    if g{k} is None or g{k} is ZEROED: return None",
+                          f"    if type(g{k}) is Pending: g{k} = g{k}.get()"]
+                grads.append(f"g{k}")
+            lines += [f"    v{k} = {n}._v", f"    if type(v{k}) is Pending: v{k} = {n}._value"]
+        for k, (shape, dtype) in enumerate(self.avals):
+            env[f"shape{k}"], env[f"dtype{k}"] = shape, dtype
+            lines.append(f"    if v{k}.shape != shape{k} or v{k}.dtype != dtype{k}: return None")
+        for k, (_a, n) in enumerate(self.acc_lens):
+            lines.append(f"    if len(accs[{k}]) != {n}: return None")
+        if self.state_keys:
+            lines.append("    so = fast.state_objs")
+            for k, (a, i) in enumerate(self.state_keys):
+                lines.append(f"    if accs[{next(m for m, b in enumerate(self.accs) if b is a)}].get({i}) is not so[{k}]: "
+                             "return None")
+        flat = [f"v{k}" for k in range(len(names))] + grads
+        lines += [f"    flat = [{', '.join(flat)}]", "    flat += fast.state_leaves",
+                  "    fast.state_leaves = ()  # (held only by the states now: the program may consume them)"]
+        for k in range(len(opts)):
+            lines += [f"    lr = float(opts[{k}].get_lr())", f"    c = lrs[{k}]",
+                      "    if c[0] != lr:", "        c[0], c[1] = lr, jnp.asarray(lr)", "    flat.append(c[1])"]
         if step.rng:
-            flat.append(generator.get_state())
-        self.eids = eids
-        return tensors, flat
+            lines.append("    flat.append(gen.get_state())")
+        if n_exp:
+            lines.append("    fast.eids = eids")
+        lines.append(f"    return [{''.join(n + ', ' for n in names)}], flat")
+        exec("\n".join(lines) + "\n", env)  # noqa: S102 - built from ids, flags and counts
+        return env["gather"]
+
+    def new_args(self, eids: tuple[int, ...]) -> bool:
+        """Other argument Tensors than last time: none may be a state Tensor or have optimizer state."""
+        if self.exp_state or len(set(eids)) != len(eids) or not self.imp_set.isdisjoint(eids):
+            return False
+        return not any(i in a for a in self.accs for i in eids)
 
     def after(self, res: tuple) -> None:
         """Note the states the call wrote back: the next call checks and passes them."""
@@ -463,7 +476,7 @@ class WholeStep:
         self.rng = False
         self.programs: dict[Any, _Program] = {}
         self._fast: _Fast | None = None
-        self._lrs: dict[int, tuple[float, Any]] = {}  # id(optimizer) -> its last rate, as a Python float and an array
+        self._lrs: dict[int, list[Any]] = {}  # id(optimizer) -> [its last rate as a Python float, as an array]
 
     def _implicit_tensors(self) -> list[Tensor]:
         get = self._get
@@ -488,8 +501,10 @@ class WholeStep:
         for o in self.opts:
             lr = float(o.get_lr())
             got = lrs.get(id(o))
-            if got is None or got[0] != lr:
-                got = lrs[id(o)] = (lr, jnp.asarray(lr))  # a weakly typed scalar, as the Python float is
+            if got is None:
+                got = lrs[id(o)] = [None, None]
+            if got[0] != lr:
+                got[0], got[1] = lr, jnp.asarray(lr)  # a weakly typed scalar, as the Python float is
             flat.append(got[1])
 
     def _describe(self, tensors: list[Tensor]) -> tuple:
@@ -516,11 +531,11 @@ class WholeStep:
     def __call__(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
         f = self._fast
         if f is not None:
-            got = f.gather(self, leaves)
+            got = f.gather(leaves)
             if got is not None:
-                tensors, flat = got
+                c = _Call(got[0], self.opts, f.opt_ids, args_tree, leaves, self.rng)
+                flat = got[1]
                 del got
-                c = _Call(tensors, self.opts, f.opt_ids, args_tree, leaves, self.rng)
                 try:
                     res = f.prog.run(c, flat)
                 except BaseException:
@@ -578,7 +593,7 @@ class WholeStep:
         if desc[:6] != key[:6]:
             return
         flat_exp = [t._value for t in tensors[:n_exp]]
-        self._fast = _Fast(prog, positions, tensors, n_exp, desc, flat_exp, self.opts)
+        self._fast = _Fast(self, prog, positions, tensors, n_exp, desc, flat_exp, self.opts)
 
     def _learn(self, e: NewState) -> None:
         self._fast = None
