@@ -30,6 +30,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._autograd.graph import ZEROED
 from .._exec.deferred import Pending
@@ -53,9 +54,9 @@ class StepFound(Exception):  # noqa: N818 - internal signal, never seen by users
 class NewState(Exception):  # noqa: N818 - internal signal
     """A step trace met Tensors or optimizers that are not inputs yet: trace again with them."""
 
-    def __init__(self, tensors: list[Tensor], opts: list[Any], rng: bool) -> None:
+    def __init__(self, tensors: list[Tensor], opts: list[Any], rng: bool, states: list[tuple[Any, Tensor]]) -> None:
         super().__init__("to_static: new state of a training step")
-        self.tensors, self.opts, self.rng = tensors, opts, rng
+        self.tensors, self.opts, self.rng, self.states = tensors, opts, rng, states
 
 
 def _snapshot(t: Tensor) -> tuple:
@@ -85,6 +86,7 @@ class _StepCapture:
         self.lrs = lrs  # id(optimizer) -> the tracer of its learning rate
         self.found: dict[int, Tensor] = {}
         self.new_opts: dict[int, Any] = {}
+        self.new_states: list[tuple[Any, Tensor]] = []  # (optimizer, parameter) whose state the step would create
         self.snaps: dict[int, tuple] = {}  # Tensors from outside touched by this (thrown away) trace
 
     def _outside(self, t: Tensor) -> None:
@@ -106,9 +108,12 @@ class _StepCapture:
         pass
 
     def optimizer_step(self, opt: Any, params: list[Tensor], lr: Any) -> Any:
+        acc = opt._accumulators
         for p in params:
             if id(p) not in self.given:
                 self._outside(p)
+            if id(p) not in acc:
+                self.new_states.append((opt, p))
         lr_in = self.lrs.get(id(opt))
         if lr_in is None:
             if id(opt) not in self.new_opts:
@@ -145,8 +150,14 @@ class _Program:
         self.out_tree: Any = None
         self.out_static: list[Any] = []
         self.n_user = 0
+        self.write_states = False  # whether the states that come out are written back (not when none has arrays)
+        self.single = False  # the function returns one Tensor
         self.donate: tuple[int, ...] = ()
         self.fn: Callable[..., Any] | None = None
+        self.n_in = 0
+        self.jaxpr: Any = None  # the trace (a ClosedJaxpr): programs of other signatures that equal it share it
+        self.consts: list[Any] = []
+        self._text: str | None = None
 
     # ---- the trace -------------------------------------------------------------------------
     def body(self, *flat: Any) -> tuple:
@@ -191,8 +202,9 @@ class _Program:
             finally:
                 modes.capture, modes.trace_tape = prev
             drew = generator._state is not rng_in
-            if cap.found or cap.new_opts or (drew and not c.rng):
-                raise NewState(list(cap.found.values()), [o for o, _ in cap.new_opts.values()], drew and not c.rng)
+            if cap.found or cap.new_opts or cap.new_states or (drew and not c.rng):
+                raise NewState(list(cap.found.values()), [o for o, _ in cap.new_opts.values()], drew and not c.rng,
+                               cap.new_states)
             return self._outputs(c, out, given, given_grads, snaps)
         finally:
             modes.capture, modes.trace_tape = prev
@@ -226,8 +238,9 @@ class _Program:
                 res.append(t._v)
             before = s[7] or 0
             after = t._counter.value if t._counter is not None else 0
-            if t._counter is not s[6] or after != before:
-                self.version.append((i, after - before if t._counter is s[6] else after))
+            moved = after - before if t._counter is s[6] else after
+            if moved:  # (a counter made at version 0 is the same as none)
+                self.version.append((i, moved))
         for i, (t, g0) in enumerate(zip(c.tensors, given_grads)):
             g = t._acc.grad if t._acc is not None else None
             if g is g0 and not isinstance(g, _Tracer):
@@ -244,13 +257,42 @@ class _Program:
         sl, self.state_out = jax.tree_util.tree_flatten(
             [[o._accumulators[i] for i in ids] for o, ids in zip(c.opts, self.state_ids)])
         res.extend(sl)
+        self.write_states = (bool(sl) or self.state_tree.num_leaves > 0
+                             or [list(ids) for ids in c.opt_ids] != self.state_ids)
+        self.single = self.n_user == 1 and len(self.out_static) == 1
         self.rng_out = c.rng
         if c.rng:
             res.append(generator._state)
         return tuple(res)
 
+    def serves(self, new: _Program) -> bool:
+        """Whether this program can run the calls ``new`` (traced for another signature) was traced for: the
+        same jaxpr and constants, the same writes. A step traced once with gradients of None and once with
+        zeroed ones (the first call and the next, after ``clear_grad()``) is one program, compiled once."""
+        try:
+            same = (self.meta() == new.meta() and len(self.consts) == len(new.consts)
+                    and all(a is b or (getattr(a, "shape", None) == getattr(b, "shape", None)
+                                       and bool(np.array_equal(np.asarray(a), np.asarray(b))))
+                            for a, b in zip(self.consts, new.consts)))
+        except Exception:  # noqa: BLE001 - an output value that cannot be compared: not the same
+            return False
+        # each .grad ends as ``new`` leaves it (a gradient left as it was ends as it began)
+        return (same and _grads_after(new.kinds, self.grad_out) == _grads_after(new.kinds, new.grad_out)
+                and self.text() == new.text())
+
+    def meta(self) -> tuple:
+        return (self.n_in, self.n_user, tuple(self.value_out), tuple(self.version), sum(k == _GRAD for _, k in self.grad_out),
+                tuple(map(tuple, self.state_ids)), self.state_out, self.write_states, self.rng_out, self.out_tree,
+                tuple(map(type, self.out_static)), tuple(self.out_static), self.donate)
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = str(self.jaxpr)
+        return self._text
+
     # ---- a call -------------------------------------------------------------------------------
-    def run(self, c: _Call, flat: list[Any]) -> Any:
+    def run(self, c: _Call, flat: list[Any]) -> tuple:
+        """Call the compiled step on ``flat`` and write back what it wrote; the raw results."""
         for j in self.donate:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
             if sys.getrefcount(flat[j]) > 3:
                 flat[j] = jnp.copy(flat[j])
@@ -272,26 +314,38 @@ class _Program:
             t = tensors[i]
             if kind == _GRAD:
                 t._leaf_edge()
-                t._acc.grad = res[pos]
+                t._acc.grad = res[pos]  # type: ignore[union-attr]
                 pos += 1
             elif kind is ZEROED:
                 t._leaf_edge()
-                t._acc.grad = ZEROED
+                t._acc.grad = ZEROED  # type: ignore[union-attr]
             elif t._acc is not None:
                 t._acc.grad = None
-        k = self.state_out.num_leaves
-        if k or self.state_ids:
-            states = jax.tree_util.tree_unflatten(self.state_out, res[pos:pos + k])
+        if self.write_states:  # (states without arrays that were given stay as they are)
+            states = self.state_out.unflatten(res[pos:pos + self.state_out.num_leaves])
             for o, ids, sts in zip(c.opts, self.state_ids, states):
                 o._accumulators.update(zip(ids, sts))
-            pos += k
         if self.rng_out:
-            generator.set_state(res[pos])
-        if self.n_user == 1 and len(self.out_static) == 1:
-            return jax.tree_util.tree_unflatten(self.out_tree, [Tensor(res[0])])
+            generator.set_state(res[-1])
+        return res
+
+    def user(self, res: tuple) -> Any:
+        """The function's own results, as Tensors."""
+        if self.single:
+            return Tensor(res[0])
         user = iter(res[:self.n_user])
         return jax.tree_util.tree_unflatten(self.out_tree, [Tensor(next(user)) if s is None else s
                                                             for s in self.out_static])
+
+
+def _grads_after(kinds: tuple[int, ...], grad_out: list[tuple[int, Any]]) -> tuple:
+    """Each state Tensor's .grad after a call that began with ``kinds``: None, ZEROED, the array it had ("kept")
+    or one the program returns (_GRAD)."""
+    start = {_NO_GRAD: None, _ZERO_GRAD: ZEROED, _GRAD: "kept"}
+    end = [start[k] for k in kinds]
+    for i, kind in grad_out:
+        end[i] = kind
+    return tuple(end)
 
 
 def _value_error(name: str, e: BaseException) -> ControlFlowError:
@@ -306,6 +360,110 @@ def _value_error(name: str, e: BaseException) -> ControlFlowError:
     return err
 
 
+class _Fast:
+    """What the last call of a step left behind, for the next call to check cheaply and reuse.
+
+    After a call, each state Tensor holds the array the program returned, each optimizer state the
+    one it returned; if nothing has replaced them (same implicit Tensors, same ``stop_gradient``, same
+    kind of ``.grad``, the same optimizer state objects), the next call is the same program on them:
+    no key is computed, no pytree flattened. Anything else takes the full path, which looks again.
+    """
+
+    __slots__ = ("prog", "gather", "positions", "eids", "imp_ids", "imp_set", "sgs", "leafs", "kinds", "avals", "accs",
+                 "acc_lens", "state_keys", "state_objs", "state_leaves", "opt_ids", "exp_state")
+
+    def __init__(self, step: WholeStep, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor],
+                 n_exp: int, desc: tuple, flat: list[Any], opts: list[Any]) -> None:
+        _ids, sgs, leafs, kinds, opt_ids, _tree, _grads, state_leaves = desc
+        self.prog = prog
+        self.positions = positions
+        self.eids = tuple(map(id, tensors[:n_exp]))
+        self.imp_ids = tuple(map(id, tensors[n_exp:]))
+        self.imp_set = frozenset(self.imp_ids)
+        self.sgs, self.leafs, self.kinds = sgs, leafs, kinds
+        self.avals = tuple((v.shape, v.dtype) for v in flat[:n_exp])
+        self.accs = [o._accumulators for o in opts]
+        self.acc_lens = [(a, len(a)) for a in self.accs]
+        self.state_keys = [(a, i) for a, ids in zip(self.accs, opt_ids) for i in ids]
+        self.state_objs = [a[i] for a, i in self.state_keys]
+        self.state_leaves: tuple | list = state_leaves
+        self.opt_ids = opt_ids
+        self.exp_state = any(i in a for a in self.accs for i in self.eids)
+        self.gather = self.compile_gather(step, opts)
+
+    def compile_gather(self, step: WholeStep, opts: list[Any]) -> Callable[[list[Any]], Any]:
+        """``gather`` written out for this call's Tensors and optimizers as straight-line Python (compiled once):
+        the next call's Tensors and inputs, or None where something changed since the last call."""
+        n_exp = len(self.eids)
+        n_imp = len(self.imp_ids)
+        env: dict[str, Any] = {"fast": self, "get": step._get, "ZEROED": ZEROED, "Pending": Pending, "gen": generator,
+                               "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp, "accs": self.accs}
+        names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
+        lines = ["def gather(leaves):", "    try:"]
+        if n_imp:
+            lines.append(f"        {''.join(n + ', ' for n in names[n_exp:])}= get()")
+        else:
+            lines.append("        pass")
+        lines += ["    except Exception:", "        return None"]
+        for k, i in enumerate(self.imp_ids):
+            lines.append(f"    if id(i{k}) != {i}: return None")
+        for k, p in enumerate(self.positions):
+            lines.append(f"    e{k} = leaves[{p}]")
+        if n_exp:
+            tup = "".join(f"id(e{k}), " for k in range(n_exp))
+            lines += [f"    eids = ({tup})", "    if eids != fast.eids and not fast.new_args(eids): return None"]
+        grads = []
+        for k, (n, sg, leaf, kind) in enumerate(zip(names, self.sgs, self.leafs, self.kinds)):
+            lines.append(f"    if {n}._sg is not {sg} or {n}._e is {'not ' if leaf else ''}None: return None")
+            if kind == _NO_GRAD:
+                lines.append(f"    if {n}._acc is not None and {n}._acc.grad is not None: return None")
+            elif kind == _ZERO_GRAD:
+                lines.append(f"    if {n}._acc is None or {n}._acc.grad is not ZEROED: return None")
+            else:
+                lines += [f"    if {n}._acc is None: return None", f"    g{k} = {n}._acc.grad",
+                          f"    if g{k} is None or g{k} is ZEROED: return None",
+                          f"    if type(g{k}) is Pending: g{k} = g{k}.get()"]
+                grads.append(f"g{k}")
+            lines += [f"    v{k} = {n}._v", f"    if type(v{k}) is Pending: v{k} = {n}._value"]
+        for k, (shape, dtype) in enumerate(self.avals):
+            env[f"shape{k}"], env[f"dtype{k}"] = shape, dtype
+            lines.append(f"    if v{k}.shape != shape{k} or v{k}.dtype != dtype{k}: return None")
+        for k, (_a, n) in enumerate(self.acc_lens):
+            lines.append(f"    if len(accs[{k}]) != {n}: return None")
+        if self.state_keys:
+            lines.append("    so = fast.state_objs")
+            for k, (a, i) in enumerate(self.state_keys):
+                lines.append(f"    if accs[{next(m for m, b in enumerate(self.accs) if b is a)}].get({i}) is not so[{k}]: "
+                             "return None")
+        flat = [f"v{k}" for k in range(len(names))] + grads
+        lines += [f"    flat = [{', '.join(flat)}]", "    flat += fast.state_leaves",
+                  "    fast.state_leaves = ()  # (held only by the states now: the program may consume them)"]
+        for k in range(len(opts)):
+            lines += [f"    lr = float(opts[{k}].get_lr())", f"    c = lrs[{k}]",
+                      "    if c[0] != lr:", "        c[0], c[1] = lr, jnp.asarray(lr)", "    flat.append(c[1])"]
+        if step.rng:
+            lines.append("    flat.append(gen.get_state())")
+        if n_exp:
+            lines.append("    fast.eids = eids")
+        lines.append(f"    return [{''.join(n + ', ' for n in names)}], flat")
+        exec("\n".join(lines) + "\n", env)  # noqa: S102 - built from ids, flags and counts
+        return env["gather"]
+
+    def new_args(self, eids: tuple[int, ...]) -> bool:
+        """Other argument Tensors than last time: none may be a state Tensor or have optimizer state."""
+        if self.exp_state or len(set(eids)) != len(eids) or not self.imp_set.isdisjoint(eids):
+            return False
+        return not any(i in a for a in self.accs for i in eids)
+
+    def after(self, res: tuple) -> None:
+        """Note the states the call wrote back: the next call checks and passes them."""
+        prog = self.prog
+        if prog.write_states:
+            self.state_objs = [a[i] for a, i in self.state_keys]
+            pos = len(res) - prog.state_out.num_leaves - prog.rng_out
+            self.state_leaves = res[pos:pos + prog.state_out.num_leaves]
+
+
 class WholeStep:
     """The compiled training steps of one ``to_static`` function and call structure."""
 
@@ -317,6 +475,8 @@ class WholeStep:
         self.opts: list[Any] = []  # the optimizers it steps (held like a closure holds them)
         self.rng = False
         self.programs: dict[Any, _Program] = {}
+        self._fast: _Fast | None = None
+        self._lrs: dict[int, list[Any]] = {}  # id(optimizer) -> [its last rate as a Python float, as an array]
 
     def _implicit_tensors(self) -> list[Tensor]:
         get = self._get
@@ -331,58 +491,112 @@ class WholeStep:
             if any(t is None for t in found):
                 self.implicit = [imp for imp, t in zip(self.implicit, found) if t is not None]
                 self._get = None
+                self._fast = None
                 found = [t for t in found if t is not None]
         return found
 
+    def _rates(self, flat: list[Any]) -> None:
+        """Append each optimizer's learning rate: an array input (the same one while the rate stays)."""
+        lrs = self._lrs
+        for o in self.opts:
+            lr = float(o.get_lr())
+            got = lrs.get(id(o))
+            if got is None:
+                got = lrs[id(o)] = [None, None]
+            if got[0] != lr:
+                got[0], got[1] = lr, jnp.asarray(lr)  # a weakly typed scalar, as the Python float is
+            flat.append(got[1])
+
+    def _describe(self, tensors: list[Tensor]) -> tuple:
+        """What a call's key is made of: ids, stop_gradient and leaf flags, .grad kinds, optimizer states."""
+        ids = tuple(map(id, tensors))
+        kinds = []
+        grads = []
+        for t in tensors:
+            acc = t._acc
+            g = None if acc is None else acc.grad
+            if g is None:
+                kinds.append(_NO_GRAD)
+            elif g is ZEROED:
+                kinds.append(_ZERO_GRAD)
+            else:
+                kinds.append(_GRAD)
+                grads.append(g.get() if type(g) is Pending else g)
+        opt_ids = [tuple(i for i in ids if i in o._accumulators) for o in self.opts]
+        sl, state_tree = jax.tree_util.tree_flatten(
+            [[o._accumulators[i] for i in oi] for o, oi in zip(self.opts, opt_ids)])
+        return (ids, tuple(t._sg for t in tensors), tuple(t._e is None for t in tensors), tuple(kinds),
+                tuple(opt_ids), state_tree, grads, sl)
+
     def __call__(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
+        f = self._fast
+        if f is not None:
+            got = f.gather(leaves)
+            if got is not None:
+                c = _Call(got[0], self.opts, f.opt_ids, args_tree, leaves, self.rng)
+                flat = got[1]
+                del got
+                try:
+                    res = f.prog.run(c, flat)
+                except BaseException:
+                    self._fast = None
+                    raise
+                f.after(res)
+                return f.prog.user(res)
+            self._fast = None
+        return self._full(args_tree, leaves, positions)
+
+    def _full(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
         for _ in range(_MAX_ROUNDS):
             explicit = [leaves[p] for p in positions]
-            tensors = explicit + self._implicit_tensors()
+            implicit = self._implicit_tensors()
+            tensors = explicit + implicit
             ids = tuple(map(id, tensors))
-            if len(set(ids)) != len(ids):  # a Tensor passed and also read from outside, or passed twice
+            distinct = len(set(ids)) == len(ids)
+            if not distinct:  # a Tensor passed and also read from outside, or passed twice
                 seen: set[int] = set()
                 tensors = [t for t in tensors if not (id(t) in seen or seen.add(id(t)))]  # type: ignore[func-returns-value]
-                ids = tuple(map(id, tensors))
+            desc = self._describe(tensors)
+            _ids, sgs, leafs, kinds, opt_ids, state_tree, grads, sl = desc
             flat: list[Any] = [t._value for t in tensors]
-            kinds = []
-            for t in tensors:
-                acc = t._acc
-                g = None if acc is None else acc.grad
-                if g is None:
-                    kinds.append(_NO_GRAD)
-                elif g is ZEROED:
-                    kinds.append(_ZERO_GRAD)
-                else:
-                    kinds.append(_GRAD)
-                    flat.append(g.get() if type(g) is Pending else g)
-            opt_ids = []
-            for o in self.opts:
-                acc = o._accumulators
-                opt_ids.append(tuple(i for i in ids if i in acc))
-            sl, state_tree = jax.tree_util.tree_flatten(
-                [[o._accumulators[i] for i in oi] for o, oi in zip(self.opts, opt_ids)])
-            flat.extend(sl)
-            for o in self.opts:
-                flat.append(float(o.get_lr()))  # a Python float: an input of the program, never a constant
+            flat += grads
+            flat += sl
+            del desc, grads, sl
+            self._rates(flat)
             if self.rng:
                 flat.append(generator.get_state())
-            key = (ids, tuple(t._sg for t in tensors), tuple(kinds), tuple(opt_ids), state_tree, self.rng,
+            key = (_ids, sgs, leafs, kinds, opt_ids, state_tree, self.rng,
                    tuple((v.shape, v.dtype) for v in flat[:len(explicit)]))
-            c = _Call(tensors, self.opts, opt_ids, args_tree, leaves, self.rng)
+            c = _Call(tensors, self.opts, list(opt_ids), args_tree, leaves, self.rng)
             prog = self.programs.get(key)
             if prog is None:
                 try:
-                    prog = self._build(c, tuple(kinds), state_tree, flat)
+                    prog = self._build(c, kinds, state_tree, flat)
                 except NewState as e:
                     self._learn(e)
                     continue
                 if len(self.programs) >= _MAX_PROGRAMS:
                     self.programs.pop(next(iter(self.programs)))
                 self.programs[key] = prog
-            return prog.run(c, flat)
+            res = prog.run(c, flat)
+            del flat
+            if distinct:
+                self._remember(prog, positions, tensors, len(explicit), key)
+            return prog.user(res)
         raise RuntimeError(f"{self.name}: the state of the training step kept changing over {_MAX_ROUNDS} traces.")
 
+    def _remember(self, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor], n_exp: int,
+                  key: tuple) -> None:
+        """Keep what the next call needs to skip the full path, where it would meet the same program: the call
+        left every Tensor, gradient kind and optimizer state as the program expects them."""
+        desc = self._describe(tensors)
+        if desc[:6] != key[:6]:
+            return
+        flat_exp = [t._value for t in tensors[:n_exp]]
+        self._fast = _Fast(self, prog, positions, tensors, n_exp, desc, flat_exp, self.opts)
+
     def _learn(self, e: NewState) -> None:
+        self._fast = None
         if e.rng:
             self.rng = True
         if e.tensors:
@@ -392,13 +606,17 @@ class WholeStep:
         for o in e.opts:
             if all(o is not p for p in self.opts):
                 self.opts.append(o)
+        for o, p in e.states:  # created now, as the optimizer's first step would: the program takes them as inputs
+            acc = o._accumulators
+            if id(p) not in acc:
+                acc[id(p)] = o._init_state(o._specs([p])[0], p.shape, p._v.dtype)
 
     def _build(self, c: _Call, kinds: tuple[int, ...], state_tree: Any, flat: list[Any]) -> _Program:
         prog = _Program(self, kinds, state_tree)
         prev = getattr(_tls, "call", None)
         _tls.call = c
         try:
-            jax.eval_shape(prog.body, *flat)  # finds new state (NewState) or learns what the step writes
+            closed = jax.make_jaxpr(prog.body)(*flat)  # finds new state (NewState) or learns what the step writes
         finally:
             _tls.call = prev
         # the inputs the step overwrites are donated: the values it rebinds (not the caller's arguments), the
@@ -415,5 +633,10 @@ class WholeStep:
         if prog.state_out.num_leaves == state_tree.num_leaves:  # (every state given comes out again)
             donate.extend(range(pos, pos + state_tree.num_leaves))
         prog.donate = tuple(donate)
+        prog.n_in = len(flat)
+        prog.jaxpr, prog.consts = closed.jaxpr, list(closed.consts)
+        for other in self.programs.values():
+            if other.serves(prog):
+                return other
         prog.fn = jax.jit(prog.body, donate_argnums=prog.donate)
         return prog

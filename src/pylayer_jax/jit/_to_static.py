@@ -141,6 +141,8 @@ class StaticFunction:
         self._gen = 0  # bumped when a Tensor read as a constant inside a PyLayer changes: everything is traced again
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._steps: dict[Any, WholeStep] = {}  # call structures that are whole training steps
+        # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
+        self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -190,6 +192,18 @@ class StaticFunction:
         return [out, written, rng_out]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        last = self._last_step
+        if last is not None and not kwargs and len(args) == last[0] and _enabled[0]:
+            # a training step called as last time, with Tensors only: its signature needs no flattening
+            for a in args:
+                if not isinstance(a, Tensor):
+                    break
+            else:
+                sig = last[4]
+                if sig[2] is None or _training(self.dygraph_function) == sig[2]:
+                    if self._input_spec is not None:
+                        _check_spec(self._op.name, self._input_spec, args)
+                    return self._run_step(sig, last[1], last[2], list(args), last[3], args, kwargs)
         if not _enabled[0]:
             return self.dygraph_function(*args, **kwargs)
         leaves, treedef = jax.tree_util.tree_flatten((args, tuple(kwargs.items())), is_leaf=_is_tensor)
@@ -210,6 +224,8 @@ class StaticFunction:
             return self.dygraph_function(*args, **kwargs)
         step = self._steps.get(sig)
         if step is not None:
+            if not kwargs and len(positions) == len(args):
+                self._last_step = (len(args), step, treedef, positions, sig)
             return self._run_step(sig, step, treedef, leaves, positions, args, kwargs)
         stop = tuple(t.stop_gradient for t in tensors)
         baked = self._baked.get(sig)
@@ -249,6 +265,7 @@ class StaticFunction:
                 warnings.warn(f"{self._op.name}: Python control flow on a Tensor value at {e.where}; this call "
                               "structure runs eagerly (full_graph=False).", stacklevel=2)
                 self._eager.add(sig)
+                self._last_step = None
                 return self.dygraph_function(*args, **kwargs)
             finally:
                 _tls.strict = prev
@@ -280,6 +297,7 @@ class StaticFunction:
             warnings.warn(f"{self._op.name}: a Tensor's value is needed in Python at {e.where}; this training step "
                           "runs eagerly (full_graph=False).", stacklevel=3)
             self._eager.add(sig)
+            self._last_step = None
             return self.dygraph_function(*args, **kwargs)
 
     def rollback(self) -> Callable[..., Any]:
