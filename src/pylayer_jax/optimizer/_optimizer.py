@@ -79,6 +79,31 @@ def kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any) -> Any:
     return k
 
 
+def _update_flat(cls: type, specs: tuple[ParamSpec, ...], clip: Any, trees: tuple[Any, ...],
+                 *flat: Any) -> tuple[Any, ...]:
+    """``_update_all`` on flat arguments (the parameters, their gradients, each parameter's state leaves, the
+    learning rate) returning flat results (the new parameters, then the new state leaves): what ``step()``
+    records, so that recording it flattens and builds no pytrees."""
+    n = len(specs)
+    params, grads, lr = flat[:n], flat[n:2 * n], flat[-1]
+    states, at = [], 2 * n
+    for tree in trees:
+        k = tree.num_leaves
+        states.append(jax.tree.unflatten(tree, flat[at:at + k]))
+        at += k
+    new_p, new_s = _update_all(cls, specs, clip, params, grads, states, lr)
+    return (*new_p, *[leaf for st in new_s for leaf in jax.tree.leaves(st)])
+
+
+def flat_kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any, trees: tuple[Any, ...]) -> Any:
+    """The jitted ``_update_flat``, shared by optimizers with the same key."""
+    key = (cls, specs, clip, trees)
+    k = _KERNELS.get(key)
+    if k is None:
+        k = _KERNELS[key] = jax.jit(functools.partial(_update_flat, cls, specs, clip, trees))
+    return k
+
+
 def _check_float(api: str, name: str, v: Any) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise TypeError(f"{api}: {name} must be a float, but received {type(v).__name__} ({v!r}).")
@@ -314,22 +339,51 @@ class Optimizer:
         else:
             self._check_precision(todo)
             specs = self._specs(todo)
-            kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+            trees = tuple(jax.tree.structure(jax.eval_shape(
+                functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))) for p, spec in zip(todo, specs))
+            kernel = flat_kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None, trees)
             self._key_cache = (ids, specs, kernel)
         before_write()  # the parameters are rebound below
         acc = self._accumulators
-        states = []
+        flat = [p._v for p in todo]
+        flat += grads
+        sizes = []
         for p, spec in zip(todo, specs):
             st = acc.get(id(p))
-            if st is None:
-                st = acc[id(p)] = self._init_state(spec, p.shape, p._v.dtype)
-            states.append(st)
+            if st is None:  # the first step: the state starts here (and is stored only with the step's results)
+                st = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
+            flat += st
+            sizes.append(len(st))
+        flat.append(self.get_lr())
         # recorded like any op: the update joins the next step's program
-        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states,
-                                      self.get_lr())
-        for p, v, s in zip(todo, new_p, new_s):
-            p._v = v
-            acc[id(p)] = s
+        out = lazy.call(kernel, flat)
+        n = len(todo)
+        states = []
+        for k in sizes:
+            states.append(out[n:n + k])
+            n += k
+        self._commit(todo, out[:len(todo)], states)
+
+    def _commit(self, params: list[Tensor], values: Sequence[Any], states: list[tuple[Any, ...]]) -> None:
+        """Rebind every parameter to its new value and store every new state, or, interrupted (any
+        ``BaseException``), leave every one as it was: a step is all or nothing."""
+        acc = self._accumulators
+        keys = [id(p) for p in params]
+        old_v = [p._v for p in params]
+        old_s = [acc.get(k) for k in keys]  # (None: the parameter had no state yet)
+        try:
+            for p, v in zip(params, values):
+                p._v = v
+            acc.update(zip(keys, states))
+        except BaseException:
+            for p, v in zip(params, old_v):
+                p._v = v
+            for k, st in zip(keys, old_s):
+                if st is None:
+                    acc.pop(k, None)
+                else:
+                    acc[k] = st
+            raise
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
@@ -371,7 +425,7 @@ class Optimizer:
             st = self._accumulators.get(id(p))
             if st is None:
                 continue
-            for n, leaf in zip(names, jax.tree.leaves(st)):
+            for n, leaf in zip(names, st):
                 out[self._acc_key(p, n)] = Tensor(leaf)
         if is_scheduler(self._learning_rate) and hasattr(self._learning_rate, "state_dict"):
             out["LR_Scheduler"] = self._learning_rate.state_dict()
@@ -391,7 +445,7 @@ class Optimizer:
             if not keys or not all(k in state_dict for k in keys):
                 continue
             tmpl = self._init_state(spec, p.shape, p._v.dtype)
-            leaves, tree = jax.tree.flatten(tmpl)
+            leaves = jax.tree.leaves(tmpl)
             new = []
             for k, t in zip(keys, leaves):
                 v = state_dict[k]
@@ -402,7 +456,7 @@ class Optimizer:
                         f"needs {list(t.shape)}."
                     )
                 new.append(arr.astype(t.dtype))
-            self._accumulators[id(p)] = jax.tree.unflatten(tree, new)
+            self._accumulators[id(p)] = tuple(new)
         if "LR_Scheduler" in state_dict and is_scheduler(self._learning_rate):
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
 
