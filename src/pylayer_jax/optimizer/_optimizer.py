@@ -6,7 +6,10 @@ All parameters are updated by ONE jitted function (``_update_all``), cached per 
 per-parameter settings, clip): gradient clipping over the parameters with ``need_clip``, then
 each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
 the update joins the training step's compiled program; the learning rate is an argument, so a
-scheduler's changing value never recompiles. In static mode ``minimize(loss)`` is handled by
+scheduler's changing value never recompiles. The state of the parameters a step updates is kept
+packed (``_packed``: a few arrays instead of one per accumulator), and a step is all or nothing:
+an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
+and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
 the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
 it) and runs the same function inside the program.
 """
@@ -25,6 +28,7 @@ import optax
 from .._exec import deferred as lazy
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
+from ._packed import layout_of, packed_kernel, unpack_kernel
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -76,31 +80,6 @@ def kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any) -> Any:
     k = _KERNELS.get(key)
     if k is None:
         k = _KERNELS[key] = jax.jit(functools.partial(_update_all, cls, specs, clip))
-    return k
-
-
-def _update_flat(cls: type, specs: tuple[ParamSpec, ...], clip: Any, trees: tuple[Any, ...],
-                 *flat: Any) -> tuple[Any, ...]:
-    """``_update_all`` on flat arguments (the parameters, their gradients, each parameter's state leaves, the
-    learning rate) returning flat results (the new parameters, then the new state leaves): what ``step()``
-    records, so that recording it flattens and builds no pytrees."""
-    n = len(specs)
-    params, grads, lr = flat[:n], flat[n:2 * n], flat[-1]
-    states, at = [], 2 * n
-    for tree in trees:
-        k = tree.num_leaves
-        states.append(jax.tree.unflatten(tree, flat[at:at + k]))
-        at += k
-    new_p, new_s = _update_all(cls, specs, clip, params, grads, states, lr)
-    return (*new_p, *[leaf for st in new_s for leaf in jax.tree.leaves(st)])
-
-
-def flat_kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any, trees: tuple[Any, ...]) -> Any:
-    """The jitted ``_update_flat``, shared by optimizers with the same key."""
-    key = (cls, specs, clip, trees)
-    k = _KERNELS.get(key)
-    if k is None:
-        k = _KERNELS[key] = jax.jit(functools.partial(_update_flat, cls, specs, clip, trees))
     return k
 
 
@@ -156,8 +135,11 @@ class Optimizer:
         self._multi_precision = multi_precision
         self._param_groups: list[dict[str, Any]] | None = None
         self._parameter_list = self._check_parameters(api, parameters)
-        self._accumulators: dict[int, Any] = {}
-        self._key_cache: tuple[Any, Any, Any] | None = None
+        # each parameter's state leaves, except for the parameters of the pack (``_packed``): (their ids, its
+        # layout, its arrays), the state of the parameters the last step updated
+        self._accumulators: dict[int, tuple[Any, ...]] = {}
+        self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...]] | None = None
+        self._key_cache: tuple[Any, ...] | None = None
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
@@ -335,55 +317,73 @@ class Optimizer:
         ids = tuple(id(p) for p in todo)
         cache = self._key_cache
         if cache is not None and cache[0] == ids:
-            specs, kernel = cache[1], cache[2]
+            specs, layout, key = cache[1], cache[2], cache[3]
         else:
             self._check_precision(todo)
             specs = self._specs(todo)
-            trees = tuple(jax.tree.structure(jax.eval_shape(
-                functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))) for p, spec in zip(todo, specs))
-            kernel = flat_kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None, trees)
-            self._key_cache = (ids, specs, kernel)
+            layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
+                                for p, spec in zip(todo, specs)])
+            key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+            self._key_cache = (ids, specs, layout, key)
         before_write()  # the parameters are rebound below
-        acc = self._accumulators
+        n = len(todo)
         flat = [p._v for p in todo]
         flat += grads
-        sizes = []
-        for p, spec in zip(todo, specs):
-            st = acc.get(id(p))
-            if st is None:  # the first step: the state starts here (and is stored only with the step's results)
-                st = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
-            flat += st
-            sizes.append(len(st))
+        pack = self._pack
+        if pack is not None and pack[0] == ids:  # the parameters of the last step: their state is packed
+            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout, True)
+            flat += pack[2]
+        else:
+            self._unpack()
+            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout, False)
+            acc = self._accumulators
+            for p, spec in zip(todo, specs):
+                st = acc.get(id(p))
+                if st is None:  # the first step: the state starts here (and is stored only with the step's results)
+                    st = jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype))
+                flat += st
         flat.append(self.get_lr())
         # recorded like any op: the update joins the next step's program
         out = lazy.call(kernel, flat)
-        n = len(todo)
-        states = []
-        for k in sizes:
-            states.append(out[n:n + k])
-            n += k
-        self._commit(todo, out[:len(todo)], states)
-
-    def _commit(self, params: list[Tensor], values: Sequence[Any], states: list[tuple[Any, ...]]) -> None:
-        """Rebind every parameter to its new value and store every new state, or, interrupted (any
-        ``BaseException``), leave every one as it was: a step is all or nothing."""
+        self._commit(todo, out[:n], (ids, layout, tuple(out[n:])))
         acc = self._accumulators
-        keys = [id(p) for p in params]
+        for k in ids:  # their state is in the pack now (an entry an interrupt leaves here is never read)
+            acc.pop(k, None)
+
+    def _commit(self, params: list[Tensor], values: Sequence[Any], pack: tuple) -> None:
+        """Rebind every parameter to its new value and store the new state, or, interrupted (any
+        ``BaseException``), leave every one as it was: a step is all or nothing."""
         old_v = [p._v for p in params]
-        old_s = [acc.get(k) for k in keys]  # (None: the parameter had no state yet)
+        old_pack = self._pack
         try:
             for p, v in zip(params, values):
                 p._v = v
-            acc.update(zip(keys, states))
+            self._pack = pack
         except BaseException:
             for p, v in zip(params, old_v):
                 p._v = v
-            for k, st in zip(keys, old_s):
-                if st is None:
-                    acc.pop(k, None)
-                else:
-                    acc[k] = st
+            self._pack = old_pack
             raise
+
+    def _unpacked(self) -> dict[int, tuple[Any, ...]]:
+        """The state leaves of the parameters of the pack, each parameter's apart (deferred slices)."""
+        pack = self._pack
+        if pack is None:
+            return {}
+        ids, layout, arrays = pack
+        leaves = lazy.call(unpack_kernel(layout), list(arrays)) if arrays else ()
+        out, at = {}, 0
+        for k, spots in zip(ids, layout.leaves):
+            out[k] = tuple(leaves[at:at + len(spots)])
+            at += len(spots)
+        return out
+
+    def _unpack(self) -> None:
+        """Move the pack's state to the per-parameter accumulators (the same values: an interrupt in between
+        leaves both, and the pack is read first)."""
+        if self._pack is not None:
+            self._accumulators.update(self._unpacked())
+            self._pack = None
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
@@ -421,8 +421,9 @@ class Optimizer:
         """The accumulators by Paddle's names (``<param>_<acc>_0``) and ``LR_Scheduler`` when one is used."""
         out: dict[str, Any] = {}
         names = self._state_names()
+        states = {**self._accumulators, **self._unpacked()} if names else {}
         for p in self._parameter_list or []:
-            st = self._accumulators.get(id(p))
+            st = states.get(id(p))
             if st is None:
                 continue
             for n, leaf in zip(names, st):
@@ -440,6 +441,7 @@ class Optimizer:
         names = self._state_names()
         params = self._parameter_list or []
         specs = self._specs(params) if params else ()
+        self._unpack()
         for p, spec in zip(params, specs):
             keys = [self._acc_key(p, n) for n in names]
             if not keys or not all(k in state_dict for k in keys):
