@@ -117,7 +117,7 @@ def _interrupted_run(k: int, at_step: int) -> tuple[Any, list[str]]:
     """Train, with an interrupt at line event ``k`` of ``opt.step()`` in step ``at_step``; then check."""
     x, params, opt = _setup()
     inj = _Inject(k)
-    for n in range(at_step):
+    for _ in range(at_step):
         _forward_backward(x, params)
         opt.step()
         opt.clear_grad()
