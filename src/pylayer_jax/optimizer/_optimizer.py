@@ -28,7 +28,7 @@ import optax
 from .._exec import deferred as lazy
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
-from ._packed import layout_of, packed_kernel, unpack_kernel
+from ._packed import layout_of, pack_kernel, packed_kernel, unpack_kernel
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -317,31 +317,33 @@ class Optimizer:
         ids = tuple(id(p) for p in todo)
         cache = self._key_cache
         if cache is not None and cache[0] == ids:
-            specs, layout, key = cache[1], cache[2], cache[3]
+            specs, layout, kernel = cache[1], cache[2], cache[3]
         else:
             self._check_precision(todo)
             specs = self._specs(todo)
             layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
                                 for p, spec in zip(todo, specs)])
             key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
-            self._key_cache = (ids, specs, layout, key)
+            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
+            self._key_cache = (ids, specs, layout, kernel)
         before_write()  # the parameters are rebound below
         n = len(todo)
         flat = [p._v for p in todo]
         flat += grads
         pack = self._pack
         if pack is not None and pack[0] == ids:  # the parameters of the last step: their state is packed
-            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout, True)
             flat += pack[2]
-        else:
+        else:  # the first step, or other parameters than the last one's: their state is packed now
             self._unpack()
-            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout, False)
             acc = self._accumulators
+            leaves = []
             for p, spec in zip(todo, specs):
                 st = acc.get(id(p))
                 if st is None:  # the first step: the state starts here (and is stored only with the step's results)
                     st = jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype))
-                flat += st
+                leaves += st
+            if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
+                flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
         flat.append(self.get_lr())
         # recorded like any op: the update joins the next step's program
         out = lazy.call(kernel, flat)

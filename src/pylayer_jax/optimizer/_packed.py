@@ -82,30 +82,39 @@ def _join(layout: Layout, states: list[list[Any]]) -> tuple[Any, ...]:
     return tuple(jnp.concatenate(p) if len(p) > 1 else p[0] for p in parts)
 
 
-def _update(update_all: Any, layout: Layout, packed_in: bool, *flat: Any) -> tuple[Any, ...]:
-    """``(*params, *grads, *state, lr) -> (*new params, *new packed arrays)``; ``state`` is the packed arrays
-    (``packed_in``) or every parameter's state leaves in turn."""
+def _update(update_all: Any, layout: Layout, *flat: Any) -> tuple[Any, ...]:
+    """``(*params, *grads, *packed state, lr) -> (*new params, *new packed state)``."""
     n = len(layout.trees)
     params, grads, lr = flat[:n], flat[n:2 * n], flat[-1]
-    rest = flat[2 * n:-1]
-    if packed_in:
-        per = _split(layout, rest)
-    else:
-        per, at = [], 0
-        for spots in layout.leaves:
-            per.append(list(rest[at:at + len(spots)]))
-            at += len(spots)
+    per = _split(layout, flat[2 * n:-1])
     states = [jax.tree.unflatten(t, leaves) for t, leaves in zip(layout.trees, per)]
     new_p, new_s = update_all(params, grads, states, lr)
     return (*new_p, *_join(layout, [jax.tree.leaves(s) for s in new_s]))
 
 
-def packed_kernel(update_all: Any, key: Any, layout: Layout, packed_in: bool) -> Any:
-    """The jitted ``_update``, cached per (``key``: what defines ``update_all``, layout, input form)."""
-    k = (key, layout, packed_in)
+def packed_kernel(update_all: Any, key: Any, layout: Layout) -> Any:
+    """The jitted ``_update``, cached per (``key``: what defines ``update_all``, layout)."""
+    k = (key, layout)
     fn = _KERNELS.get(k)
     if fn is None:
-        fn = _KERNELS[k] = jax.jit(functools.partial(_update, update_all, layout, packed_in))
+        fn = _KERNELS[k] = jax.jit(functools.partial(_update, update_all, layout))
+    return fn
+
+
+def _pack(layout: Layout, *leaves: Any) -> tuple[Any, ...]:
+    per, at = [], 0
+    for spots in layout.leaves:
+        per.append(leaves[at:at + len(spots)])
+        at += len(spots)
+    return _join(layout, per)
+
+
+def pack_kernel(layout: Layout) -> Any:
+    """The jitted join of every parameter's state leaves, in turn, into the packed arrays."""
+    k = ("pack", layout)
+    fn = _KERNELS.get(k)
+    if fn is None:
+        fn = _KERNELS[k] = jax.jit(functools.partial(_pack, layout))
     return fn
 
 
