@@ -115,7 +115,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
         g = jax.jit(jax.grad(loss))
         jx, jp = jnp.asarray(x_np), [jnp.asarray(p) for p in p_np]
         res[f"mlp step {bsz}x{w}"] = (timed(step, big=w > 1000 - 1), timed(lambda g=g, jp=jp, jx=jx: g(jp, jx), big=w > 999))
-        res[f"mlp AdamW step {bsz}x{w}"] = _adamw_rows(x_np, p_np, loss, big=w > 999)
+        res.update(_optimizer_rows(x_np, p_np, loss, big=w > 999))
 
     for shape in ((2, 3), (1000, 1000)):
         x_np = rng.random(shape, np.float32)
@@ -251,36 +251,45 @@ def shape_rows() -> dict[str, tuple[float, float | None]]:
     return res
 
 
-def _adamw_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: bool) -> tuple[float, float]:
-    """The MLP step with an AdamW update: ours (eager, with step and clear_grad) vs jax.jit of grad + optax.adamw."""
-    x = paddle.to_tensor(x_np)
-    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
-    opt = paddle.optimizer.AdamW(learning_rate=1e-3, parameters=params, weight_decay=0.01)
+def _optimizer_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: bool,
+                    ) -> dict[str, tuple[float, float]]:
+    """The MLP step with an SGD and with an AdamW update: ours (eager: forward, backward, step, clear_grad) vs
+    ``jax.jit`` of ``jax.value_and_grad`` + the optax rule, with the batch as an argument (our step computes the
+    loss's value too, and reads the batch from an input)."""
+    rows = {}
+    for name, make, tx in [
+        ("SGD", lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
+        ("AdamW", lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
+         optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)),
+    ]:
+        x = paddle.to_tensor(x_np)
+        params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+        opt = make(params)
 
-    def step() -> Any:
-        w1, b1, w2, b2 = params
-        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-        out.mean().backward()
-        opt.step()
-        opt.clear_grad()
-        return w1
+        def step(params: list[Any] = params, x: Any = x, opt: Any = opt) -> Any:
+            w1, b1, w2, b2 = params
+            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+            out.mean().backward()
+            opt.step()
+            opt.clear_grad()
+            return w1
 
-    tx = optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)
-    jp = [jnp.asarray(p) for p in p_np]
-    state = [tx.init(jp)]
-    jx = jnp.asarray(x_np)
+        jp = [jnp.asarray(p) for p in p_np]
+        state = [tx.init(jp)]
+        jx = jnp.asarray(x_np)
 
-    @jax.jit
-    def jstep(ps: Any, st: Any) -> Any:
-        g = jax.grad(loss)(ps, jx)
-        upd, st = tx.update(g, st, ps)
-        return optax.apply_updates(ps, upd), st
+        @jax.jit
+        def jstep(ps: Any, st: Any, x: Any, tx: Any = tx) -> Any:
+            val, g = jax.value_and_grad(loss)(ps, x)
+            upd, st = tx.update(g, st, ps)
+            return optax.apply_updates(ps, upd), st, val
 
-    def jrun() -> Any:
-        jp[:], state[0] = jstep(list(jp), state[0])
-        return jp[0]
+        def jrun(jp: list[Any] = jp, state: list[Any] = state, jx: Any = jx, jstep: Any = jstep) -> Any:
+            jp[:], state[0], _ = jstep(list(jp), state[0], jx)
+            return jp[0]
 
-    return timed(step, big=big), timed(jrun, big=big)
+        rows[f"mlp {name} step {x_np.shape[0]}x{x_np.shape[1]}"] = (timed(step, big=big), timed(jrun, big=big))
+    return rows
 
 
 def static_runs() -> dict[str, tuple[float, float | None]]:

@@ -194,3 +194,34 @@ def test_first_call_compiles_one_step_program(make, caplog):
             step(x)
     names = [r.getMessage() for r in caplog.records if "Compiling" in r.getMessage() and "body" in r.getMessage()]
     assert len(names) == 1, names
+
+
+def _adam_ref(w, n, lr=0.1, b1=0.9, b2=0.999, eps=1e-8):
+    """Paddle's Adam (epsilon added to the bias-corrected root), from jax.grad."""
+    m = jnp.zeros_like(w)
+    v = jnp.zeros_like(w)
+    for t in range(1, n + 1):
+        g = jax.grad(_loss)(w, X)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        mhat = m / (1 - b1**t)
+        w = w - lr * mhat / (jnp.sqrt(v / (1 - b2**t)) + eps)
+    return np.asarray(w)
+
+
+def test_eager_and_compiled_adam_steps_interleaved_share_one_state():
+    # eager steps keep their state packed; a compiled step between them must continue from it, not from zeros
+    m = Model(W0)
+    opt = paddle.optimizer.Adam(learning_rate=0.1, parameters=[m.w])
+    step = _step(m, opt)
+    x = paddle.to_tensor(X)
+
+    def eager():
+        loss = paddle.tanh(paddle.matmul(x, m.w)).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+
+    for run in (eager, eager, step, step, eager, step, eager, eager):
+        run() if run is eager else run(x)
+    np.testing.assert_allclose(m.w.numpy(), _adam_ref(jnp.asarray(W0, jnp.float32), 8), rtol=2e-5, atol=5e-6)

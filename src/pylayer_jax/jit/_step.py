@@ -509,6 +509,8 @@ class WholeStep:
 
     def _describe(self, tensors: list[Tensor]) -> tuple:
         """What a call's key is made of: ids, stop_gradient and leaf flags, .grad kinds, optimizer states."""
+        for o in self.opts:  # state an eager step left packed is read per parameter here
+            o._unpack()
         ids = tuple(map(id, tensors))
         kinds = []
         grads = []
@@ -525,6 +527,7 @@ class WholeStep:
         opt_ids = [tuple(i for i in ids if i in o._accumulators) for o in self.opts]
         sl, state_tree = jax.tree_util.tree_flatten(
             [[o._accumulators[i] for i in oi] for o, oi in zip(self.opts, opt_ids)])
+        sl = [v.get() if type(v) is Pending else v for v in sl]  # (state an eager step left deferred)
         return (ids, tuple(t._sg for t in tensors), tuple(t._e is None for t in tensors), tuple(kinds),
                 tuple(opt_ids), state_tree, grads, sl)
 
@@ -609,7 +612,7 @@ class WholeStep:
         for o, p in e.states:  # created now, as the optimizer's first step would: the program takes them as inputs
             acc = o._accumulators
             if id(p) not in acc:
-                acc[id(p)] = o._init_state(o._specs([p])[0], p.shape, p._v.dtype)
+                acc[id(p)] = tuple(jax.tree.leaves(o._init_state(o._specs([p])[0], p.shape, p._v.dtype)))
 
     def _build(self, c: _Call, kinds: tuple[int, ...], state_tree: Any, flat: list[Any]) -> _Program:
         prog = _Program(self, kinds, state_tree)
