@@ -84,6 +84,18 @@ class Variable(Tensor):
         """Whether ``other`` is this very Variable (not merely one with equal values)."""
         return other is self
 
+    def set_value(self, value: Any) -> Variable:
+        """Static mode: record ``self = value`` into the program (``value`` a Variable of it, e.g. a layer's new
+        running statistics); a persistable Variable keeps the value in the scope after each run."""
+        if not isinstance(value, Variable):
+            raise TypeError(
+                f"Variable.set_value: {self.name} is a Variable of a static program being built, so the new value "
+                f"must be a Variable of the same program, but received {type(value).__name__}. To overwrite a "
+                f"parameter's value, use paddle.static.global_scope().find_var({self.name!r}).get_tensor().set(array)."
+            )
+        self.block.program.record_write(self, value)
+        return self
+
     def numpy(self) -> np.ndarray:
         raise RuntimeError(
             f"Variable {self.name} of a static program has no value while the program is being built; fetch it "
