@@ -255,3 +255,59 @@ def test_layer_parameters_are_variables_not_values_while_building():
             lin.weight.set_value(np.zeros((2, 2), "float32"))
         with pytest.raises(RuntimeError, match=r"no value while the program is being built"):
             lin.weight.numpy()
+
+
+def test_load_reads_the_parameters_paddle_saved():
+    ref = REF["mlp"]["sgd"]
+    main, startup, _, loss, _ = _mlp("sgd")
+    exe = paddle.static.Executor()
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        paddle.static.load(main, os.path.join(DATA, "paddle_static_mlp"))
+        ev = exe.run(main.clone(for_test=True), feed={"x": IN["mlp_x"], "y": IN["mlp_y"]}, fetch_list=[loss])[0]
+    for name, value in ref["params"].items():
+        close(np.asarray(scope.find_var(name).get_tensor()), value)
+    close(ev, ref["eval"])
+
+
+def test_save_then_load_resumes_training_exactly(tmp_path):
+    feed = {"x": IN["mlp_x"], "y": IN["mlp_y"]}
+    main, startup, _, loss, _ = _mlp("momentum_decay_clip")
+    whole, _, _ = run(main, startup, feed, [loss], n=4)
+    exe = paddle.static.Executor()
+    first = paddle.static.Scope()
+    with paddle.static.scope_guard(first):
+        exe.run(startup)
+        for _ in range(2):
+            exe.run(main, feed=feed, fetch_list=[loss])
+        paddle.static.save(main, str(tmp_path / "ckpt" / "mlp"))
+    assert sorted(os.listdir(tmp_path / "ckpt")) == ["mlp.pdopt", "mlp.pdparams"]
+    second = paddle.static.Scope()
+    with paddle.static.scope_guard(second):
+        exe.run(startup)
+        paddle.static.load(main, str(tmp_path / "ckpt" / "mlp.pdparams"))
+        rest = [exe.run(main, feed=feed, fetch_list=[loss])[0] for _ in range(2)]
+    close(rest, [w[0] for w in whole[2:]])
+
+
+def test_save_and_load_errors(tmp_path):
+    main, startup, _, loss, _ = _mlp("sgd")
+    with pytest.raises(RuntimeError, match=r"paddle.static.save: the scope holds no value for .*run the startup"):
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            paddle.static.save(main, str(tmp_path / "m"))
+    with pytest.raises(ValueError, match=r"paddle.static.save: protocol must be an int in \[2, 4\].*received 5"):
+        paddle.static.save(main, str(tmp_path / "m"), protocol=5)
+    with pytest.raises(ValueError, match=r"paddle.static.load: .*nothing.pdparams does not exist"):
+        paddle.static.load(main, str(tmp_path / "nothing"))
+    other, other_start = programs()
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(other, other_start):
+        paddle.nn.Linear(4, 5)
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        paddle.static.Executor().run(other_start)
+        paddle.static.save(other, str(tmp_path / "other"))
+        before = np.asarray(scope.find_var("linear_0.w_0").get_tensor())
+        with pytest.raises(ValueError, match=r"linear_0.w_0 has shape \[4, 5\] in .* but the program declares \[4, 8\]"):
+            paddle.static.load(main, str(tmp_path / "other"))
+        np.testing.assert_array_equal(np.asarray(scope.find_var("linear_0.w_0").get_tensor()), before)
