@@ -183,10 +183,22 @@ def shared_name():
     return {"names": names, "mismatch_error": err}
 
 
+def embedding_padding():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        ids = paddle.static.data("ids", [2], "int64")
+        emb = paddle.nn.Embedding(5, 3, padding_idx=1)
+        out = emb(ids)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    o, w = exe.run(main, feed={"ids": np.array([1, 2], "int64")}, fetch_list=[out, emb.weight])
+    return {"output_row_zero": bool(not o[0].any()), "weight_row_zero": bool(not w[1].any())}
+
+
 res = {"inputs": {k: v.tolist() for k, v in {**W, **X}.items()}, "linear_sgd": linear_sgd(),
        "mlp": {k: mlp(k) for k in ("sgd", "momentum_decay_clip", "adam_l2_param", "sgd_step_decay")},
        "mlp_param_regularizer": mlp_param_regularizer(), "conv_bn": conv_bn(), "emb_ln": emb_ln(),
-       "dropout": dropout(), "shared_name": shared_name()}
+       "dropout": dropout(), "shared_name": shared_name(), "embedding_padding": embedding_padding()}
 with open(os.path.join(HERE, "data", "paddle_static_layers.json"), "w") as f:
     json.dump(res, f, indent=1, sort_keys=True)
 print(json.dumps({k: v for k, v in res.items() if k != "inputs"}, indent=1)[:4000])

@@ -311,3 +311,48 @@ def test_save_and_load_errors(tmp_path):
         with pytest.raises(ValueError, match=r"linear_0.w_0 has shape \[4, 5\] in .* but the program declares \[4, 8\]"):
             paddle.static.load(main, str(tmp_path / "other"))
         np.testing.assert_array_equal(np.asarray(scope.find_var("linear_0.w_0").get_tensor()), before)
+
+
+_FORWARD_CASES = [
+    ("nn.LSTM(4, 5)", [2, 3, 4], 1), ("nn.GRU(4, 5, num_layers=2, direction='bidirect')", [2, 3, 4], 1),
+    ("nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)", [2, 3, 4], 1), ("nn.MultiHeadAttention(4, 2)", [2, 3, 4], 3),
+    ("nn.GroupNorm(2, 4)", [2, 4, 3], 1), ("nn.InstanceNorm1D(4)", [2, 4, 3], 1), ("nn.Bilinear(4, 4, 3)", [2, 4], 2),
+    ("nn.PReLU(3)", [2, 3], 1), ("nn.Conv2DTranspose(2, 3, 3, stride=2)", [1, 2, 3, 3], 1),
+    ("nn.Embedding(5, 3, padding_idx=1)", [2, 3], 1),
+]
+
+
+@pytest.mark.parametrize("expr,shape,n_in", _FORWARD_CASES, ids=[c[0] for c in _FORWARD_CASES])
+def test_layer_forward_in_a_program_matches_eager_with_the_same_weights(expr, shape, n_in):
+    nn = paddle.nn  # noqa: F841  (the expressions name it)
+    ints = "Embedding" in expr
+    a = (np.array([[0, 1, 4], [1, 2, 3]], "int64") if ints
+         else np.random.RandomState(0).standard_normal(shape).astype("float32"))
+    paddle.disable_static()
+    eager = eval(expr)
+    eager.eval()
+    weights = {k: v.numpy() for k, v in eager.state_dict().items()}
+    ref = eager(*[paddle.to_tensor(a)] * n_in)
+    ref = ref[0] if isinstance(ref, tuple) else ref
+    paddle.enable_static()
+    main, startup = programs()
+    with paddle.static.program_guard(main, startup):
+        layer = eval(expr)
+        layer.eval()
+        x = paddle.static.data("x", shape, "int64" if ints else "float32")
+        out = layer(*[x] * n_in)
+        out = out[0] if isinstance(out, tuple) else out
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        first = {k: np.asarray(scope.find_var(v.name).get_tensor()) for k, v in layer.state_dict().items()}
+        for k, v in layer.state_dict().items():
+            if isinstance(v, paddle.static.Parameter):
+                scope.var(v.name).get_tensor().set(weights[k])
+        got = exe.run(main, feed={"x": a}, fetch_list=[out])[0]
+    close(got, ref.numpy(), rtol=1e-4, atol=1e-5)
+    if ints:  # the padding row reads as zeros though (as in Paddle) the startup does not zero it
+        ref = REF["embedding_padding"]
+        assert (not np.any(got[0, 1])) == ref["output_row_zero"]
+        assert (not np.any(first["weight"][1])) == ref["weight_row_zero"]
