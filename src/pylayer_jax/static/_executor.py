@@ -198,7 +198,8 @@ class Executor:
             v = op.outputs[0]
             # a program with a random_seed initialises the same way every time (Paddle's rule); else keys from the
             # global generator, so paddle.seed(n) before the startup run repeats the initial values
-            key = jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed else generator.next_key()
+            key = (jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed
+                   else jax.numpy.asarray(generator.next_key()).astype(jax.numpy.uint32))
             scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
         return []
 
