@@ -7,7 +7,6 @@ Run with ``/tmp/paddle/bin/python tests/record_paddle_scalar_bool_index.py``; wr
 import json
 import os
 
-import numpy as np
 import paddle
 
 INDICES = {"True": True, "False": False, "t0True": "t0True", "t0False": "t0False", "(1,True)": (1, True),

@@ -13,6 +13,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+
 def _fans(shape: Sequence[int]) -> tuple[int, int]:
     if len(shape) == 0:
         return 1, 1
