@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._autograd.saved import SavedValue
-from .._ops.indexing import TENSOR
+from .._ops.indexing import BOOL, TENSOR
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
@@ -115,6 +115,11 @@ def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
             spec.append("...")
         elif ix is None or (isinstance(ix, int) and not isinstance(ix, bool)):
             spec.append(ix)
+        elif isinstance(ix, bool | np.bool_) or (isinstance(ix, Tensor) and ix.dtype.name == "bool" and ix.ndim == 0):
+            # a scalar bool adds an axis of size 1 (True) or 0 (False), as in numpy and Paddle
+            if isinstance(ix, Tensor):
+                _concrete(ix, "indexing with a bool")
+            spec.append((BOOL, bool(ix)))
         elif isinstance(ix, slice):
             spec.append(("slice", _int_or_none(ix.start), _int_or_none(ix.stop), _int_or_none(ix.step)))
         elif isinstance(ix, Tensor) and ix.dtype.name != "bool":
@@ -268,6 +273,8 @@ _SYMBOLS = {"divide": "/", "pow": "**", "floor_divide": "//", "remainder": "%", 
 
 def _binary(name: str, reflected: bool = False) -> Any:
     def f(self: Tensor, o: Any) -> Any:
+        if o is None and name in ("equal", "not_equal") and not self._symbolic:
+            return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
         if name in _SYMBOLS:
             _operand(name, _SYMBOLS[name], o)
         if isinstance(o, float) and not self.dtype.is_floating_point:

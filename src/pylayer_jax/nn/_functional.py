@@ -215,8 +215,9 @@ def batch_norm(
     variance), running statistics otherwise."""
     use_batch = training and not use_global_stats
     # batch statistics do not read the running ones: not passing them keeps their update below from
-    # invalidating what the backward saved
-    stats = (None, None) if use_batch else (running_mean, running_var)
+    # invalidating what the backward saved; a static program keeps them, so that its test clone
+    # (``clone(for_test=True)``, training=False) reads them
+    stats = (None, None) if use_batch and not running_mean._symbolic else (running_mean, running_var)
     out = apply_op(
         TABLE["batch_norm"], (x, *stats, weight, bias),
         {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},

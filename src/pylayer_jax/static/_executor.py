@@ -19,7 +19,6 @@ from .._runtime.device import CPUPlace as CPUPlace
 from .._runtime.device import CUDAPlace as CUDAPlace
 from .._runtime.rng import generator
 from .._tensor.facade import Tensor
-from ._init import next_key
 from ._lowering import Lowered, lower
 from ._program import RNG_KEY, InitOp, Program, default_main_program
 from ._scope import Scope, global_scope
@@ -197,8 +196,10 @@ class Executor:
         for i, op in enumerate(program.global_block().ops):
             assert isinstance(op, InitOp)
             v = op.outputs[0]
-            # a program with a random_seed initialises the same way every time (Paddle's rule); else fresh keys
-            key = jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed else next_key()
+            # a program with a random_seed initialises the same way every time (Paddle's rule); else keys from the
+            # global generator, so paddle.seed(n) before the startup run repeats the initial values
+            key = (jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed
+                   else jax.numpy.asarray(generator.next_key()).astype(jax.numpy.uint32))
             scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
         return []
 
