@@ -413,7 +413,8 @@ class _Fast:
         m_acc = {id(a): m for m, a in enumerate(self.accs)}
         env: dict[str, Any] = {"fast": self, "step": step, "get": step._get, "ZEROED": ZEROED, "Pending": Pending,
                                "gen": generator, "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp,
-                               "accs": self.accs, "MISS": MISS, "refs": sys.getrefcount, "before_write": before_write,
+                               "accs": self.accs, "MISS": MISS, "refs": sys.getrefcount, "mark_write": replay.mark_write,
+                               "make_node": _make_node,
                                "fn": prog.fn, "Tensor": Tensor, "user": prog.user, "state_out": prog.state_out,
                                "sids": [tuple(ids) for ids in prog.state_ids], "slow": self._slow}
         names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
@@ -473,7 +474,7 @@ class _Fast:
             lines.append("    fast.state_leaves = ()  # (held only by the states now: the program may consume them)")
         for j in prog.donate:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
             lines.append(f"    if refs({args[j]}) > 3: {args[j]} = jnp.copy({args[j]})")
-        lines += ["    before_write()  # a replayed eager step that reads these Tensors builds its tape first",
+        lines += ["    mark_write(make_node)  # (before_write: a replayed eager step reading these builds its tape first)",
                   "    fast.leaves = leaves", f"    res = fn({', '.join(args)})", "    fast.leaves = None",
                   f"    if step._fast is not fast: return slow(res, [{', '.join(names)}])  # (it traced again)"]
         # ---- the write-back (``_Program.write_back`` written out)
@@ -483,15 +484,17 @@ class _Fast:
             pos += 1
         for i, d in prog.version:
             lines.append(f"    {names[i]}._version_counter().value += {d}")
-        for i, kind in prog.grad_out:
-            n = names[i]
+        for i, kind in prog.grad_out:  # (a .grad the call began with as it ends is left alone)
+            n, began = names[i], self.kinds[i]
+            edge = [] if began != _NO_GRAD else [f"    {n}._leaf_edge()"]  # (a .grad checked above: it has a sink)
             if kind == _GRAD:
-                lines += [f"    {n}._leaf_edge()", f"    {n}._acc.grad = res[{pos}]"]
+                lines += [*edge, f"    {n}._acc.grad = res[{pos}]"]
                 pos += 1
             elif kind is ZEROED:
-                lines += [f"    {n}._leaf_edge()", f"    {n}._acc.grad = ZEROED"]
-            else:
-                lines.append(f"    if {n}._acc is not None: {n}._acc.grad = None")
+                if began != _ZERO_GRAD:
+                    lines += [*edge, f"    {n}._acc.grad = ZEROED"]
+            elif began != _NO_GRAD:
+                lines.append(f"    {n}._acc.grad = None")
         if prog.write_states:
             end = pos + prog.state_out.num_leaves
             lines.append(f"    sts = state_out.unflatten(res[{pos}:{end}])")
