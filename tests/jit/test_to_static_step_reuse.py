@@ -225,3 +225,45 @@ def test_eager_and_compiled_adam_steps_interleaved_share_one_state():
     for run in (eager, eager, step, step, eager, step, eager, eager):
         run() if run is eager else run(x)
     np.testing.assert_allclose(m.w.numpy(), _adam_ref(jnp.asarray(W0, jnp.float32), 8), rtol=2e-5, atol=5e-6)
+class _Scale(paddle.nn.Layer):
+    """Multiplies by 2 in training mode, by 3 in eval mode (the mode picks the program)."""
+
+    def forward(self, x):
+        return x * (2.0 if self.training else 3.0)
+
+
+class _Net(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.w = self.create_parameter([2, 3])
+        self.w.set_value(paddle.to_tensor(W0))
+        self.blocks = paddle.nn.LayerList([paddle.nn.Sequential(_Scale())])
+        self.opt = paddle.optimizer.SGD(0.1, parameters=[self.w])
+
+    @paddle.jit.to_static
+    def train_step(self, x):
+        loss = paddle.tanh(self.blocks[0](paddle.matmul(x, self.w))).mean()
+        loss.backward()
+        self.opt.step()
+        self.opt.clear_grad()
+        return loss
+
+
+def test_a_nested_sublayer_switched_to_eval_between_calls_changes_the_method_step():
+    net = _Net()
+    x = paddle.to_tensor(X)
+    w = W0
+    scales = [2.0, 2.0, 3.0, 3.0, 2.0]
+    for k, scale in enumerate(scales):
+        if k == 2:
+            net.blocks[0][0].eval()  # a sublayer two containers down, not the Layer itself
+        if k == 4:
+            net.blocks[0][0].training = True
+        loss = net.train_step(x)
+        want = float(jnp.mean(jnp.tanh(scale * (X @ w))))
+        np.testing.assert_allclose(float(loss), want, rtol=1e-6)
+        w = w - 0.1 * np.asarray(jax.grad(lambda v, s=scale: jnp.mean(jnp.tanh(s * (X @ v))))(w))
+        np.testing.assert_allclose(net.w.numpy(), w, rtol=1e-5, atol=1e-6)
+    net.blocks.append(paddle.nn.Sequential(_Scale()).eval())  # a new sublayer: a new structure, traced again
+    loss = net.train_step(x)
+    np.testing.assert_allclose(float(loss), float(jnp.mean(jnp.tanh(2.0 * (X @ w)))), rtol=1e-6)

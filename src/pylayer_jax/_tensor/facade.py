@@ -83,7 +83,10 @@ class Tensor:
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
-        self.stop_gradient = stop_gradient
+        if stop_gradient is True or stop_gradient is False:
+            self._sg = stop_gradient
+        else:
+            self.stop_gradient = stop_gradient  # (checked)
         self._e = edge  # (node, output index); a replayed op's stub (step, op index) until its node is needed
         self._acc: AccumulateGrad | None = None
         self._counter: VersionCounter | None = None

@@ -45,6 +45,7 @@ _tls = threading.local()  # .call: the call being traced (its Tensors and optimi
 _NO_GRAD, _ZERO_GRAD, _GRAD = 0, 1, 2  # a state Tensor's .grad when the step begins
 _MAX_ROUNDS = 64
 _MAX_PROGRAMS = 16  # compiled programs kept per step function and call structure (oldest dropped)
+MISS = object()  # a fast call found something changed: take the full path
 
 
 class StepFound(Exception):  # noqa: N818 - internal signal, never seen by users
@@ -125,11 +126,11 @@ class _StepCapture:
 class _Call:
     """What one call of a step hands its trace: the state Tensors, optimizers, arguments."""
 
-    __slots__ = ("tensors", "opts", "opt_ids", "args_tree", "leaves", "rng")
+    __slots__ = ("step", "tensors", "opts", "opt_ids", "args_tree", "leaves", "rng")
 
-    def __init__(self, tensors: list[Tensor], opts: list[Any], opt_ids: list[tuple[int, ...]], args_tree: Any,
-                 leaves: list[Any], rng: bool) -> None:
-        self.tensors, self.opts, self.opt_ids = tensors, opts, opt_ids
+    def __init__(self, step: WholeStep, tensors: list[Tensor], opts: list[Any], opt_ids: list[tuple[int, ...]],
+                 args_tree: Any, leaves: list[Any], rng: bool) -> None:
+        self.step, self.tensors, self.opts, self.opt_ids = step, tensors, opts, opt_ids
         self.args_tree, self.leaves, self.rng = args_tree, leaves, rng
 
 
@@ -161,7 +162,9 @@ class _Program:
 
     # ---- the trace -------------------------------------------------------------------------
     def body(self, *flat: Any) -> tuple:
-        c: _Call = _tls.call
+        c = getattr(_tls, "call", None)
+        if c is None or c.step is not self.step:  # a fast call (``_Fast``), which sets no _tls.call, traces again
+            c = self.step._fast_call()
         it = iter(flat)
         snaps = [_snapshot(t) for t in c.tensors]
         acc_before = [dict(o._accumulators) for o in c.opts]
@@ -303,8 +306,12 @@ class _Program:
             res = self.fn(*flat)  # type: ignore[misc]
         finally:
             _tls.call = prev
+        self.write_back(c.tensors, c.opts, res)
+        return res
+
+    def write_back(self, tensors: list[Tensor], opts: list[Any], res: tuple) -> None:
+        """Put what the step wrote (in the raw results ``res``) into its Tensors, gradients and optimizers."""
         pos = self.n_user
-        tensors = c.tensors
         for i in self.value_out:
             tensors[i]._v = res[pos]
             pos += 1
@@ -323,11 +330,10 @@ class _Program:
                 t._acc.grad = None
         if self.write_states:  # (states without arrays that were given stay as they are)
             states = self.state_out.unflatten(res[pos:pos + self.state_out.num_leaves])
-            for o, ids, sts in zip(c.opts, self.state_ids, states):
+            for o, ids, sts in zip(opts, self.state_ids, states):
                 o._accumulators.update(zip(ids, sts))
         if self.rng_out:
             generator.set_state(res[-1])
-        return res
 
     def user(self, res: tuple) -> Any:
         """The function's own results, as Tensors."""
@@ -367,16 +373,22 @@ class _Fast:
     one it returned; if nothing has replaced them (same implicit Tensors, same ``stop_gradient``, same
     kind of ``.grad``, the same optimizer state objects), the next call is the same program on them:
     no key is computed, no pytree flattened. Anything else takes the full path, which looks again.
+
+    The whole call (the checks, the compiled program, the write-back) is one generated function
+    (``call``): straight-line Python for this step's Tensors and optimizers, which calls the jitted
+    program with its arrays as positional arguments (jax's C++ dispatch).
     """
 
-    __slots__ = ("prog", "gather", "positions", "eids", "imp_ids", "imp_set", "sgs", "leafs", "kinds", "avals", "accs",
-                 "acc_lens", "state_keys", "state_objs", "state_leaves", "opt_ids", "exp_state")
+    __slots__ = ("prog", "call", "positions", "eids", "imp_ids", "imp_set", "sgs", "leafs", "kinds", "avals", "accs",
+                 "acc_lens", "state_keys", "state_objs", "state_leaves", "opt_ids", "exp_state", "args_tree", "leaves")
 
     def __init__(self, step: WholeStep, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor],
-                 n_exp: int, desc: tuple, flat: list[Any], opts: list[Any]) -> None:
+                 n_exp: int, desc: tuple, flat: list[Any], opts: list[Any], args_tree: Any) -> None:
         _ids, sgs, leafs, kinds, opt_ids, _tree, _grads, state_leaves = desc
         self.prog = prog
         self.positions = positions
+        self.args_tree = args_tree
+        self.leaves: list[Any] | None = None  # the arguments of the call in progress (for a trace it may need)
         self.eids = tuple(map(id, tensors[:n_exp]))
         self.imp_ids = tuple(map(id, tensors[n_exp:]))
         self.imp_set = frozenset(self.imp_ids)
@@ -386,82 +398,126 @@ class _Fast:
         self.acc_lens = [(a, len(a)) for a in self.accs]
         self.state_keys = [(a, i) for a, ids in zip(self.accs, opt_ids) for i in ids]
         self.state_objs = [a[i] for a, i in self.state_keys]
-        self.state_leaves: tuple | list = state_leaves
+        self.state_leaves: tuple | list = tuple(state_leaves)
         self.opt_ids = opt_ids
         self.exp_state = any(i in a for a in self.accs for i in self.eids)
-        self.gather = self.compile_gather(step, opts)
+        self.call = self.compile_call(step, opts)
 
-    def compile_gather(self, step: WholeStep, opts: list[Any]) -> Callable[[list[Any]], Any]:
-        """``gather`` written out for this call's Tensors and optimizers as straight-line Python (compiled once):
-        the next call's Tensors and inputs, or None where something changed since the last call."""
+    def compile_call(self, step: WholeStep, opts: list[Any]) -> Callable[[list[Any]], Any]:
+        """``call(leaves)`` written out for this call's Tensors and optimizers as straight-line Python (compiled
+        once): ``MISS`` where something changed since the last call (nothing is touched then), else the
+        program run on the next call's arrays, its writes put back, and the function's results."""
+        prog = self.prog
         n_exp = len(self.eids)
         n_imp = len(self.imp_ids)
-        env: dict[str, Any] = {"fast": self, "get": step._get, "ZEROED": ZEROED, "Pending": Pending, "gen": generator,
-                               "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp, "accs": self.accs}
+        m_acc = {id(a): m for m, a in enumerate(self.accs)}
+        env: dict[str, Any] = {"fast": self, "step": step, "get": step._get, "ZEROED": ZEROED, "Pending": Pending,
+                               "gen": generator, "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp,
+                               "accs": self.accs, "MISS": MISS, "refs": sys.getrefcount, "mark_write": replay.mark_write,
+                               "make_node": _make_node,
+                               "fn": prog.fn, "Tensor": Tensor, "user": prog.user, "state_out": prog.state_out,
+                               "sids": [tuple(ids) for ids in prog.state_ids], "slow": self._slow}
         names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
-        lines = ["def gather(leaves):", "    try:"]
+        lines = ["def call(leaves):", "    try:"]
         if n_imp:
             lines.append(f"        {''.join(n + ', ' for n in names[n_exp:])}= get()")
         else:
             lines.append("        pass")
-        lines += ["    except Exception:", "        return None"]
+        lines += ["    except Exception:", "        return MISS"]
         for k, i in enumerate(self.imp_ids):
-            lines.append(f"    if id(i{k}) != {i}: return None")
+            lines.append(f"    if id(i{k}) != {i}: return MISS")
         for k, p in enumerate(self.positions):
             lines.append(f"    e{k} = leaves[{p}]")
         if n_exp:
             tup = "".join(f"id(e{k}), " for k in range(n_exp))
-            lines += [f"    eids = ({tup})", "    if eids != fast.eids and not fast.new_args(eids): return None"]
+            lines += [f"    eids = ({tup})", "    if eids != fast.eids and not fast.new_args(eids): return MISS"]
+        args = [f"v{k}" for k in range(len(names))]
         grads = []
         for k, (n, sg, leaf, kind) in enumerate(zip(names, self.sgs, self.leafs, self.kinds)):
-            lines.append(f"    if {n}._sg is not {sg} or {n}._e is {'not ' if leaf else ''}None: return None")
+            lines.append(f"    if {n}._sg is not {sg} or {n}._e is {'not ' if leaf else ''}None: return MISS")
             if kind == _NO_GRAD:
-                lines.append(f"    if {n}._acc is not None and {n}._acc.grad is not None: return None")
+                lines.append(f"    if {n}._acc is not None and {n}._acc.grad is not None: return MISS")
             elif kind == _ZERO_GRAD:
-                lines.append(f"    if {n}._acc is None or {n}._acc.grad is not ZEROED: return None")
+                lines.append(f"    if {n}._acc is None or {n}._acc.grad is not ZEROED: return MISS")
             else:
-                lines += [f"    if {n}._acc is None: return None", f"    g{k} = {n}._acc.grad",
-                          f"    if g{k} is None or g{k} is ZEROED: return None",
+                lines += [f"    if {n}._acc is None: return MISS", f"    g{k} = {n}._acc.grad",
+                          f"    if g{k} is None or g{k} is ZEROED: return MISS",
                           f"    if type(g{k}) is Pending: g{k} = g{k}.get()"]
                 grads.append(f"g{k}")
             lines += [f"    v{k} = {n}._v", f"    if type(v{k}) is Pending: v{k} = {n}._value"]
         for k, (shape, dtype) in enumerate(self.avals):
             env[f"shape{k}"], env[f"dtype{k}"] = shape, dtype
-            lines.append(f"    if v{k}.shape != shape{k} or v{k}.dtype != dtype{k}: return None")
+            lines.append(f"    if v{k}.shape != shape{k} or v{k}.dtype != dtype{k}: return MISS")
         for k, (_a, n) in enumerate(self.acc_lens):
-            lines.append(f"    if len(accs[{k}]) != {n}: return None")
+            lines.append(f"    if len(accs[{k}]) != {n}: return MISS")
         if self.state_keys:
             lines.append("    so = fast.state_objs")
             for k, (a, i) in enumerate(self.state_keys):
-                lines.append(f"    if accs[{next(m for m, b in enumerate(self.accs) if b is a)}].get({i}) is not so[{k}]: "
-                             "return None")
-        flat = [f"v{k}" for k in range(len(names))] + grads
-        lines += [f"    flat = [{', '.join(flat)}]", "    flat += fast.state_leaves",
-                  "    fast.state_leaves = ()  # (held only by the states now: the program may consume them)"]
+                lines.append(f"    if accs[{m_acc[id(a)]}].get({i}) is not so[{k}]: return MISS")
+        args += grads
+        n_states = len(self.state_leaves)
+        states = [f"s{k}" for k in range(n_states)]
+        if n_states:
+            lines.append(f"    {''.join(n + ', ' for n in states)}= fast.state_leaves")
+        args += states
         for k in range(len(opts)):
             lines += [f"    lr = float(opts[{k}].get_lr())", f"    c = lrs[{k}]",
-                      "    if c[0] != lr:", "        c[0], c[1] = lr, jnp.asarray(lr)", "    flat.append(c[1])"]
+                      "    if c[0] != lr:", "        c[0], c[1] = lr, jnp.asarray(lr)", f"    lr{k} = c[1]"]
+            args.append(f"lr{k}")
         if step.rng:
-            lines.append("    flat.append(gen.get_state())")
+            lines.append("    rng = gen.get_state()")
+            args.append("rng")
+        # ---- the call: nothing above has changed anything
         if n_exp:
             lines.append("    fast.eids = eids")
-        lines.append(f"    return [{''.join(n + ', ' for n in names)}], flat")
+        if n_states:
+            lines.append("    fast.state_leaves = ()  # (held only by the states now: the program may consume them)")
+        for j in prog.donate:  # an array someone else holds too (a detached copy, a state_dict) is not consumed
+            lines.append(f"    if refs({args[j]}) > 3: {args[j]} = jnp.copy({args[j]})")
+        lines += ["    mark_write(make_node)  # (before_write: a replayed eager step reading these builds its tape first)",
+                  "    fast.leaves = leaves", f"    res = fn({', '.join(args)})", "    fast.leaves = None",
+                  f"    if step._fast is not fast: return slow(res, [{', '.join(names)}])  # (it traced again)"]
+        # ---- the write-back (``_Program.write_back`` written out)
+        pos = prog.n_user
+        for i in prog.value_out:
+            lines.append(f"    {names[i]}._v = res[{pos}]")
+            pos += 1
+        for i, d in prog.version:
+            lines.append(f"    {names[i]}._version_counter().value += {d}")
+        for i, kind in prog.grad_out:  # (a .grad the call began with as it ends is left alone)
+            n, began = names[i], self.kinds[i]
+            edge = [] if began != _NO_GRAD else [f"    {n}._leaf_edge()"]  # (a .grad checked above: it has a sink)
+            if kind == _GRAD:
+                lines += [*edge, f"    {n}._acc.grad = res[{pos}]"]
+                pos += 1
+            elif kind is ZEROED:
+                if began != _ZERO_GRAD:
+                    lines += [*edge, f"    {n}._acc.grad = ZEROED"]
+            elif began != _NO_GRAD:
+                lines.append(f"    {n}._acc.grad = None")
+        if prog.write_states:
+            end = pos + prog.state_out.num_leaves
+            lines.append(f"    sts = state_out.unflatten(res[{pos}:{end}])")
+            lines += [f"    accs[{k}].update(zip(sids[{k}], sts[{k}]))" for k in range(len(opts))]
+            objs = ", ".join(f"accs[{m_acc[id(a)]}][{i}]" for a, i in self.state_keys)
+            lines += [f"    fast.state_objs = [{objs}]", f"    fast.state_leaves = res[{pos}:{end}]"]
+        if prog.rng_out:
+            lines.append("    gen.set_state(res[-1])")
+        lines.append("    return Tensor(res[0])" if prog.single else "    return user(res)")
         exec("\n".join(lines) + "\n", env)  # noqa: S102 - built from ids, flags and counts
-        return env["gather"]
+        return env["call"]
+
+    def _slow(self, res: tuple, tensors: list[Tensor]) -> Any:
+        """The write-back of a fast call whose program traced again (new shapes): what that trace learnt."""
+        prog = self.prog
+        prog.write_back(tensors, prog.step.opts, res)
+        return prog.user(res)
 
     def new_args(self, eids: tuple[int, ...]) -> bool:
         """Other argument Tensors than last time: none may be a state Tensor or have optimizer state."""
         if self.exp_state or len(set(eids)) != len(eids) or not self.imp_set.isdisjoint(eids):
             return False
         return not any(i in a for a in self.accs for i in eids)
-
-    def after(self, res: tuple) -> None:
-        """Note the states the call wrote back: the next call checks and passes them."""
-        prog = self.prog
-        if prog.write_states:
-            self.state_objs = [a[i] for a, i in self.state_keys]
-            pos = len(res) - prog.state_out.num_leaves - prog.rng_out
-            self.state_leaves = res[pos:pos + prog.state_out.num_leaves]
 
 
 class WholeStep:
@@ -534,20 +590,27 @@ class WholeStep:
     def __call__(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
         f = self._fast
         if f is not None:
-            got = f.gather(leaves)
-            if got is not None:
-                c = _Call(got[0], self.opts, f.opt_ids, args_tree, leaves, self.rng)
-                flat = got[1]
-                del got
-                try:
-                    res = f.prog.run(c, flat)
-                except BaseException:
-                    self._fast = None
-                    raise
-                f.after(res)
-                return f.prog.user(res)
+            try:
+                out = f.call(leaves)
+            except BaseException:
+                f.leaves = None
+                self._fast = None
+                raise
+            if out is not MISS:
+                return out
             self._fast = None
         return self._full(args_tree, leaves, positions)
+
+    def _fast_call(self) -> _Call:
+        """The ``_Call`` of the fast call in progress, for its program's trace (the jitted function met new input
+        shapes): the Tensors found again. The fast path is dropped: the next call looks again."""
+        f = self._fast
+        if f is None or f.leaves is None:
+            raise RuntimeError(f"{self.name}: a compiled training step traced with no call in progress.")
+        self._fast = None
+        leaves = f.leaves
+        tensors = [leaves[p] for p in f.positions] + self._implicit_tensors()
+        return _Call(self, tensors, self.opts, list(f.opt_ids), f.args_tree, leaves, self.rng)
 
     def _full(self, args_tree: Any, leaves: list[Any], positions: tuple[int, ...]) -> Any:
         for _ in range(_MAX_ROUNDS):
@@ -570,7 +633,7 @@ class WholeStep:
                 flat.append(generator.get_state())
             key = (_ids, sgs, leafs, kinds, opt_ids, state_tree, self.rng,
                    tuple((v.shape, v.dtype) for v in flat[:len(explicit)]))
-            c = _Call(tensors, self.opts, list(opt_ids), args_tree, leaves, self.rng)
+            c = _Call(self, tensors, self.opts, list(opt_ids), args_tree, leaves, self.rng)
             prog = self.programs.get(key)
             if prog is None:
                 try:
@@ -584,19 +647,19 @@ class WholeStep:
             res = prog.run(c, flat)
             del flat
             if distinct:
-                self._remember(prog, positions, tensors, len(explicit), key)
+                self._remember(prog, positions, tensors, len(explicit), key, args_tree)
             return prog.user(res)
         raise RuntimeError(f"{self.name}: the state of the training step kept changing over {_MAX_ROUNDS} traces.")
 
     def _remember(self, prog: _Program, positions: tuple[int, ...], tensors: list[Tensor], n_exp: int,
-                  key: tuple) -> None:
+                  key: tuple, args_tree: Any) -> None:
         """Keep what the next call needs to skip the full path, where it would meet the same program: the call
         left every Tensor, gradient kind and optimizer state as the program expects them."""
         desc = self._describe(tensors)
         if desc[:6] != key[:6]:
             return
         flat_exp = [t._value for t in tensors[:n_exp]]
-        self._fast = _Fast(self, prog, positions, tensors, n_exp, desc, flat_exp, self.opts)
+        self._fast = _Fast(self, prog, positions, tensors, n_exp, desc, flat_exp, self.opts, args_tree)
 
     def _learn(self, e: NewState) -> None:
         self._fast = None

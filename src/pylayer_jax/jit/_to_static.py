@@ -23,6 +23,7 @@ does). Each implicit input is found again before every call by the path it was r
 
 from __future__ import annotations
 
+import collections
 import functools
 import threading
 import types
@@ -40,7 +41,7 @@ from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, apply_op, before_write, unwrap
 from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, control_flow_error, find_paths
-from ._step import StepFound, WholeStep
+from ._step import MISS, StepFound, WholeStep
 
 _enabled = [True]
 _tls = threading.local()  # .strict: the StaticFunction whose forward trace may ask for a new signature
@@ -112,12 +113,31 @@ class _Capture:
 
 
 def _training(fn: Any) -> Any:
-    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key."""
+    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key (read at every
+    call of a method; a Layer's sublayers are walked through their ``_sub_layers`` dicts, breadth first)."""
     obj = getattr(fn, "__self__", None)
-    if obj is None or not hasattr(obj, "training"):
+    if obj is None:
         return None
-    subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
-    return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
+    d = getattr(obj, "__dict__", None)
+    subs = d.get("_sub_layers") if type(d) is dict else None
+    if type(subs) is not collections.OrderedDict and type(subs) is not dict:
+        if not hasattr(obj, "training"):
+            return None
+        subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
+        return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
+    flags = [bool(obj.training)]
+    seen = {id(obj)}
+    todo = [subs]
+    for level in todo:  # (grows while walked)
+        for s in level.values():
+            if s is None or id(s) in seen:
+                continue
+            seen.add(id(s))
+            flags.append(bool(getattr(s, "training", True)))
+            more = getattr(s, "__dict__", {}).get("_sub_layers")
+            if more:
+                todo.append(more)
+    return tuple(flags)
 
 
 class StaticFunction:
@@ -203,7 +223,21 @@ class StaticFunction:
                 if sig[2] is None or _training(self.dygraph_function) == sig[2]:
                     if self._input_spec is not None:
                         _check_spec(self._op.name, self._input_spec, args)
-                    return self._run_step(sig, last[1], last[2], list(args), last[3], args, kwargs)
+                    step = last[1]
+                    fast = step._fast
+                    if fast is not None:  # (``WholeStep.__call__``'s fast call, one frame less)
+                        try:
+                            out = fast.call(args)
+                        except BaseException as e:
+                            fast.leaves = None
+                            step._fast = None
+                            if not isinstance(e, ControlFlowError):
+                                raise
+                            return self._step_eager(sig, e, args, kwargs, 3)
+                        if out is not MISS:
+                            return out
+                        step._fast = None
+                    return self._run_step(sig, step, last[2], list(args), last[3], args, kwargs)
         if not _enabled[0]:
             return self.dygraph_function(*args, **kwargs)
         leaves, treedef = jax.tree_util.tree_flatten((args, tuple(kwargs.items())), is_leaf=_is_tensor)
@@ -292,13 +326,17 @@ class StaticFunction:
         try:
             return step(treedef, leaves, positions)
         except ControlFlowError as e:
-            if self._full_graph:
-                raise
-            warnings.warn(f"{self._op.name}: a Tensor's value is needed in Python at {e.where}; this training step "
-                          "runs eagerly (full_graph=False).", stacklevel=3)
-            self._eager.add(sig)
-            self._last_step = None
-            return self.dygraph_function(*args, **kwargs)
+            return self._step_eager(sig, e, args, kwargs, 4)
+
+    def _step_eager(self, sig: Any, e: ControlFlowError, args: tuple, kwargs: dict[str, Any], level: int) -> Any:
+        """A training step that needs a Tensor's value in Python: the error, or (``full_graph=False``) eager runs."""
+        if self._full_graph:
+            raise e
+        warnings.warn(f"{self._op.name}: a Tensor's value is needed in Python at {e.where}; this training step "
+                      "runs eagerly (full_graph=False).", stacklevel=level)
+        self._eager.add(sig)
+        self._last_step = None
+        return self.dygraph_function(*args, **kwargs)
 
     def rollback(self) -> Callable[..., Any]:
         """The original Python function."""
