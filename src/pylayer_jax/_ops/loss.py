@@ -106,7 +106,7 @@ def _label_checks(op, a):  # noqa: ANN001, ANN202
     n = x.shape[ax] if x.shape else 1
     return [ValueCheck(a["label"], f"{op}: label {{value}} is out of range for {n} classes: it must be in [0, {n}) "
                        f"or the ignore_index {a['ignore_index']}.", lo=0, hi=n, ignore=a["ignore_index"],
-                       exc=IndexError)]
+                       exc=ValueError if op == "nll_loss" else IndexError)]
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,

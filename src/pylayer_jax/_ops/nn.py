@@ -13,7 +13,7 @@ import numpy as np
 from jax import lax
 
 from ._util import as_float, dtype_arg
-from .checks import index_range
+from .checks import index_range, integer_index
 from .table import defop, visible_op
 
 
@@ -30,7 +30,20 @@ def relu6(x):
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
+    s = a["negative_slope"]
+    if not isinstance(s, int | float) or isinstance(s, bool):
+        raise TypeError(
+            f"{op}: negative_slope must be a number, but received {type(s).__name__} ({s!r}). Pass a float such "
+            "as 0.01."
+        )
+    return []
+
+
+_leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
@@ -68,15 +81,15 @@ def gelu(x, approximate=False):
     return jax.nn.gelu(x, approximate=approx).astype(x.dtype)
 
 
-def _silu_vjp(s, g, inplace=False):  # noqa: ANN001, ANN202
+def _silu_vjp(s, g):  # noqa: ANN001, ANN202
     x, out = s["x"], s["out"]
     sig = jax.nn.sigmoid(x)
     return g * (sig + out * (1 - sig))
 
 
 @defop(1, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
-def silu(x, inplace=False):
-    """``x * sigmoid(x)``."""
+def silu(x):
+    """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
@@ -283,7 +296,6 @@ def batch_norm(
     weight=None,
     bias=None,
     training=False,
-    momentum=0.9,
     epsilon=1e-05,
     data_format="NCHW",
     use_global_stats=None,
@@ -400,6 +412,7 @@ def _one_hot_checks(op, a):  # noqa: ANN001, ANN202
     n = a["num_classes"]
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"{op}: num_classes must be a positive int, but received {n!r}.")
+    integer_index(op, a["x"], "x (the labels)", RuntimeError)  # Paddle: a RuntimeError (it has no such kernel)
     return [index_range(op, a["x"], n, "label", False)]
 
 
@@ -412,12 +425,14 @@ def one_hot(x, num_classes=-1):
 
 
 def _embedding_checks(op, a):  # noqa: ANN001, ANN202
+    integer_index(op, a["x"], "x (the ids)", NotImplementedError)  # Paddle's type for a float id tensor
     return [index_range(op, a["x"], a["weight"].shape[0], "id", False)]
 
 
 @defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks)
-def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
-    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
+def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
+    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros.
+    (``nn.functional.embedding`` applies ``max_norm`` through ``embedding_renorm`` first.)"""
     out = jnp.take(weight, x, axis=0)
     if scale_grad_by_freq:
         # the value stays ``out`` exactly; the gradient of each lookup is divided by how often its id occurs

@@ -29,12 +29,13 @@ from .._autograd.graph import ZEROED, AccumulateGrad, Edge, OpNode, released_err
 from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
-from .._ops.checks import check_kernel
+from .._ops.checks import KIND_TYPE_ERROR, check_kernel
 from .._ops.table import TABLE, Op
 from .._replay import follow as replay
 from .._replay import note as note
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
+from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import current_saved_hooks, grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
@@ -82,7 +83,10 @@ class Tensor:
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
-        self.stop_gradient = stop_gradient
+        if stop_gradient is True or stop_gradient is False:
+            self._sg = stop_gradient
+        else:
+            self.stop_gradient = stop_gradient  # (checked)
         self._e = edge  # (node, output index); a replayed op's stub (step, op index) until its node is needed
         self._acc: AccumulateGrad | None = None
         self._counter: VersionCounter | None = None
@@ -274,7 +278,11 @@ class Tensor:
 
         On a tensor with ``stop_gradient=True`` it does nothing, as in Paddle.
         """
+        if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+            modes.capture.backward_called()
         if self.stop_gradient:
+            if isinstance(grad_tensor, Tensor):
+                _seed(self, grad_tensor, "backward", None)  # Paddle checks the seed's shape even then
             return
         if grad_tensor is None and not retain_graph:
             if replay.st.step is not None and replay.ENABLED and replay.try_backward(self, _make_node):
@@ -300,8 +308,7 @@ class Tensor:
         return self.numpy().tolist()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = self.numpy()
-        return a.astype(dtype) if dtype is not None else a
+        return as_numpy(self.numpy(), dtype, copy, "Tensor")
 
     def __jax_array__(self) -> Any:
         return self._value
@@ -341,6 +348,8 @@ class Tensor:
 
     def __repr__(self) -> str:
         if isinstance(self._v, _Tracer):
+            if modes.capture is not None:  # printing inside jit.to_static: no value until the compiled call runs
+                _concrete(self, "printing a Tensor")
             return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._v})"
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
@@ -609,7 +618,7 @@ _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, 
 
 def _check_kind(op: Op, pname: str, v: Any) -> None:
     """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
-    (Paddle's rule; its error is a ValueError)."""
+    (Paddle's rule; its error is a ValueError, a TypeError for the ops in KIND_TYPE_ERROR)."""
     if isinstance(v, _KINDS):
         return
     if isinstance(v, list | tuple):
@@ -619,7 +628,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
             if isinstance(e, list | tuple):
                 _check_kind(op, pname, e)
             elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
-                raise ValueError(
+                raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
                     f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
                     f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
                 )
@@ -628,7 +637,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
         p = op.signature.parameters.get(pname)
         if p is not None and p.default is None:
             return
-    raise ValueError(
+    raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
         f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
         f"({v!r}). Convert it with paddle.to_tensor first."
     )
@@ -638,11 +647,10 @@ def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
     are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
     try:
-        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
+        arguments = op.bind((*targs, *attr_args), attr_kwargs)
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
-    bound.apply_defaults()
-    for c in op.checks(op.name, bound.arguments) or ():
+    for c in op.checks(op.name, arguments) or ():
         if c is not None:
             _value_check(c)
 
@@ -742,7 +750,7 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             out = kernel(*arrays)
 
     needs: tuple[bool, ...] | None = None
-    if trains and not traced and modes.grad_enabled and op.differentiable:
+    if trains and (not traced or modes.trace_tape) and modes.grad_enabled and op.differentiable:
         needs = _needs(op, leaves, leaf_param)
 
     if type(out) is not tuple and type(out) is not list:
@@ -890,6 +898,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
 
 def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = None, retain_graph: bool = False) -> None:
     """Run backward from ``tensors``, accumulating into leaves' ``.grad``."""
+    if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+        modes.capture.backward_called()
     if isinstance(tensors, Tensor):
         tensors = [tensors]
     if grad_tensors is not None and isinstance(grad_tensors, Tensor):
@@ -900,6 +910,9 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"{len(tensors)} tensors."
         )
     if any(t.stop_gradient for t in tensors):  # as in Paddle, tensors with stop_gradient=True are skipped
+        for t, g in zip(tensors, grad_tensors or ()):
+            if t.stop_gradient and isinstance(g, Tensor):
+                _seed(t, g, "backward", None)  # (their seeds' shapes still checked, as Paddle does)
         keep = [i for i, t in enumerate(tensors) if not t.stop_gradient]
         tensors = [tensors[i] for i in keep]
         grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
@@ -949,6 +962,9 @@ def grad(
     no_grad_vars: Any = None,
 ) -> list[Tensor | None]:
     """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
+    if not only_inputs:
+        raise NotImplementedError("paddle.grad: only_inputs=False (also accumulating the gradients of the other "
+                                  "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
@@ -1053,7 +1069,13 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     if isinstance(data, jax.Array | _Tracer):
         arr = data if dtype is None else data.astype(_dtypes.to_np(dtype))
         return Tensor(arr, stop_gradient)
-    np_arr = np.asarray(data)
+    try:
+        np_arr = np.asarray(data)
+    except ValueError as e:  # a ragged nested list (Paddle: numpy's ValueError)
+        raise ValueError(
+            f"to_tensor: data must be rectangular (every nested list of one level the same length), but the "
+            f"nested lists received are ragged: {e} Pad the rows to one length or pass a list of Tensors."
+        ) from None
     if dtype is not None:
         target = _dtypes.to_np(dtype)
     elif isinstance(data, np.ndarray | np.generic):

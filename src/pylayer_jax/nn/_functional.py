@@ -100,7 +100,8 @@ def dropout(
         return x
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
-    return apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    out = apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    return _inplace("dropout", x, out) if inplace else out
 
 
 def embedding(
@@ -124,7 +125,7 @@ def embedding(
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
         weight.set_value(renormed)
-    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx, "sparse": sparse,
+    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx,
                                                        "scale_grad_by_freq": scale_grad_by_freq})
 
 
@@ -278,12 +279,12 @@ def batch_norm(
     variance), running statistics otherwise."""
     use_batch = training and not use_global_stats
     # batch statistics do not read the running ones: not passing them keeps their update below from
-    # invalidating what the backward saved
-    stats = (None, None) if use_batch else (running_mean, running_var)
+    # invalidating what the backward saved; a static program keeps them, so that its test clone
+    # (``clone(for_test=True)``, training=False) reads them
+    stats = (None, None) if use_batch and not running_mean._symbolic else (running_mean, running_var)
     out = apply_op(
         TABLE["batch_norm"], (x, *stats, weight, bias),
-        {"training": training, "momentum": momentum, "epsilon": epsilon, "data_format": data_format,
-         "use_global_stats": use_global_stats},
+        {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},
     )
     if use_batch:
         with no_grad():
