@@ -44,6 +44,8 @@ PADDLE_IGNORES = "Paddle 3.3.1 ignores it as well (checked with the oracle: the 
 
 ALLOWED: dict[str, str] = {
     "_api/functional.py::scale::name": NAME,
+    "nn/_functional.py::cross_entropy::name": NAME,
+    "nn/_functional.py::interpolate::name": NAME,
     "_api/irregular.py::unique::name": NAME,
     "_api/irregular.py::unique_consecutive::name": NAME,
     "_api/irregular.py::bincount::name": NAME,
@@ -148,6 +150,21 @@ ALLOWED: dict[str, str] = {
     "_ops/nn.py::_softmax_vjp::dtype": "an explicit VJP receives every attribute of its op; the gradient of "
                                        "softmax in the output's dtype does not depend on the compute dtype",
     "_ops/nn.py::_log_softmax_vjp::dtype": "as _softmax_vjp",
+    "_ops/loss.py::_ce_checks::op": "the checks(op, args) signature; the message names the public function "
+                                    "(cross_entropy), not the internal op that runs it",
+    "_ops/loss.py::_nll_checks::op": "the checks(op, args) signature; the message names the public nll_loss",
+    "_ops/norm.py::_instance_norm_vjp::eps": "an explicit VJP receives every attribute of its op; the saved "
+                                             "inverse standard deviation already holds epsilon",
+    "_ops/norm.py::_instance_norm_vjp::momentum": "an explicit VJP receives every attribute of its op; the running "
+                                                  "statistics have no gradient",
+    "_ops/norm.py::_instance_norm_vjp::use_input_stats": "an explicit VJP receives every attribute of its op; "
+                                                         "the op always normalises by the input's statistics",
+    "static/_while_grad.py::_loop_bwd::cond_c": "jax.custom_vjp passes every non-differentiable argument to the "
+                                                "backward rule; the backward replays the recorded trip count "
+                                                "through the body alone",
+    "static/_program.py::WriteOp.run::ctx": RUN,
+    "static/_save.py::load::executor": "Paddle reads the executor only for the device to load onto; values go "
+                                       "to the global scope, which serves every executor here",
     "_tensor/facade.py::_drop_grad::g": "a gradient hook that replaces the gradient by None whatever it is",
     "_tensor/methods.py::inplace_assign::api": "internal; the caller's API name, kept for the signature shared "
                                                "with write_result (nothing a user passes)",
