@@ -69,3 +69,34 @@ def batch_loop(paddle: Any, sizes: list[int], width: int = 64, hidden: int = 8, 
         return float(loss)
 
     return run
+
+
+def mlp_train_step(paddle: Any, params: list[Any], lr: float = 0.01) -> Callable[[Any], Any]:
+    """The ``compiled mlp step`` rows' training step: forward, backward, an SGD step and clear_grad; returns the
+    loss. Paddle runs it eagerly; pylayer_jax runs it under ``paddle.jit.to_static``."""
+    opt = paddle.optimizer.SGD(learning_rate=lr, parameters=params)
+
+    def step(x: Any) -> Any:
+        w1, b1, w2, b2 = params
+        loss = (paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
+def pylayer_train_step(paddle: Any, pylayer: type, w: Any, lr: float = 0.01) -> Callable[[], Any]:
+    """The ``compiled pylayer step`` rows' training step: ``pylayer.apply(w).mean()``, backward, an SGD step and
+    clear_grad; returns the loss."""
+    opt = paddle.optimizer.SGD(learning_rate=lr, parameters=[w])
+
+    def step() -> Any:
+        loss = pylayer.apply(w).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step

@@ -24,7 +24,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step, mlp_train_step, pylayer_train_step  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
 from pylayer_jax._autograd import fused_backward  # noqa: E402
@@ -115,7 +115,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
         g = jax.jit(jax.grad(loss))
         jx, jp = jnp.asarray(x_np), [jnp.asarray(p) for p in p_np]
         res[f"mlp step {bsz}x{w}"] = (timed(step, big=w > 1000 - 1), timed(lambda g=g, jp=jp, jx=jx: g(jp, jx), big=w > 999))
-        res[f"mlp AdamW step {bsz}x{w}"] = _adamw_rows(x_np, p_np, loss, big=w > 999)
+        res.update(_optimizer_rows(x_np, p_np, loss, big=w > 999))
 
     for shape in ((2, 3), (1000, 1000)):
         x_np = rng.random(shape, np.float32)
@@ -129,6 +129,8 @@ def ours() -> dict[str, tuple[float, float | None]]:
         jg = jax.jit(jax.grad(lambda v: jnp.mean(tanh_ref(v))))
         jx = jnp.asarray(x_np)
         res[f"pylayer step {list(shape)}"] = (timed(pstep, big=shape[0] > 999), timed(lambda jg=jg, jx=jx: jg(jx), big=shape[0] > 999))
+
+    res.update(compiled_steps())
 
     # traced: jax.jit(jax.grad(.)) of a 3-layer MLP whose activation is the PyLayer vs a hand-written custom_vjp
     ws = [jnp.asarray(rng.random((256, 256), np.float32) * 0.1) for _ in range(3)]
@@ -146,6 +148,54 @@ def ours() -> dict[str, tuple[float, float | None]]:
     res.update(static_runs())
     res.update(shape_rows())
     return res
+
+
+def compiled_steps() -> dict[str, tuple[float, float | None]]:
+    """Whole training steps under ``paddle.jit.to_static`` (forward, backward, SGD step, clear_grad) against a
+    hand-written ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update doing the same work."""
+    res: dict[str, tuple[float, float | None]] = {}
+    rng = np.random.default_rng(0)
+    x_np = rng.random((64, 8), np.float32)
+    p_np = [rng.random(s, np.float32) * 0.1 for s in [(8, 8), (8,), (8, 8), (8,)]]
+    x = paddle.to_tensor(x_np)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+    fast = paddle.jit.to_static(mlp_train_step(paddle, params))
+
+    def loss(ps: Any, x: Any) -> Any:
+        w1, b1, w2, b2 = ps
+        return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
+
+    jax_mlp = _jax_sgd(loss, [jnp.asarray(p) for p in p_np], jnp.asarray(x_np))
+    res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"] = (timed(lambda: fast(x)), jax_mlp)
+    eager = mlp_train_step(paddle, [paddle.to_tensor(p, stop_gradient=False) for p in p_np])
+    res["eager mlp step 64x8 (fwd, bwd, SGD)"] = (timed(lambda: eager(x)), jax_mlp)
+
+    w_np = rng.random((2, 3), np.float32)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    pfast = paddle.jit.to_static(pylayer_train_step(paddle, CusTanh, w))
+    jax_pl = _jax_sgd(lambda ps, _: jnp.mean(tanh_ref(ps[0])), [jnp.asarray(w_np)], None)
+    res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"] = (timed(pfast), jax_pl)
+    peager = pylayer_train_step(paddle, CusTanh, paddle.to_tensor(w_np, stop_gradient=False))
+    res["eager pylayer step [2, 3] (fwd, bwd, SGD)"] = (timed(peager), jax_pl)
+    return res
+
+
+def _jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any) -> float:
+    """A hand-written training step: ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update."""
+    tx = optax.sgd(0.01)
+    state = [tx.init(ps)]
+
+    @jax.jit
+    def jstep(ps: Any, st: Any, x: Any) -> Any:
+        value, g = jax.value_and_grad(loss)(ps, x)
+        upd, st = tx.update(g, st, ps)
+        return optax.apply_updates(ps, upd), st, value
+
+    def jrun() -> Any:
+        ps[:], state[0], value = jstep(list(ps), state[0], x)
+        return value
+
+    return timed(jrun)
 
 
 def cache_sizes() -> dict[str, int]:
@@ -201,36 +251,45 @@ def shape_rows() -> dict[str, tuple[float, float | None]]:
     return res
 
 
-def _adamw_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: bool) -> tuple[float, float]:
-    """The MLP step with an AdamW update: ours (eager, with step and clear_grad) vs jax.jit of grad + optax.adamw."""
-    x = paddle.to_tensor(x_np)
-    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
-    opt = paddle.optimizer.AdamW(learning_rate=1e-3, parameters=params, weight_decay=0.01)
+def _optimizer_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: bool,
+                    ) -> dict[str, tuple[float, float]]:
+    """The MLP step with an SGD and with an AdamW update: ours (eager: forward, backward, step, clear_grad) vs
+    ``jax.jit`` of ``jax.value_and_grad`` + the optax rule, with the batch as an argument (our step computes the
+    loss's value too, and reads the batch from an input)."""
+    rows = {}
+    for name, make, tx in [
+        ("SGD", lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
+        ("AdamW", lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
+         optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)),
+    ]:
+        x = paddle.to_tensor(x_np)
+        params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+        opt = make(params)
 
-    def step() -> Any:
-        w1, b1, w2, b2 = params
-        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-        out.mean().backward()
-        opt.step()
-        opt.clear_grad()
-        return w1
+        def step(params: list[Any] = params, x: Any = x, opt: Any = opt) -> Any:
+            w1, b1, w2, b2 = params
+            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+            out.mean().backward()
+            opt.step()
+            opt.clear_grad()
+            return w1
 
-    tx = optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)
-    jp = [jnp.asarray(p) for p in p_np]
-    state = [tx.init(jp)]
-    jx = jnp.asarray(x_np)
+        jp = [jnp.asarray(p) for p in p_np]
+        state = [tx.init(jp)]
+        jx = jnp.asarray(x_np)
 
-    @jax.jit
-    def jstep(ps: Any, st: Any) -> Any:
-        g = jax.grad(loss)(ps, jx)
-        upd, st = tx.update(g, st, ps)
-        return optax.apply_updates(ps, upd), st
+        @jax.jit
+        def jstep(ps: Any, st: Any, x: Any, tx: Any = tx) -> Any:
+            val, g = jax.value_and_grad(loss)(ps, x)
+            upd, st = tx.update(g, st, ps)
+            return optax.apply_updates(ps, upd), st, val
 
-    def jrun() -> Any:
-        jp[:], state[0] = jstep(list(jp), state[0])
-        return jp[0]
+        def jrun(jp: list[Any] = jp, state: list[Any] = state, jx: Any = jx, jstep: Any = jstep) -> Any:
+            jp[:], state[0], _ = jstep(list(jp), state[0], jx)
+            return jp[0]
 
-    return timed(step, big=big), timed(jrun, big=big)
+        rows[f"mlp {name} step {x_np.shape[0]}x{x_np.shape[1]}"] = (timed(step, big=big), timed(jrun, big=big))
+    return rows
 
 
 def static_runs() -> dict[str, tuple[float, float | None]]:
@@ -263,10 +322,10 @@ def static_runs() -> dict[str, tuple[float, float | None]]:
     return res
 
 
-def peer(python: str | None, script: str) -> dict[str, float]:
+def peer(python: str | None, script: str, *flags: str) -> dict[str, float]:
     if not python:
         return {}
-    out = subprocess.run([python, os.path.join(HERE, script)], capture_output=True, text=True, timeout=1800)
+    out = subprocess.run([python, os.path.join(HERE, script), *flags], capture_output=True, text=True, timeout=1800)
     if out.returncode != 0:
         print(f"[{script} failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode}]")
         return {}
@@ -287,12 +346,22 @@ def main() -> None:
     ap.add_argument("--paddle-python", help="interpreter with paddlepaddle installed (or env PADDLE_PYTHON)")
     ap.add_argument("--torch-python", help="interpreter with torch installed (or env TORCH_PYTHON)")
     ap.add_argument("--quick", action="store_true", help="one short batch per case and no peers: a smoke run")
+    ap.add_argument("--steps", type=int, default=0, metavar="N",
+                    help="only the training-step rows (compiled and eager), N rounds, Paddle's process after ours")
     args = ap.parse_args()
     QUICK[0] = args.quick
+    if args.steps:
+        paddle_py = _find("paddle", args.paddle_python, "PADDLE_PYTHON")
+        for _ in range(args.steps):
+            _table(compiled_steps(), peer(paddle_py, "peer_paddle.py", "--steps"), {})
+        return
     mine = ours()
     pd = {} if args.quick else peer(_find("paddle", args.paddle_python, "PADDLE_PYTHON"), "peer_paddle.py")
     th = {} if args.quick else peer(_find("torch", args.torch_python, "TORCH_PYTHON"), "peer_torch.py")
+    _table(mine, pd, th)
 
+
+def _table(mine: dict[str, tuple[float, float | None]], pd: dict[str, float], th: dict[str, float]) -> None:
     def fmt(v: float | None) -> str:
         if v is None:
             return "-"

@@ -14,7 +14,7 @@ warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import batch_loop, grl_step, mlp_step  # noqa: E402
+from _workloads import batch_loop, grl_step, mlp_step, mlp_train_step, pylayer_train_step  # noqa: E402
 from paddle.autograd import PyLayer  # noqa: E402
 
 
@@ -32,6 +32,9 @@ class CusTanh(PyLayer):
 
 
 def main() -> None:
+    if "--steps" in sys.argv:  # only the training-step rows (bench.py --steps)
+        print(json.dumps(train_steps()))
+        return
     res: dict[str, float] = {}
     a = paddle.to_tensor(np.random.rand(2, 3).astype("float32"))
     b = paddle.to_tensor(np.random.rand(3, 2).astype("float32"))
@@ -55,6 +58,7 @@ def main() -> None:
             return x.grad
 
         res[f"pylayer step {shape}"] = per_call_us(pstep, min_time=0.5 if shape[0] < 1000 else 2.0)
+    res.update(train_steps())
     res.update(static_runs())
     rng = np.random.default_rng(0)
     x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
@@ -69,6 +73,22 @@ def main() -> None:
     loop()
     res["new batch size every step (1..60), per step"] = (time.perf_counter() - t0) * 1e6 / len(sizes)
     print(json.dumps(res))
+
+
+def train_steps() -> dict[str, float]:
+    """The training-step rows (Paddle runs the step eagerly, beside our compiled and eager ones)."""
+    res: dict[str, float] = {}
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.random((64, 8), np.float32))
+    params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
+              for s in [(8, 8), (8,), (8, 8), (8,)]]
+    step = mlp_train_step(paddle, params)
+    res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"] = per_call_us(lambda: step(x))
+    res["eager mlp step 64x8 (fwd, bwd, SGD)"] = res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"]
+    w = paddle.to_tensor(rng.random((2, 3), np.float32), stop_gradient=False)
+    res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"] = per_call_us(pylayer_train_step(paddle, CusTanh, w))
+    res["eager pylayer step [2, 3] (fwd, bwd, SGD)"] = res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"]
+    return res
 
 
 def static_runs() -> dict[str, float]:

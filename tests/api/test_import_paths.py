@@ -467,6 +467,49 @@ def test_set_grad_in_dtype_consistent(flag: bool) -> None:
     np.testing.assert_allclose(jax.grad(lambda v: _Tanh.apply(v, flag).sum())(jnp.asarray(xv)), ref, rtol=1e-6)
 
 
+# what Paddle 3.3.1 does (CPU): a PyLayer D whose backward returns a float32 gradient for its float16 input y,
+# y being the output of a PyLayer C. C's backward gets that gradient cast to float16 by default; after
+# ctx.set_grad_in_dtype_consistent(False) in C's forward it gets it as float32. The gradient C's backward
+# returns is cast to the leaf's dtype here (ours: see the spec's rule that returned gradients take their
+# input's dtype; Paddle would store a float16 .grad for a float32 leaf in the mirrored case).
+@pytest.mark.parametrize("low", ["float16", "bfloat16"])
+@pytest.mark.parametrize("flag", [True, False])
+def test_set_grad_in_dtype_consistent_false_keeps_the_incoming_dtype(flag: bool, low: str) -> None:
+    seen = []
+
+    class C(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_grad_in_dtype_consistent(flag)
+            return (x * 2).astype(low)
+
+        @staticmethod
+        def backward(ctx, dy):
+            seen.append((str(dy.dtype).replace("paddle.", ""), dy.numpy().astype(np.float64)))
+            return dy.astype("float32") * 2
+
+    class D(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, y):
+            return y * 1
+
+        @staticmethod
+        def backward(ctx, dy):
+            return paddle.cast(dy, "float32") * 1.25  # float32, for a float16/bfloat16 input
+
+    xv = np.array([0.5, 1.0, -2.0], np.float32)
+    for _ in range(3):  # the first step and repeated (replayed) ones
+        x = paddle.to_tensor(xv, stop_gradient=False)
+        D.apply(C.apply(x)).sum().backward()
+        dtype, values = seen[-1]
+        assert dtype == ("float32" if not flag else low)
+        np.testing.assert_allclose(values, np.full(3, 1.25))
+        assert x.grad.dtype == paddle.float32
+        np.testing.assert_allclose(x.grad.numpy(), np.full(3, 2.5))
+        (g,) = paddle.grad(D.apply(C.apply(x)).sum(), [x])
+        assert seen[-1][0] == dtype and g.dtype == paddle.float32
+
+
 def test_set_grad_in_dtype_consistent_misuse() -> None:
     ctx = paddle.autograd.PyLayerContext()
     with pytest.raises(RuntimeError, match="set_grad_in_dtype_consistent can only be called inside forward"):

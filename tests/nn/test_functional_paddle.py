@@ -19,7 +19,6 @@ from pylayer_jax.autograd import saved_tensors_hooks
 
 FIXTURE = json.loads((Path(__file__).resolve().parents[1].joinpath("data") / "paddle_functional.json").read_text())
 CASES = {c["id"]: c for c in FIXTURE["cases"]}
-NAMES = Path("/work/shared/spec/paddle-nn-functional.txt")
 SPEC = Path(__file__).resolve().parents[1].joinpath("paddle_nn_functional.txt")
 # Paddle computes some float64 kernels with float32 coordinates or constants (interpolate, lp_pool):
 # 1e-5 relative still separates a wrong formula from rounding
@@ -49,6 +48,23 @@ PARAMS = [pytest.param(i, dt, id=f"{i}-{dt}") for i, c in CASES.items() for dt i
 
 @pytest.mark.parametrize("cid,dt", PARAMS)
 def test_forward_and_grad_match_paddle(cid: str, dt: str) -> None:
+    _check_against_paddle(cid, dt)
+
+
+# functions that run another op form under saved-tensor hooks (the one keeping Paddle's residuals)
+RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss",
+                  "smooth_l1_loss", "nll_loss", "square_error_cost", "cross_entropy"}
+
+
+@pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
+def test_forward_and_grad_match_paddle_under_saved_tensor_hooks(cid: str, dt: str) -> None:
+    packed = []
+    with saved_tensors_hooks(lambda x: packed.append(x) or x, lambda x: x):
+        _check_against_paddle(cid, dt)
+    assert packed
+
+
+def _check_against_paddle(cid: str, dt: str) -> None:
     c = CASES[cid]
     want = c["results"][dt]
     args, kwargs, outs = _call(c, dt)
@@ -107,39 +123,93 @@ def test_nn_functional_name_coverage() -> None:
         assert getattr(F, n).__doc__, f"nn.functional.{n} has no docstring"
 
 
-# Cases whose saved tensors (the shapes saved_tensors_hooks packs) still differ from Paddle's: Paddle
-# composes these functions from smaller ops and packs their intermediates (or unsqueezed 1-D views for
-# the 1-D convolutions and pools); the op table saves whole inputs. Asserted to differ, so a case
-# that comes to match must leave this set.
-PACKS_DIFFER = {
+# Saved-tensor hooks see what each op's ``saves`` lists; those lists mirror what Paddle's kernels keep (for example
+# layer_norm keeps x, weight, mean and variance; cross_entropy the label [N, 1] and the softmax; mse_loss the
+# difference: under hooks nn.functional runs the ``*_residuals`` forms whose backward reads those). The cases below are the exceptions, each with its reason; each is asserted to differ in exactly the
+# way stated, so a case that comes to match, or that drifts further, fails.
+#
+# Paddle runs 1-D convolutions and pools as 2-D kernels on an unsqueezed view: it packs the same tensors with an
+# extra axis of size 1 ([N, C, 1, L] for [N, C, L]). Mirroring would cost a reshape dispatch (or copy) per call for
+# a shape-only difference: the packed shapes must equal Paddle's with that unit axis removed.
+UNIT_AXIS = {
     "conv1d", "conv1d-same-nlc", "conv1d_transpose", "conv1d_transpose-groups", "max_pool1d", "max_pool1d-mask",
-    "max_pool2d", "max_pool2d-same-nhwc", "max_pool3d", "avg_pool1d", "avg_pool1d-inclusive-ceil", "avg_pool2d",
-    "avg_pool2d-inclusive-ceil", "avg_pool2d-divisor", "avg_pool3d", "lp_pool1d", "lp_pool2d", "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d", "adaptive_avg_pool2d-nhwc", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-    "adaptive_max_pool2d", "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "instance_norm",
-    "group_norm", "group_norm-nhwc", "batch_norm-train", "batch_norm-eval", "local_response_norm",
-    "local_response_norm-nhwc", "layer_norm", "normalize", "interpolate-area", "affine_grid", "affine_grid-3d",
-    "scaled_dot_product_attention", "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask",
-    "rrelu", "maxout", "maxout-last", "square_error_cost", "hinge_embedding_loss", "cosine_embedding_loss",
-    "soft_margin_loss", "multi_label_soft_margin_loss", "multi_margin_loss", "multi_margin_loss-none",
-    "multi_label_margin_loss", "poisson_nll_loss", "poisson_nll_loss-full", "gaussian_nll_loss",
-    "sigmoid_focal_loss", "sigmoid_focal_loss-mean", "dice_loss", "triplet_margin_loss",
-    "triplet_margin_with_distance_loss", "npair_loss", "elu", "silu", "glu", "mse_loss", "l1_loss", "smooth_l1_loss",
-    "cross_entropy", "cross_entropy-w-smooth", "nll_loss", "binary_cross_entropy_with_logits", "kl_div",
-    "cosine_similarity", "pairwise_distance",
+    "avg_pool1d", "avg_pool1d-inclusive-ceil", "lp_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d",
+    "max_unpool1d",
 }
+# Paddle writes these functions in Python as chains of elementary ops (each packing its own operands and results:
+# up to 15 tensors for sigmoid_focal_loss); here each is one fused kernel that saves what its derivative reads.
+# Mirroring would mean running Paddle's op chain eagerly, one dispatch per step.
+COMPOSED_IN_PYTHON = {
+    "local_response_norm", "local_response_norm-nhwc", "normalize", "scaled_dot_product_attention",
+    "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "hinge_embedding_loss",
+    "cosine_embedding_loss", "soft_margin_loss", "multi_label_soft_margin_loss", "multi_margin_loss",
+    "multi_margin_loss-none", "multi_label_margin_loss", "poisson_nll_loss", "poisson_nll_loss-full",
+    "gaussian_nll_loss", "sigmoid_focal_loss", "sigmoid_focal_loss-mean", "dice_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss", "npair_loss", "glu", "cosine_similarity",
+    # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops
+    "cross_entropy-w-smooth",
+}
+OTHER = {
+    # Paddle also keeps the running statistics it updated, the batch statistics and an empty reserve_space
+    "batch_norm-train": "keeps running and batch statistics and an empty reserve_space",
+    "batch_norm-eval": "keeps running and batch statistics and an empty reserve_space",
+    # Paddle's kernel keeps the random noise it drew (the slopes); here the slopes are recomputed from the key
+    "rrelu": "keeps its noise tensor",
+    # Paddle broadcasts pos_weight to the logit's shape before its kernel; here the kernel broadcasts it
+    "binary_cross_entropy_with_logits": "keeps pos_weight broadcast to the logit's shape",
+}
+
+
+def _without_unit_axis(paddle_shapes: list[list[int]], ours: list[list[int]]) -> bool:
+    """Whether ``ours`` is ``paddle_shapes`` with one size-1 axis taken out of each shape (in some order)."""
+    left = [list(s) for s in ours]
+    for s in paddle_shapes:
+        for k in [k for k, d in enumerate(s) if d == 1]:
+            cand = s[:k] + s[k + 1:]
+            if cand in left:
+                left.remove(cand)
+                break
+        else:
+            return False
+    return not left
 
 
 @pytest.mark.parametrize("cid", list(CASES))
 def test_saved_tensor_packs_against_paddle(cid: str) -> None:
     c = CASES[cid]
     dt = c["dtypes"][0]
-    want = sorted(str(s) for s in c["results"][dt]["packed"])
+    packed = c["results"][dt]["packed"]
+    want = sorted(str(s) for s in packed)
     got = []
     with saved_tensors_hooks(lambda x: got.append(list(x.shape)) or x, lambda x: x):
         _call(c, dt)
     same = sorted(str(s) for s in got) == want
-    if cid in PACKS_DIFFER:
-        assert not same, f"{cid} now packs what Paddle packs: remove it from PACKS_DIFFER"
+    if cid in UNIT_AXIS:
+        assert not same and _without_unit_axis(packed, got), f"{cid}: packed {got}, Paddle packs {packed}"
+    elif cid in COMPOSED_IN_PYTHON or cid in OTHER:
+        assert not same, f"{cid} now packs what Paddle packs: remove it from the exceptions"
     else:
-        assert same, f"{cid}: packed {got}, Paddle packs {c['results'][dt]['packed']}"
+        assert same, f"{cid}: packed {got}, Paddle packs {packed}"
+
+
+def test_packs_exceptions_name_recorded_cases() -> None:
+    every = [*UNIT_AXIS, *COMPOSED_IN_PYTHON, *OTHER]
+    assert len(every) == len(set(every)) and set(every) <= set(CASES), sorted(set(every) - set(CASES))
+
+
+def test_residual_forms_run_only_under_saved_tensor_hooks() -> None:
+    # without hooks the plain one-output ops run (the eager fast path and the step replay take them); with hooks
+    # the forms whose hidden outputs are Paddle's saved residuals
+    from pylayer_jax._ops.table import TABLE
+
+    x = P.to_tensor(np.random.default_rng(0).standard_normal((3, 4)), stop_gradient=False)
+    label = P.to_tensor(np.array([0, 3, 1]))
+    calls = {"layer_norm": lambda: F.layer_norm(x, 4), "mse_loss": lambda: F.mse_loss(x, x * 0.5),
+             "cross_entropy": lambda: F.cross_entropy(x, label)}
+    hooked = {"layer_norm": "layer_norm_residuals", "mse_loss": "mse_loss_residuals",
+              "cross_entropy": "cross_entropy_with_softmax"}
+    for name, call in calls.items():
+        assert call()._edge[0].op is TABLE[name]
+        with saved_tensors_hooks(lambda t: t, lambda t: t):
+            out = call()
+        assert out._edge[0].op is TABLE[hooked[name]] and not isinstance(out, tuple)

@@ -250,7 +250,7 @@ def test_misuse_raises_clear_errors():
         nn.GRUCell(3, 4)(paddle.randn([2, 3]), paddle.zeros([2, 3]))
     with pytest.raises(ValueError, match="MultiHeadAttention.forward: query must be a 3-D Tensor"):
         nn.MultiHeadAttention(4, 2)(paddle.randn([2, 4]))
-    with pytest.raises(NotImplementedError, match="MultiHeadAttention.forward: the cache argument"):
+    with pytest.raises(TypeError, match="MultiHeadAttention.forward: cache must be a MultiHeadAttention.Cache"):
         nn.MultiHeadAttention(4, 2)(paddle.randn([1, 2, 4]), cache=object())
     with pytest.raises(ValueError, match="direction should be forward or bidirect"):
         nn.LSTM(3, 4, direction="backward")

@@ -251,3 +251,27 @@ def test_run_rejects_a_program_name_and_a_feed_list() -> None:
         np.testing.assert_allclose(out, 1.0)
     finally:
         paddle.disable_static()
+
+
+def test_an_empty_batch_cannot_train_but_may_be_inferred() -> None:
+    # Paddle 3.3.1 fails a training run on a [0, 3] feed with a ValueError (an internal "nullptr" error) and
+    # answers an inference run as numpy does: per-example outputs are empty, a mean is NaN, a sum 0
+    main, start, loss = _sgd_program()
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor()
+    exe.run(start, scope=scope)
+    before = {k: np.asarray(v).copy() for k, v in scope.values.items()}
+    with pytest.raises(ValueError, match=r"Executor.run: the feed for 'X' is an empty batch \(shape \[0, 3\]\).*"
+                                         r"updates persistable state.*Skip empty batches"):
+        exe.run(main, feed={"X": np.ones((0, 3), np.float32)}, fetch_list=[loss], scope=scope)
+    for k, v in before.items():  # nothing written: the parameters are still finite and unchanged
+        np.testing.assert_array_equal(np.asarray(scope.values[k]), v)
+    (lv,) = exe.run(main, feed={"X": np.ones((2, 3), np.float32)}, fetch_list=[loss], scope=scope)
+    assert np.isfinite(lv)
+    # an inference program over an empty batch mirrors Paddle
+    infer, istart = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(infer, istart):
+        x = paddle.static.data("X", [None, 3], "float32")
+        y, m, s = x * 2.0, paddle.mean(x), paddle.sum(x)
+    yv, mv, sv = exe.run(infer, feed={"X": np.ones((0, 3), np.float32)}, fetch_list=[y, m, s])
+    assert yv.shape == (0, 3) and np.isnan(mv) and sv == 0.0

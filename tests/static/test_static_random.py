@@ -66,3 +66,50 @@ def test_static_draws_have_the_right_statistics_and_dropout_grad_uses_the_forwar
     assert 0.45 < kept.mean() < 0.55
     np.testing.assert_allclose(d[kept], 2.0)  # upscale_in_train
     np.testing.assert_allclose(g, np.where(kept, 6.0, 0.0))  # the gradient sees the forward's mask
+
+
+def _pylayer_program(with_random: bool = True):
+    def fwd(x):
+        if not with_random:
+            return x * 2.0
+        return paddle.nn.functional.dropout(x, 0.5) + paddle.rand([4, 1000])
+
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [4, 1000], "float32")
+        x.stop_gradient = False
+        y = paddle.static.nn.static_pylayer(fwd, [x], lambda dy: dy * 3.0)
+        (g,) = paddle.static.gradients([paddle.sum(y)], [x])
+    return main, start, y, g
+
+
+def test_static_pylayer_forward_draws_anew_at_each_run_and_repeats_after_seed(static) -> None:
+    main, start, y, g = _pylayer_program()
+    exe = paddle.static.Executor()
+    exe.run(start)
+    feed = {"x": np.ones((4, 1000), "float32")}
+    a, ga = exe.run(main, feed=feed, fetch_list=[y, g])
+    b, _ = exe.run(main, feed=feed, fetch_list=[y, g])
+    assert not np.array_equal(a, b)  # a new dropout mask and new uniforms at each run
+    paddle.seed(5)
+    c, _ = exe.run(main, feed=feed, fetch_list=[y, g])
+    paddle.seed(5)
+    d, _ = exe.run(main, feed=feed, fetch_list=[y, g])
+    np.testing.assert_array_equal(c, d)
+    assert len(main._exe_cache) == 1  # the key is an input of the one compiled program
+    # the draws are right: a dropout of ones is 0 or 2 (upscale_in_train), plus uniforms in [0, 1)
+    dropped = a < 1.0
+    assert 0.45 < dropped.mean() < 0.55
+    u = np.where(dropped, a, a - 2.0)
+    assert 0 <= u.min() and u.max() < 1 and abs(u.mean() - 0.5) < 0.02
+    np.testing.assert_allclose(ga, 3.0)  # backward_fn's gradient
+
+
+def test_static_pylayer_without_random_ops_takes_no_key(static) -> None:
+    main, start, y, g = _pylayer_program(with_random=False)
+    assert "@rng_key" not in main.global_block().vars
+    exe = paddle.static.Executor()
+    exe.run(start)
+    yv, gv = exe.run(main, feed={"x": np.ones((4, 1000), "float32")}, fetch_list=[y, g])
+    np.testing.assert_allclose(yv, 2.0)
+    np.testing.assert_allclose(gv, 3.0)

@@ -37,6 +37,24 @@ for _name, _op in TABLE.items():
             globals()[_name + "_"] = _inplace_function(_name + "_")
 
 
+# activations ``scale(..., act=...)`` applies after scaling: Paddle runs the op of that name with its defaults
+_SCALE_ACTS = ("relu", "relu6", "tanh", "sigmoid", "softmax", "softplus", "softsign", "silu", "exp", "log", "sqrt",
+               "abs", "square")
+
+
+def scale(x: Any, scale: Any = 1.0, bias: float = 0.0, bias_after_scale: bool = True, act: str | None = None,
+          name: str | None = None) -> Any:
+    """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype, then the activation ``act`` if given.
+
+    >>> scale(to_tensor([-1.0, 2.0]), 2.0, act="relu").tolist()  # doctest: +SKIP
+    [0.0, 4.0]
+    """
+    if act is not None and act not in _SCALE_ACTS:
+        raise ValueError(f"scale: act must be None or one of {', '.join(_SCALE_ACTS)}, but received {act!r}.")
+    out = apply_op(TABLE["scale"], (x, scale, bias, bias_after_scale))
+    return out if act is None else apply_op(TABLE[act], (out,))
+
+
 def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
     """Coordinate grids (``ij`` indexing) from 1-D tensors given one by one or as one list.
 

@@ -19,8 +19,9 @@ import jax
 import jax.numpy as jnp
 
 from .._ops.table import TABLE
+from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
-from .._runtime.rng import generator
+from .._runtime.rng import derived_key, generator
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
@@ -29,7 +30,11 @@ from .._tensor.facade import Tensor
 def random_key() -> Any:
     """The key of one random op: a fresh split of the global generator, or, while a static program is
     recorded, a key the program derives from the key its Executor feeds at every run (so a static
-    program draws anew at each run instead of repeating the draw made while it was built)."""
+    program draws anew at each run instead of repeating the draw made while it was built), or, inside
+    ``_runtime.rng.keys_from`` (a static pylayer's forward), a key derived from that key."""
+    k = derived_key()
+    if k is not None:
+        return k
     prog = modes.static_program
     if prog is not None and modes.static_mode:
         return prog.random_key()
@@ -45,12 +50,17 @@ def seed(seed: int) -> Any:
 
 
 def get_rng_state(device: Any = None) -> list[Tensor]:
-    """The generator state, as a list holding one int64 key Tensor (for set_rng_state)."""
+    """The generator state, as a list holding one int64 key Tensor (for set_rng_state). One generator
+    serves every device, so ``device`` (checked to exist, as Paddle does) names the same state."""
+    if device is not None:
+        _device.resolve(device, "paddle.get_rng_state")
     return [Tensor(generator.get_state())]
 
 
 def set_rng_state(state_list: Sequence[Any], device: Any = None) -> None:
-    """Restore a state returned by get_rng_state."""
+    """Restore a state returned by get_rng_state (``device``: checked to exist; one generator serves all)."""
+    if device is not None:
+        _device.resolve(device, "paddle.set_rng_state")
     if isinstance(state_list, list | tuple):
         if len(state_list) != 1:
             raise ValueError(

@@ -42,6 +42,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
@@ -88,8 +89,7 @@ class Pending:
         return self.array
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = np.asarray(self.get())
-        return a.astype(dtype) if dtype is not None else a
+        return as_numpy(np.asarray(self.get()), dtype, copy, "Tensor")
 
     def __jax_array__(self) -> Any:
         return self.get()
@@ -495,9 +495,11 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
                     refs.append(a.idx)
                     akey.append(a.aval)
                     continue
+                # a result of a run buffer (a parameter or optimizer state after the last step): its array, with
+                # the aval the Pending already holds (reading an array's shape, dtype and weak type costs ~1 µs)
+                av = a.aval
                 a = a.get()
-                ta = type(a)
-            if ta is _ArrayImpl:
+            elif ta is _ArrayImpl:
                 av = (a.shape, a.dtype, a.weak_type)
             else:
                 av = _aval_of(a)

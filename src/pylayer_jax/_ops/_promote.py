@@ -81,4 +81,5 @@ def alias(op: Op, name: str) -> Op:
         method=op.method,
         inplace=op.inplace,
         differentiable=op.differentiable,
+        hidden=op.hidden,
     )(op.fn)

@@ -53,7 +53,7 @@ def rrelu(x, key, lower=0.125, upper=0.3333333333333333, training=True):
     return jnp.where(x >= 0, x, slope * x).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out"), method=False)  # Paddle's maxout kernel keeps x and out (the derivative reads x)
 def maxout(x, groups, axis=1):
     """Max over each run of ``groups`` consecutive channels: ``C`` channels -> ``C / groups``."""
     if x.ndim != 4:

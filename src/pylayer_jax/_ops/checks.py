@@ -13,7 +13,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
+from .._runtime import dtypes as _dtypes
 from .._runtime.kernel_cache import KernelCache
 
 
@@ -21,7 +23,8 @@ class ValueCheck:
     """A rule on the values of one input, checked where they are known.
 
     Values outside ``[lo, hi)`` (``lo``/``hi`` None: unbounded; ``nonzero``: zeros) other than
-    ``ignore`` are bad. Concrete inputs are checked at the call; a deferred input gets a small
+    ``ignore`` are bad. ``lo`` and ``hi`` may be tuples, one bound per entry of the last axis
+    (an N-d index whose last axis addresses several dimensions). Concrete inputs are checked at the call; a deferred input gets a small
     kernel recorded beside the op whose result is checked when the buffer runs. ``message`` is a
     sentence with ``{value}`` where the first bad value goes.
     """
@@ -40,12 +43,18 @@ class ValueCheck:
 
 def _first_bad(key: tuple, a: Any) -> tuple[Any, Any]:
     lo, hi, ignore, nonzero = key
-    a = jnp.ravel(jnp.asarray(a))
-    bad = jnp.zeros(a.shape, bool)
+    a = jnp.asarray(a)
+    if isinstance(hi, tuple):  # per entry of the last axis: compare row-wise, then flatten
+        a = jnp.reshape(a, (-1, len(hi)))
+        lo, hi = (None if lo is None else jnp.asarray(lo, a.dtype)), jnp.asarray(hi, a.dtype)
+    a_in = a
+    a = jnp.ravel(a)
+    bad = jnp.zeros(a_in.shape, bool)
     if lo is not None:
-        bad = bad | (a < lo)
+        bad = bad | (a_in < lo)
     if hi is not None:
-        bad = bad | (a >= hi)
+        bad = bad | (a_in >= hi)
+    bad = jnp.ravel(bad)
     if nonzero:
         bad = bad | (a == 0)
     if ignore is not None:
@@ -79,29 +88,35 @@ def _is_int(v: Any) -> bool:
 
 
 # ops whose out-of-range axis is an IndexError in Paddle (a ValueError for the others)
-AXIS_INDEX_ERROR = frozenset({"cummax", "cummin", "cumsum", "gather", "index_select", "logcumsumexp", "diagonal"})
+AXIS_INDEX_ERROR = frozenset({"cummax", "cummin", "cumsum", "gather", "index_select", "logcumsumexp", "diagonal",
+                              "chunk"})
+# ops whose tensor argument given a non-tensor (a str, a dict) is a TypeError in Paddle (a ValueError for the others)
+KIND_TYPE_ERROR = frozenset({"pow", "equal", "atan2"})
 
 
 def axis_check(op: str, value: Any, ndim: int, param: str = "axis", extra: int = 0, allow_none: bool = True,
-         unique: bool = True) -> None:
-    """An axis (int or list of ints) of a tensor with ``ndim`` dimensions (``extra``: a new axis may follow)."""
+         unique: bool = True, kind_exc: type[Exception] = TypeError) -> None:
+    """An axis (int or list of ints) of a tensor with ``ndim`` dimensions (``extra``: a new axis may follow).
+
+    ``kind_exc``: the exception for an axis that is not an int (Paddle's type for the op)."""
     if value is None and allow_none:
         return
     n = max(ndim + extra, 1)
+    name = param if param in ("axis", "axes") else f"{param} (the axis)"
     items = value if isinstance(value, tuple) else (value,)
     if not all(_is_int(a) for a in items):
-        raise TypeError(
-            f"{op}: {param} must be an int or a list of ints, but received {value!r} "
+        raise kind_exc(
+            f"{op}: {name} must be an int or a list of ints, but received {value!r} "
             f"({type(value).__name__}). Pass integer axes in [-{n}, {n})."
         )
     seen = set()
     for a in items:
         if not -n <= a < n:
             raise (IndexError if op in AXIS_INDEX_ERROR else ValueError)(
-                f"{op}: {param} {a} is out of range for a {ndim}-D input; it must be in [-{n}, {n})."
+                f"{op}: {name} {a} is out of range for a {ndim}-D input; it must be in [-{n}, {n})."
             )
         if unique and a % n in seen:
-            raise ValueError(f"{op}: {param} {value!r} names the same axis twice; give each axis once.")
+            raise ValueError(f"{op}: {name} {value!r} names the same axis twice; give each axis once.")
         seen.add(a % n)
 
 
@@ -133,3 +148,29 @@ def index_range(op: str, index: Any, n: int, what: str, allow_negative: bool,
         f"{op}: {what} {{value}} is out of range: it must be in [{lo}, {n}). Fix the {what} values.",
         lo=lo, hi=n, ignore=ignore, exc=exc,
     )
+
+
+def dtype_of(t: Any) -> np.dtype | None:
+    """The numpy dtype of a Tensor-like (None for a Python number or a list)."""
+    dt = getattr(t, "dtype", None)
+    return None if dt is None else _dtypes.to_np(dt)
+
+
+def integer_index(op: str, index: Any, what: str = "index", exc: type[Exception] = ValueError) -> None:
+    """An index tensor must hold integers (Paddle takes int32 or int64)."""
+    dt = dtype_of(index)
+    if dt is not None and not np.issubdtype(dt, np.integer):
+        raise exc(
+            f"{op}: {what} must be an integer tensor (int32 or int64), but received dtype {dt.name}. "
+            f"Cast it with .astype('int64')."
+        )
+
+
+def square_matrix(op: str, x: Any) -> None:
+    """``x`` must be a square matrix or a batch of them (its last two dimensions equal)."""
+    shape = list(x.shape)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(
+            f"{op}: x must be a square matrix (or a batch of them: the last two dimensions equal), but received "
+            f"shape {shape}. Pass an [..., n, n] tensor."
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from .checks import axis_check, index_range, ndim_of
+from .checks import ValueCheck, axis_check, index_range, integer_index, ndim_of
 from .table import defop
 
 
@@ -18,9 +18,19 @@ def _index_tuple(index):  # noqa: ANN001, ANN202
     return tuple(jnp.moveaxis(index, -1, 0))
 
 
-def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError):  # noqa: ANN202
+def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError, rank1: bool = False,  # noqa: ANN202
+           scalar: bool = False):
+    """Checks of an op picking along ``axis`` by an integer ``index`` (``rank1``: a 1-D or [N, 1] index only,
+    ``scalar``: or a 0-D one)."""
     def check(op, a):  # noqa: ANN001, ANN202
         t = a[param]
+        integer_index(op, a[index], index)
+        shape = list(getattr(a[index], "shape", ()))
+        if rank1 and not (len(shape) == 1 or (scalar and not shape) or (len(shape) == 2 and shape[1] == 1)):
+            raise ValueError(
+                f"{op}: index must be 1-D ({'or 0-D, ' if scalar else ''}or [N, 1]), but received shape {shape}. "
+                "Reshape it to [-1] first, or use gather_nd / take_along_axis for an N-d index."
+            )
         ax = a.get("axis")
         ax = 0 if ax is None else ax
         axis_check(op, ax, ndim_of(t), "axis", allow_none=False)
@@ -29,21 +39,47 @@ def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError)
     return check
 
 
-@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True))
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, rank1=True, scalar=True))
 def gather(x, index, axis=None):
-    """Rows (or slices along ``axis``) of ``x`` picked by a 1-D or 0-D ``index``."""
+    """Rows (or slices along ``axis``) of ``x`` picked by a 1-D or 0-D ``index`` (or an [N, 1] one)."""
+    if index.ndim == 2:
+        index = index[:, 0]
     return jnp.take(x, index, axis=0 if axis is None else axis)
 
 
-@defop(2, saves=("index",), nondiff=("index",))
+def _nd_checks(exc: type[Exception]):  # noqa: ANN202
+    """Checks of an op whose index's last axis addresses the leading dimensions of ``x``: an integer index,
+    no more entries than ``x`` has dimensions, each entry ``j`` in ``[-shape[j], shape[j])``."""
+    def check(op, a):  # noqa: ANN001, ANN202
+        x, index = a["x"], a["index"]
+        integer_index(op, index)
+        ishape, xshape = list(getattr(index, "shape", ())), list(x.shape)
+        if not ishape or ishape[-1] > len(xshape):
+            raise ValueError(
+                f"{op}: the last dimension of index addresses leading dimensions of x (shape {xshape}), so it "
+                f"must be at most {len(xshape)}, but index has shape {ishape}. Give one entry per dimension."
+            )
+        dims = tuple(xshape[: ishape[-1]])
+        if not dims or any(d < 0 for d in dims):
+            return []
+        return [ValueCheck(
+            index, f"{op}: index value {{value}} is out of range: entry j of each index must be in "
+            f"[-shape[j], shape[j]) for x of shape {xshape}. Fix the index values.",
+            lo=tuple(-d for d in dims), hi=dims, exc=exc)]
+    return check
+
+
+@defop(2, saves=("index",), nondiff=("index",), checks=_nd_checks(ValueError))
 def gather_nd(x, index):
     """``x[index[..., 0], index[..., 1], ...]``: the last axis of ``index`` addresses leading axes of ``x``."""
     return x[_index_tuple(index)]
 
 
-@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError))
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError, rank1=True))
 def index_select(x, index, axis=0):
-    """Slices of ``x`` along ``axis`` picked by a 1-D ``index``."""
+    """Slices of ``x`` along ``axis`` picked by a 1-D ``index`` (or an [N, 1] one)."""
+    if index.ndim == 2:
+        index = index[:, 0]
     return jnp.take(x, index, axis=axis)
 
 
@@ -56,7 +92,7 @@ def scatter(x, index, updates, overwrite=True):
     return x.at[index].set(0).at[index].add(updates)
 
 
-@defop(3, saves=("index",), nondiff=("index",))
+@defop(3, saves=("index",), nondiff=("index",), checks=_nd_checks(IndexError))
 def scatter_nd_add(x, index, updates):
     """``x`` with ``updates`` summed into the positions addressed by the last axis of ``index``."""
     return x.at[_index_tuple(index)].add(updates.astype(x.dtype))

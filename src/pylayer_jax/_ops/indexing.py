@@ -12,10 +12,15 @@ from typing import Any
 import jax.numpy as jnp
 
 from ._util import dtype_arg
-from .checks import ValueCheck
+from .checks import ValueCheck, dtype_of
 from .table import defop
 
 TENSOR = "T"
+BOOL = "B"  # ``(BOOL, True)``: a scalar bool index, a new axis of size 1 (True) or 0 (False)
+
+
+def _is_bool(s: Any) -> bool:
+    return isinstance(s, tuple) and len(s) == 2 and s[0] == BOOL
 
 
 def build_index(spec: tuple, arrays: Any) -> tuple:
@@ -29,9 +34,29 @@ def build_index(spec: tuple, arrays: Any) -> tuple:
             out.append(slice(s[1], s[2], s[3]))
         elif s == "...":
             out.append(Ellipsis)
+        elif _is_bool(s):  # (expand_bools put a size-1 axis here)
+            out.append(jnp.zeros((1 if s[1] else 0,), jnp.int32))
         else:
             out.append(s)
     return tuple(out)
+
+
+def expand_bools(x: Any, spec: tuple) -> Any:
+    """``x`` with a size-1 axis where each scalar bool index sits: numpy's rule, under which the bool then picks
+    that axis's one entry (True) or none (False), broadcasting with any other index arrays."""
+    if not any(_is_bool(s) for s in spec):
+        return x
+    consumed = sum(1 for s in spec if s != "..." and s is not None)
+    ndim = x.ndim + sum(1 for s in spec if _is_bool(s))
+    axes, dim = [], 0
+    for s in spec:
+        if s == "...":
+            dim += ndim - consumed
+        elif s is not None:
+            if _is_bool(s):
+                axes.append(dim)
+            dim += 1
+    return jnp.expand_dims(x, tuple(axes))
 
 
 def _index_checks(op: str, a: dict) -> list:
@@ -39,11 +64,11 @@ def _index_checks(op: str, a: dict) -> list:
     shape = list(a["x"].shape)
     spec = a["spec"]
     arrays = list(a["indices"] or ())
-    consumed = sum(1 for s in spec if s != "..." and s is not None)
+    consumed = sum(1 for s in spec if s != "..." and s is not None and not _is_bool(s))
     if consumed > len(shape):
         raise IndexError(
-            f"{op}: too many indices for a tensor of {len(shape)} dimensions (shape {shape}): {consumed} were "
-            "given. Index at most one entry per dimension."
+            f"{op}: the index has too many entries for a tensor of {len(shape)} dimensions (shape {shape}): "
+            f"{consumed} were given. Index at most one entry per dimension."
         )
     dim = 0
     checks = []
@@ -52,11 +77,17 @@ def _index_checks(op: str, a: dict) -> list:
         if s == "...":
             dim += len(shape) - consumed
             continue
-        if s is None:
+        if s is None or _is_bool(s):
             continue
         n = shape[dim]
         if s == TENSOR:
             t = next(it)
+            dt = dtype_of(t)
+            if dt is not None and dt.kind not in "iu":
+                raise ValueError(
+                    f"{op}: an index tensor must hold integers (or bools, as a mask), but received dtype {dt.name}. "
+                    "Cast it with .astype('int64')."
+                )
             if n >= 0:
                 checks.append(ValueCheck(
                     t, f"{op}: index {{value}} is out of range for dimension {dim} of size {n} (shape {shape}); it "
@@ -74,7 +105,7 @@ def _index_checks(op: str, a: dict) -> list:
        checks=_index_checks)
 def getitem(x, indices, spec):
     """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
-    return x[build_index(spec, indices)]
+    return expand_bools(x, spec)[build_index(spec, indices)]
 
 
 @defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False,
@@ -82,7 +113,7 @@ def getitem(x, indices, spec):
 def setitem(x, indices, value, spec):
     """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
     value = jnp.asarray(value).astype(x.dtype)
-    return x.at[build_index(spec, indices)].set(value)
+    return expand_bools(x, spec).at[build_index(spec, indices)].set(value).reshape(x.shape)
 
 
 @defop(1, name="cast")

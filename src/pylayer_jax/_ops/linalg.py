@@ -10,6 +10,7 @@ import jax.numpy as jnp
 from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
+from .checks import square_matrix
 from .table import defop
 
 
@@ -37,7 +38,18 @@ def bmm(x, y):
     return jnp.matmul(x, y)
 
 
-@defop(2, saves=("x", "y"))
+def _dot_checks(op, a):  # noqa: ANN001, ANN202
+    xs, ys = list(getattr(a["x"], "shape", ())), list(getattr(a["y"], "shape", ()))
+    if xs != ys or len(xs) not in (1, 2):
+        # Paddle's error for this is a RuntimeError (mirrored)
+        raise RuntimeError(
+            f"{op}: x and y must be 1-D or 2-D tensors of the same shape, but received shapes {xs} and {ys}. "
+            "Pass vectors of equal length (or matrices of equal shape for row-wise products)."
+        )
+    return []
+
+
+@defop(2, saves=("x", "y"), checks=_dot_checks)
 def dot(x, y):
     """Dot product of 1-D tensors, or row-wise of 2-D tensors."""
     return jnp.sum(x * y, axis=-1)
@@ -77,7 +89,13 @@ def cross(x, y, axis=9):
     return jnp.cross(x, y, axis=axis)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2))
+def _square_checks(op, a):  # noqa: ANN001, ANN202
+    square_matrix(op, a["x"])
+    return []
+
+
+@defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2),
+       checks=_square_checks)
 def inverse(x):
     """Matrix inverse (batched)."""
     return jnp.linalg.inv(x)
@@ -90,7 +108,7 @@ def cholesky(x, upper=False):
     return jnp.swapaxes(lower, -1, -2).conj() if upper else lower
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), checks=_square_checks)
 def det(x):
     """Determinant (batched)."""
     return jnp.linalg.det(x)
@@ -204,9 +222,27 @@ def dist(x, y, p=2):
     return jnp.sum(d**p) ** (1.0 / p)
 
 
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
 @defop(2, saves=("x", "y"))
 def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """p-norm distances between the rows of ``x`` and of ``y`` (batched)."""
+    """p-norm distances between the rows of ``x`` and of ``y`` (batched).
+
+    For ``p=2`` the ``compute_mode`` picks Paddle's form: ``|x|^2 - 2 x.y + |y|^2`` by a matrix product
+    (always with 'use_mm_for_euclid_dist', with '..._if_necessary' when either side has more than 25
+    rows), else the direct difference; the two round differently.
+    """
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"cdist: compute_mode must be one of {', '.join(map(repr, _CDIST_MODES))}, but received "
+                         f"{compute_mode!r}.")
+    mm = compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (x.shape[-2] > 25 or y.shape[-2] > 25))
+    if p == 2.0 and mm:
+        xn = jnp.sum(x * x, axis=-1, keepdims=True)
+        yn = jnp.swapaxes(jnp.sum(y * y, axis=-1, keepdims=True), -1, -2)
+        sq = jnp.maximum(jnp.matmul(x, jnp.swapaxes(y, -1, -2)) * -2 + yn + xn, 0)
+        pos = sq > 0  # safe sqrt, as below
+        return jnp.where(pos, jnp.sqrt(jnp.where(pos, sq, 1.0)), 0.0).astype(sq.dtype)
     d = jnp.abs(x[..., :, None, :] - y[..., None, :, :])
     if p == 0:
         return jnp.sum(d != 0, axis=-1).astype(d.dtype)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from .checks import ValueCheck, axis_check, ndim_of
-from .table import defop
+from .table import defop, visible_op
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -27,29 +28,64 @@ def _reduce(loss, reduction):  # noqa: ANN001, ANN202
     return loss
 
 
-@defop(2, saves=("input", "label"), method=False)
+# mse, l1 and smooth_l1 (and square_error_cost) save only the difference ``input - label``, a hidden output,
+# as Paddle's kernels do (its subtract saves nothing, then square / abs / huber_loss save the difference).
+# The ``*_residuals`` entries run under saved-tensor hooks; the plain entries (``visible_op``) otherwise.
+def _mse_of(d, reduction="mean"):  # noqa: ANN001, ANN202
+    return _reduce(jnp.square(d), reduction)
+
+
+def _l1_of(d, reduction="mean"):  # noqa: ANN001, ANN202
+    return _reduce(jnp.abs(d), reduction)
+
+
+def _huber_of(d, reduction="mean", delta=1.0, is_huber=True):  # noqa: ANN001, ANN202
+    a = jnp.abs(d)
+    loss = jnp.where(a < delta, 0.5 * a * a, delta * (a - 0.5 * delta))
+    return _reduce(loss / delta if not is_huber else loss, reduction)
+
+
+def diff_rule(loss_of):  # noqa: ANN001, ANN202
+    """The VJP of ``loss_of(input - label, *attrs)`` from the saved difference (the op's hidden ``out1``)."""
+
+    def rule(s, ct, *attrs, **kw):  # noqa: ANN001, ANN202
+        d = s["out1"]
+        g, g_d = ct
+        _, pullback = jax.vjp(lambda v: loss_of(v, *attrs, **kw), d)
+        (gd,) = pullback(g.astype(d.dtype))
+        gd = gd + g_d
+        return gd, -gd
+
+    return rule
+
+
+@defop(2, saves=("out1",), vjp=diff_rule(_mse_of), hidden=1, method=False, name="mse_loss_residuals")
 def mse_loss(input, label, reduction="mean"):
     """Squared error ``(input - label) ** 2``, reduced."""
     _check_reduction("mse_loss", reduction)
-    return _reduce(jnp.square(input - label), reduction)
+    d = input - label
+    return _mse_of(d, reduction), d
 
 
-@defop(2, saves=("input", "label"), method=False)
+@defop(2, saves=("out1",), vjp=diff_rule(_l1_of), hidden=1, method=False, name="l1_loss_residuals")
 def l1_loss(input, label, reduction="mean"):
     """Absolute error ``|input - label|``, reduced."""
     _check_reduction("l1_loss", reduction)
-    return _reduce(jnp.abs(input - label), reduction)
+    d = input - label
+    return _l1_of(d, reduction), d
 
 
-@defop(2, saves=("input", "label"), method=False)
+@defop(2, saves=("out1",), vjp=diff_rule(_huber_of), hidden=1, method=False, name="smooth_l1_loss_residuals")
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     """Huber loss: ``0.5 d^2`` for ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (is_huber=False: divided by delta)."""
     _check_reduction("smooth_l1_loss", reduction)
-    d = jnp.abs(input - label)
-    loss = jnp.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
-    if not is_huber:
-        loss = loss / delta
-    return _reduce(loss, reduction)
+    d = input - label
+    return _huber_of(d, reduction, delta, is_huber), d
+
+
+mse_loss_plain = visible_op(mse_loss, "mse_loss", ("input", "label"))
+l1_loss_plain = visible_op(l1_loss, "l1_loss", ("input", "label"))
+smooth_l1_loss_plain = visible_op(smooth_l1_loss, "smooth_l1_loss", ("input", "label"))
 
 
 def _class_first(x, axis):  # noqa: ANN001, ANN202
@@ -70,7 +106,7 @@ def _label_checks(op, a):  # noqa: ANN001, ANN202
     n = x.shape[ax] if x.shape else 1
     return [ValueCheck(a["label"], f"{op}: label {{value}} is out of range for {n} classes: it must be in [0, {n}) "
                        f"or the ignore_index {a['ignore_index']}.", lo=0, hi=n, ignore=a["ignore_index"],
-                       exc=IndexError)]
+                       exc=ValueError if op == "nll_loss" else IndexError)]
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,
@@ -146,23 +182,135 @@ def cross_entropy(
     return jnp.squeeze(loss, ax) if squeeze_out else loss
 
 
-@defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,
-       checks=_label_checks)
-def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
-    """Negative log likelihood of log-probabilities ``input`` ([N, C, ...]) at the integer ``label`` ([N, ...])."""
-    _check_reduction("nll_loss", reduction)
+def _ce_checks(op, a):  # noqa: ANN001, ANN202
+    return _label_checks("cross_entropy", a)
+
+
+def _ce_with_softmax_vjp(s, ct, ignore_index=-100, reduction="mean", axis=-1, use_softmax=True):  # noqa: ANN001, ANN202
+    """Gradient of the input from the saved softmax (probabilities) and label, as Paddle's kernel: the loss is
+    linear in log-probabilities, so ``d loss / d logp`` needs only the label; the softmax's own VJP turns it
+    into the logits' gradient. The softmax output's cotangent (create_graph) joins through the same VJP."""
+    p, lab = s["out1"], s["out2"]
+    g, g_p = ct[0], ct[1]
+    ax = axis % p.ndim
+    valid = lab != ignore_index
+    safe = jnp.where(valid, lab, 0)
+    cls = lax.broadcasted_iota(safe.dtype, p.shape, ax)
+    onehot = ((cls == safe) & valid).astype(p.dtype)
+    if reduction == "none":
+        gl = jnp.reshape(g, lab.shape).astype(p.dtype)
+    elif reduction == "sum":
+        gl = g.astype(p.dtype)
+    elif ignore_index >= 0:
+        count = jnp.sum(valid.astype(p.dtype))
+        gl = g.astype(p.dtype) / (count + (count == 0).astype(p.dtype))
+    else:
+        gl = g.astype(p.dtype) / lab.size
+    g_logp = -onehot * gl
+    if use_softmax:
+        dx = g_logp - p * jnp.sum(g_logp, axis=ax, keepdims=True)
+        dx = dx + p * (g_p - jnp.sum(g_p * p, axis=ax, keepdims=True))
+    else:
+        dx = g_logp / p + g_p
+    return dx, None
+
+
+@defop(("input", "label"), saves=("out1", "out2"), vjp=_ce_with_softmax_vjp, hidden=2, nondiff=("label",),
+       method=False, checks=_ce_checks)
+def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean", axis=-1, use_softmax=True):
+    """Cross entropy of hard (integer) labels without class weights: Paddle's ``cross_entropy_with_softmax``
+    kernel, which ``nn.functional.cross_entropy`` runs in that case.
+
+    Besides the loss it outputs (hidden) the softmax of ``input`` (``input`` itself with
+    ``use_softmax=False``) and the label with a size-1 class axis: the two tensors Paddle saves, and all
+    that the backward reads.
+    """
+    _check_reduction("cross_entropy", reduction)
+    if input.ndim == 0:
+        raise ValueError("cross_entropy: the input must have at least 1 dimension (the classes), but it is 0-D.")
+    nd = input.ndim
+    ax = axis % nd
+    if label.ndim not in (nd - 1, nd):
+        raise ValueError(
+            f"cross_entropy: label must have {nd - 1} or {nd} dimensions for an input of shape "
+            f"{list(input.shape)}, but it has shape {list(label.shape)}."
+        )
+    lab = label if label.ndim == nd else jnp.expand_dims(label, ax)
+    if use_softmax:
+        p, logp = jax.nn.softmax(input, axis=ax), jax.nn.log_softmax(input, axis=ax)
+    else:
+        p, logp = input, jnp.log(input)
+    valid = lab != ignore_index
+    safe = jnp.where(valid, lab, 0).astype(jnp.int64)
+    loss = jnp.where(valid, -jnp.take_along_axis(logp, safe, axis=ax), 0.0).astype(logp.dtype)
+    if reduction == "sum":
+        out = jnp.sum(loss)
+    elif reduction == "mean" and ignore_index >= 0:
+        denom = jnp.sum(valid.astype(loss.dtype))
+        out = jnp.sum(loss) / (denom + (denom == 0).astype(denom.dtype))
+    elif reduction == "mean":
+        out = jnp.mean(loss)
+    else:
+        out = jnp.reshape(loss, label.shape)
+    return out, p, lab
+
+
+def _nll_checks(op, a):  # noqa: ANN001, ANN202
+    return _label_checks("nll_loss", a)  # (the class axis and the messages are nll_loss's)
+
+
+def _nll_parts(input, label, weight, ignore_index):  # noqa: ANN001, ANN202
     valid = label != ignore_index
     safe = jnp.where(valid, label, 0).astype(jnp.int64)
     picked = jnp.squeeze(jnp.take_along_axis(input, jnp.expand_dims(safe, 1), axis=1), 1)
     w = jnp.ones_like(picked) if weight is None else jnp.take(weight, safe).astype(picked.dtype)
-    w = jnp.where(valid, w, 0.0)
-    loss = -picked * w
-    if reduction == "sum":
-        return jnp.sum(loss)
+    return valid, safe, picked, jnp.where(valid, w, 0.0)
+
+
+def _nll_vjp(s, ct, ignore_index=-100, reduction="mean"):  # noqa: ANN001, ANN202
+    """From the saved input, label, weight and total weight (Paddle's four): the input's gradient is the
+    (weighted, normalised) one-hot of the label; the weight's reads the picked log-probabilities."""
+    x, label, weight, tw = s["input"], s["label"], s.get("weight"), s["out1"]
+    g, g_tw = ct
+    valid, safe, picked, w = _nll_parts(x, label, weight, ignore_index)
+    g = g.astype(picked.dtype)
     if reduction == "mean":
-        denom = jnp.sum(w)
-        return jnp.sum(loss) / jnp.where(denom == 0, 1.0, denom).astype(loss.dtype)
-    return loss
+        empty = tw == 0
+        denom = jnp.where(empty, 1.0, tw).astype(picked.dtype)
+        out = jnp.sum(-picked * w) / denom
+        g_pick = -g * w / denom
+        g_w = (-picked - jnp.where(empty, 0.0, out)) * g / denom
+    else:
+        g_pick, g_w = -g * w, -picked * g
+    cls = lax.broadcasted_iota(jnp.int64, x.shape, 1)
+    dx = jnp.where(cls == jnp.expand_dims(safe, 1), jnp.expand_dims(g_pick, 1), 0.0).astype(x.dtype)
+    dw = None
+    if weight is not None:
+        g_w = jnp.where(valid, g_w + g_tw.astype(g_w.dtype), 0.0)
+        dw = jnp.zeros(weight.shape, g_w.dtype).at[jnp.reshape(safe, (-1,))].add(jnp.reshape(g_w, (-1,)))
+    return dx, None, dw
+
+
+@defop(("input", "label", "weight"), saves=("input", "label", "weight", "out1"), vjp=_nll_vjp, hidden=1,
+       nondiff=("label",), method=False, checks=_nll_checks, name="nll_loss_residuals")
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log likelihood of log-probabilities ``input`` ([N, C, ...]) at the integer ``label`` ([N, ...]).
+
+    As Paddle's kernel, it also outputs (hidden) the total weight of the non-ignored labels, which the
+    backward reads as the mean's denominator.
+    """
+    _check_reduction("nll_loss", reduction)
+    valid, safe, picked, w = _nll_parts(input, label, weight, ignore_index)
+    loss = -picked * w
+    total = jnp.sum(w)
+    if reduction == "sum":
+        return jnp.sum(loss), total
+    if reduction == "mean":
+        return jnp.sum(loss) / jnp.where(total == 0, 1.0, total).astype(loss.dtype), total
+    return loss, total
+
+
+nll_loss_plain = visible_op(nll_loss, "nll_loss", ("input", "label", "weight"))
 
 
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), method=False)
@@ -188,8 +336,8 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, pos_weight=None,
     return _reduce(loss, reduction)
 
 
-# Paddle gives the label no gradient
-@defop(2, saves=("input", "label"), nondiff=("label",), method=False)
+# Paddle gives the label no gradient, and its backward reads only the label (the loss is linear in input)
+@defop(2, saves=("label",), nondiff=("label",), method=False)
 def kl_div(input, label, reduction="mean", log_target=False):
     """KL divergence with log-probabilities ``input``: ``label * (log(label) - input)``."""
     if reduction not in (*_REDUCTIONS, "batchmean"):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from .loss import _check_reduction, _reduce
-from .table import defop
+from .loss import _check_reduction, _reduce, diff_rule
+from .table import defop, visible_op
 
 
 def _same_shape(api, **ts):  # noqa: ANN001, ANN202
@@ -21,10 +21,18 @@ def _same_shape(api, **ts):  # noqa: ANN001, ANN202
         raise ValueError(f"{api}: the inputs must have the same shape, but received {desc}.")
 
 
-@defop(2, saves=("input", "label"), method=False)
+def _square(d):  # noqa: ANN001, ANN202
+    return jnp.square(d)
+
+
+@defop(2, saves=("out1",), vjp=diff_rule(_square), hidden=1, method=False, name="square_error_cost_residuals")
 def square_error_cost(input, label):
-    """Elementwise ``(input - label) ** 2`` (no reduction)."""
-    return jnp.square(input - label)
+    """Elementwise ``(input - label) ** 2`` (no reduction); saves the difference, as Paddle's square does."""
+    d = input - label
+    return jnp.square(d), d
+
+
+square_error_cost_plain = visible_op(square_error_cost, "square_error_cost", ("input", "label"))
 
 
 @defop(2, saves=("input", "label"), method=False)

@@ -125,8 +125,8 @@ def pow(x, y):
 
 
 @defop(1, inplace=True)
-def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None):
-    """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype."""
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
+    """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype
     if bias_after_scale and type(scale) in (int, float) and scale == -1 and jnp.issubdtype(dt, jnp.floating):
         out = bias - x  # ``1 - y``: one subtract (``-x + bias`` is ``bias - x`` exactly), as jax writes it

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ._util import as_float, dtype_arg
-from .checks import index_range
-from .table import defop
+from .checks import index_range, integer_index
+from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
@@ -29,13 +30,31 @@ def relu6(x):
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
+    s = a["negative_slope"]
+    if not isinstance(s, int | float) or isinstance(s, bool):
+        raise TypeError(
+            f"{op}: negative_slope must be a number, but received {type(s).__name__} ({s!r}). Pass a float such "
+            "as 0.01."
+        )
+    return []
+
+
+_leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
+    x, out = s["x"], s["out"]
+    return g * jnp.where(x > 0, 1.0, out + alpha).astype(g.dtype)
+
+
+@defop(1, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
     return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
@@ -62,9 +81,15 @@ def gelu(x, approximate=False):
     return jax.nn.gelu(x, approximate=approx).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
-def silu(x, inplace=False):
-    """``x * sigmoid(x)``."""
+def _silu_vjp(s, g):  # noqa: ANN001, ANN202
+    x, out = s["x"], s["out"]
+    sig = jax.nn.sigmoid(x)
+    return g * (sig + out * (1 - sig))
+
+
+@defop(1, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
+def silu(x):
+    """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
@@ -199,9 +224,7 @@ def linear(x, weight, bias=None):
     return out if bias is None else out + bias
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
-def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
-    """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first)."""
+def _layer_norm_axes(x, normalized_shape):  # noqa: ANN001, ANN202
     want = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     n = len(want)
     if n < 1 or n > x.ndim or tuple(x.shape[x.ndim - n :]) != want:
@@ -209,16 +232,55 @@ def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
             f"layer_norm: normalized_shape {list(want)} must equal the trailing dimensions of the "
             f"input, whose shape is {list(x.shape)}."
         )
-    axes = tuple(range(x.ndim - n, x.ndim))
-    mean = jnp.mean(x, axis=axes, keepdims=True)
-    var = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=True)
-    out = (x - mean) * lax.rsqrt(var + epsilon)
-    tail = x.shape[x.ndim - n :]
+    return x.shape[: x.ndim - n], x.shape[x.ndim - n :]
+
+
+def _stat_dtype(x):  # noqa: ANN001, ANN202
+    return jnp.promote_types(x.dtype, jnp.float32)  # float16/bfloat16 statistics in float32, as Paddle's
+
+
+def _layer_norm_vjp(s, ct, normalized_shape=None, epsilon=1e-05):  # noqa: ANN001, ANN202
+    """dx, dweight, dbias from the saved x, weight, mean and variance (no recomputed statistics); the
+    cotangents of the mean and variance outputs (sent by a create_graph backward) join dx."""
+    x, weight, mean, var = s["x"], s.get("weight"), s["out1"], s["out2"]
+    g, g_mean, g_var = ct
+    lead, tail = _layer_norm_axes(x, normalized_shape)
+    m = int(np.prod(tail))
+    sd = _stat_dtype(x)
+    x2 = jnp.reshape(x, (-1, m)).astype(sd)
+    g2 = jnp.reshape(g, (-1, m)).astype(sd)
+    mu, rstd = mean[:, None], lax.rsqrt(var + epsilon)[:, None]
+    xhat = (x2 - mu) * rstd
+    gx = g2 if weight is None else g2 * jnp.reshape(weight, (1, m)).astype(sd)
+    dx = rstd * (gx - jnp.mean(gx, axis=1, keepdims=True) - xhat * jnp.mean(gx * xhat, axis=1, keepdims=True))
+    dx = dx + g_mean[:, None].astype(sd) / m + g_var[:, None].astype(sd) * 2.0 * (x2 - mu) / m
+    dw = None if weight is None else jnp.reshape(jnp.sum(g2 * xhat, axis=0), weight.shape)
+    db = jnp.reshape(jnp.sum(g2, axis=0), tail)  # bias is the last tensor: dropped when there is none
+    return jnp.reshape(dx, x.shape), dw, db
+
+
+@defop(("x", "weight", "bias"), saves=("x", "weight", "out1", "out2"), vjp=_layer_norm_vjp, hidden=2, method=False,
+       name="layer_norm_residuals")
+def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
+    """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first).
+
+    As Paddle's kernel, it also outputs the mean and (biased) variance of each normalised row (hidden
+    outputs, shape ``[prod(leading dims)]``), and its backward reads those instead of recomputing them.
+    """
+    lead, tail = _layer_norm_axes(x, normalized_shape)
+    m = int(np.prod(tail))
+    x2 = jnp.reshape(x, (-1, m)).astype(_stat_dtype(x))
+    mean = jnp.mean(x2, axis=1)
+    var = jnp.mean(jnp.square(x2 - mean[:, None]), axis=1)
+    out = jnp.reshape((x2 - mean[:, None]) * lax.rsqrt(var + epsilon)[:, None], x.shape)
     if weight is not None:
         out = out * jnp.reshape(weight, tail)
     if bias is not None:
         out = out + jnp.reshape(bias, tail)
-    return out.astype(x.dtype)
+    return out.astype(x.dtype), mean, var
+
+
+layer_norm_plain = visible_op(layer_norm, "layer_norm", ("x", "weight"))
 
 
 @defop(
@@ -234,7 +296,6 @@ def batch_norm(
     weight=None,
     bias=None,
     training=False,
-    momentum=0.9,
     epsilon=1e-05,
     data_format="NCHW",
     use_global_stats=None,
@@ -277,15 +338,33 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-08):
     return jnp.sum(x1 * x2, axis=axis) / jnp.maximum(n1 * n2, eps)
 
 
-@defop(2, saves=("x", "y"), method=False)
-def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False):
-    """``||x - y + epsilon||_p`` along the last axis."""
-    d = jnp.abs(x - y + epsilon)
+def _pdist_of(d, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN202
+    d = jnp.abs(d + epsilon)
     if p == float("inf"):
         return jnp.max(d, axis=-1, keepdims=keepdim)
     if p == 0:
         return jnp.sum(d != 0, axis=-1, keepdims=keepdim).astype(d.dtype)
     return jnp.sum(d**p, axis=-1, keepdims=keepdim) ** (1.0 / p)
+
+
+def _pdist_vjp(s, ct, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN202
+    d = s["out1"]
+    g, g_d = ct
+    _, pullback = jax.vjp(lambda v: _pdist_of(v, p, epsilon, keepdim), d)
+    (gd,) = pullback(g.astype(d.dtype))
+    gd = gd + g_d
+    return gd, -gd
+
+
+# as Paddle (subtract, then p_norm keeping its input and output): saves the difference (hidden) and the norm
+@defop(2, saves=("out0", "out1"), vjp=_pdist_vjp, hidden=1, method=False, name="pairwise_distance_residuals")
+def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False):
+    """``||x - y + epsilon||_p`` along the last axis."""
+    d = x - y
+    return _pdist_of(d, p, epsilon, keepdim), d
+
+
+pairwise_distance_plain = visible_op(pairwise_distance, "pairwise_distance", ("x", "y"))
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
@@ -333,6 +412,7 @@ def _one_hot_checks(op, a):  # noqa: ANN001, ANN202
     n = a["num_classes"]
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"{op}: num_classes must be a positive int, but received {n!r}.")
+    integer_index(op, a["x"], "x (the labels)", RuntimeError)  # Paddle: a RuntimeError (it has no such kernel)
     return [index_range(op, a["x"], n, "label", False)]
 
 
@@ -345,12 +425,14 @@ def one_hot(x, num_classes=-1):
 
 
 def _embedding_checks(op, a):  # noqa: ANN001, ANN202
+    integer_index(op, a["x"], "x (the ids)", NotImplementedError)  # Paddle's type for a float id tensor
     return [index_range(op, a["x"], a["weight"].shape[0], "id", False)]
 
 
 @defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks)
-def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, scale_grad_by_freq=False):
-    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros."""
+def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
+    """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros.
+    (``nn.functional.embedding`` applies ``max_norm`` through ``embedding_renorm`` first.)"""
     out = jnp.take(weight, x, axis=0)
     if scale_grad_by_freq:
         # the value stays ``out`` exactly; the gradient of each lookup is divided by how often its id occurs

@@ -6,7 +6,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax import lax
 
-from .table import defop
+from .table import defop, visible_op
 
 
 def _channel_axis(api, x, data_format):  # noqa: ANN001, ANN202
@@ -45,38 +45,116 @@ def batch_norm_stats(x, running_mean, running_var, momentum=0.9, data_format="NC
     return new_mean.astype(running_mean.dtype), new_var.astype(running_var.dtype)
 
 
-@defop(("x", "running_mean", "running_var", "weight", "bias"), saves=("x", "weight"),
-       nondiff=("running_mean", "running_var"), method=False)
+def _rows_vjp(x2, w_rows, mu, rstd, g2, g_mu, g_rstd):  # noqa: ANN001, ANN202
+    """Gradient of each row ``x2`` (normalised by its saved mean ``mu`` and inverse std ``rstd``, scaled by
+    ``w_rows``), with the cotangents of the saved statistics (create_graph) added."""
+    m = x2.shape[1]
+    xhat = (x2 - mu) * rstd
+    gx = g2 * w_rows
+    dx = rstd * (gx - jnp.mean(gx, axis=1, keepdims=True) - xhat * jnp.mean(gx * xhat, axis=1, keepdims=True))
+    return dx + g_mu / m - g_rstd * rstd**3 * (x2 - mu) / m, xhat
+
+
+def _per_channel(rows, n, c):  # noqa: ANN001, ANN202
+    """Per-(sample, channel) values ``[N * C]`` summed over the samples: ``[C]``."""
+    return jnp.sum(jnp.reshape(rows, (n, c)), axis=0)
+
+
+def _instance_norm_vjp(s, ct, use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW"):  # noqa: ANN001, ANN202
+    """dx, dweight, dbias from the saved x, weight, mean and inverse std of each (sample, channel)."""
+    x, weight, mean, rstd = s["x"], s.get("weight"), s["out1"], s["out2"]
+    g, g_mean, g_rstd = ct
+    caxis = _channel_axis("instance_norm", x, data_format)
+    n, c = x.shape[0], x.shape[caxis]
+    sd = mean.dtype
+    x2 = jnp.reshape(jnp.moveaxis(x, caxis, 1), (n * c, -1)).astype(sd)
+    g2 = jnp.reshape(jnp.moveaxis(g, caxis, 1), (n * c, -1)).astype(sd)
+    w_rows = jnp.ones((n * c, 1), sd) if weight is None else jnp.tile(jnp.reshape(weight, (c,)), n)[:, None].astype(sd)
+    dx, xhat = _rows_vjp(x2, w_rows, mean[:, None], rstd[:, None], g2, g_mean[:, None].astype(sd),
+                         g_rstd[:, None].astype(sd))
+    dx = jnp.moveaxis(jnp.reshape(dx, jnp.moveaxis(x, caxis, 1).shape), 1, caxis)
+    dw = None if weight is None else jnp.reshape(_per_channel(jnp.sum(g2 * xhat, axis=1), n, c), weight.shape)
+    db = _per_channel(jnp.sum(g2, axis=1), n, c)  # bias is the last tensor: dropped when absent
+    return dx, None, None, dw, db
+
+
+@defop(("x", "running_mean", "running_var", "weight", "bias"), saves=("x", "weight", "out1", "out2"),
+       vjp=_instance_norm_vjp, hidden=2, nondiff=("running_mean", "running_var"), method=False,
+       name="instance_norm_residuals")
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.9, eps=1e-05, data_format="NCHW"):
-    """Normalise each (sample, channel) over its spatial dims, then scale and shift per channel."""
+    """Normalise each (sample, channel) over its spatial dims, then scale and shift per channel.
+
+    As Paddle's kernel, it also outputs (hidden) the mean and the inverse standard deviation of each
+    (sample, channel), shape ``[N * C]``; the backward reads them with x and weight.
+    """
     api = "instance_norm"
     caxis = _channel_axis(api, x, data_format)
     if x.ndim < 3:
         raise ValueError(f"{api}: the input must be at least 3-D [N, C, ...], but it has shape {list(x.shape)}.")
     if not use_input_stats:
         raise NotImplementedError(f"{api}: use_input_stats=False is not supported; received use_input_stats={use_input_stats!r}.")
-    axes = tuple(i for i in range(2, x.ndim)) if caxis == 1 else tuple(range(1, x.ndim - 1))
-    mean = jnp.mean(x, axis=axes, keepdims=True)
-    var = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=True)
-    out = (x - mean) * lax.rsqrt(var + eps)
-    return _affine(api, out, weight, bias, caxis).astype(x.dtype)
+    n, c = x.shape[0], x.shape[caxis]
+    xc = jnp.moveaxis(x, caxis, 1)
+    x2 = jnp.reshape(xc, (n * c, -1)).astype(jnp.promote_types(x.dtype, jnp.float32))
+    mean = jnp.mean(x2, axis=1)
+    rstd = lax.rsqrt(jnp.mean(jnp.square(x2 - mean[:, None]), axis=1) + eps)
+    out = jnp.moveaxis(jnp.reshape((x2 - mean[:, None]) * rstd[:, None], xc.shape), 1, caxis)
+    return _affine(api, out, weight, bias, caxis).astype(x.dtype), mean, rstd
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+instance_norm_plain = visible_op(instance_norm, "instance_norm", ("x", "weight"))
+
+
+def _group_norm_vjp(s, ct, num_groups=None, epsilon=1e-05, data_format="NCHW"):  # noqa: ANN001, ANN202
+    """dx, dweight, dbias from the saved x, weight, output, mean and variance of each (sample, group). The
+    output is saved because Paddle's kernel keeps it; the normalised x comes from x and the statistics."""
+    x, weight, mean, var = s["x"], s.get("weight"), s["out1"], s["out2"]
+    g, g_mean, g_var = ct
+    caxis = _channel_axis("group_norm", x, data_format)
+    n, c = x.shape[0], x.shape[caxis]
+    sd = mean.dtype
+    xc = jnp.moveaxis(x, caxis, 1).astype(sd)
+    gc = jnp.moveaxis(g, caxis, 1).astype(sd)
+    rest = xc.shape[2:]
+    wc = jnp.ones((c,), sd) if weight is None else jnp.reshape(weight, (c,)).astype(sd)
+    bshape = (1, c) + (1,) * len(rest)
+    x2 = jnp.reshape(xc, (n * num_groups, -1))
+    gw2 = jnp.reshape(gc * jnp.reshape(wc, bshape), (n * num_groups, -1))
+    rstd = lax.rsqrt(var + epsilon)
+    g_rstd = -2.0 * g_var * (var + epsilon) ** 1.5  # d var = d(rstd) * -2 (var + eps)^(3/2)
+    dx, _ = _rows_vjp(x2, jnp.ones((1, 1), sd), jnp.reshape(mean, (-1, 1)), jnp.reshape(rstd, (-1, 1)), gw2,
+                      jnp.reshape(g_mean, (-1, 1)).astype(sd), jnp.reshape(g_rstd, (-1, 1)).astype(sd))
+    xhat = jnp.reshape((x2 - jnp.reshape(mean, (-1, 1))) * jnp.reshape(rstd, (-1, 1)), xc.shape)
+    dx = jnp.moveaxis(jnp.reshape(dx, xc.shape), 1, caxis)
+    axes = tuple(i for i in range(xc.ndim) if i != 1)
+    dw = None if weight is None else jnp.reshape(jnp.sum(gc * xhat, axis=axes), weight.shape)
+    db = jnp.sum(gc, axis=axes)  # bias is the last tensor: dropped when absent
+    return dx, dw, db
+
+
+@defop(("x", "weight", "bias"), saves=("x", "weight", "bias", "out0", "out1", "out2"), vjp=_group_norm_vjp,
+       hidden=2, method=False, name="group_norm_residuals")
 def group_norm(x, weight=None, bias=None, num_groups=None, epsilon=1e-05, data_format="NCHW"):
-    """(Op order: tensors first.) Normalise over groups of channels (and the spatial dims), then scale and shift per channel."""
+    """(Op order: tensors first.) Normalise over groups of channels (and the spatial dims), then scale and shift per channel.
+
+    As Paddle's kernel, it also outputs (hidden) the mean and variance of each (sample, group), shape
+    ``[N, num_groups]``, and keeps x, weight, bias, the output and those statistics for the backward.
+    """
     api = "group_norm"
     caxis = _channel_axis(api, x, data_format)
     c = x.shape[caxis]
     if not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
         raise ValueError(f"{api}: num_groups must be a positive divisor of the {c} channels, but received {num_groups!r}.")
     xc = jnp.moveaxis(x, caxis, 1)
-    g = jnp.reshape(xc, (x.shape[0], num_groups, -1))
-    mean = jnp.mean(g, axis=2, keepdims=True)
-    var = jnp.mean(jnp.square(g - mean), axis=2, keepdims=True)
-    out = jnp.moveaxis(jnp.reshape((g - mean) * lax.rsqrt(var + epsilon), xc.shape), 1, caxis)
-    return _affine(api, out, weight, bias, caxis).astype(x.dtype)
+    g = jnp.reshape(xc, (x.shape[0], num_groups, -1)).astype(jnp.promote_types(x.dtype, jnp.float32))
+    mean = jnp.mean(g, axis=2)
+    var = jnp.mean(jnp.square(g - mean[..., None]), axis=2)
+    out = jnp.moveaxis(jnp.reshape((g - mean[..., None]) * lax.rsqrt(var + epsilon)[..., None], xc.shape), 1, caxis)
+    return _affine(api, out, weight, bias, caxis).astype(x.dtype), mean, var
+
+
+group_norm_plain = visible_op(group_norm, "group_norm", ("x", "weight"))
 
 
 @defop(1, saves=("x",), method=False)

@@ -3,6 +3,11 @@
 Windows are gathered as strided slices (one per kernel offset) and reduced along a new
 last axis; this keeps every pool differentiable by JAX and gives max pools their argmax
 (``return_mask``: the flat index into each channel's spatial input, as Paddle returns).
+
+``saves`` lists the input and the output, as Paddle's pool kernels keep them (its max pools with
+``return_mask`` keep the mask, of the output's shape, where these keep the values): the
+derivative here reads the input for the max and lp pools, and nothing for the average pools,
+whose kept values serve only saved-tensor hooks. max_unpool keeps the input, indices and output.
 """
 
 from __future__ import annotations
@@ -107,31 +112,31 @@ def avg_pool_nd(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, d
 
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False):
     """Max over sliding windows of ``[N, C, L]``; ``return_mask`` also gives the argmax indices."""
     return max_pool_nd("max_pool1d", 1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL")
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW"):
     """Max over sliding windows of ``[N, C, H, W]`` (or NHWC)."""
     return max_pool_nd("max_pool2d", 2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCDHW"):
     """Max over sliding windows of ``[N, C, D, H, W]`` (or NDHWC)."""
     return max_pool_nd("max_pool3d", 3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False):
     """Mean over sliding windows of ``[N, C, L]``; ``exclusive`` leaves padding out of the count."""
     return avg_pool_nd("avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL")
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                data_format="NCHW"):
     """Mean over sliding windows of ``[N, C, H, W]`` (or NHWC)."""
@@ -139,7 +144,7 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
                        data_format)
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                data_format="NCDHW"):
     """Mean over sliding windows of ``[N, C, D, H, W]`` (or NDHWC)."""
@@ -158,13 +163,13 @@ def lp_pool_nd(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, da
     return from_channel_first(jnp.sum(w**norm_type, axis=-1) ** (1.0 / norm_type), cl)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out"), method=False)
 def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL"):
     """``(sum x^p)^(1/p)`` over sliding windows of ``[N, C, L]``."""
     return lp_pool_nd("lp_pool1d", 1, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out"), method=False)
 def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW"):
     """``(sum x^p)^(1/p)`` over sliding windows of ``[N, C, H, W]``."""
     return lp_pool_nd("lp_pool2d", 2, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format)
@@ -220,37 +225,37 @@ def adaptive_max_nd(api, n, x, output_size, return_mask):  # noqa: ANN001, ANN20
     return (x, idx.astype(jnp.int32)) if return_mask else x
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def adaptive_avg_pool1d(x, output_size):
     """Mean over Paddle's adaptive bins of ``[N, C, L]`` giving length ``output_size``."""
     return adaptive_avg_nd("adaptive_avg_pool1d", 1, x, output_size, "NCL")
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW"):
     """Mean over adaptive bins of ``[N, C, H, W]`` (or NHWC); None in output_size keeps that size."""
     return adaptive_avg_nd("adaptive_avg_pool2d", 2, x, output_size, data_format)
 
 
-@defop(1, method=False)
+@defop(1, saves=("x", "out"), method=False)
 def adaptive_avg_pool3d(x, output_size, data_format="NCDHW"):
     """Mean over adaptive bins of ``[N, C, D, H, W]`` (or NDHWC)."""
     return adaptive_avg_nd("adaptive_avg_pool3d", 3, x, output_size, data_format)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def adaptive_max_pool1d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, L]``; ``return_mask`` also gives the argmax indices."""
     return adaptive_max_nd("adaptive_max_pool1d", 1, x, output_size, return_mask)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def adaptive_max_pool2d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, H, W]``."""
     return adaptive_max_nd("adaptive_max_pool2d", 2, x, output_size, return_mask)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x", "out0"), method=False)
 def adaptive_max_pool3d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, D, H, W]``."""
     return adaptive_max_nd("adaptive_max_pool3d", 3, x, output_size, return_mask)
@@ -284,19 +289,19 @@ def max_unpool_nd(api, n, x, indices, kernel_size, stride, padding, data_format,
     return jnp.reshape(flat, (nb, c, *osz))
 
 
-@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None):
     """Inverse of max_pool1d: place ``x`` at ``indices`` in a zero ``[N, C, L_out]``."""
     return max_unpool_nd("max_unpool1d", 1, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
-@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
 def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None):
     """Inverse of max_pool2d: place ``x`` at ``indices`` in a zero ``[N, C, H_out, W_out]``."""
     return max_unpool_nd("max_unpool2d", 2, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
-@defop(("x", "indices"), saves=("indices",), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
 def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW", output_size=None):
     """Inverse of max_pool3d: place ``x`` at ``indices`` in a zero ``[N, C, D_out, H_out, W_out]``."""
     return max_unpool_nd("max_unpool3d", 3, x, indices, kernel_size, stride, padding, data_format, output_size)

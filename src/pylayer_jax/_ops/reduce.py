@@ -11,8 +11,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from .._runtime import dtypes as _dtypes
 from ._promote import autocast
 from ._util import axis_arg, dtype_arg
+from .checks import axis_check, ndim_of
 from .table import OUT, defop
 
 
@@ -30,7 +32,20 @@ def _keep_int(x, dtype):
     return None if x.dtype == jnp.bool_ else x.dtype
 
 
-@defop(1, name="sum")
+def _sum_checks(op, a):  # noqa: ANN001, ANN202
+    axis_check(op, a["axis"], ndim_of(a["x"]))
+    if a["dtype"] is not None:
+        try:
+            _dtypes.to_np(a["dtype"])
+        except TypeError as e:  # Paddle's error for an unknown dtype here is a ValueError
+            raise ValueError(f"{op}: dtype {a['dtype']!r} is unknown. {e}") from None
+    return []
+
+
+_sum_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, name="sum", checks=_sum_checks)
 def sum_(x, axis=None, dtype=None, keepdim=False):
     """Sum over ``axis`` (all axes when None); integer/bool inputs sum to int64."""
     return jnp.sum(x, axis=axis_arg(axis), dtype=_int_sum_dtype(x, dtype), keepdims=keepdim)

@@ -68,7 +68,21 @@ def target_shape(shape, in_shape, api="reshape"):  # noqa: ANN001, ANN202
     return tuple(shape)
 
 
-@defop(1)
+def _reshape_checks(op, a):  # noqa: ANN001, ANN202
+    shape = a["shape"]
+    if not (isinstance(shape, int | tuple) and not isinstance(shape, bool)):
+        # Paddle's error for a shape that is no list, tuple or Tensor is a ValueError
+        raise ValueError(
+            f"{op}: shape must be a list or tuple of ints (or a Tensor), but received {type(shape).__name__} "
+            f"({shape!r}). Pass the new shape, e.g. [2, -1]."
+        )
+    return []
+
+
+_reshape_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_reshape_checks)
 def reshape(x, shape):
     """``x`` with a new shape; 0 copies the input's dim, -1 is inferred."""
     return jnp.reshape(x, target_shape(shape, x.shape))
@@ -122,11 +136,21 @@ def unsqueeze(x, axis):
     return jnp.reshape(x, tuple(shape))
 
 
-@defop(1)
+def _concat_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    if not isinstance(x, list | tuple) or not x:
+        raise ValueError(
+            f"{op}: x must be a non-empty list of Tensors, but received {x!r}. Pass the tensors to join, e.g. "
+            f"{op}([a, b])."
+        )
+    if hasattr(x[0], "shape"):
+        axis_check(op, a["axis"], ndim_of(x[0]))
+    return []
+
+
+@defop(1, checks=_concat_checks)
 def concat(x, axis=0):
     """Join a list of tensors along an existing axis."""
-    if not isinstance(x, list | tuple) or not x:
-        raise TypeError("concat: x must be a non-empty list of Tensors.")
     dt = jnp.result_type(*x)
     return jnp.concatenate([a.astype(dt) for a in x], axis=axis)
 
@@ -173,7 +197,18 @@ def _split_at(x, sizes, axis):  # noqa: ANN001, ANN202
     return list(jnp.split(x, idx, axis=axis))
 
 
-@defop(1)
+def _split_checks(op, a):  # noqa: ANN001, ANN202
+    axis = a["axis"]
+    if isinstance(axis, float):  # Paddle: a ValueError for a float axis (a TypeError for a str one)
+        raise ValueError(f"{op}: axis must be an int, but received the float {axis!r}. Pass an integer axis.")
+    axis_check(op, axis, ndim_of(a["x"]), allow_none=False)
+    return []
+
+
+_split_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_split_checks)
 def split(x, num_or_sections, axis=0):
     """Split into equal parts (an int) or parts of given sizes (a list; one entry may be -1)."""
     ax = _axis(axis, x.ndim, "split")
@@ -265,13 +300,26 @@ def roll(x, shifts, axis=None):
     return jnp.roll(x, _ints(shifts, "roll", "shifts"), _ints(axis, "roll", "axis"))
 
 
-@defop(1)
+def _transpose_checks(op, a):  # noqa: ANN001, ANN202
+    perm, n = a["perm"], ndim_of(a["x"])
+    items = perm if isinstance(perm, tuple) else (perm,)
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in items):
+        raise TypeError(f"{op}: perm must be a list of ints, but received {perm!r}. Pass a permutation of the axes.")
+    if sorted(p % max(n, 1) if -n <= p < n else p for p in items) != list(range(n)):
+        raise ValueError(
+            f"{op}: perm must be a permutation of the {n} axes (each of 0..{n - 1} once), but received "
+            f"{list(items)}."
+        )
+    return []
+
+
+_transpose_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_transpose_checks)
 def transpose(x, perm):
     """Permute the axes by ``perm``."""
-    perm = _ints(perm, "transpose", "perm")
-    if sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
-        raise ValueError(f"transpose: perm must be a permutation of the {x.ndim} axes, but received {list(perm)}.")
-    return jnp.transpose(x, perm)
+    return jnp.transpose(x, _ints(perm, "transpose", "perm"))
 
 
 @defop(1)
@@ -332,15 +380,24 @@ def _clamp(v, dim):  # noqa: ANN001, ANN202
     return min(max(v, 0), dim)
 
 
-@defop(1)
+def _slice_checks(op, a):  # noqa: ANN001, ANN202
+    axes, starts, ends = (_ints(a[n], op, n) for n in ("axes", "starts", "ends"))
+    if not len(axes) == len(starts) == len(ends):
+        raise ValueError(
+            f"{op}: axes, starts and ends must have the same length, but received {len(axes)}, "
+            f"{len(starts)} and {len(ends)}."
+        )
+    axis_check(op, axes, ndim_of(a["input"]), "axes", unique=False)
+    return []
+
+
+_slice_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_slice_checks)
 def slice(input, axes, starts, ends):  # noqa: A001
     """``input[starts:ends]`` along each of ``axes`` (indices clamp like Python slices)."""
     axes, starts, ends = (_ints(v, "slice", n) for v, n in ((axes, "axes"), (starts, "starts"), (ends, "ends")))
-    if not len(axes) == len(starts) == len(ends):
-        raise ValueError(
-            f"slice: axes, starts and ends must have the same length, but received {len(axes)}, "
-            f"{len(starts)} and {len(ends)}."
-        )
     idx = [_py_slice(None)] * input.ndim
     for a, s, e in zip(axes, starts, ends):
         d = input.shape[a]
@@ -382,6 +439,9 @@ def repeat_interleave(x, repeats, axis=None, output_size=None):
     seq = isinstance(repeats, tuple | list)
     reps = jnp.asarray(repeats) if seq else repeats
     total = sum(repeats) if seq else repeats * x.shape[axis]
+    if output_size is not None and output_size != total:
+        raise ValueError(f"repeat_interleave: output_size must equal the length of the result (the sum of the "
+                         f"repeats), {total}, but received output_size={output_size!r}; pass {total} or None.")
     return jnp.repeat(x, reps, axis=axis, total_repeat_length=total)
 
 

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 
 from ._promote import alias
+from .checks import index_range, integer_index
 from .gather import put_along_axis, take_along_axis
 from .shape import _axis, _ints, swapaxes, target_shape
 from .table import defop
@@ -174,11 +175,23 @@ def take(x, index, mode="raise"):
     return jnp.ravel(x)[index]
 
 
-@defop(2, saves=("index",), nondiff=("index",))
+def _index_sample_checks(op, a):  # noqa: ANN001, ANN202
+    x, index = a["x"], a["index"]
+    integer_index(op, index)
+    xs, js = list(x.shape), list(getattr(index, "shape", ()))
+    if len(xs) != 2 or len(js) != 2:
+        raise ValueError(f"{op}: x and index must be 2-D, but received shapes {xs} and {js}. Pass [N, M] and [N, K].")
+    if xs[0] != js[0] and xs[0] >= 0 and js[0] >= 0:
+        raise ValueError(
+            f"{op}: index must have one row per row of x, but x has shape {xs} and index {js}. Give index "
+            f"{xs[0]} rows."
+        )
+    return [index_range(op, index, xs[1], "index", False)]
+
+
+@defop(2, saves=("index",), nondiff=("index",), checks=_index_sample_checks)
 def index_sample(x, index):
     """Row ``i`` of the result is ``x[i, index[i, :]]`` (x and index 2-D)."""
-    if x.ndim != 2 or index.ndim != 2:
-        raise ValueError(f"index_sample: x and index must be 2-D, but received {x.ndim}-D and {index.ndim}-D.")
     return jnp.take_along_axis(x, index, axis=1)
 
 

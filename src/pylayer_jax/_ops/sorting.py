@@ -99,7 +99,15 @@ def mode(x, axis=-1, keepdim=False):
     return vals, idx.astype(jnp.int64)
 
 
-@defop(1, saves=("x",))
+def _median_checks(op, a):  # noqa: ANN001, ANN202
+    axis_check(op, a["axis"], ndim_of(a["x"]), kind_exc=ValueError)
+    return []
+
+
+_median_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, saves=("x",), checks=_median_checks)
 def median(x, axis=None, keepdim=False, mode="avg"):
     """Median along ``axis`` (of all elements when None). ``mode='avg'`` averages the two middle
     values of an even count (integers give float32); ``mode='min'`` takes the lower one and, with

@@ -32,7 +32,8 @@ class Op:
 
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
-        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always", "__weakref__",
+        "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
+        "_params", "hidden", "out_saves", "__weakref__",
     )
 
     def __init__(
@@ -47,6 +48,7 @@ class Op:
         inplace: bool,
         differentiable: bool,
         checks: Callable[..., Any] | None = None,
+        hidden: int = 0,
     ) -> None:
         self.name = name
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
@@ -64,8 +66,18 @@ class Op:
         self.inplace = inplace
         self.differentiable = differentiable
         self.save_mask = tuple(n in saves for n in tensor_names)  # per tensor parameter: saved for backward
-        self.saves_out = OUT in saves
+        # outputs saved for backward: "out" saves every output; "out0", "out1", ... one output each (out_saves
+        # lists their indices; None when every output or none is saved)
+        indexed = tuple(sorted(int(n[3:]) for n in saves if n.startswith(OUT) and n[3:].isdigit()))
+        self.out_saves = indexed if indexed and OUT not in saves else None
+        self.saves_out = OUT in saves or bool(indexed)
+        # trailing outputs of fn that only feed the backward (a kernel's intermediates, such as layer_norm's mean
+        # and variance): the public function and method leave them out (see ``visible``)
+        self.hidden = hidden
         self.signature = inspect.signature(fn)
+        plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in self.signature.parameters.values())
+        # (name, default) per parameter, for a quick ``bind`` (None where a parameter kind needs inspect's)
+        self._params = tuple((p.name, p.default) for p in self.signature.parameters.values()) if plain else None
         self.doc = fn.__doc__
         self._fwd = KernelCache()  # bounded: see _runtime.kernel_cache
         self._bwd = KernelCache(SHAPED)  # keyed by input avals too
@@ -73,6 +85,38 @@ class Op:
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
+
+    def visible(self, out: Any) -> Any:
+        """The outputs a caller sees: ``out`` without the op's hidden trailing outputs."""
+        if not self.hidden:
+            return out
+        n = len(out) - self.hidden
+        return out[0] if n == 1 else tuple(out[:n])
+
+    def bind(self, args: Sequence[Any], kwargs: tuple) -> dict[str, Any]:
+        """The call's arguments by parameter name, defaults filled in (``inspect``'s bind, quicker: the
+        checks run on every call); a TypeError for arguments that do not fit the parameters."""
+        params = self._params
+        if params is not None and len(args) <= len(params):
+            out = {name: a for (name, _), a in zip(params, args)}
+            ok = True
+            for k, v in kwargs:
+                if k in out:
+                    ok = False
+                    break
+                out[k] = v
+            if ok and len(out) <= len(params):
+                for name, default in params[len(args):]:
+                    if name not in out:
+                        if default is inspect.Parameter.empty:
+                            ok = False
+                            break
+                        out[name] = default
+                if ok and len(out) == len(params):
+                    return out
+        bound = self.signature.bind(*args, **dict(kwargs))  # raises the TypeError that names the problem
+        bound.apply_defaults()
+        return dict(bound.arguments)
 
     @property
     def n_tensors(self) -> int:
@@ -132,6 +176,8 @@ def vjp_call(op: Op, key: tuple, avals: tuple, needs: tuple, leaves: Sequence[An
     """Gradients for the tensor leaves of one op call (None where not needed)."""
     treedef, attr_args, attr_kwargs, _ = key
     full = [_zeros_for(a) if v is None and a is not None else v for v, a in zip(leaves, avals)]
+    if outs is not None and op.out_saves is not None:  # the rule sees only the outputs ``saves`` names
+        outs = [o if j in op.out_saves else None for j, o in enumerate(outs)]
     if op.vjp is not None:
         return _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs)
     idx = [i for i, n in enumerate(needs) if n]
@@ -174,13 +220,33 @@ def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs): 
     out_leaves = outs if outs is not None else []
     if OUT in op.saves:
         saved[OUT] = out_leaves[0] if len(out_leaves) == 1 else tuple(out_leaves)
-    cts_m = [c if c is not None or outs is None else jnp.zeros_like(outs[i]) for i, c in enumerate(cts)]
+    elif op.out_saves is not None:
+        saved.update((f"{OUT}{j}", out_leaves[j]) for j in op.out_saves)
+    cts_m = [c if c is not None or outs is None or outs[i] is None else jnp.zeros_like(outs[i])
+             for i, c in enumerate(cts)]
     ct = cts_m[0] if len(cts_m) == 1 else tuple(cts_m)
     grads = op.vjp(saved, ct, *attr_args, **dict(attr_kwargs))
     if not isinstance(grads, (tuple, list)):
         grads = (grads,)
-    gleaves = jax.tree_util.tree_leaves(list(grads))
-    return [_fix_grad(g, p) if n else None for g, p, n in zip(gleaves, full, needs)]
+    if len(grads) == len(targs):  # one entry per tensor parameter: None for one given but without a gradient
+        gleaves: list[Any] = []
+        for t, g in zip(targs, grads):
+            n = len(jax.tree_util.tree_leaves(t))
+            gleaves.extend([None] * n if g is None else jax.tree_util.tree_leaves(g))
+    else:
+        gleaves = jax.tree_util.tree_leaves(list(grads))
+    return [_fix_grad(_unbroadcast(g, p), p) if n and g is not None else None for g, p, n in zip(gleaves, full, needs)]
+
+
+def _unbroadcast(g: Any, primal: Any) -> Any:
+    """A rule's gradient of the broadcast shape summed back to the input's shape (trace-time check)."""
+    shape = jnp.shape(primal)
+    if jnp.shape(g) == shape or g.dtype == jax.dtypes.float0:
+        return g
+    lead = g.ndim - len(shape)
+    g = jnp.sum(g, axis=tuple(range(lead))) if lead > 0 else g
+    keep = tuple(i for i, (a, b) in enumerate(zip(g.shape, shape)) if b == 1 and a != 1)
+    return jnp.sum(g, axis=keep, keepdims=True) if keep else g
 
 
 TABLE: dict[str, Op] = {}
@@ -197,17 +263,24 @@ def defop(
     inplace: bool = False,
     differentiable: bool = True,
     checks: Callable[..., Any] | None = None,
+    hidden: int = 0,
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
     ``tensors``: how many leading parameters take tensors (or their names). Each may be
     given a Tensor, a list of Tensors, a Python scalar or None.
-    ``saves``: names of tensor parameters, and/or ``"out"``, that backward needs; these
-    are what saved-tensor hooks pack. The default VJP is ``jax.vjp`` of ``fn`` with the
+    ``saves``: names of tensor parameters, and/or ``"out"`` (every output) or ``"out0"``,
+    ``"out1"``, ... (one output each), that backward needs; these are what saved-tensor
+    hooks pack, so they mirror what Paddle's kernel saves. The default VJP is ``jax.vjp`` of ``fn`` with the
     non-saved inputs replaced by zeros, so list exactly what the derivative reads.
     ``vjp``: an explicit rule ``vjp(saved: dict, ct, *attrs) -> grads`` (needed when the
     op saves its output instead of its input).
     ``checks``: argument validation run at the call, before recording (see ``Op.checks``).
+    ``hidden``: how many trailing outputs of ``fn`` only feed the backward (Paddle's kernel
+    intermediates: layer_norm's mean and variance, cross_entropy's softmax). They are real
+    outputs of the kernel, so the backward reads them instead of recomputing them, but the
+    public function returns the others. An op with hidden outputs has an explicit ``vjp``
+    that also takes their cotangents (a create_graph backward sends them).
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
@@ -217,12 +290,28 @@ def defop(
         if chk is None:
             axis_param = next((p for p in ("axis", "dim") if p in params[len(tnames):]), None)
             chk = default_checks(axis_param) if axis_param is not None and tnames else None
+        if hidden and vjp is None:
+            raise ValueError(f"defop: {fn.__name__} has hidden outputs, so it needs an explicit vjp rule.")
         op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
-                inplace, differentiable, chk)
+                inplace, differentiable, chk, hidden)
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op
         return op
 
     return deco
+
+
+def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
+    """``op`` without its hidden outputs, as an op of its own named ``name`` that saves ``saves`` (inputs) and
+    derives its VJP from the function. Eager dispatch runs this plain form (one output: the step replay takes
+    it); ``nn.functional`` switches to ``op`` while saved-tensor hooks are active, so that hooks see what
+    Paddle's kernel keeps."""
+
+    @functools.wraps(op.fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return op.visible(op.fn(*args, **kwargs))
+
+    return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
+                 checks=op.checks)(fn)
 

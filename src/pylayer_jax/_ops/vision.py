@@ -126,6 +126,11 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     return resize("interpolate", x, size, scale_factor, mode, align_corners, align_mode, data_format)
 
 
+# mode="area" is an adaptive average pool in Paddle, whose kernel keeps its input and output: nn.functional.interpolate
+# runs that mode through this entry so that saved-tensor hooks see them (its derivative reads neither)
+interpolate_area = defop(1, saves=("x", "out"), name="interpolate_area", method=False)(interpolate.fn)
+
+
 def _scales(scale_factor, n):  # noqa: ANN001, ANN202
     return (scale_factor,) * n if isinstance(scale_factor, int | float) else tuple(scale_factor)
 
@@ -142,7 +147,7 @@ def _base(n, align_corners, dtype):  # noqa: ANN001, ANN202
     return ((jnp.arange(n, dtype=dtype) * 2 + 1) / n - 1).astype(dtype)
 
 
-@defop(1, method=False)
+@defop(1, saves=("theta",), method=False)  # Paddle's kernel keeps theta (the grid is linear in it: not read here)
 def affine_grid(theta, out_shape, align_corners=True):
     """Sampling grid ``[N, H, W, 2]`` (or ``[N, D, H, W, 3]``) of the affine maps ``theta`` over [-1, 1] coordinates."""
     shape = [int(s) for s in out_shape]

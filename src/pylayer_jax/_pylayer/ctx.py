@@ -87,10 +87,10 @@ class PyLayerContext:
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         """Whether backward's incoming gradients are cast to the dtype of forward's outputs (True, the default).
 
-        Here every gradient already arrives in the dtype of the tensor it belongs to (the gradients a
-        backward returns are cast to its inputs' dtypes), so backward sees the outputs' dtypes either way;
-        Paddle, with ``False``, can pass a gradient that a later PyLayer returned in another dtype through
-        uncast.
+        With ``False``, as in Paddle, a gradient that a later PyLayer's backward returned in another dtype
+        (a float32 gradient for a float16 output, say) reaches this backward uncast. Gradients of the
+        table's ops always have their input's dtype, so only a PyLayer's backward can send another dtype.
+        Under JAX tracing (``jax.grad`` through a PyLayer) cotangents always have the outputs' dtypes.
         """
         self._forward_only("set_grad_in_dtype_consistent")
         if not isinstance(flag, bool):

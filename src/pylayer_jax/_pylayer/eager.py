@@ -308,14 +308,15 @@ class PyLayerNode(Node):
         once = getattr(cls.backward, "_once_differentiable", False)
         grads = []
         non_diff = self.non_diff
+        cast = ctx._grad_in_dtype_consistent  # False: a gradient in another dtype arrives as it is
         for j, c in enumerate(cts):
             shape, dtype = self.out_avals[j]
             if c is None or (non_diff and j in non_diff):
                 grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
             elif type(c) is Tensor:
-                grads.append(c if c._v.dtype == dtype else c.astype(dtype))
+                grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
             else:
-                grads.append(Tensor(c if c.dtype == dtype else lazy.concrete(c).astype(dtype)))
+                grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
         args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
         prev = modes.grad_enabled
         try:  # (set and restored inside the try, on both paths: an interrupt anywhere leaves the mode as it was)
@@ -344,7 +345,9 @@ class PyLayerNode(Node):
         return out
 
     def _fix(self, g: Any, aval: tuple, k: int, diff: Any, err_node: Any) -> Any:
-        """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype."""
+        """Check the shape of backward's gradient for input ``k`` and cast it to the input's dtype (unless the
+        input is the output of a PyLayer that set ``set_grad_in_dtype_consistent(False)``: as in Paddle, that
+        PyLayer's backward then gets the gradient in the dtype this backward returned)."""
         shape, dtype = aval
         t = g if type(g) is Tensor or isinstance(g, Tensor) else Tensor(jnp.asarray(g))
         if tuple(t._v.shape) != shape:
@@ -352,6 +355,8 @@ class PyLayerNode(Node):
                 f"{self.name}: backward returned a gradient of shape {list(t._v.shape)} for input Tensor {k}, "
                 f"whose shape is {list(shape)}. Return a gradient with the input's shape."
             )
+        if t._v.dtype != dtype and _keeps_grad_dtype(self.next_edges[k]) and jnp.issubdtype(t._v.dtype, jnp.inexact):
+            dtype = t._v.dtype
         if diff is None:
             v = t._v
             return v if v.dtype == dtype else lazy.concrete(v).astype(dtype)
@@ -362,6 +367,12 @@ class PyLayerNode(Node):
     def release(self) -> None:
         super().release()
         self.ctx = None  # type: ignore[assignment]
+
+
+def _keeps_grad_dtype(edge: Any) -> bool:
+    """The gradient along ``edge`` goes to a PyLayer whose forward set ``set_grad_in_dtype_consistent(False)``."""
+    node = edge[0] if edge is not None else None
+    return type(node) is PyLayerNode and node.ctx is not None and not node.ctx._grad_in_dtype_consistent
 
 
 def _plain_slots(n: int) -> list[Any]:

@@ -23,7 +23,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._ops.table import Op
 from .._runtime.state import grad_mode, modes
+from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.saved_hooks import iter_slots
 from .ctx import PyLayerContext
@@ -66,6 +68,7 @@ class _Run:
         self.dyn_idx = [i for i, v in enumerate(self.leaves) if isinstance(v, jax.Array)]
         self.slots, flat = input_slots(args, kwargs)
         assert len(flat) == len(self.dyn_idx), (len(flat), len(self.dyn_idx))
+        self.flat = flat
         self.dyn = [self.leaves[i] for i in self.dyn_idx]
         # outputs are Tensors when the caller passed Tensors, jax arrays when it passed only arrays
         self.tensor_io = any(isinstance(t, Tensor) for t in flat)
@@ -342,5 +345,21 @@ def traced_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
                 "Use reverse mode (jax.grad, jax.jacrev) or make backward linear in its gradient arguments."
             )
         f = _vjp_function(run, bool(getattr(cls.backward, "_once_differentiable", False)))
+    if modes.trace_tape and modes.grad_enabled and run.tensor_io:
+        return _on_tape(run, f)
     outs = f(*run.dyn)
     return run.outputs(outs)
+
+
+def _on_tape(run: _Run, f: Any) -> Any:
+    """Inside a whole training step being traced (``jit.to_static``), the custom function is one op on the
+    tape: its node's VJP is JAX's derivative of ``f``, which runs the user's backward (traced)."""
+    ins = [t if isinstance(t, Tensor) else Tensor(t) for t in run.flat]
+    if all(t.stop_gradient for t in ins):
+        return run.outputs(f(*run.dyn))
+    op = Op(run.layer, lambda tensors: tuple(f(*tensors)), ("tensors",), ("tensors",), None, (), False, False, True)
+    outs = apply_op(op, (ins,))
+    aux = run.aux
+    assert aux is not None
+    new = [Tensor(o._v) if j in aux.non_diff else o for j, o in enumerate(outs)]
+    return rebuild_output(aux.template, aux.out_slots, aux.how, new)

@@ -7,7 +7,9 @@ the op uses, so results are reproducible after ``seed(n)``.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -55,3 +57,34 @@ class _Generator:
 
 
 generator = _Generator()
+
+
+class _Derived(threading.local):
+    """The key that random ops draw from inside ``keys_from`` (None outside), and how many drew."""
+
+    key: Any = None
+    count = 0
+
+
+_derived = _Derived()
+
+
+@contextlib.contextmanager
+def keys_from(key: Any) -> Iterator[_Derived]:
+    """Inside the ``with``, random ops take keys derived from ``key`` (the i-th draw: ``fold_in(key, i)``)
+    instead of splitting the global generator: a function traced once (a static pylayer's forward) then
+    draws anew whenever it runs with a new ``key``. Yields the state, whose ``count`` says how many drew."""
+    prev = (_derived.key, _derived.count)
+    _derived.key, _derived.count = key, 0
+    try:
+        yield _derived
+    finally:
+        _derived.key, _derived.count = prev
+
+
+def derived_key() -> Any:
+    """The next key derived inside ``keys_from`` (None outside it)."""
+    if _derived.key is None:
+        return None
+    _derived.count += 1
+    return jax.random.fold_in(jnp.asarray(_derived.key).astype(jnp.uint32), _derived.count).astype(jnp.int64)

@@ -26,6 +26,9 @@ class _Modes(threading.local):
         self.capture: Any = None
         # depth of a PyLayer's forward or backward running on tracers (the traced driver)
         self.pylayer_user = 0
+        # a whole training step is being traced (jit.to_static of a function calling backward()): ops on
+        # tracers record tape nodes, so backward() inside the trace walks them
+        self.trace_tape = False
 
 
 modes = _Modes()

@@ -79,6 +79,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
 
 def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = None, retain_graph: bool = False) -> None:
     """Run backward from ``tensors``, accumulating into leaves' ``.grad``."""
+    if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+        modes.capture.backward_called()
     if isinstance(tensors, Tensor):
         tensors = [tensors]
     if grad_tensors is not None and isinstance(grad_tensors, Tensor):
@@ -89,6 +91,9 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             f"{len(tensors)} tensors."
         )
     if any(t.stop_gradient for t in tensors):  # as in Paddle, tensors with stop_gradient=True are skipped
+        for t, g in zip(tensors, grad_tensors or ()):
+            if t.stop_gradient and isinstance(g, Tensor):
+                _seed(t, g, "backward", None)  # (their seeds' shapes still checked, as Paddle does)
         keep = [i for i, t in enumerate(tensors) if not t.stop_gradient]
         tensors = [tensors[i] for i in keep]
         grad_tensors = None if grad_tensors is None else [grad_tensors[i] for i in keep]
@@ -139,6 +144,9 @@ def grad(
     no_grad_vars: Any = None,
 ) -> list[Tensor | None]:
     """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
+    if not only_inputs:
+        raise NotImplementedError("paddle.grad: only_inputs=False (also accumulating the gradients of the other "
+                                  "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):

@@ -22,7 +22,7 @@ from .._autograd.graph import Edge, OpNode
 from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
-from .._ops.checks import check_kernel
+from .._ops.checks import KIND_TYPE_ERROR, check_kernel
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import current_saved_hooks, grad_mode, modes
@@ -152,7 +152,7 @@ _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, 
 
 def _check_kind(op: Op, pname: str, v: Any) -> None:
     """A tensor parameter takes Tensors, numbers, arrays, lists of Tensors, or None where that is its default
-    (Paddle's rule; its error is a ValueError)."""
+    (Paddle's rule; its error is a ValueError, a TypeError for the ops in KIND_TYPE_ERROR)."""
     if isinstance(v, _KINDS):
         return
     if isinstance(v, list | tuple):
@@ -162,7 +162,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
             if isinstance(e, list | tuple):
                 _check_kind(op, pname, e)
             elif not isinstance(e, Tensor | np.ndarray | jax.Array | _Tracer):
-                raise ValueError(
+                raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
                     f"{op.name}: the argument {pname!r} must be a Tensor (or a list of Tensors), but received a "
                     f"{type(v).__name__} holding {type(e).__name__} ({e!r}). Convert it with paddle.to_tensor first."
                 )
@@ -171,7 +171,7 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
         p = op.signature.parameters.get(pname)
         if p is not None and p.default is None:
             return
-    raise ValueError(
+    raise (TypeError if op.name in KIND_TYPE_ERROR else ValueError)(
         f"{op.name}: the argument {pname!r} must be a Tensor (or a number), but received {type(v).__name__} "
         f"({v!r}). Convert it with paddle.to_tensor first."
     )
@@ -181,11 +181,10 @@ def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
     are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
     try:
-        bound = op.signature.bind(*targs, *attr_args, **dict(attr_kwargs))
+        arguments = op.bind((*targs, *attr_args), attr_kwargs)
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
-    bound.apply_defaults()
-    for c in op.checks(op.name, bound.arguments) or ():
+    for c in op.checks(op.name, arguments) or ():
         if c is not None:
             _value_check(c)
 
@@ -283,7 +282,7 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             out = kernel(*arrays)
 
     needs: tuple[bool, ...] | None = None
-    if trains and not traced and modes.grad_enabled and op.differentiable:
+    if trains and (not traced or modes.trace_tape) and modes.grad_enabled and op.differentiable:
         needs = _needs(op, leaves, leaf_param)
 
     if type(out) is not tuple and type(out) is not list:
@@ -347,7 +346,10 @@ def make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] |
     node = OpNode(op, key, saved, None, tuple(avals), needs, edges, [(o.shape, o.dtype) for o in outs])
     if op.saves_out:
         # outputs have no version of their own: without hooks the bare arrays are the saved values
-        node.saved_outs = outs if hooks is None else [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
+        # (hooks pack only the outputs ``saves`` names; the others are not kept)
+        sel = op.out_saves
+        node.saved_outs = outs if hooks is None else [
+            _save(o, (node, j), None, hooks) if sel is None or j in sel else None for j, o in enumerate(outs)]
     return node
 
 

@@ -27,6 +27,7 @@ from .._exec.deferred import Pending
 from .._ops.table import TABLE
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
+from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
@@ -75,7 +76,10 @@ class Tensor:
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
-        self.stop_gradient = stop_gradient
+        if stop_gradient is True or stop_gradient is False:
+            self._sg = stop_gradient
+        else:
+            self.stop_gradient = stop_gradient  # (checked)
         self._e = edge  # (node, output index); a replayed op's stub (step, op index) until its node is needed
         self._acc: AccumulateGrad | None = None
         self._counter: VersionCounter | None = None
@@ -267,7 +271,13 @@ class Tensor:
 
         On a tensor with ``stop_gradient=True`` it does nothing, as in Paddle.
         """
+        if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
+            modes.capture.backward_called()
         if self.stop_gradient:
+            if isinstance(grad_tensor, Tensor):
+                from .backward_entry import _seed  # (the entry points import this module)
+
+                _seed(self, grad_tensor, "backward", None)  # Paddle checks the seed's shape even then
             return
         if grad_tensor is None and not retain_graph and _ev.EVENTS.backward(self):
             lazy.flush()  # an observer ran it (a repeated step's backward, as noted): no walk
@@ -290,8 +300,7 @@ class Tensor:
         return self.numpy().tolist()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = self.numpy()
-        return a.astype(dtype) if dtype is not None else a
+        return as_numpy(self.numpy(), dtype, copy, "Tensor")
 
     def __jax_array__(self) -> Any:
         return self._value
@@ -331,6 +340,8 @@ class Tensor:
 
     def __repr__(self) -> str:
         if isinstance(self._v, _Tracer):
+            if modes.capture is not None:  # printing inside jit.to_static: no value until the compiled call runs
+                _concrete(self, "printing a Tensor")
             return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._v})"
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
@@ -523,7 +534,13 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     if isinstance(data, jax.Array | _Tracer):
         arr = data if dtype is None else data.astype(_dtypes.to_np(dtype))
         return Tensor(arr, stop_gradient)
-    np_arr = np.asarray(data)
+    try:
+        np_arr = np.asarray(data)
+    except ValueError as e:  # a ragged nested list (Paddle: numpy's ValueError)
+        raise ValueError(
+            f"to_tensor: data must be rectangular (every nested list of one level the same length), but the "
+            f"nested lists received are ragged: {e} Pad the rows to one length or pass a list of Tensors."
+        ) from None
     if dtype is not None:
         target = _dtypes.to_np(dtype)
     elif isinstance(data, np.ndarray | np.generic):

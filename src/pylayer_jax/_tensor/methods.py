@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .._autograd.saved import SavedValue
-from .._ops.indexing import TENSOR
+from .._ops.indexing import BOOL, TENSOR
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
@@ -25,8 +26,12 @@ from .facade import Tensor, _concrete, before_write
 def public(op: Op) -> Callable[..., Any]:
     """The Paddle-style function for an op: Paddle's signature plus ``name=None``."""
 
-    def fn(*args: Any, **kwargs: Any) -> Any:
-        return apply_op(op, args, kwargs)
+    if op.hidden:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return op.visible(apply_op(op, args, kwargs))
+    else:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, args, kwargs)
 
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = op.doc
@@ -35,8 +40,12 @@ def public(op: Op) -> Callable[..., Any]:
 
 
 def _method(op: Op) -> Callable[..., Any]:
-    def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        return apply_op(op, (self, *args), kwargs)
+    if op.hidden:
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return op.visible(apply_op(op, (self, *args), kwargs))
+    else:
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, (self, *args), kwargs)
 
     m.__name__ = m.__qualname__ = op.name
     m.__doc__ = op.doc
@@ -59,6 +68,8 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
                 sv.counter = None
         outs = getattr(node, "saved_outs", None)
         for j, sv in enumerate(outs or ()):
+            if sv is None:  # an output the op does not save
+                continue
             if not isinstance(sv, SavedValue):  # a bare saved output becomes versioned: it is t's value now
                 sv = outs[j] = SavedValue(sv, (node, j), None)
             if sv.counter is None:
@@ -104,7 +115,7 @@ for _op in TABLE.values():
 
 
 # ---- indexing --------------------------------------------------------------------
-def _split_index(index: Any) -> tuple[tuple, list[Any]]:
+def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
     """Static spec + index tensors. Bool masks become integer indices (needs concrete values)."""
     if not isinstance(index, tuple):
         index = (index,)
@@ -115,6 +126,11 @@ def _split_index(index: Any) -> tuple[tuple, list[Any]]:
             spec.append("...")
         elif ix is None or (isinstance(ix, int) and not isinstance(ix, bool)):
             spec.append(ix)
+        elif isinstance(ix, bool | np.bool_) or (isinstance(ix, Tensor) and ix.dtype.name == "bool" and ix.ndim == 0):
+            # a scalar bool adds an axis of size 1 (True) or 0 (False), as in numpy and Paddle
+            if isinstance(ix, Tensor):
+                _concrete(ix, "indexing with a bool")
+            spec.append((BOOL, bool(ix)))
         elif isinstance(ix, slice):
             spec.append(("slice", _int_or_none(ix.start), _int_or_none(ix.stop), _int_or_none(ix.step)))
         elif isinstance(ix, Tensor) and ix.dtype.name != "bool":
@@ -123,7 +139,12 @@ def _split_index(index: Any) -> tuple[tuple, list[Any]]:
         else:
             if isinstance(ix, Tensor):
                 _concrete(ix, "indexing with a bool mask")
-            a = np.asarray(ix)
+            a = np.asarray(ix) if isinstance(ix, list | tuple | np.ndarray | np.generic | Tensor | bool) else None
+            if a is None or a.dtype.kind not in "biuf":  # (a float index is refused by the op's checks)
+                raise ValueError(
+                    f"{api}: an index must be an int, a slice, None, Ellipsis, or a list or Tensor of ints or "
+                    f"bools, but received {type(ix).__name__} ({ix!r}). Index with integers."
+                )
             parts = np.nonzero(a) if a.dtype == np.bool_ else (a,)
             for part in parts:
                 spec.append(TENSOR)
@@ -142,7 +163,7 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
 
 def _setitem(self: Tensor, index: Any, value: Any) -> None:
     check_inplace_leaf(self, "Tensor.__setitem__")
-    spec, arrays = _split_index(index)
+    spec, arrays = _split_index(index, "setitem")
     r = apply_op(TABLE["setitem"], (self, arrays, value, spec))
     inplace_assign(self, r, "Tensor.__setitem__")
 
@@ -204,15 +225,30 @@ def _traced_number(self: Tensor, o: Any) -> bool:
     return type(o) is float and self.dtype.is_floating_point
 
 
+_OPERANDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array)
+
+
+def _operand(op: str, sym: str, o: Any) -> None:
+    """The other operand of an arithmetic operator must be a Tensor, an array or a number (Paddle: a TypeError;
+    a str would otherwise be read as garbage)."""
+    if not isinstance(o, _OPERANDS):
+        raise TypeError(
+            f"{op}: the operand of `{sym}` must be a Tensor, an array or a number, but received "
+            f"{type(o).__name__} ({o!r}). Convert it with paddle.to_tensor first."
+        )
+
+
 def _add(self: Tensor, o: Any) -> Any:
     if type(o) is Tensor or _traced_number(self, o):
         return apply_op(_ADD, (self, o))
+    _operand("add", "+", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
     return apply_op(_ADD, (self, o))
 
 
 def _sub(self: Tensor, o: Any) -> Any:
+    _operand("subtract", "-", o)
     if _traced_number(self, o):
         return apply_op(_op("subtract"), (self, o))
     if _is_scalar(o):
@@ -221,12 +257,14 @@ def _sub(self: Tensor, o: Any) -> Any:
 
 
 def _rsub(self: Tensor, o: Any) -> Any:
+    _operand("subtract", "-", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
     return apply_op(_op("subtract"), (o, self))
 
 
 def _mul(self: Tensor, o: Any) -> Any:
+    _operand("multiply", "*", o)
     if _traced_number(self, o):
         return apply_op(_op("scale_by"), (self, o))
     if _is_scalar(o):
@@ -235,13 +273,21 @@ def _mul(self: Tensor, o: Any) -> Any:
 
 
 def _div(self: Tensor, o: Any) -> Any:
+    _operand("divide", "/", o)
     if _is_scalar(o) and self.dtype.is_floating_point and o != 0:  # x / 0 is inf (or nan), as in Paddle
         return apply_op(_op("scale"), (self, 1.0 / o))
     return apply_op(_op("divide"), (self, o))
 
 
+_SYMBOLS = {"divide": "/", "pow": "**", "floor_divide": "//", "remainder": "%", "matmul": "@"}
+
+
 def _binary(name: str, reflected: bool = False) -> Any:
     def f(self: Tensor, o: Any) -> Any:
+        if o is None and name in ("equal", "not_equal") and not self._symbolic:
+            return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
+        if name in _SYMBOLS:
+            _operand(name, _SYMBOLS[name], o)
         if isinstance(o, float) and not self.dtype.is_floating_point:
             self = apply_op(TABLE["cast"], (self, "float32"))
         return apply_op(_op(name), (o, self) if reflected else (self, o))

@@ -23,11 +23,9 @@ does). Each implicit input is found again before every call by the path it was r
 
 from __future__ import annotations
 
+import collections
 import functools
-import os
-import sys
 import threading
-import traceback
 import types
 import warnings
 import weakref
@@ -42,15 +40,12 @@ from .._ops.table import Op
 from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
-from .._tensor.facade import Tensor, TracedValueError, before_write, unwrap
+from .._tensor.facade import Tensor, before_write, unwrap
+from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, control_flow_error, find_paths
+from ._step import MISS, StepFound, WholeStep
 
 _enabled = [True]
 _tls = threading.local()  # .strict: the StaticFunction whose forward trace may ask for a new signature
-_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the pylayer_jax package
-_MAX_DEPTH = 5  # how deep the paths to implicit inputs are searched (self._sub_layers['l']._parameters['w'])
-_MAX_NODES = 20000
-_CONTROL_FLOW_ERRORS = (TracedValueError, jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
-                        jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError)
 
 
 def _is_tensor(x: Any) -> bool:
@@ -103,6 +98,12 @@ class _Capture:
         elif id(t) in self.given:  # reads after the write see the written value; before it, the input
             t._v = self.given[id(t)]
 
+    def backward_called(self) -> None:
+        raise StepFound  # a training step: traced again as one (``_step``)
+
+    def optimizer_step(self, opt: Any, params: list[Tensor], lr: Any) -> Any:
+        raise StepFound
+
     def restore(self) -> None:
         for t, (v, e, sg, version) in self.written.values():
             t._v, t._e, t.stop_gradient = v, e, sg
@@ -112,124 +113,32 @@ class _Capture:
                 t._counter.value = 0
 
 
-# ---- paths to implicit inputs: how a replaced tensor is found again ---------------------------------------
-def _roots(fn: Any) -> list[tuple[tuple, Any]]:
-    """Where a function's implicit inputs can be reached from: its bound object, closure cells, globals."""
-    roots: list[tuple[tuple, Any]] = []
-    if isinstance(fn, types.MethodType):
-        roots.append(((("self", None),), fn.__self__))
-        fn = fn.__func__
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return roots
-    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
-        try:
-            roots.append(((("cell", name),), cell.cell_contents))
-        except ValueError:  # an empty cell
-            pass
-    g = getattr(fn, "__globals__", {})
-    for name in code.co_names:
-        if name in g:
-            roots.append(((("global", name),), g[name]))
-    return roots
-
-
-def _children(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return ((("item", k), v) for k, v in obj.items() if isinstance(k, str | int))
-    if isinstance(obj, list | tuple):
-        return ((("item", i), v) for i, v in enumerate(obj))
-    d = getattr(obj, "__dict__", None)
-    if isinstance(d, dict):
-        return ((("attr", k), v) for k, v in d.items())
-    return ()
-
-
-def _skip(obj: Any) -> bool:
-    return isinstance(obj, types.ModuleType | type | types.FunctionType | types.BuiltinFunctionType
-                      | types.MethodType | str | bytes | int | float | bool | jax.Array) or obj is None
-
-
-def _find_paths(fn: Any, wanted: dict[int, Tensor]) -> dict[int, tuple]:
-    """A path from ``fn``'s roots to each wanted Tensor (breadth first, bounded)."""
-    paths: dict[int, tuple] = {}
-    seen: set[int] = set()
-    level = _roots(fn)
-    depth = nodes = 0
-    while level and depth <= _MAX_DEPTH and len(paths) < len(wanted):
-        nxt = []
-        for path, obj in level:
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            nodes += 1
-            if isinstance(obj, Tensor):
-                if id(obj) in wanted and id(obj) not in paths:
-                    paths[id(obj)] = path
-                continue
-            if _skip(obj) or nodes > _MAX_NODES:
-                continue
-            nxt.extend((path + (step,), child) for step, child in _children(obj))
-        level = nxt
-        depth += 1
-    return paths
-
-
-def _resolve(fn: Any, path: tuple) -> Any:
-    kind = path[0]
-    if kind[0] == "self":
-        obj = fn.__self__
-    else:
-        f = fn.__func__ if isinstance(fn, types.MethodType) else fn
-        if kind[0] == "cell":
-            obj = f.__closure__[f.__code__.co_freevars.index(kind[1])].cell_contents
-        else:
-            obj = f.__globals__[kind[1]]
-    for step, k in path[1:]:
-        obj = obj[k] if step == "item" else getattr(obj, k)
-    return obj
-
-
-class _Implicit:
-    """One implicit input: the path it is found by (None: held by identity only) and the last Tensor found."""
-
-    __slots__ = ("path", "ref")
-
-    def __init__(self, path: tuple | None, t: Tensor) -> None:
-        self.path, self.ref = path, weakref.ref(t)
-
-    def get(self, fn: Any) -> Tensor | None:
-        if self.path is not None:
-            try:
-                t = _resolve(fn, self.path)
-            except (AttributeError, KeyError, IndexError, TypeError, ValueError):
-                return None
-            if isinstance(t, Tensor):
-                self.ref = weakref.ref(t)
-                return t
-            return None
-        return self.ref()
-
-
 def _training(fn: Any) -> Any:
-    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key."""
+    """The train/eval flags of a bound Layer-like object and its sublayers: part of the cache key (read at every
+    call of a method; a Layer's sublayers are walked through their ``_sub_layers`` dicts, breadth first)."""
     obj = getattr(fn, "__self__", None)
-    if obj is None or not hasattr(obj, "training"):
+    if obj is None:
         return None
-    subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
-    return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
-
-
-def _user_line(tb: Any) -> str:
-    """The innermost frame of the user's code in a traceback: ``file:line: source``."""
-    where = ""
-    for frame, lineno in traceback.walk_tb(tb):
-        fname = frame.f_code.co_filename
-        if not os.path.abspath(fname).startswith(_PKG_DIR) and f"{os.sep}jax{os.sep}" not in fname:
-            src = traceback.extract_tb(tb)  # for the source text
-            line = next((s.line for s in src if s.filename == fname and s.lineno == lineno), "")
-            where = f"{fname}:{lineno}: {line}"
-    return where
+    d = getattr(obj, "__dict__", None)
+    subs = d.get("_sub_layers") if type(d) is dict else None
+    if type(subs) is not collections.OrderedDict and type(subs) is not dict:
+        if not hasattr(obj, "training"):
+            return None
+        subs = obj.sublayers() if callable(getattr(obj, "sublayers", None)) else ()
+        return (bool(obj.training), *(bool(getattr(s, "training", True)) for s in subs))
+    flags = [bool(obj.training)]
+    seen = {id(obj)}
+    todo = [subs]
+    for level in todo:  # (grows while walked)
+        for s in level.values():
+            if s is None or id(s) in seen:
+                continue
+            seen.add(id(s))
+            flags.append(bool(getattr(s, "training", True)))
+            more = getattr(s, "__dict__", {}).get("_sub_layers")
+            if more:
+                todo.append(more)
+    return tuple(flags)
 
 
 class StaticFunction:
@@ -245,13 +154,16 @@ class StaticFunction:
         self._full_graph = bool(full_graph)
         self._op = Op(f"to_static({getattr(fn, '__name__', 'fn')})", self._pure, ("tensors",), ("tensors",), None,
                       (), False, False, True)
-        self._implicit: dict[Any, list[_Implicit]] = {}  # per call structure
+        self._implicit: dict[Any, list[Implicit]] = {}  # per call structure
         self._eager: set[Any] = set()  # call structures that run eagerly (full_graph=False after control flow)
         self._baked: dict[Any, dict[int, tuple[Any, Any]]] = {}  # per call structure: id -> (weakref, array)
         self._last_baked: dict[int, tuple[Tensor, Any]] | None = None
         self._rng: set[Any] = set()  # call structures whose function draws random numbers
         self._gen = 0  # bumped when a Tensor read as a constant inside a PyLayer changes: everything is traced again
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._steps: dict[Any, WholeStep] = {}  # call structures that are whole training steps
+        # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
+        self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -290,8 +202,8 @@ class StaticFunction:
             rng_out = generator._state if rng else None
             if cap.strict:
                 self._last_baked = cap.baked
-        except _CONTROL_FLOW_ERRORS as e:
-            raise _control_flow_error(self._op.name, e) from e
+        except CONTROL_FLOW_ERRORS as e:
+            raise control_flow_error(self._op.name, e) from e
         finally:
             modes.capture = prev
             generator._state = state
@@ -301,6 +213,32 @@ class StaticFunction:
         return [out, written, rng_out]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        last = self._last_step
+        if last is not None and not kwargs and len(args) == last[0] and _enabled[0]:
+            # a training step called as last time, with Tensors only: its signature needs no flattening
+            for a in args:
+                if not isinstance(a, Tensor):
+                    break
+            else:
+                sig = last[4]
+                if sig[2] is None or _training(self.dygraph_function) == sig[2]:
+                    if self._input_spec is not None:
+                        _check_spec(self._op.name, self._input_spec, args)
+                    step = last[1]
+                    fast = step._fast
+                    if fast is not None:  # (``WholeStep.__call__``'s fast call, one frame less)
+                        try:
+                            out = fast.call(args)
+                        except BaseException as e:
+                            fast.leaves = None
+                            step._fast = None
+                            if not isinstance(e, ControlFlowError):
+                                raise
+                            return self._step_eager(sig, e, args, kwargs, 3)
+                        if out is not MISS:
+                            return out
+                        step._fast = None
+                    return self._run_step(sig, step, last[2], list(args), last[3], args, kwargs)
         if not _enabled[0]:
             return self.dygraph_function(*args, **kwargs)
         leaves, treedef = jax.tree_util.tree_flatten((args, tuple(kwargs.items())), is_leaf=_is_tensor)
@@ -319,6 +257,11 @@ class StaticFunction:
         sig = (treedef, statics, _training(self.dygraph_function))
         if sig in self._eager:
             return self.dygraph_function(*args, **kwargs)
+        step = self._steps.get(sig)
+        if step is not None:
+            if not kwargs and len(positions) == len(args):
+                self._last_step = (len(args), step, treedef, positions, sig)
+            return self._run_step(sig, step, treedef, leaves, positions, args, kwargs)
         stop = tuple(t.stop_gradient for t in tensors)
         baked = self._baked.get(sig)
         if baked and any(r() is None or r()._v is not a for r, a in baked.values()):
@@ -340,20 +283,24 @@ class StaticFunction:
             try:
                 out, written, rng_out = apply_op(
                     self._op, (tensors + found + ([Tensor(generator.get_state())] if rng else []), spec))
+            except StepFound:  # it calls backward() or an optimizer's step(): a whole training step
+                step = self._steps[sig] = WholeStep(self.dygraph_function, self._op.name)
+                return self._run_step(sig, step, treedef, leaves, positions, args, kwargs)
             except _Rediscover as e:
                 if e.owner is not self:
                     raise
                 if e.rng:
                     self._rng.add(sig)
-                paths = _find_paths(self.dygraph_function, {id(t): t for t in e.found})
-                implicit.extend(_Implicit(paths.get(id(t)), t) for t in e.found)
+                paths = find_paths(self.dygraph_function, {id(t): t for t in e.found})
+                implicit.extend(Implicit(paths.get(id(t)), t) for t in e.found)
                 continue
-            except _ControlFlowError as e:
+            except ControlFlowError as e:
                 if self._full_graph:
                     raise
                 warnings.warn(f"{self._op.name}: Python control flow on a Tensor value at {e.where}; this call "
                               "structure runs eagerly (full_graph=False).", stacklevel=2)
                 self._eager.add(sig)
+                self._last_step = None
                 return self.dygraph_function(*args, **kwargs)
             finally:
                 _tls.strict = prev
@@ -375,24 +322,26 @@ class StaticFunction:
             return out
         raise RuntimeError(f"{self._op.name}: the implicit inputs kept changing over 64 traces.")  # pragma: no cover
 
+    def _run_step(self, sig: Any, step: WholeStep, treedef: Any, leaves: list[Any], positions: tuple[int, ...],
+                  args: tuple, kwargs: dict[str, Any]) -> Any:
+        try:
+            return step(treedef, leaves, positions)
+        except ControlFlowError as e:
+            return self._step_eager(sig, e, args, kwargs, 4)
+
+    def _step_eager(self, sig: Any, e: ControlFlowError, args: tuple, kwargs: dict[str, Any], level: int) -> Any:
+        """A training step that needs a Tensor's value in Python: the error, or (``full_graph=False``) eager runs."""
+        if self._full_graph:
+            raise e
+        warnings.warn(f"{self._op.name}: a Tensor's value is needed in Python at {e.where}; this training step "
+                      "runs eagerly (full_graph=False).", stacklevel=level)
+        self._eager.add(sig)
+        self._last_step = None
+        return self.dygraph_function(*args, **kwargs)
+
     def rollback(self) -> Callable[..., Any]:
         """The original Python function."""
         return self.dygraph_function
-
-
-class _ControlFlowError(RuntimeError):
-    where = ""
-
-
-def _control_flow_error(name: str, e: BaseException) -> _ControlFlowError:
-    where = _user_line(sys.exc_info()[2]) or "(line unknown)"
-    err = _ControlFlowError(
-        f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a Tensor "
-        "has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use paddle.where or "
-        "paddle.static.nn.cond for a branch, or pass full_graph=False to run such a function eagerly."
-    )
-    err.where = where
-    return err
 
 
 def _check_spec(name: str, spec: list[Any], args: tuple) -> None:

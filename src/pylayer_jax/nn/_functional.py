@@ -15,11 +15,29 @@ import jax.numpy as jnp
 from .._api.random import random_key
 from .._autograd.grad_mode import no_grad
 from .._ops.table import TABLE
+from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
 
 _NO_KEY = jnp.zeros((2,), jnp.int64)
+
+def with_residuals(name: str) -> Callable[..., Any]:
+    """The public function of an op that has a ``<name>_residuals`` form: that form (whose hidden outputs are the
+    tensors Paddle's kernel keeps, and what its backward reads) while saved-tensor hooks are active, the plain
+    op otherwise."""
+    plain, full = TABLE[name], TABLE[f"{name}_residuals"]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if modes.saved_hooks:
+            return full.visible(apply_op(full, args, kwargs))
+        return apply_op(plain, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = plain.doc
+    fn.__signature__ = plain.signature  # type: ignore[attr-defined]
+    return fn
+
 
 relu = public(TABLE["relu"])
 relu6 = public(TABLE["relu6"])
@@ -48,15 +66,14 @@ glu = public(TABLE["glu"])
 linear = public(TABLE["linear"])
 normalize = public(TABLE["normalize"])
 cosine_similarity = public(TABLE["cosine_similarity"])
-pairwise_distance = public(TABLE["pairwise_distance"])
+pairwise_distance = with_residuals("pairwise_distance")
 pad = public(TABLE["pad"])
 one_hot = public(TABLE["one_hot"])
 conv2d = public(TABLE["conv2d"])
-mse_loss = public(TABLE["mse_loss"])
-l1_loss = public(TABLE["l1_loss"])
-smooth_l1_loss = public(TABLE["smooth_l1_loss"])
-cross_entropy = public(TABLE["cross_entropy"])
-nll_loss = public(TABLE["nll_loss"])
+mse_loss = with_residuals("mse_loss")
+l1_loss = with_residuals("l1_loss")
+smooth_l1_loss = with_residuals("smooth_l1_loss")
+nll_loss = with_residuals("nll_loss")
 binary_cross_entropy = public(TABLE["binary_cross_entropy"])
 kl_div = public(TABLE["kl_div"])
 
@@ -84,7 +101,8 @@ def dropout(
         return x
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
-    return apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    out = apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    return _inplace("dropout", x, out) if inplace else out
 
 
 def embedding(
@@ -108,7 +126,7 @@ def embedding(
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
         weight.set_value(renormed)
-    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx, "sparse": sparse,
+    return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx,
                                                        "scale_grad_by_freq": scale_grad_by_freq})
 
 
@@ -121,7 +139,55 @@ def layer_norm(
     name: str | None = None,
 ) -> Tensor:
     """Normalise over the trailing ``normalized_shape`` axes, then scale by weight and shift by bias."""
-    return apply_op(TABLE["layer_norm"], (x, weight, bias), {"normalized_shape": normalized_shape, "epsilon": epsilon})
+    op = TABLE["layer_norm_residuals" if modes.saved_hooks else "layer_norm"]
+    return op.visible(apply_op(op, (x, weight, bias), {"normalized_shape": normalized_shape, "epsilon": epsilon}))
+
+
+_CE_DEFAULTS = {"ignore_index": -100, "reduction": "mean", "soft_label": False, "axis": -1, "use_softmax": True,
+                "label_smoothing": 0.0}
+
+
+def cross_entropy(
+    input: Tensor,
+    label: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    soft_label: bool = False,
+    axis: int = -1,
+    use_softmax: bool = True,
+    label_smoothing: float = 0.0,
+    name: str | None = None,
+) -> Tensor:
+    """Softmax cross entropy with Paddle's label forms, class weights, ignore_index, smoothing and reductions.
+
+    Hard labels have the input's shape without the class axis (or with size 1 there); soft
+    labels have the input's shape. ``reduction='mean'`` divides by the count (or the summed
+    weights) of the non-ignored labels when ``ignore_index >= 0`` or a weight is given. Under
+    saved-tensor hooks, hard labels without weights or smoothing run Paddle's fused kernel form,
+    which keeps the softmax and the label for the backward (``cross_entropy_with_softmax``).
+    """
+    if (modes.saved_hooks and weight is None and soft_label is False and isinstance(label_smoothing, int | float)
+            and label_smoothing == 0):
+        op = TABLE["cross_entropy_with_softmax"]
+        return op.visible(apply_op(op, (input, label), {"ignore_index": ignore_index, "reduction": reduction,
+                                                        "axis": axis, "use_softmax": use_softmax}))
+    attrs = {"ignore_index": ignore_index, "reduction": reduction, "soft_label": soft_label, "axis": axis,
+             "use_softmax": use_softmax, "label_smoothing": label_smoothing}
+    # only the attributes that differ from the defaults, and no weight of None: the call then has the same
+    # kernel key as a bare ``cross_entropy(input, label)``, which the step replay takes
+    attrs = {k: v for k, v in attrs.items() if not (type(v) is type(_CE_DEFAULTS[k]) and v == _CE_DEFAULTS[k])}
+    return apply_op(TABLE["cross_entropy"], (input, label) if weight is None else (input, label, weight), attrs)
+
+
+def interpolate(x: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
+                recompute_scale_factor: bool | None = None, name: str | None = None, antialias: bool = False) -> Tensor:
+    """Resize the spatial dims (nearest, linear, bilinear, trilinear, bicubic, area) with Paddle's coordinate rules."""
+    op = TABLE["interpolate_area" if mode == "area" else "interpolate"]
+    return apply_op(op, (x,), {"size": size, "scale_factor": scale_factor, "mode": mode, "align_corners": align_corners,
+                               "align_mode": align_mode, "data_format": data_format,
+                               "recompute_scale_factor": recompute_scale_factor, "antialias": antialias})
 
 
 def binary_cross_entropy_with_logits(
@@ -163,9 +229,8 @@ adaptive_max_pool3d = public(TABLE["adaptive_max_pool3d"])
 max_unpool1d = public(TABLE["max_unpool1d"])
 max_unpool2d = public(TABLE["max_unpool2d"])
 max_unpool3d = public(TABLE["max_unpool3d"])
-instance_norm = public(TABLE["instance_norm"])
+instance_norm = with_residuals("instance_norm")
 local_response_norm = public(TABLE["local_response_norm"])
-interpolate = public(TABLE["interpolate"])
 upsample = public(TABLE["upsample"])
 affine_grid = public(TABLE["affine_grid"])
 grid_sample = public(TABLE["grid_sample"])
@@ -180,7 +245,7 @@ pixel_unshuffle = public(TABLE["pixel_unshuffle"])
 temporal_shift = public(TABLE["temporal_shift"])
 label_smooth = public(TABLE["label_smooth"])
 zeropad2d = public(TABLE["zeropad2d"])
-square_error_cost = public(TABLE["square_error_cost"])
+square_error_cost = with_residuals("square_error_cost")
 log_loss = public(TABLE["log_loss"])
 margin_ranking_loss = public(TABLE["margin_ranking_loss"])
 hinge_embedding_loss = public(TABLE["hinge_embedding_loss"])
@@ -215,12 +280,12 @@ def batch_norm(
     variance), running statistics otherwise."""
     use_batch = training and not use_global_stats
     # batch statistics do not read the running ones: not passing them keeps their update below from
-    # invalidating what the backward saved
-    stats = (None, None) if use_batch else (running_mean, running_var)
+    # invalidating what the backward saved; a static program keeps them, so that its test clone
+    # (``clone(for_test=True)``, training=False) reads them
+    stats = (None, None) if use_batch and not running_mean._symbolic else (running_mean, running_var)
     out = apply_op(
         TABLE["batch_norm"], (x, *stats, weight, bias),
-        {"training": training, "momentum": momentum, "epsilon": epsilon, "data_format": data_format,
-         "use_global_stats": use_global_stats},
+        {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},
     )
     if use_batch:
         with no_grad():
@@ -241,8 +306,9 @@ def group_norm(
     name: str | None = None,
 ) -> Tensor:
     """Normalise over groups of channels (and the spatial dims), then scale and shift per channel."""
-    return apply_op(TABLE["group_norm"], (x, weight, bias),
-                    {"num_groups": num_groups, "epsilon": epsilon, "data_format": data_format})
+    op = TABLE["group_norm_residuals" if modes.saved_hooks else "group_norm"]
+    return op.visible(apply_op(op, (x, weight, bias),
+                               {"num_groups": num_groups, "epsilon": epsilon, "data_format": data_format}))
 
 
 def multi_margin_loss(

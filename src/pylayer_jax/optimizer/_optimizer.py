@@ -6,7 +6,10 @@ All parameters are updated by ONE jitted function (``_update_all``), cached per 
 per-parameter settings, clip): gradient clipping over the parameters with ``need_clip``, then
 each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
 the update joins the training step's compiled program; the learning rate is an argument, so a
-scheduler's changing value never recompiles. In static mode ``minimize(loss)`` is handled by
+scheduler's changing value never recompiles. The state of the parameters a step updates is kept
+packed (``_packed``: a few arrays instead of one per accumulator), and a step is all or nothing:
+an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
+and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
 the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
 it) and runs the same function inside the program.
 """
@@ -23,8 +26,10 @@ import numpy as np
 import optax
 
 from .._exec import deferred as lazy
+from .._runtime.state import modes
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
+from ._packed import layout_of, pack_kernel, packed_kernel, unpack_kernel
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -131,8 +136,11 @@ class Optimizer:
         self._multi_precision = multi_precision
         self._param_groups: list[dict[str, Any]] | None = None
         self._parameter_list = self._check_parameters(api, parameters)
-        self._accumulators: dict[int, Any] = {}
-        self._key_cache: tuple[Any, Any, Any] | None = None
+        # each parameter's state leaves, except for the parameters of the pack (``_packed``): (their ids, its
+        # layout, its arrays), the state of the parameters the last step updated
+        self._accumulators: dict[int, tuple[Any, ...]] = {}
+        self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...]] | None = None
+        self._key_cache: tuple[Any, ...] | None = None
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
@@ -239,8 +247,14 @@ class Optimizer:
                     reg = ("l2", wd)
                 elif isinstance(wd, WeightDecayRegularizer):
                     reg = wd._key()
-            elif g is not None and "weight_decay" in g:
-                h["weight_decay"] = g["weight_decay"]
+            else:
+                if g is not None and "weight_decay" in g:
+                    h["weight_decay"] = g["weight_decay"]
+                # a rule whose weight_decay is its own (decoupled) setting still adds the gradient term of a
+                # regularizer the parameter carries (ParamAttr(regularizer=...)), as Paddle does
+                own = getattr(p, "regularizer", None)
+                if isinstance(own, WeightDecayRegularizer):
+                    reg = own._key()
             h = self._param_hyper(p, h)
             mult *= self._lr_ratio(p)
             out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True))))
@@ -310,26 +324,97 @@ class Optimizer:
         ids = tuple(id(p) for p in todo)
         cache = self._key_cache
         if cache is not None and cache[0] == ids:
-            specs, kernel = cache[1], cache[2]
+            specs, layout, kernel = cache[1], cache[2], cache[3]
         else:
             self._check_precision(todo)
             specs = self._specs(todo)
-            kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
-            self._key_cache = (ids, specs, kernel)
+            layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
+                                for p, spec in zip(todo, specs)])
+            key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
+            self._key_cache = (ids, specs, layout, kernel)
+        if modes.capture is not None:  # inside a compiled training step (jit.to_static)
+            self._step_traced(todo, grads, specs, layout)
+            return
+        before_write()  # the parameters are rebound below
+        n = len(todo)
+        flat = [p._v for p in todo]
+        flat += grads
+        pack = self._pack
+        if pack is not None and pack[0] == ids:  # the parameters of the last step: their state is packed
+            flat += pack[2]
+        else:  # the first step, or other parameters than the last one's: their state is packed now
+            self._unpack()
+            acc = self._accumulators
+            leaves = []
+            for p, spec in zip(todo, specs):
+                st = acc.get(id(p))
+                if st is None:  # the first step: the state starts here (and is stored only with the step's results)
+                    st = jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype))
+                leaves += st
+            if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
+                flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
+        flat.append(self.get_lr())
+        # recorded like any op: the update joins the next step's program
+        out = lazy.call(kernel, flat)
+        self._commit(todo, out[:n], (ids, layout, tuple(out[n:])))
+        acc = self._accumulators
+        for k in ids:  # their state is in the pack now (an entry an interrupt leaves here is never read)
+            acc.pop(k, None)
+
+    def _step_traced(self, todo: list[Tensor], grads: list[Any], specs: tuple[ParamSpec, ...], layout: Any) -> None:
+        """The update inside a compiled training step: each parameter's state is its own input of the program
+        (no pack), and the learning rate is an input the step supplies."""
+        self._unpack()
+        lr = modes.capture.optimizer_step(self, todo, self.get_lr())
         before_write()  # the parameters are rebound below
         acc = self._accumulators
         states = []
-        for p, spec in zip(todo, specs):
+        for p, spec, tree in zip(todo, specs, layout.trees):
             st = acc.get(id(p))
             if st is None:
-                st = acc[id(p)] = self._init_state(spec, p.shape, p._v.dtype)
-            states.append(st)
-        # recorded like any op: the update joins the next step's program
-        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states,
-                                      self.get_lr())
-        for p, v, s in zip(todo, new_p, new_s):
+                st = acc[id(p)] = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
+            states.append(jax.tree.unflatten(tree, st))
+        kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+        new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states, lr)
+        for p, v, st in zip(todo, new_p, new_s):
             p._v = v
-            acc[id(p)] = s
+            acc[id(p)] = tuple(jax.tree.leaves(st))
+
+    def _commit(self, params: list[Tensor], values: Sequence[Any], pack: tuple) -> None:
+        """Rebind every parameter to its new value and store the new state, or, interrupted (any
+        ``BaseException``), leave every one as it was: a step is all or nothing."""
+        old_v = [p._v for p in params]
+        old_pack = self._pack
+        try:
+            for p, v in zip(params, values):
+                p._v = v
+            self._pack = pack
+        except BaseException:
+            for p, v in zip(params, old_v):
+                p._v = v
+            self._pack = old_pack
+            raise
+
+    def _unpacked(self) -> dict[int, tuple[Any, ...]]:
+        """The state leaves of the parameters of the pack, each parameter's apart (deferred slices)."""
+        pack = self._pack
+        if pack is None:
+            return {}
+        ids, layout, arrays = pack
+        leaves = lazy.call(unpack_kernel(layout), list(arrays)) if arrays else ()
+        out, at = {}, 0
+        for k, spots in zip(ids, layout.leaves):
+            out[k] = tuple(leaves[at:at + len(spots)])
+            at += len(spots)
+        return out
+
+    def _unpack(self) -> None:
+        """Move the pack's state to the per-parameter accumulators (the same values: an interrupt in between
+        leaves both, and the pack is read first)."""
+        if self._pack is not None:
+            self._accumulators.update(self._unpacked())
+            self._pack = None
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
@@ -367,11 +452,12 @@ class Optimizer:
         """The accumulators by Paddle's names (``<param>_<acc>_0``) and ``LR_Scheduler`` when one is used."""
         out: dict[str, Any] = {}
         names = self._state_names()
+        states = {**self._accumulators, **self._unpacked()} if names else {}
         for p in self._parameter_list or []:
-            st = self._accumulators.get(id(p))
+            st = states.get(id(p))
             if st is None:
                 continue
-            for n, leaf in zip(names, jax.tree.leaves(st)):
+            for n, leaf in zip(names, st):
                 out[self._acc_key(p, n)] = Tensor(leaf)
         if is_scheduler(self._learning_rate) and hasattr(self._learning_rate, "state_dict"):
             out["LR_Scheduler"] = self._learning_rate.state_dict()
@@ -386,12 +472,13 @@ class Optimizer:
         names = self._state_names()
         params = self._parameter_list or []
         specs = self._specs(params) if params else ()
+        self._unpack()
         for p, spec in zip(params, specs):
             keys = [self._acc_key(p, n) for n in names]
             if not keys or not all(k in state_dict for k in keys):
                 continue
             tmpl = self._init_state(spec, p.shape, p._v.dtype)
-            leaves, tree = jax.tree.flatten(tmpl)
+            leaves = jax.tree.leaves(tmpl)
             new = []
             for k, t in zip(keys, leaves):
                 v = state_dict[k]
@@ -402,7 +489,7 @@ class Optimizer:
                         f"needs {list(t.shape)}."
                     )
                 new.append(arr.astype(t.dtype))
-            self._accumulators[id(p)] = jax.tree.unflatten(tree, new)
+            self._accumulators[id(p)] = tuple(new)
         if "LR_Scheduler" in state_dict and is_scheduler(self._learning_rate):
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
 

@@ -166,7 +166,7 @@ class AdamW(_AdamBase):
 
     @classmethod
     def _chain(cls, h: dict[str, Any], reg: Any, lr: Any) -> optax.GradientTransformation:
-        return optax.chain(T.paddle_adam(h["beta1"], h["beta2"], h["epsilon"], h["amsgrad"]),
+        return optax.chain(decay_transform(reg), T.paddle_adam(h["beta1"], h["beta2"], h["epsilon"], h["amsgrad"]),
                            optax.add_decayed_weights(h["weight_decay"]), optax.scale(-lr))
 
 
@@ -279,8 +279,9 @@ class Lamb(_AdamBase):
 
     @classmethod
     def _chain(cls, h: dict[str, Any], reg: Any, lr: Any) -> optax.GradientTransformation:
-        return optax.chain(T.paddle_lamb(h["beta1"], h["beta2"], h["epsilon"], h["lamb_weight_decay"],
-                                         h["always_adapt"]), optax.scale(-lr))
+        return optax.chain(decay_transform(reg), T.paddle_lamb(h["beta1"], h["beta2"], h["epsilon"],
+                                                               h["lamb_weight_decay"], h["always_adapt"]),
+                           optax.scale(-lr))
 
 
 class NAdam(_AdamBase):
@@ -374,4 +375,4 @@ class Rprop(Optimizer):
     def _chain(cls, h: dict[str, Any], reg: Any, lr: Any) -> optax.GradientTransformation:
         lo, hi = h["learning_rate_range"]
         neg, pos = h["etas"]
-        return T.paddle_rprop(h["initial_lr"], lo, hi, neg, pos)
+        return optax.chain(decay_transform(reg), T.paddle_rprop(h["initial_lr"], lo, hi, neg, pos))

@@ -19,6 +19,8 @@ from ._program import data as data
 from ._program import default_main_program as default_main_program
 from ._program import default_startup_program as default_startup_program
 from ._program import program_guard as program_guard
+from ._save import load as load
+from ._save import save as save
 from ._scope import Scope as Scope
 from ._scope import global_scope as global_scope
 from ._scope import scope_guard as scope_guard

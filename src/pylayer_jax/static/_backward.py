@@ -192,6 +192,9 @@ def append_backward(
 ) -> list[tuple[Variable, Variable]]:
     """Record the gradient of ``loss`` for each parameter; returns ``[(param, param@GRAD)]`` for those with one."""
     api = "paddle.static.append_backward"
+    if callbacks is not None:
+        raise NotImplementedError(f"{api}: callbacks (functions run while the backward ops are built) are not "
+                                  f"supported; received {callbacks!r}, pass None.")
     if not isinstance(loss, Variable):
         raise TypeError(f"{api}: loss must be a Variable of a static program, but received {type(loss).__name__}.")
     prog = loss.block.program

@@ -8,7 +8,8 @@ Three ways in, as for every op:
   ``lax.cond`` / ``lax.while_loop``;
 - Variables of a static program being built: a ``cond`` operator whose two branches are
   recorded into sub-blocks and lowered to ``lax.cond``; ``while_loop`` traces ``cond`` and
-  ``body`` into a ``while`` operator lowered to ``lax.while_loop``.
+  ``body`` into a ``while`` operator lowered to ``lax.while_loop`` (differentiable: see
+  ``_while_grad``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .._tensor.methods import inplace_assign
 from ._lowering import run_ops
 from ._program import Operator, unique_name
 from ._variable import Variable, merge_shape
+from ._while_grad import while_loop_vjp
 
 
 def _check_callable(fn: Any, what: str, api: str) -> None:
@@ -252,9 +254,10 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Se
 
     Eagerly it is a Python loop that writes the results back into the Tensors of ``loop_vars``
     (as Paddle's dynamic mode does) and returns ``loop_vars`` itself, differentiable like the
-    ops it ran; traced or in a static program it is ``lax.while_loop``, which JAX cannot
-    differentiate in reverse mode (the trip count depends on data): in a static program its
-    outputs have ``stop_gradient=True``, so ``append_backward`` finds no gradient through it.
+    ops it ran; traced or in a static program it is ``lax.while_loop`` given a reverse-mode rule
+    (``_while_grad``: the backward recomputes each trip's state from the initial values), so
+    ``append_backward``/``gradients`` in a static program and ``jax.grad`` of a traced one go
+    through it, to the loop variables and to the float Variables the body reads, as in Paddle.
 
     Example::
 
@@ -322,7 +325,7 @@ def _loop_fns(api: str, cond_fn: Any, body: Any, template: list[Any]) -> tuple[C
 def _traced_while(api: str, cond_fn: Any, body: Any, loop_vars: list[Any]) -> list[Any]:
     init = [_as_array(x, api, "loop_vars") for x in loop_vars]
     c, b = _loop_fns(api, cond_fn, body, loop_vars)
-    return [Tensor(v) for v in jax.lax.while_loop(c, b, init)]
+    return [Tensor(v) for v in while_loop_vjp(c, b, init)]
 
 
 class WhileOp(Operator):
@@ -355,7 +358,7 @@ class WhileOp(Operator):
             outs = [e[id(o)] if isinstance(o, Variable) else o for o in self.body[1]]
             return [jnp.reshape(jnp.asarray(o), jnp.shape(v)).astype(dt) for o, v, dt in zip(outs, vals, dtypes)]
 
-        for v, r in zip(self.outputs, jax.lax.while_loop(c, b, init)):
+        for v, r in zip(self.outputs, while_loop_vjp(c, b, init)):
             env[id(v)] = r
 
 
@@ -393,6 +396,10 @@ def _record_while(api: str, cond_fn: Any, body: Any, loop_vars: Sequence[Any]) -
             )
     held = {id(h) for h in holders}
     captured = [v for v in _captured([cb, bb], [c, *outs]) if id(v) not in held]
-    results = [Variable.from_structs(parent, f"{base}.tmp_{k}", h._value, h._alt, True) for k, h in enumerate(holders)]
+    # as in Paddle, a float result carries a gradient when a loop variable or a Variable the loop reads does
+    trains = any(isinstance(v, Variable) and not v.stop_gradient and _dtypes.is_float(v._value.dtype)
+                 for v in [*loop_vars, *captured])
+    results = [Variable.from_structs(parent, f"{base}.tmp_{k}", h._value, h._alt,
+                                     not (trains and _dtypes.is_float(h._value.dtype))) for k, h in enumerate(holders)]
     prog.append_op(WhileOp(parent, list(loop_vars), captured, results, holders, (cb, c), (bb, outs), api))
     return results

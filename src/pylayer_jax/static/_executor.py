@@ -19,7 +19,6 @@ from .._runtime.device import CPUPlace as CPUPlace
 from .._runtime.device import CUDAPlace as CUDAPlace
 from .._runtime.rng import generator
 from .._tensor.facade import Tensor
-from ._init import next_key
 from ._lowering import Lowered, lower
 from ._program import RNG_KEY, InitOp, Program, default_main_program
 from ._scope import Scope, global_scope
@@ -32,7 +31,8 @@ warnings.filterwarnings("ignore", message="Some donated buffers were not usable"
 class _Entry:
     """One compiled program: a jitted flat function and where its arguments come from."""
 
-    __slots__ = ("fn", "feed_names", "state_names", "ro_names", "optimizers", "lowered", "fetch_plan", "n_out")
+    __slots__ = ("fn", "feed_names", "state_names", "ro_names", "optimizers", "lowered", "fetch_plan", "n_out",
+                 "empty_feed")
 
     def __init__(self, lowered: Lowered) -> None:
         self.lowered = lowered
@@ -58,6 +58,7 @@ class _Entry:
         self.state_names = [v.name for v in lowered.state]
         self.ro_names = [v.name for v in lowered.read_only]
         self.optimizers = lowered.optimizers
+        self.empty_feed: tuple[str, list[int]] | None = None  # a fed array with no elements (set by _compile)
 
 
 def _fetch_names(fetch_list: Any) -> tuple[str, ...]:
@@ -168,6 +169,13 @@ class Executor:
             args.append(feeds[n])
         if entry.optimizers:
             args.extend([o.get_lr() for o in entry.optimizers])
+        if entry.empty_feed is not None and entry.state_names:
+            name, shape = entry.empty_feed
+            raise ValueError(
+                f"Executor.run: the feed for {name!r} is an empty batch (shape {shape}), and this program updates "
+                "persistable state (an optimizer step, running statistics), which a step over no examples would "
+                "fill with NaN. Skip empty batches (e.g. DataLoader(drop_last=True)) or feed at least one example."
+            )
         out = entry.fn(*args)
         n_out = entry.n_out
         if entry.state_names:
@@ -188,8 +196,10 @@ class Executor:
         for i, op in enumerate(program.global_block().ops):
             assert isinstance(op, InitOp)
             v = op.outputs[0]
-            # a program with a random_seed initialises the same way every time (Paddle's rule); else fresh keys
-            key = jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed else next_key()
+            # a program with a random_seed initialises the same way every time (Paddle's rule); else keys from the
+            # global generator, so paddle.seed(n) before the startup run repeats the initial values
+            key = (jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed
+                   else jax.numpy.asarray(generator.next_key()).astype(jax.numpy.uint32))
             scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
         return []
 
@@ -211,4 +221,7 @@ class Executor:
                     "with paddle.static.data first."
                 )
             _check_feed(v, arr)
-        return _Entry(lower(program, fetches, set(feeds)))
+        entry = _Entry(lower(program, fetches, set(feeds)))
+        entry.empty_feed = next(((k, list(np.shape(a))) for k, a in feeds.items() if k != RNG_KEY and np.size(a) == 0),
+                                None)
+        return entry

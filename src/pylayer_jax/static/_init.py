@@ -6,20 +6,12 @@ defaults: weights Xavier-uniform (limit ``sqrt(6 / (fan_in + fan_out))``), biase
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-
-_keys = itertools.count()
-
-
-def next_key() -> Any:
-    """A fresh PRNG key for the next random initializer (deterministic per process)."""
-    return jax.random.PRNGKey(next(_keys))
 
 
 def _fans(shape: Sequence[int]) -> tuple[int, int]:

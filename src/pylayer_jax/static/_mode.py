@@ -6,6 +6,7 @@ Variables are recorded into. The mode lives in the thread-local ``_state.modes``
 
 from __future__ import annotations
 
+from .._runtime import device as _device
 from .._runtime.state import modes
 from ._program import default_main_program
 
@@ -18,7 +19,10 @@ def enable_static() -> None:
 
 
 def disable_static(place: object = None) -> None:
-    """Switch back to dynamic (eager) mode."""
+    """Switch back to dynamic (eager) mode; ``place`` (a device string or Place), if given, becomes the
+    device new tensors go to, as ``paddle.device.set_device`` makes it."""
+    if place is not None:
+        _device.set_device(_device.resolve(place, "paddle.disable_static")[0])
     modes.static_mode = False
     modes.static_program = None
 

@@ -109,6 +109,25 @@ class InitOp(Operator):
         self.initializer = initializer
 
 
+class WriteOp(Operator):
+    """``target = value`` for a persistable Variable (a layer's running statistics): the new value is written
+    back to the scope after every run of the program. Only a training program runs it: ``clone(for_test=True)``
+    drops it, as Paddle's test programs leave batch-norm statistics alone."""
+
+    type = "assign_to"
+    side_effect = True
+    train_only = True
+
+    def __init__(self, block: Block, target: Variable, value: Any) -> None:
+        super().__init__(block, [value], [target], {})
+        self.target = target
+
+    def run(self, env: dict[int, Any], ctx: Any) -> None:
+        v = self.inputs[0]
+        val = env[id(v)] if isinstance(v, Variable) else v
+        env[id(self.target)] = jnp.asarray(val).astype(self.target.dtype.np_dtype)
+
+
 class Block:
     """A list of operators and the Variables they define."""
 
@@ -225,7 +244,11 @@ class Program:
             nb = Block(p, b.idx, b.parent_idx, b.title)
             nb.vars = dict(b.vars)
             nb.body = b.body
-            nb.ops = [op for op in b.ops if not (for_test and getattr(op, "backward_part", False))]
+            if for_test:
+                nb.ops = [_for_test(op) for op in b.ops
+                          if not (getattr(op, "backward_part", False) or getattr(op, "train_only", False))]
+            else:
+                nb.ops = list(b.ops)
             p.blocks.append(nb)
         p.random_seed = self.random_seed
         p._random_ops = self._random_ops
@@ -243,6 +266,18 @@ class Program:
         return apply_op(TABLE["rng_fold_in"], (v,), {"index": self._random_ops})
 
     # ---- recording -----------------------------------------------------------------
+    def record_write(self, target: Variable, value: Any) -> None:
+        """Record ``target = value`` (``Variable.set_value`` with a Variable): a persistable target keeps the new
+        value in the scope after each run."""
+        if list(np.shape(value._value) if isinstance(value, Variable) else np.shape(value)) != list(
+                target._value.shape):
+            raise ValueError(
+                f"Variable.set_value: the value must have the shape {target.shape} of {target.name}, but it has "
+                f"{value.shape if isinstance(value, Variable) else list(np.shape(value))}."
+            )
+        block = self.current_block()
+        self.append_op(WriteOp(block, target, value))
+
     def record_op(self, op: Op, key: tuple, leaves: list[Any]) -> Any:
         """Record a table op applied to Variables; returns the output Variables (apply_op's hook)."""
         first = next((x for x in leaves if isinstance(x, Variable)), None)
@@ -303,6 +338,26 @@ class Program:
 
     def __repr__(self) -> str:
         return f"<Program num_blocks={self.num_blocks} ops={len(self.global_block().ops)} version={self.version}>"
+
+
+def _for_test(op: Operator) -> Operator:
+    """The op as a test program runs it: a table op with a ``training`` attribute (dropout, batch norm) gets
+    ``training=False``, as Paddle's ``clone(for_test=True)`` sets ``is_test``."""
+    if not isinstance(op, TableOp):
+        return op
+    treedef, attr_args, attr_kwargs, dt = op.key
+    names = list(op.op.signature.parameters)[op.op.n_tensors:]
+    if dict(attr_kwargs).get("training") is True:
+        attr_kwargs = tuple((k, False if k == "training" else v) for k, v in attr_kwargs)
+    elif "training" in names[:len(attr_args)] and attr_args[names.index("training")] is True:
+        attr_args = tuple(False if i == names.index("training") else a for i, a in enumerate(attr_args))
+    else:
+        return op
+    new = TableOp.__new__(TableOp)
+    new.__dict__.update(op.__dict__)
+    new.key = (treedef, attr_args, attr_kwargs, dt)
+    new.attrs = dict(op.attrs, training=False)
+    return new
 
 
 def _leaf_params(op: Op, treedef: Any, n: int) -> list[int]:

@@ -5,7 +5,10 @@ Layer L6. forward_fn is traced with ``jax.make_jaxpr`` into the forward block of
 ``gradients``/``append_backward`` first differentiate through it (that is also when a
 wrong number, shape or dtype of gradients is reported). Lowered, the operator is a
 ``jax.custom_vjp`` function whose forward runs forward_fn and whose backward runs
-backward_fn on the output gradients.
+backward_fn on the output gradients. A forward_fn that draws random numbers (dropout,
+``paddle.rand``) gets a key input derived from the program's per-run key, so each
+``Executor.run`` draws anew and ``paddle.seed`` repeats a run, as for the program's other
+random ops.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._runtime import dtypes as _dtypes
+from .._runtime.rng import keys_from
 from .._runtime.state import static_recording_paused
 from .._tensor.facade import Tensor
 from ._program import Operator, unique_name
 from ._variable import Variable, merge_shape
+
+_PLACEHOLDER_KEY = np.zeros(2, np.int64)
 
 
 def _is_tensor(x: Any) -> bool:
@@ -75,19 +81,32 @@ class PylayerOp(Operator):
         outputs: Sequence[Variable],
         out_tree: Any,
         fwd_block: Any,
+        key_var: Variable | None = None,
     ) -> None:
         super().__init__(block, inputs, outputs, {"forward_block": fwd_block.idx})
+        # the per-run key of a forward_fn that draws random numbers (None when it draws none)
+        self.key_var = key_var
+        if key_var is not None:
+            self.attrs["rng_key"] = key_var.name
         self.forward_fn = forward_fn
         self.backward_fn = backward_fn
         self.out_tree = out_tree
         self.fwd_block = fwd_block
         self.bwd_block: Any = None
 
+    def data_vars(self) -> list[Variable]:
+        """The Variable inputs of forward_fn (those that get gradients)."""
+        return [v for v in self.inputs if isinstance(v, Variable)]
+
+    def input_vars(self) -> list[Variable]:
+        """What the operator reads: forward_fn's Variables and the per-run key (lowering feeds both)."""
+        return self.data_vars() + ([self.key_var] if self.key_var is not None else [])
+
     # ---- calling the user's functions on arrays ------------------------------------------
-    def call_forward(self, arrays: Sequence[Any]) -> list[Any]:
+    def call_forward(self, arrays: Sequence[Any], key: Any = None) -> list[Any]:
         it = iter(arrays)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in self.inputs]
-        with static_recording_paused():
+        with static_recording_paused(), keys_from(key):
             out, _ = _flat_outputs(self.forward_fn(*args), "static_pylayer: forward_fn")
         return out
 
@@ -107,14 +126,14 @@ class PylayerOp(Operator):
         with static_recording_paused():
             res = fn(*[Tensor(c) for c in cts])
         grads = list(res) if isinstance(res, list | tuple) else [res]
-        n_in = len(self.input_vars())
+        n_in = len(self.data_vars())
         if len(grads) != n_in:
             raise ValueError(
                 f"static_pylayer: backward_fn must return one gradient per Variable input of forward_fn. The number "
                 f"of input grads should be equal to the number of inputs, but got {len(grads)} and {n_in}."
             )
         out = []
-        for g, v in zip(grads, self.input_vars()):
+        for g, v in zip(grads, self.data_vars()):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(
                     f"static_pylayer: backward_fn must return Variables (or None), but the gradient for input "
@@ -128,7 +147,7 @@ class PylayerOp(Operator):
         """Trace backward_fn into the backward block, checking the gradients against the inputs."""
         if self.bwd_block is not None:
             return
-        ins = self.input_vars()
+        ins = self.data_vars()
         ct_a = [v._value for v in self.outputs]
         ct_b = [v._alt for v in self.outputs]
         ga = jax.eval_shape(lambda *c: self.call_backward(c), *ct_a)
@@ -152,11 +171,12 @@ class PylayerOp(Operator):
 
     # ---- lowering -------------------------------------------------------------------------
     def run(self, env: dict[int, Any], ctx: Any) -> None:
-        xs = [env[id(v)] for v in self.input_vars()]
+        xs = [env[id(v)] for v in self.data_vars()]
+        key = None if self.key_var is None else env[id(self.key_var)]
         if self.backward_fn is None:
-            outs = [jax.lax.stop_gradient(o) for o in self.call_forward(xs)]
+            outs = [jax.lax.stop_gradient(o) for o in self.call_forward(xs, key)]
         else:
-            outs = self._custom_vjp()(*xs)
+            outs = self._custom_vjp()(key, *xs)
         for v, o in zip(self.outputs, outs):
             env[id(v)] = o
 
@@ -164,17 +184,18 @@ class PylayerOp(Operator):
         op = self
         avals: list[Any] = []
 
+        # the key (None, or an int64 [2]) is an argument like the inputs, so that no traced value is closed over
         @jax.custom_vjp
-        def f(*xs: Any) -> tuple[Any, ...]:
-            return tuple(op.call_forward(xs))
+        def f(key: Any, *xs: Any) -> tuple[Any, ...]:
+            return tuple(op.call_forward(xs, key))
 
-        def fwd(*xs: Any) -> tuple[tuple[Any, ...], None]:
+        def fwd(key: Any, *xs: Any) -> tuple[tuple[Any, ...], Any]:
             avals[:] = [(jnp.shape(x), jnp.result_type(x)) for x in xs]
-            return tuple(op.call_forward(xs)), None
+            return tuple(op.call_forward(xs, key)), None
 
         def bwd(_: None, cts: tuple[Any, ...]) -> tuple[Any, ...]:
             grads = op.call_backward(cts)
-            res = []
+            res: list[Any] = [None if op.key_var is None else np.zeros((2,), jax.dtypes.float0)]
             for g, (shape, dt) in zip(grads, avals):
                 if not jnp.issubdtype(dt, jnp.inexact):
                     res.append(np.zeros(shape, jax.dtypes.float0))
@@ -205,12 +226,14 @@ def record_pylayer(
             )
     prog = var_inputs[0].block.program
     block = prog.global_block()
+    draws = [0]  # random draws of forward_fn (traced with a placeholder key: the real one comes per run)
 
     def fwd(*xs: Any) -> Any:
         it = iter(xs)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in inputs]
-        with static_recording_paused():
+        with static_recording_paused(), keys_from(_PLACEHOLDER_KEY) as k:
             out, _ = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
+            draws[0] = max(draws[0], k.count)
         return out
 
     try:
@@ -229,7 +252,7 @@ def record_pylayer(
     def fwd_tree(*xs: Any) -> Any:
         it = iter(xs)
         args = [Tensor(next(it), x.stop_gradient) if isinstance(x, Variable) else x for x in inputs]
-        with static_recording_paused():
+        with static_recording_paused(), keys_from(_PLACEHOLDER_KEY):
             arrays, tree = _flat_outputs(forward_fn(*args), "static_pylayer: forward_fn")
         tree_box.append(tree)
         return arrays
@@ -244,6 +267,7 @@ def record_pylayer(
     ]
     fb = prog.new_block(f"forward of {base}", block.idx)
     fb.body = jaxpr
-    op = PylayerOp(block, forward_fn, backward_fn, list(inputs), outs, tree, fb)
+    key_var = prog.random_key() if draws[0] else None  # derived in the program from the run's key
+    op = PylayerOp(block, forward_fn, backward_fn, list(inputs), outs, tree, fb, key_var)
     prog.append_op(op)
     return jax.tree_util.tree_unflatten(tree, outs)

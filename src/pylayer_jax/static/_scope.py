@@ -14,6 +14,8 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from .._runtime.array_protocol import as_numpy
+
 
 class ScopeTensor:
     """What ``scope.find_var(name).get_tensor()`` returns: a view of the scope's current value."""
@@ -22,8 +24,7 @@ class ScopeTensor:
         self._scope, self._name = scope, name
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = np.asarray(self._scope.values[self._name])
-        return a.astype(dtype) if dtype is not None else a
+        return as_numpy(np.asarray(self._scope.values[self._name]), dtype, copy, "Tensor")
 
     def shape(self) -> list[int]:
         return list(self._scope.values[self._name].shape)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._runtime.dtypes import to_paddle
 from .._tensor.facade import Tensor
+from ..nn.layer._param import Parameter as _LayerParameter
 
 # Two highly composite sizes, so reshapes of unknown dimensions divide evenly at both.
 PLACEHOLDERS = (720720, 1441440)
@@ -49,7 +50,7 @@ class Variable(Tensor):
     ) -> None:
         np_dtype = np.dtype(to_paddle(dtype).np_dtype)
         a, b = structs(shape, np_dtype)
-        super().__init__(a, stop_gradient, None, name)
+        Tensor.__init__(self, a, stop_gradient, None, name)  # (not the layer Parameter's __init__ of a subclass)
         self._alt = b
         self._shape = [int(d) if d >= 0 else -1 for d in shape]
         self.block = block
@@ -83,6 +84,18 @@ class Variable(Tensor):
         """Whether ``other`` is this very Variable (not merely one with equal values)."""
         return other is self
 
+    def set_value(self, value: Any) -> Variable:
+        """Static mode: record ``self = value`` into the program (``value`` a Variable of it, e.g. a layer's new
+        running statistics); a persistable Variable keeps the value in the scope after each run."""
+        if not isinstance(value, Variable):
+            raise TypeError(
+                f"Variable.set_value: {self.name} is a Variable of a static program being built, so the new value "
+                f"must be a Variable of the same program, but received {type(value).__name__}. To overwrite a "
+                f"parameter's value, use paddle.static.global_scope().find_var({self.name!r}).get_tensor().set(array)."
+            )
+        self.block.program.record_write(self, value)
+        return self
+
     def numpy(self) -> np.ndarray:
         raise RuntimeError(
             f"Variable {self.name} of a static program has no value while the program is being built; fetch it "
@@ -101,16 +114,40 @@ class Variable(Tensor):
         return f"{self.name}: {self.dtype.name}{self._shape}"
 
 
-class Parameter(Variable):
-    """A persistable, trainable Variable whose value lives in the scope (``create_parameter``, ``nn.fc``)."""
+class Parameter(Variable, _LayerParameter):
+    """A persistable Variable whose value lives in the scope: what ``create_parameter``, ``nn.fc`` and every
+    ``nn`` layer built in static mode make (``linear_0.w_0``). It is also an ``nn`` Parameter, so layers
+    register it and optimizers read its ``optimize_attr``/``regularizer``/``need_clip`` as they do eagerly."""
 
-    __slots__ = ("initializer", "optimize_attr")
+    __slots__ = ("initializer",)
 
-    def __init__(self, block: Any, name: str, shape: Sequence[int], dtype: Any, initializer: Any) -> None:
-        super().__init__(block, name, shape, dtype, stop_gradient=False, kind="param")
+    def __init__(self, block: Any, name: str, shape: Sequence[int], dtype: Any, initializer: Any,
+                 trainable: bool = True, learning_rate: float = 1.0, regularizer: Any = None,
+                 need_clip: bool = True, do_model_average: bool = True) -> None:
+        Variable.__init__(self, block, name, shape, dtype, stop_gradient=not trainable, kind="param")
         self.persistable = True
         self.initializer = initializer
-        self.optimize_attr = {"learning_rate": 1.0}
+        self.optimize_attr = {"learning_rate": float(learning_rate)}
+        self.regularizer = regularizer
+        self.need_clip = need_clip
+        self.do_model_average = do_model_average
+        self.is_distributed = False
+
+    @property
+    def trainable(self) -> bool:
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"Parameter.trainable: must be a bool, but received {type(value).__name__}.")
+        self.stop_gradient = not value
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        raise RuntimeError(
+            f"copy.deepcopy: the static-program parameter {self.name} cannot be copied (its value lives in the "
+            "scope, shared by every program that names it); build a second layer instead."
+        )
 
     def __repr__(self) -> str:
         return f"Parameter(name={self.name}, shape={self._shape}, dtype={self.dtype}, trainable={self.trainable})"

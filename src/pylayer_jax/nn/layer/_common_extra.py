@@ -73,7 +73,8 @@ class Embedding(Layer):
             self.weight = self.create_parameter(self._size, weight_attr, self._dtype, False)
             if weight_attr is None:
                 self.weight.stop_gradient = bool(_freeze)
-        if padding_idx is not None:
+        # Paddle zeroes the padding row only eagerly; in a static program the lookup alone gives it zeros
+        if padding_idx is not None and not self.weight._symbolic:
             row = padding_idx % self._num_embeddings
             w = self.weight.numpy().copy()
             w[row] = 0

@@ -10,7 +10,7 @@ setter flips ``stop_gradient``). Its name comes from the shared unique-name coun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -18,6 +18,7 @@ import numpy as np
 
 from ..._runtime import dtypes as _dtypes
 from ..._runtime import unique_name as unique_name
+from ..._runtime.state import modes
 from ..._tensor.facade import EAGER_TYPES, Tensor
 from ..initializer._base import Constant, Initializer, global_initializer
 from ..initializer._scaled import XavierInitializer
@@ -164,6 +165,16 @@ class ParamAttr:
         )
 
 
+# In static mode a parameter is a Variable of the program being built, which this layer cannot make: the
+# static package registers its maker here, ``maker(name, shape, np_dtype, initializer, attr)``.
+STATIC_PARAMETER: list[Callable[..., Any]] = []
+
+
+def in_static_build() -> bool:
+    """Whether parameters created now belong to a static program (static mode, a program being built)."""
+    return modes.static_mode and modes.static_program is not None
+
+
 def make_parameter(prefix: str, shape: Sequence[int], dtype: Any, attr: Any, is_bias: bool,
                    default_initializer: Initializer | None, api: str) -> Parameter | None:
     """Paddle's parameter creation: name ``prefix.w_n``/``prefix.b_n``; initializer: the attr's, else the global
@@ -187,6 +198,10 @@ def make_parameter(prefix: str, shape: Sequence[int], dtype: Any, attr: Any, is_
             )
         init = Constant(0.0) if is_bias else XavierInitializer()
     name = attr.name or unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
+    if in_static_build():
+        if not STATIC_PARAMETER:
+            raise RuntimeError(f"{api}: static mode is on but pylayer_jax.static is not imported; import it first.")
+        return STATIC_PARAMETER[0](name, [int(d) for d in shape], np_dtype, init, attr)
     value = init(list(int(d) for d in shape), np_dtype) if isinstance(init, Initializer) else \
         init(list(int(d) for d in shape), np_dtype, None)
     return Parameter(value, name, attr.trainable, attr.learning_rate, attr.regularizer, attr.need_clip,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import copy
 from typing import Any
 
@@ -26,6 +27,7 @@ _cast = public(TABLE["cast"])
 _full = public(TABLE["full"])
 _triu = public(TABLE["triu"])
 _scale = public(TABLE["scale"])
+_concat = public(TABLE["concat"])
 
 _ACTIVATIONS = ("relu", "gelu", "tanh", "sigmoid", "silu", "swish", "elu", "selu", "leaky_relu", "relu6", "mish",
                 "softplus", "softsign", "hardswish", "hardsigmoid", "celu", "tanhshrink", "log_sigmoid")
@@ -83,10 +85,17 @@ def _check_rank3(api: str, what: str, x: Any, last: int | None = None) -> None:
         raise ValueError(f"{api}: the last dimension of {what} must be {last}, but received shape {list(x.shape)}.")
 
 
-def _no_cache(api: str, cache: Any) -> None:
-    if cache is not None:
-        raise NotImplementedError(f"{api}: the cache argument (incremental decoding) is not implemented; pass "
-                                  "cache=None and feed the whole sequence.")
+def _check_cache(api: str, cache: Any, kinds: tuple[type, ...], what: str) -> None:
+    if cache is not None and not isinstance(cache, kinds):
+        raise TypeError(f"{api}: cache must be {what} (made by gen_cache) or None, but received "
+                        f"{type(cache).__name__}.")
+
+
+def _check_layer_caches(api: str, cache: Any, n: int) -> None:
+    if cache is not None and (not isinstance(cache, list | tuple) or len(cache) != n):
+        got = f"{len(cache)} entries" if isinstance(cache, list | tuple) else type(cache).__name__
+        raise ValueError(f"{api}: cache must be a list with one entry per layer ({n}, as gen_cache makes it), "
+                         f"but received {got}.")
 
 
 class MultiHeadAttention(Layer):
@@ -94,9 +103,18 @@ class MultiHeadAttention(Layer):
     ``v_proj`` and ``out_proj`` (Linear layers, Paddle's names and default init).
 
     ``forward(query, key=None, value=None, attn_mask=None, cache=None)`` returns the output, or
-    ``(output, weights)`` with ``need_weights=True``. A bool/int ``attn_mask`` marks the positions to
-    attend with True/1; a float mask is added to the scores. ``cache`` is not implemented.
+    ``(output, weights)`` with ``need_weights=True``, and the new cache last when one is given. A bool/int
+    ``attn_mask`` marks the positions to attend with True/1; a float mask is added to the scores.
+
+    Incremental decoding as in Paddle: ``gen_cache(key)`` makes an empty ``Cache`` (keys and values of
+    shape ``[batch, num_heads, 0, head_dim]``), to which each call appends the projected keys and values
+    of its input (the new cache is returned); ``gen_cache(key, value, type=StaticCache)`` projects
+    ``key``/``value`` once (cross-attention over an encoder's memory), and a call given it ignores its
+    ``key``/``value``.
     """
+
+    Cache = collections.namedtuple("Cache", ["k", "v"])
+    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim: int | None = None,
                  vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
@@ -121,15 +139,35 @@ class MultiHeadAttention(Layer):
     def _heads(self, x: Tensor) -> Tensor:
         return _transpose(_reshape(x, [0, 0, self.num_heads, self.head_dim]), [0, 2, 1, 3])
 
+    def compute_kv(self, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor]:
+        """The projected keys and values, split into heads: each ``[batch, num_heads, length, head_dim]``."""
+        return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+
+    def gen_cache(self, key: Tensor, value: Tensor | None = None, type: type = Cache) -> Any:  # noqa: A002
+        """A cache for ``forward``: ``StaticCache(*compute_kv(key, value))`` for ``type=StaticCache``; an empty
+        ``Cache`` (``[batch, num_heads, 0, head_dim]`` zeros of key's dtype) when ``value`` is None; else
+        ``Cache(key, value)`` as given."""
+        api = "MultiHeadAttention.gen_cache"
+        if type is MultiHeadAttention.StaticCache:
+            return self.StaticCache(*self.compute_kv(key, key if value is None else value))
+        if type is not MultiHeadAttention.Cache:
+            raise TypeError(f"{api}: type must be MultiHeadAttention.Cache or MultiHeadAttention.StaticCache, but "
+                            f"received {type!r}.")
+        if value is None:
+            shape = [key.shape[0], self.num_heads, 0, self.head_dim]
+            return self.Cache(_full(shape, 0, key.dtype), _full(shape, 0, key.dtype))
+        return self.Cache(key, value)
+
     def forward(self, query: Tensor, key: Tensor | None = None, value: Tensor | None = None,
                 attn_mask: Tensor | None = None, cache: Any = None) -> Any:
         api = "MultiHeadAttention.forward"
-        _no_cache(api, cache)
+        _check_cache(api, cache, (self.Cache, self.StaticCache), "a MultiHeadAttention.Cache or StaticCache")
         key = query if key is None else key
         value = query if value is None else value
         _check_rank3(api, "query", query, self.embed_dim)
-        _check_rank3(api, "key", key, self.kdim)
-        _check_rank3(api, "value", value, self.vdim)
+        if not isinstance(cache, self.StaticCache):
+            _check_rank3(api, "key", key, self.kdim)
+            _check_rank3(api, "value", value, self.vdim)
         for what, t in (("query", query), ("key", key), ("value", value)):
             if t.dtype != self.q_proj.weight.dtype:
                 raise ValueError(
@@ -137,8 +175,13 @@ class MultiHeadAttention(Layer):
                     f"{_dtypes.to_paddle(self.q_proj.weight.dtype).name}; cast the inputs or the layer."
                 )
         q = self._heads(self.q_proj(query))
-        k = self._heads(self.k_proj(key))
-        v = self._heads(self.v_proj(value))
+        if isinstance(cache, self.StaticCache):
+            k, v = cache.k, cache.v
+        else:
+            k, v = self.compute_kv(key, value)
+        if isinstance(cache, self.Cache):
+            k, v = _concat([cache.k, k], axis=2), _concat([cache.v, v], axis=2)
+            cache = self.Cache(k, v)
         product = _matmul(q * (self.head_dim ** -0.5), k, transpose_y=True)
         if attn_mask is not None:
             product = product + _convert_attention_mask(attn_mask, product.dtype)
@@ -147,7 +190,10 @@ class MultiHeadAttention(Layer):
             weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
         out = _transpose(_matmul(weights, v), [0, 2, 1, 3])
         out = self.out_proj(_reshape(out, [0, 0, self.embed_dim]))
-        return (out, weights) if self.need_weights else out
+        outs = [out, weights] if self.need_weights else [out]
+        if cache is not None:
+            outs.append(cache)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 def _activation(api: str, activation: str) -> Any:
@@ -187,13 +233,19 @@ class TransformerEncoderLayer(Layer):
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
         self.activation = _activation(api, activation)
 
-    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Tensor:
-        _no_cache("TransformerEncoderLayer.forward", cache)
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Any:
+        """The output, and with ``cache`` (a ``MultiHeadAttention.Cache`` from ``gen_cache``) also the new cache."""
+        _check_cache("TransformerEncoderLayer.forward", cache, (MultiHeadAttention.Cache,),
+                     "a MultiHeadAttention.Cache")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         residual = src
         if self.normalize_before:
             src = self.norm1(src)
-        src = residual + self.dropout1(self.self_attn(src, src, src, src_mask))
+        if cache is None:
+            attn = self.self_attn(src, src, src, src_mask)
+        else:
+            attn, cache = self.self_attn(src, src, src, src_mask, cache)
+        src = residual + self.dropout1(attn)
         if not self.normalize_before:
             src = self.norm1(src)
         residual = src
@@ -202,7 +254,11 @@ class TransformerEncoderLayer(Layer):
         src = residual + self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(src)))))
         if not self.normalize_before:
             src = self.norm2(src)
-        return src
+        return src if cache is None else (src, cache)
+
+    def gen_cache(self, src: Tensor) -> Any:
+        """An empty ``MultiHeadAttention.Cache`` for the self-attention (``[batch, nhead, 0, d_model // nhead]``)."""
+        return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
 
 
 class TransformerEncoder(Layer):
@@ -220,13 +276,24 @@ class TransformerEncoder(Layer):
         self.num_layers = num_layers
         self.norm = norm
 
-    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Tensor:
-        _no_cache("TransformerEncoder.forward", cache)
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Any:
+        """The output, and with ``cache`` (a list from ``gen_cache``) also the list of new caches."""
+        _check_layer_caches("TransformerEncoder.forward", cache, len(self.layers))
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         out = src
-        for layer in self.layers:
-            out = layer(out, src_mask=src_mask)
-        return self.norm(out) if self.norm is not None else out
+        new_caches = []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                out = layer(out, src_mask=src_mask)
+            else:
+                out, c = layer(out, src_mask=src_mask, cache=cache[i])
+                new_caches.append(c)
+        out = self.norm(out) if self.norm is not None else out
+        return out if cache is None else (out, new_caches)
+
+    def gen_cache(self, src: Tensor) -> list[Any]:
+        """One ``TransformerEncoderLayer.gen_cache(src)`` per layer."""
+        return [layer.gen_cache(src) for layer in self.layers]
 
 
 class TransformerDecoderLayer(Layer):
@@ -263,20 +330,33 @@ class TransformerDecoderLayer(Layer):
         self.activation = _activation(api, activation)
 
     def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
-                memory_mask: Tensor | None = None, cache: Any = None) -> Tensor:
-        _no_cache("TransformerDecoderLayer.forward", cache)
+                memory_mask: Tensor | None = None, cache: Any = None) -> Any:
+        """The output, and with ``cache`` (``(incremental Cache, StaticCache)`` from ``gen_cache``) also the new
+        ``(incremental_cache, static_cache)``."""
+        api = "TransformerDecoderLayer.forward"
+        if cache is not None and not (isinstance(cache, list | tuple) and len(cache) == 2):
+            raise TypeError(f"{api}: cache must be a tuple (incremental_cache, static_cache) made by gen_cache, but "
+                            f"received {type(cache).__name__}.")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         residual = tgt
         if self.normalize_before:
             tgt = self.norm1(tgt)
-        tgt = residual + self.dropout1(self.self_attn(tgt, tgt, tgt, tgt_mask))
+        if cache is None:
+            attn = self.self_attn(tgt, tgt, tgt, tgt_mask)
+        else:
+            attn, incremental = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
+        tgt = residual + self.dropout1(attn)
         if not self.normalize_before:
             tgt = self.norm1(tgt)
         residual = tgt
         if self.normalize_before:
             tgt = self.norm2(tgt)
-        tgt = residual + self.dropout2(self.cross_attn(tgt, memory, memory, memory_mask))
+        if cache is None:
+            attn = self.cross_attn(tgt, memory, memory, memory_mask)
+        else:
+            attn, static = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
+        tgt = residual + self.dropout2(attn)
         if not self.normalize_before:
             tgt = self.norm2(tgt)
         residual = tgt
@@ -285,7 +365,13 @@ class TransformerDecoderLayer(Layer):
         tgt = residual + self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(tgt)))))
         if not self.normalize_before:
             tgt = self.norm3(tgt)
-        return tgt
+        return tgt if cache is None else (tgt, (incremental, static))
+
+    def gen_cache(self, memory: Tensor) -> tuple[Any, Any]:
+        """``(incremental_cache, static_cache)``: an empty ``Cache`` for the self-attention and the
+        cross-attention's keys and values of ``memory`` projected once (``StaticCache``)."""
+        return (self.self_attn.gen_cache(memory, type=MultiHeadAttention.Cache),
+                self.cross_attn.gen_cache(memory, memory, type=MultiHeadAttention.StaticCache))
 
 
 class TransformerDecoder(Layer):
@@ -304,14 +390,27 @@ class TransformerDecoder(Layer):
         self.norm = norm
 
     def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
-                memory_mask: Tensor | None = None, cache: Any = None) -> Tensor:
-        _no_cache("TransformerDecoder.forward", cache)
+                memory_mask: Tensor | None = None, cache: Any = None) -> Any:
+        """The output, and with ``cache`` (a list from ``gen_cache``) also the list of new caches."""
+        _check_layer_caches("TransformerDecoder.forward", cache, len(self.layers))
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         out = tgt
-        for layer in self.layers:
-            out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
-        return self.norm(out) if self.norm is not None else out
+        new_caches = []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+            else:
+                out, c = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=cache[i])
+                new_caches.append(c)
+        out = self.norm(out) if self.norm is not None else out
+        return out if cache is None else (out, new_caches)
+
+    def gen_cache(self, memory: Tensor, do_zip: bool = False) -> list[Any]:
+        """One ``TransformerDecoderLayer.gen_cache(memory)`` per layer; ``do_zip=True`` zips them into
+        ``[(incremental caches...), (static caches...)]``."""
+        caches = [layer.gen_cache(memory) for layer in self.layers]
+        return list(zip(*caches)) if do_zip else caches
 
 
 def _split_attr(attr: Any, api: str, what: str) -> tuple[Any, Any]:

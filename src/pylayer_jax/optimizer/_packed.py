@@ -1,0 +1,131 @@
+"""The eager optimizer state, packed: one flat array per dtype for all the parameters a step updates.
+
+Layer L5. Paddle keeps each parameter's accumulators as separate tensors (``moment1``,
+``moment2``, ``beta1_pow_acc`` ...); passed to the update one by one, an AdamW step of four
+parameters would take and return sixteen state arrays, and each array a compiled program
+takes or returns costs about a microsecond of dispatch, more than the update's arithmetic on a
+small model. So ``step()`` keeps the state of the parameters it updates packed: the state
+leaves of all of them, raveled and concatenated per dtype, in a ``Layout`` fixed by the
+parameters' settings, shapes and dtypes. The update (``packed_kernel``) slices the leaves out
+(free inside XLA's fusions), runs ``_update_all`` and concatenates the new leaves again; the
+pack is split back into per-parameter arrays (``unpack_kernel``) only for ``state_dict`` and
+when the set of parameters that have gradients changes.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+_KERNELS: dict[Any, Any] = {}
+SMALL = 1 << 16  # a state leaf of more elements is an array of its own
+
+
+class Layout(NamedTuple):
+    """Where each parameter's state leaves lie in the packed arrays (hashable: part of the kernels' keys)."""
+
+    trees: tuple[Any, ...]  # per parameter: the treedef of its optax state
+    leaves: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]  # per parameter, per leaf: (array, offset, shape)
+    dtypes: tuple[Any, ...]  # per packed array: its dtype
+    sizes: tuple[int, ...]  # per packed array: its length
+
+
+def layout_of(states: list[Any]) -> Layout:
+    """The layout of the given per-parameter states (pytrees of arrays or of ShapeDtypeStructs): the leaves of
+    up to ``SMALL`` elements packed per dtype, each larger leaf an array of its own (raveled, which copies
+    nothing: XLA would copy a large leaf into a concatenation, and its dispatch cost is small beside its work)."""
+    dtypes: list[Any] = []
+    sizes: list[int] = []
+    small: dict[Any, int] = {}  # dtype -> its packed array
+    trees, per = [], []
+    for st in states:
+        leaves, tree = jax.tree.flatten(st)
+        trees.append(tree)
+        spots = []
+        for leaf in leaves:
+            dt = np.dtype(leaf.dtype)
+            shape = tuple(leaf.shape)
+            n = int(np.prod(shape, dtype=np.int64))
+            g = small.get(dt) if n <= SMALL else None
+            if g is None:
+                g = len(dtypes)
+                dtypes.append(dt)
+                sizes.append(0)
+                if n <= SMALL:
+                    small[dt] = g
+            spots.append((g, sizes[g], shape))
+            sizes[g] += n
+        per.append(tuple(spots))
+    return Layout(tuple(trees), tuple(per), tuple(dtypes), tuple(sizes))
+
+
+def _split(layout: Layout, packed: tuple[Any, ...]) -> list[list[Any]]:
+    out = []
+    for spots in layout.leaves:
+        leaves = []
+        for g, off, shape in spots:
+            n = int(np.prod(shape, dtype=np.int64))
+            leaves.append(jax.lax.slice(packed[g], (off,), (off + n,)).reshape(shape))
+        out.append(leaves)
+    return out
+
+
+def _join(layout: Layout, states: list[list[Any]]) -> tuple[Any, ...]:
+    parts: list[list[Any]] = [[] for _ in layout.dtypes]
+    for spots, leaves in zip(layout.leaves, states):
+        for (g, _, _), leaf in zip(spots, leaves):
+            parts[g].append(jnp.ravel(leaf).astype(layout.dtypes[g]))
+    return tuple(jnp.concatenate(p) if len(p) > 1 else p[0] for p in parts)
+
+
+def _update(update_all: Any, layout: Layout, *flat: Any) -> tuple[Any, ...]:
+    """``(*params, *grads, *packed state, lr) -> (*new params, *new packed state)``."""
+    n = len(layout.trees)
+    params, grads, lr = flat[:n], flat[n:2 * n], flat[-1]
+    per = _split(layout, flat[2 * n:-1])
+    states = [jax.tree.unflatten(t, leaves) for t, leaves in zip(layout.trees, per)]
+    new_p, new_s = update_all(params, grads, states, lr)
+    return (*new_p, *_join(layout, [jax.tree.leaves(s) for s in new_s]))
+
+
+def packed_kernel(update_all: Any, key: Any, layout: Layout) -> Any:
+    """The jitted ``_update``, cached per (``key``: what defines ``update_all``, layout)."""
+    k = (key, layout)
+    fn = _KERNELS.get(k)
+    if fn is None:
+        fn = _KERNELS[k] = jax.jit(functools.partial(_update, update_all, layout))
+    return fn
+
+
+def _pack(layout: Layout, *leaves: Any) -> tuple[Any, ...]:
+    per, at = [], 0
+    for spots in layout.leaves:
+        per.append(leaves[at:at + len(spots)])
+        at += len(spots)
+    return _join(layout, per)
+
+
+def pack_kernel(layout: Layout) -> Any:
+    """The jitted join of every parameter's state leaves, in turn, into the packed arrays."""
+    k = ("pack", layout)
+    fn = _KERNELS.get(k)
+    if fn is None:
+        fn = _KERNELS[k] = jax.jit(functools.partial(_pack, layout))
+    return fn
+
+
+def _unpack(layout: Layout, *packed: Any) -> tuple[Any, ...]:
+    return tuple(leaf for leaves in _split(layout, packed) for leaf in leaves)
+
+
+def unpack_kernel(layout: Layout) -> Any:
+    """The jitted split of packed arrays into every parameter's state leaves, in turn."""
+    k = ("unpack", layout)
+    fn = _KERNELS.get(k)
+    if fn is None:
+        fn = _KERNELS[k] = jax.jit(functools.partial(_unpack, layout))
+    return fn
