@@ -32,6 +32,8 @@ DATA = json.loads((pathlib.Path(__file__).parent / "data" / "paddle_accepted_arg
 NAME = ("Paddle's name= only labels the output variable of a static graph ('Normally there is no need for user "
         "to set this property', api_guide_Name); it changes no value, and the package names outputs itself")
 EXIT = "context-manager protocol: __exit__ receives the exception and does not suppress it"
+EVENT = ("the step-event interface: the default observer ignores every event; the registered replay observer "
+         "reads them")
 HOOK = "a base-class hook a subclass overrides; the base does nothing with what it is given"
 CALLBACK = "a callback hook: the caller passes step/epoch/logs to every hook, this callback needs only some"
 OPTAX = "optax GradientTransformation.update(updates, state, params): this rule does not read the parameters"
@@ -43,6 +45,38 @@ PLACEMENT = ("only says which device holds the result or whether the host waits 
 PADDLE_IGNORES = "Paddle 3.3.1 ignores it as well (checked with the oracle: the same result whatever it holds)"
 
 ALLOWED: dict[str, str] = {
+    "_tensor/step_events.py::StepEvents.apply_begin::inputs": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_end::inputs": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_end::node": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_end::ok": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_end::out": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_end::token": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_noted::inputs": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_noted::needs": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_noted::node": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_noted::out": EVENT,
+    "_tensor/step_events.py::StepEvents.apply_noted::token": EVENT,
+    "_tensor/step_events.py::StepEvents.backward::t": EVENT,
+    "_tensor/step_events.py::StepEvents.backward_begin::t": EVENT,
+    "_tensor/step_events.py::StepEvents.backward_end::token": EVENT,
+    "_tensor/step_events.py::StepEvents.callout_begin::cts": EVENT,
+    "_tensor/step_events.py::StepEvents.callout_begin::node": EVENT,
+    "_tensor/step_events.py::StepEvents.callout_begin::walk": EVENT,
+    "_tensor/step_events.py::StepEvents.callout_end::grads": EVENT,
+    "_tensor/step_events.py::StepEvents.callout_end::token": EVENT,
+    "_tensor/step_events.py::StepEvents.op::key": EVENT,
+    "_tensor/step_events.py::StepEvents.op::leaves": EVENT,
+    "_tensor/step_events.py::StepEvents.op::op": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::arrays": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::key": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::leaf_param": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::leaves": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::needs": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::node": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::op": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::out": EVENT,
+    "_tensor/step_events.py::StepEvents.op_end::token": EVENT,
+    "_autograd/graph.py::OpNode.backward::walk": "the backward(cts, diff, walk) signature of every tape node; a table op's node runs no callouts, so it needs no walk state",
     "_api/functional.py::scale::name": NAME,
     "nn/_functional.py::cross_entropy::name": NAME,
     "nn/_functional.py::interpolate::name": NAME,
@@ -165,7 +199,7 @@ ALLOWED: dict[str, str] = {
     "static/_program.py::WriteOp.run::ctx": RUN,
     "static/_save.py::load::executor": "Paddle reads the executor only for the device to load onto; values go "
                                        "to the global scope, which serves every executor here",
-    "_tensor/facade.py::_drop_grad::g": "a gradient hook that replaces the gradient by None whatever it is",
+    "_tensor/backward_entry.py::_drop_grad::g": "a gradient hook that replaces the gradient by None whatever it is",
     "_tensor/methods.py::inplace_assign::api": "internal; the caller's API name, kept for the signature shared "
                                                "with write_result (nothing a user passes)",
     "nn/layer/_rnn.py::_BuiltinCell._final::c": "internal; the cell's final state without the LSTM cell state",
