@@ -8,25 +8,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from pylayer_support import CusTanh
 
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
 from pylayer_jax import nn
-from pylayer_jax.autograd import PyLayer
-
-
-class CusTanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
-
 
 _RNG = np.random.default_rng(0)
 X_NP = _RNG.normal(size=(16, 4)).astype("float32")

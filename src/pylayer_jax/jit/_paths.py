@@ -142,13 +142,22 @@ class ControlFlowError(RuntimeError):
     where = ""
 
 
-def control_flow_error(name: str, e: BaseException) -> ControlFlowError:
+def control_flow_error(name: str, e: BaseException, step: bool = False) -> ControlFlowError:
+    """The error for a value read while tracing ``name``: ``e`` (its traceback gives the user's line); ``step``:
+    inside a whole training step, whose Tensors can be returned and read after the call."""
     where = user_line(e.__traceback__) or "(line unknown)"
-    err = ControlFlowError(
-        f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a Tensor "
-        "has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use paddle.where or "
-        "paddle.static.nn.cond for a branch, or pass full_graph=False to run such a function eagerly."
-    )
+    if step:
+        text = (f"{name}: {where} needs a Tensor's value in Python (.item(), .numpy(), float(), print, or an "
+                "if/while on a Tensor), but inside a compiled training step a Tensor has no value until the step "
+                "has run. Return the Tensor from the step and read it after the call (loss = step(x, y); "
+                "loss.item()), use paddle.where or paddle.static.nn.cond for a branch, or pass full_graph=False to "
+                "run this step eagerly.")
+    else:
+        text = (f"{name}: the compiled function needs a Tensor's value in Python at {where}; inside to_static a "
+                "Tensor has no value yet (Python `if`/`while`/`int()`/`.numpy()`/`.item()` on a Tensor). Use "
+                "paddle.where or paddle.static.nn.cond for a branch, or pass full_graph=False to run such a "
+                "function eagerly.")
+    err = ControlFlowError(text)
     err.where = where
     return err
 

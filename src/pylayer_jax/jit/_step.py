@@ -38,7 +38,7 @@ from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor import step_events as _ev
 from .._tensor.facade import Tensor, before_write
-from ._paths import CONTROL_FLOW_ERRORS, ControlFlowError, Implicit, find_paths, resolver, user_line
+from ._paths import CONTROL_FLOW_ERRORS, Implicit, control_flow_error, find_paths, resolver
 
 _Tracer = jax.core.Tracer
 _tls = threading.local()  # .call: the call being traced (its Tensors and optimizers)
@@ -201,7 +201,7 @@ class _Program:
             try:
                 out = self.step.fn(*a, **dict(kw))
             except CONTROL_FLOW_ERRORS as e:
-                raise _value_error(self.step.name, e) from e
+                raise control_flow_error(self.step.name, e, step=True) from e
             finally:
                 modes.capture, modes.trace_tape = prev
             drew = generator._state is not rng_in
@@ -354,16 +354,6 @@ def _grads_after(kinds: tuple[int, ...], grad_out: list[tuple[int, Any]]) -> tup
     return tuple(end)
 
 
-def _value_error(name: str, e: BaseException) -> ControlFlowError:
-    where = user_line(e.__traceback__) or "(line unknown)"
-    err = ControlFlowError(
-        f"{name}: {where} needs a Tensor's value in Python (.item(), .numpy(), float(), print, or an if/while on "
-        "a Tensor), but inside a compiled training step a Tensor has no value until the step has run. Return the "
-        "Tensor from the step and read it after the call (loss = step(x, y); loss.item()), use paddle.where or "
-        "paddle.static.nn.cond for a branch, or pass full_graph=False to run this step eagerly."
-    )
-    err.where = where
-    return err
 
 
 class _Fast:

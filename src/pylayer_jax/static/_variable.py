@@ -125,23 +125,10 @@ class Parameter(Variable, _LayerParameter):
                  trainable: bool = True, learning_rate: float = 1.0, regularizer: Any = None,
                  need_clip: bool = True, do_model_average: bool = True) -> None:
         Variable.__init__(self, block, name, shape, dtype, stop_gradient=not trainable, kind="param")
-        self.persistable = True
         self.initializer = initializer
-        self.optimize_attr = {"learning_rate": float(learning_rate)}
-        self.regularizer = regularizer
-        self.need_clip = need_clip
-        self.do_model_average = do_model_average
-        self.is_distributed = False
+        self._set_attrs(learning_rate, regularizer, need_clip, do_model_average)
 
-    @property
-    def trainable(self) -> bool:
-        return not self.stop_gradient
-
-    @trainable.setter
-    def trainable(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise ValueError(f"Parameter.trainable: must be a bool, but received {type(value).__name__}.")
-        self.stop_gradient = not value
+    trainable = _LayerParameter.trainable  # settable, as a layer's parameter (Variable's is read-only)
 
     def __deepcopy__(self, memo: dict) -> Parameter:
         raise RuntimeError(

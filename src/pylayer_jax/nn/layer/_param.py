@@ -36,6 +36,10 @@ class Parameter(Tensor):
     def __init__(self, value: Any, name: str | None = None, trainable: bool = True, learning_rate: float = 1.0,
                  regularizer: Any = None, need_clip: bool = True, do_model_average: bool = True) -> None:
         super().__init__(value, not trainable, None, name)
+        self._set_attrs(learning_rate, regularizer, need_clip, do_model_average)
+
+    def _set_attrs(self, learning_rate: float, regularizer: Any, need_clip: bool, do_model_average: bool) -> None:
+        """The attributes a parameter has beside its value (shared with static programs' parameters)."""
         self.persistable = True
         self.optimize_attr = {"learning_rate": float(learning_rate)}
         self.regularizer = regularizer
