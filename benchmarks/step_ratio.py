@@ -25,22 +25,9 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _workloads import mlp_train_step, pylayer_train_step  # noqa: E402
+from bench import CusTanh  # noqa: E402  (the benchmarks' one cus_tanh PyLayer)
 
 import pylayer_jax as paddle  # noqa: E402
-from pylayer_jax.autograd import PyLayer  # noqa: E402
-
-
-class CusTanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):  # noqa: ANN001, ANN205
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):  # noqa: ANN001, ANN205
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
 
 
 def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01) -> Callable[[], Any]:
