@@ -42,6 +42,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._runtime import jax_setup as _jax_setup  # noqa: F401  (x64 and the CPU dispatch mode, before any array)
 from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache
 
@@ -58,7 +59,7 @@ except ImportError:  # pragma: no cover - other JAX versions: always run outside
 
 _tree_flatten = jax.tree_util.tree_flatten
 _tree_unflatten = jax.tree_util.tree_unflatten
-_ArrayImpl = type(jax.numpy.zeros(()))
+_ArrayImpl = type(jax.device_put(np.zeros(())))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
 
 class Pending:
