@@ -558,4 +558,5 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
             f"to_tensor: data of type {type(data).__name__} (numpy kind {np_arr.dtype.kind!r}) cannot become a "
             "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."
         )
-    return Tensor(jnp.asarray(np_arr.astype(target, copy=False)), stop_gradient)
+    # a transfer: jnp.asarray would compile a copy program for each new shape (a new batch size)
+    return Tensor(jax.device_put(np_arr.astype(target, copy=False)), stop_gradient)

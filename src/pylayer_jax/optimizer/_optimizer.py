@@ -261,7 +261,10 @@ class Optimizer:
         return tuple(out)
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
-        return type(self)._chain(dict(spec.hyper), spec.reg, jnp.zeros((), dtype)).init(jnp.zeros(tuple(shape), dtype))
+        # numpy placeholders for the learning rate and the parameter: made with jnp, each would compile a small
+        # program (a rule without state, SGD, then compiles nothing); a leaf that is one of them is transferred
+        state = type(self)._chain(dict(spec.hyper), spec.reg, np.zeros((), dtype)).init(np.zeros(tuple(shape), dtype))
+        return jax.tree.map(lambda v: jax.device_put(v) if isinstance(v, np.ndarray | np.generic) else v, state)
 
     def _state_names(self) -> tuple[str, ...]:
         return NAMES[self._STATE] if self._STATE else ()
