@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import pylayer_jax
+from pylayer_jax._runtime import compile_cache
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(pylayer_jax.__file__)))
 
@@ -38,6 +39,7 @@ for _ in range(3):
 print(json.dumps({"loss": float(loss), "w": net.weight.numpy().tolist(), "b": net.bias.numpy().tolist(),
                   "ours": compile_cache.CACHE_DIR, "jax_dir": jax.config.jax_compilation_cache_dir,
                   "min_secs": jax.config.jax_persistent_cache_min_compile_time_secs,
+                  "max_size": jax.config.jax_compilation_cache_max_size,
                   "hits": events.count("/jax/compilation_cache/cache_hits")}))
 """
 
@@ -72,6 +74,7 @@ def test_the_second_run_reads_what_the_first_wrote(tmp_path, uncached) -> None:
     first, _ = _run(tmp_path, PYLAYER_JAX_CACHE_DIR=str(d))
     written = _entries(d)
     assert first["ours"] == first["jax_dir"] == str(d) and first["min_secs"] == 0.0
+    assert first["max_size"] == compile_cache.MAX_BYTES  # bounded: filelock is a dependency, so JAX can evict
     assert len(written) >= 3 and first["hits"] == 0  # the kernels, the backward, the update: every program
     second, _ = _run(tmp_path, PYLAYER_JAX_CACHE_DIR=str(d))
     assert second["hits"] == len(written)  # each program read back, none compiled again

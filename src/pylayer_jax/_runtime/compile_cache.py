@@ -14,8 +14,8 @@ for every program (JAX caches only programs that took a second or more to compil
   warning for one the variable names. The default one is also left alone when another user owns it or
   others may write to it (the cache holds programs that will run: it must be trusted).
 
-JAX's cache grows without bound unless the ``filelock`` package is installed (JAX needs it to evict); then
-it keeps at most ``MAX_BYTES``. Deleting the directory is always safe.
+JAX keeps the cache under ``MAX_BYTES`` by evicting the least recently used programs; it needs the ``filelock``
+package for that (a dependency; without it, as in an environment that removed it, the cache is unbounded). Deleting the directory is always safe.
 """
 
 from __future__ import annotations
