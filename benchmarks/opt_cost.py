@@ -4,11 +4,12 @@ Cases, timed interleaved in one process (round after round, each case a batch pe
 batch of each kept), by wall time and by this thread's CPU time:
 
 - ``none``: forward, backward, clear_grad of each parameter (``mlp_step`` without its ``.grad`` read);
-- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()``;
+- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()``; with ``--full`` also each with
+  its update recorded in full every step (``full``) and, besides, each parameter updated apart (``per-param``);
 - each one's compiled XLA program alone (the step's arrays fed straight to it, as ``floor.py`` does);
 - JAX (+ optax) doing the same work in one ``jax.jit``.
 
-    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--profile]
+    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--full] [--profile]
 
 ``--profile`` prints, per optimizer, the Python functions one step calls (cProfile, per step).
 """
@@ -62,11 +63,13 @@ def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[
     out["none"] = none
     jx = jnp.asarray(x_np)
     for name, (make, tx) in OPTS.items():
-        for off in (False, True) if full else (False,):
+        for off in ("", " full", " per-param") if full else ("",):
             ps = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
             opt = make(ps)
             if off:  # the update recorded in full every step (no repeat of the last step's)
                 opt._fast_record = lambda *a: None
+            if off == " per-param":  # and each parameter updated apart (no flat update)
+                opt._FLAT = False
 
             def step(params: list[Any] = ps, opt: Any = opt) -> Any:
                 w1, b1, w2, b2 = params
@@ -76,7 +79,7 @@ def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[
                 opt.clear_grad()
                 return w1
 
-            out[f"{name} full" if off else name] = step
+            out[name + off] = step
         jp = [jnp.asarray(p) for p in p_np]
         state = [tx.init(jp)]
 
@@ -154,7 +157,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--size", default="64x8")
     ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--full", action="store_true", help="also time each optimizer with its update recorded in full")
+    ap.add_argument("--full", action="store_true",
+                    help="also time each optimizer with its update recorded in full every step, and also per parameter")
     args = ap.parse_args()
     b, h = (int(v) for v in args.size.split("x"))
     rng = np.random.default_rng(0)
@@ -166,7 +170,7 @@ def main() -> None:
             print(f"\n== {k}")
             profile(fns[k])
         return
-    for k in ("none", *OPTS):
+    for k in [k for k in fns if not k.startswith("JAX")]:
         prog, ext = program_alone_fn(fns[k])
         fns[f"XLA {k}"] = (lambda prog=prog, ext=ext: prog(*ext)[0])
     res = measure(fns, args.rounds)

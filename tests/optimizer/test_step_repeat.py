@@ -137,7 +137,7 @@ def test_replayed_steps_run_one_program_with_the_update() -> None:
     opt = paddle.optimizer.AdamW(learning_rate=0.1, beta1=B1, beta2=B2, epsilon=EPS, weight_decay=WD,
                                  parameters=params)
     runs = []
-    for k in range(STEPS):
+    for _ in range(STEPS):
         w1, b1, w2, b2 = params
         ((paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2) ** 2).mean().backward()
         before = dict(deferred.STATS)

@@ -9,7 +9,9 @@ leaves of all of them, raveled and concatenated per dtype, in a ``Layout`` fixed
 parameters' settings, shapes and dtypes. The update (``packed_kernel``) slices the leaves out
 (free inside XLA's fusions), runs ``_update_all`` and concatenates the new leaves again; the
 pack is split back into per-parameter arrays (``unpack_kernel``) only for ``state_dict`` and
-when the set of parameters that have gradients changes.
+when the set of parameters that have gradients changes. A layout may also name groups of
+parameters updated as one flat parameter (``flat_groups``, ``with_groups``): their element-wise
+leaves then lie together, leaf by leaf, so the flat update reads and writes each as one slice.
 """
 
 from __future__ import annotations
