@@ -122,6 +122,8 @@ def test_repeated_steps_follow_the_rule(rule: str, monkeypatch: pytest.MonkeyPat
     # recorded in full: the first step, the one without b2's gradient and the one after it (other parameters
     # than the last step's), and any step after a read of the state (state_dict splits the pack: a step reads
     # the parameters' state through it); the others repeat the last step's update
+    if not deferred.ENABLED:  # (PYLAYER_JAX_LAZY=0: every call runs at once, nothing is recorded)
+        return
     assert not fast_at[0] and not fast_at[NO_B2] and not fast_at[NO_B2 + 1]
     if rule == "sgd":
         assert all(fast_at[k] for k in range(1, STEPS) if k not in (NO_B2, NO_B2 + 1)), fast_at
@@ -158,7 +160,8 @@ def test_replayed_steps_run_one_program_with_the_update() -> None:
             o.st[i] = (m1, m2, b1p * B1, b2p * B2)
     for p, want in zip(params, o.p):
         np.testing.assert_allclose(p.numpy(), want, rtol=2e-5, atol=2e-6)
-    assert runs[-1]["programs"] > runs[2]["programs"]  # the later steps ran compiled programs
+    if deferred.ENABLED:  # (PYLAYER_JAX_LAZY=0: every call runs at once)
+        assert runs[-1]["programs"] > runs[2]["programs"]  # the later steps ran compiled programs
 
 
 def test_groups_of_different_settings_update_apart() -> None:
