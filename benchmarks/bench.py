@@ -108,10 +108,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
 
         step = mlp_step(paddle, x, params)
 
-        def loss(ps, x):
-            w1, b1, w2, b2 = ps
-            return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
-
+        loss = jax_mlp_loss
         g = jax.jit(jax.grad(loss))
         jx, jp = jnp.asarray(x_np), [jnp.asarray(p) for p in p_np]
         res[f"mlp step {bsz}x{w}"] = (timed(step, big=w > 1000 - 1), timed(lambda g=g, jp=jp, jx=jx: g(jp, jx), big=w > 999))
@@ -161,11 +158,7 @@ def compiled_steps() -> dict[str, tuple[float, float | None]]:
     params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
     fast = paddle.jit.to_static(mlp_train_step(paddle, params))
 
-    def loss(ps: Any, x: Any) -> Any:
-        w1, b1, w2, b2 = ps
-        return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
-
-    jax_mlp = _jax_sgd(loss, [jnp.asarray(p) for p in p_np], jnp.asarray(x_np))
+    jax_mlp = timed(jax_sgd(jax_mlp_loss, [jnp.asarray(p) for p in p_np], jnp.asarray(x_np)))
     res["compiled mlp step 64x8 (to_static: fwd, bwd, SGD)"] = (timed(lambda: fast(x)), jax_mlp)
     eager = mlp_train_step(paddle, [paddle.to_tensor(p, stop_gradient=False) for p in p_np])
     res["eager mlp step 64x8 (fwd, bwd, SGD)"] = (timed(lambda: eager(x)), jax_mlp)
@@ -173,29 +166,39 @@ def compiled_steps() -> dict[str, tuple[float, float | None]]:
     w_np = rng.random((2, 3), np.float32)
     w = paddle.to_tensor(w_np, stop_gradient=False)
     pfast = paddle.jit.to_static(pylayer_train_step(paddle, CusTanh, w))
-    jax_pl = _jax_sgd(lambda ps, _: jnp.mean(tanh_ref(ps[0])), [jnp.asarray(w_np)], None)
+    jax_pl = timed(jax_sgd(lambda ps, _: jnp.mean(tanh_ref(ps[0])), [jnp.asarray(w_np)], None))
     res["compiled pylayer step [2, 3] (to_static: fwd, bwd, SGD)"] = (timed(pfast), jax_pl)
     peager = pylayer_train_step(paddle, CusTanh, paddle.to_tensor(w_np, stop_gradient=False))
     res["eager pylayer step [2, 3] (fwd, bwd, SGD)"] = (timed(peager), jax_pl)
     return res
 
 
-def _jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any) -> float:
-    """A hand-written training step: ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update."""
-    tx = optax.sgd(0.01)
+def jax_mlp_loss(ps: list[Any], x: Any) -> Any:
+    """The loss of the ``mlp step`` rows in JAX: ``mean(tanh(x @ w1 + b1) @ w2 + b2)``."""
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
+
+
+def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01, donate: bool = False
+            ) -> Callable[[], Any]:
+    """A hand-written training step (one call a step, returning the loss): ``jax.jit`` of
+    ``jax.value_and_grad`` and an optax SGD update; with ``donate`` the parameters and optimizer state are
+    donated to it."""
+    tx = optax.sgd(lr)
     state = [tx.init(ps)]
 
-    @jax.jit
     def jstep(ps: Any, st: Any, x: Any) -> Any:
         value, g = jax.value_and_grad(loss)(ps, x)
         upd, st = tx.update(g, st, ps)
         return optax.apply_updates(ps, upd), st, value
 
-    def jrun() -> Any:
+    jstep = jax.jit(jstep, donate_argnums=(0, 1) if donate else ())
+
+    def run() -> Any:
         ps[:], state[0], value = jstep(list(ps), state[0], x)
         return value
 
-    return timed(jrun)
+    return run
 
 
 def cache_sizes() -> dict[str, int]:

@@ -23,31 +23,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-import optax  # noqa: E402
 from _workloads import mlp_train_step, pylayer_train_step  # noqa: E402
-from bench import CusTanh  # noqa: E402  (the benchmarks' one cus_tanh PyLayer)
+from bench import CusTanh, jax_mlp_loss, jax_sgd  # noqa: E402  (the benchmarks' one cus_tanh PyLayer, JAX step)
 
 import pylayer_jax as paddle  # noqa: E402
-
-
-def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01) -> Callable[[], Any]:
-    """The hand-written step: ``jax.jit`` of ``jax.value_and_grad`` and an optax SGD update, parameters and
-    optimizer state donated."""
-    tx = optax.sgd(lr)
-    state = [tx.init(ps)]
-
-    def jstep(ps: Any, st: Any, x: Any) -> Any:
-        value, g = jax.value_and_grad(loss)(ps, x)
-        upd, st = tx.update(g, st, ps)
-        return optax.apply_updates(ps, upd), st, value
-
-    jstep = jax.jit(jstep, donate_argnums=(0, 1))
-
-    def run() -> Any:
-        ps[:], state[0], value = jstep(list(ps), state[0], x)
-        return value
-
-    return run
 
 
 def workloads() -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
@@ -58,16 +37,14 @@ def workloads() -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
     params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
     mlp = paddle.jit.to_static(mlp_train_step(paddle, params))
 
-    def loss(ps: Any, x: Any) -> Any:
-        w1, b1, w2, b2 = ps
-        return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
-
+    loss = jax_mlp_loss
     jx = jnp.asarray(x_np)
-    out = {"mlp step 64x8 SGD": (lambda: mlp(x), jax_sgd(loss, [jnp.asarray(p) for p in p_np], jx))}
+    out = {"mlp step 64x8 SGD": (lambda: mlp(x), jax_sgd(loss, [jnp.asarray(p) for p in p_np], jx, donate=True))}
 
     w_np = rng.random((2, 3), np.float32)
     pl = paddle.jit.to_static(pylayer_train_step(paddle, CusTanh, paddle.to_tensor(w_np, stop_gradient=False)))
-    out["pylayer step [2, 3] SGD"] = (pl, jax_sgd(lambda ps, _: jnp.mean(jnp.tanh(ps[0])), [jnp.asarray(w_np)], None))
+    out["pylayer step [2, 3] SGD"] = (pl, jax_sgd(lambda ps, _: jnp.mean(jnp.tanh(ps[0])), [jnp.asarray(w_np)], None,
+                                                  donate=True))
 
     class Net(paddle.nn.Layer):
         def __init__(self) -> None:
@@ -85,7 +62,7 @@ def workloads() -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
 
     net = Net()
     lp = [jnp.asarray(p._value) for p in (net.l1.weight, net.l1.bias, net.l2.weight, net.l2.bias)]
-    out["Layer method step 64x8 SGD"] = (lambda: net.train_step(x), jax_sgd(loss, lp, jx))
+    out["Layer method step 64x8 SGD"] = (lambda: net.train_step(x), jax_sgd(loss, lp, jx, donate=True))
     return out
 
 

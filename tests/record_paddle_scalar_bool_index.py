@@ -6,27 +6,21 @@ Run with ``/tmp/paddle/bin/python tests/record_paddle_scalar_bool_index.py``; wr
 
 import json
 import os
+import sys
 
 import paddle
 
-INDICES = {"True": True, "False": False, "t0True": "t0True", "t0False": "t0False", "(1,True)": (1, True),
-           "(True,1)": (True, 1), "(True,...,False)": (True, Ellipsis, False), "(None,True)": (None, True),
-           "(True,[1,0])": (True, [1, 0]), "(slice,True)": (slice(0, 1), True)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scalar_bool_index_cases import INDICES, index, tensor  # noqa: E402
 
-
-def index(key):
-    ix = INDICES[key]
-    return paddle.to_tensor(ix == "t0True") if key.startswith("t0") else ix
-
-
-v = paddle.arange(8).astype("float32").reshape([2, 4])
+v = tensor(paddle)
 out = {"getitem": {}, "setitem": {}}
 for k in INDICES:
-    r = v[index(k)]
+    r = v[index(paddle, k)]
     out["getitem"][k] = {"shape": list(r.shape), "values": r.numpy().tolist()}
     w = v.clone()
     try:
-        w[index(k)] = -1.0
+        w[index(paddle, k)] = -1.0
         out["setitem"][k] = w.numpy().tolist()
     except ValueError as e:  # Paddle's kernel fails on some empty selections (a null index pointer)
         out["setitem"][k] = {"error": type(e).__name__}

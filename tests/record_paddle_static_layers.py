@@ -9,11 +9,15 @@ names, batch-norm running statistics, test-clone outputs) and ``tests/data/paddl
 
 import json
 import os
+import sys
 
 os.environ["FLAGS_enable_pir_api"] = "0"  # the Program IR with named Variables (all_parameters, scope names)
 
 import numpy as np  # noqa: E402
 import paddle  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import static_layer_cases as cases  # noqa: E402
 
 paddle.enable_static()
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,61 +40,23 @@ X = {
 }
 
 
-def attr(key):
-    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(W[key]))
-
-
-def run(main, startup, feed, fetch, n=5, between=None):
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    out = []
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        for _ in range(n):
-            out.append([np.asarray(v).tolist() for v in exe.run(main, feed=feed, fetch_list=fetch)])
-            if between is not None:
-                between()
-    return out, scope, exe
+def lists(traj):
+    return [[np.asarray(v).tolist() for v in r] for r in traj]
 
 
 def linear_sgd():
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 3], "float32")
-        lin = paddle.nn.Linear(3, 2, weight_attr=attr("lin_w"), bias_attr=attr("lin_b"))
-        loss = lin(x).mean()
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, lin, loss = cases.linear_sgd(paddle, W)
     names = [[p.name, p.trainable] for p in main.all_parameters()]
-    traj, _, _ = run(main, startup, {"x": X["lin_x"]}, [loss, lin.weight, lin.bias])
+    traj, _, _ = cases.run(paddle, main, startup, {"x": X["lin_x"]}, [loss, lin.weight, lin.bias])
+    traj = lists(traj)
     return {"names": names, "loss": [t[0] for t in traj], "weight": traj[-1][1], "bias": traj[-1][2]}
 
 
 def mlp(opt_name):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 4], "float32")
-        y = paddle.static.data("y", [None, 3], "float32")
-        net = paddle.nn.Sequential(
-            paddle.nn.Linear(4, 8, weight_attr=attr("mlp_w1"), bias_attr=attr("mlp_b1")),
-            paddle.nn.ReLU(),
-            paddle.nn.Linear(8, 3, weight_attr=attr("mlp_w2"), bias_attr=attr("mlp_b2")),
-        )
-        loss = paddle.nn.functional.mse_loss(net(x), y)
-        sched = None
-        if opt_name == "sgd":
-            opt = paddle.optimizer.SGD(0.1)
-        elif opt_name == "momentum_decay_clip":
-            opt = paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=0.01,
-                                            grad_clip=paddle.nn.ClipGradByNorm(0.5))
-        elif opt_name == "adam_l2_param":
-            opt = paddle.optimizer.Adam(0.05)
-        elif opt_name == "sgd_step_decay":
-            sched = paddle.optimizer.lr.StepDecay(0.2, step_size=2, gamma=0.5)
-            opt = paddle.optimizer.SGD(sched)
-        opt.minimize(loss)
-    traj, scope, exe = run(main, startup, {"x": X["mlp_x"], "y": X["mlp_y"]}, [loss],
-                           between=sched.step if sched is not None else None)
-    out = {"loss": [t[0] for t in traj]}
+    main, startup, _, loss, sched = cases.mlp(paddle, W, opt_name)
+    traj, scope, exe = cases.run(paddle, main, startup, {"x": X["mlp_x"], "y": X["mlp_y"]}, [loss],
+                                 between=sched.step if sched is not None else None)
+    out = {"loss": [t[0] for t in lists(traj)]}
     if opt_name == "sgd":
         out["names"] = [[p.name, p.trainable] for p in main.all_parameters()]
         with paddle.static.scope_guard(scope):
@@ -104,35 +70,16 @@ def mlp(opt_name):
 
 
 def mlp_param_regularizer():
-    """A ParamAttr(regularizer=L2Decay) on one weight, Adam elsewhere without decay."""
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 4], "float32")
-        y = paddle.static.data("y", [None, 3], "float32")
-        w1 = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(W["mlp_w1"]),
-                              regularizer=paddle.regularizer.L2Decay(0.5), learning_rate=2.0)
-        net = paddle.nn.Sequential(
-            paddle.nn.Linear(4, 8, weight_attr=w1, bias_attr=attr("mlp_b1")), paddle.nn.ReLU(),
-            paddle.nn.Linear(8, 3, weight_attr=attr("mlp_w2"), bias_attr=attr("mlp_b2")),
-        )
-        loss = paddle.nn.functional.mse_loss(net(x), y)
-        paddle.optimizer.Adam(0.05).minimize(loss)
-    traj, _, _ = run(main, startup, {"x": X["mlp_x"], "y": X["mlp_y"]}, [loss])
-    return {"loss": [t[0] for t in traj]}
+    main, startup, _, loss = cases.mlp_param_regularizer(paddle, W)
+    traj, _, _ = cases.run(paddle, main, startup, {"x": X["mlp_x"], "y": X["mlp_y"]}, [loss])
+    return {"loss": [t[0] for t in lists(traj)]}
 
 
 def conv_bn():
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        img = paddle.static.data("img", [None, 1, 5, 5], "float32")
-        conv = paddle.nn.Conv2D(1, 2, 3, weight_attr=attr("conv_w"), bias_attr=attr("conv_b"))
-        bn = paddle.nn.BatchNorm2D(2)
-        out = bn(conv(img))
-        loss = (out * out).mean() + out.mean()
-        test = main.clone(for_test=True)
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, test, bn, out, loss = cases.conv_bn(paddle, W)
     names = [[p.name, p.trainable] for p in main.all_parameters()]
-    traj, scope, exe = run(main, startup, {"img": X["img"]}, [loss, bn._mean, bn._variance])
+    traj, scope, exe = cases.run(paddle, main, startup, {"img": X["img"]}, [loss, bn._mean, bn._variance])
+    traj = lists(traj)
     with paddle.static.scope_guard(scope):
         t = exe.run(test, feed={"img": X["img"]}, fetch_list=[out, bn._mean])
     return {"names": names, "loss": [r[0] for r in traj], "mean": [r[1] for r in traj],
@@ -141,25 +88,15 @@ def conv_bn():
 
 
 def emb_ln():
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        ids = paddle.static.data("ids", [None, 3], "int64")
-        emb = paddle.nn.Embedding(5, 3, weight_attr=attr("emb_w"))
-        ln = paddle.nn.LayerNorm(3)
-        head = paddle.nn.Linear(3, 1, weight_attr=attr("head_w"))
-        loss = head(ln(emb(ids))).pow(2).mean()
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, ln, loss = cases.emb_ln(paddle, W)
     names = [[p.name, p.trainable] for p in main.all_parameters()]
-    traj, _, _ = run(main, startup, {"ids": X["ids"]}, [loss, ln.weight])
+    traj, _, _ = cases.run(paddle, main, startup, {"ids": X["ids"]}, [loss, ln.weight])
+    traj = lists(traj)
     return {"names": names, "loss": [t[0] for t in traj], "ln_weight": traj[-1][1]}
 
 
 def dropout():
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [64, 64], "float32")
-        out = paddle.nn.Dropout(0.5)(x)
-        test = main.clone(for_test=True)
+    main, startup, test, out = cases.dropout(paddle)
     ones = np.ones((64, 64), "float32")
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
@@ -196,7 +133,7 @@ def embedding_padding():
 
 
 res = {"inputs": {k: v.tolist() for k, v in {**W, **X}.items()}, "linear_sgd": linear_sgd(),
-       "mlp": {k: mlp(k) for k in ("sgd", "momentum_decay_clip", "adam_l2_param", "sgd_step_decay")},
+       "mlp": {k: mlp(k) for k in cases.MLP_OPTIMIZERS},
        "mlp_param_regularizer": mlp_param_regularizer(), "conv_bn": conv_bn(), "emb_ln": emb_ln(),
        "dropout": dropout(), "shared_name": shared_name(), "embedding_padding": embedding_padding()}
 with open(os.path.join(HERE, "data", "paddle_static_layers.json"), "w") as f:

@@ -18,13 +18,13 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from interrupt_support import LineInterrupt, close
 from pylayer_support import CusTanh
 
 import pylayer_jax as paddle
@@ -73,31 +73,6 @@ def _step(x: paddle.Tensor, params: list[paddle.Tensor], opt: Any, layer: bool) 
     opt.clear_grad()
 
 
-class _Inject:
-    """A trace hook that raises KeyboardInterrupt at the k-th line event inside the engine (0: never), noting
-    where each event was."""
-
-    def __init__(self, k: int, where: list | None = None) -> None:
-        self.k, self.n, self.at, self.where = k, 0, None, where
-
-    def glob(self, frame: Any, event: str, arg: Any) -> Callable | None:
-        return self.loc if frame.f_code.co_filename in _FILES else None
-
-    def loc(self, frame: Any, event: str, arg: Any) -> Callable:
-        if event == "line":
-            self.n += 1
-            if self.where is not None:
-                self.where.append((os.path.basename(frame.f_code.co_filename), frame.f_lineno))
-            if self.n == self.k:
-                self.at = (os.path.basename(frame.f_code.co_filename), frame.f_lineno, frame.f_code.co_name)
-                raise KeyboardInterrupt
-        return self.loc
-
-
-def _close(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and np.allclose(a, b, rtol=1e-10, atol=1e-12)
-
-
 def _interrupted_run(k: int, warm: int, steps: int, layer: bool, where: list | None = None) -> tuple[Any, list[str]]:
     """Train ``warm`` steps, then ``steps`` more with an interrupt at engine line event ``k``; then check.
     Returns (where it was interrupted or None, the problems found)."""
@@ -106,17 +81,16 @@ def _interrupted_run(k: int, warm: int, steps: int, layer: bool, where: list | N
     opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
     for _ in range(warm):
         _step(x, params, opt, layer)
-    inj = _Inject(k, where)
-    i = warm  # the step being run
-    sys.settrace(inj.glob)
-    try:
+    inj = LineInterrupt(k, _FILES.__contains__, where)
+    running = [warm]  # the step being run
+
+    def steps_run() -> None:
         for n in range(warm, warm + steps):
-            i = n
+            running[0] = n
             _step(x, params, opt, layer)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sys.settrace(None)
+
+    inj.run(steps_run)
+    i = running[0]
     if inj.at is None:
         return None, []
     problems = []
@@ -128,10 +102,10 @@ def _interrupted_run(k: int, warm: int, steps: int, layer: bool, where: list | N
         xv = x.numpy()
     except Exception as e:  # noqa: BLE001 - the problem to report
         return inj.at, problems + [f"a value is lost: {e!r}"[:200]]
-    if not _close(xv, X):
+    if not close(xv, X):
         problems.append("the input changed")
     for j, v in enumerate(vals):  # each parameter: its value before the interrupted step, or after it
-        if not (_close(v, REF[i][j]) or _close(v, REF[i + 1][j])):
+        if not (close(v, REF[i][j]) or close(v, REF[i + 1][j])):
             problems.append(f"parameter {j} is neither its old nor its new value")
     try:  # the next steps (noted, replayed, compiled again) are correct from the values there are now
         opt.clear_grad()
@@ -139,7 +113,7 @@ def _interrupted_run(k: int, warm: int, steps: int, layer: bool, where: list | N
         for n in range(4):
             _step(x, params, opt, layer)
             cur = _sgd_ref(cur)
-            if not all(_close(p.numpy(), c) for p, c in zip(params, cur)):
+            if not all(close(p.numpy(), c) for p, c in zip(params, cur)):
                 problems.append(f"step {n + 1} after the interrupt is wrong")
                 break
     except Exception as e:  # noqa: BLE001 - the problem to report

@@ -13,6 +13,7 @@ import pytest
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
 from pylayer_jax._ops.table import TABLE
+from pylayer_jax._runtime.kernel_cache import KernelCache
 
 
 def T(a, dtype=None):  # noqa: ANN001, ANN201, N802
@@ -106,6 +107,16 @@ def test_put_along_axis_reductions() -> None:
     np.testing.assert_array_equal(add.numpy(), [[8, 2, 2], [2, 8, 2]])
     assign = paddle.put_along_axis(x, T([[0], [1]]), T([[5.0], [6.0]]), 1)
     np.testing.assert_array_equal(assign.numpy(), [[5, 2, 2], [2, 6, 2]])
+
+
+def test_put_along_axis_where_meshgrid_returns_a_tuple(monkeypatch) -> None:  # noqa: ANN001
+    """JAX 0.11 returns jnp.meshgrid's grids as a tuple (a list before): the op must not write into it."""
+    real = jax.numpy.meshgrid
+    monkeypatch.setattr(jax.numpy, "meshgrid", lambda *a, **k: tuple(real(*a, **k)))
+    monkeypatch.setattr(TABLE["put_along_axis"], "_fwd", KernelCache())  # traced anew with the tuple
+    x = paddle.full([2, 3], 2.0)
+    out = paddle.put_along_axis(x, T([[0, 0], [1, 1]]), 3.0, 1, reduce="add")
+    np.testing.assert_array_equal(out.numpy(), [[8, 2, 2], [2, 8, 2]])  # Paddle 3.3.1, as above
 
 
 def test_masked_select_eager_and_error_when_traced() -> None:

@@ -12,18 +12,22 @@ Oracle: Paddle's AdamW written in numpy, on gradients from ``jax.grad`` of the s
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from interrupt_support import LineInterrupt, close
 
 import pylayer_jax as paddle
 
 _PKG = os.path.dirname(paddle.__file__) + os.sep
+
+
+def _inside(filename: str) -> bool:
+    return filename.startswith(_PKG)
+
 
 _rng = np.random.default_rng(7)
 X = _rng.standard_normal((5, 4))
@@ -63,26 +67,9 @@ for _ in range(10):
     REF.append(_adamw_ref(*REF[-1]))
 
 
-class _Inject:
-    """A trace hook that raises KeyboardInterrupt at the k-th line event inside the package (0: never)."""
-
-    def __init__(self, k: int) -> None:
-        self.k, self.n, self.at = k, 0, None
-
-    def glob(self, frame: Any, event: str, arg: Any) -> Callable | None:
-        return self.loc if frame.f_code.co_filename.startswith(_PKG) else None
-
-    def loc(self, frame: Any, event: str, arg: Any) -> Callable:
-        if event == "line":
-            self.n += 1
-            if self.n == self.k:
-                self.at = (os.path.basename(frame.f_code.co_filename), frame.f_lineno, frame.f_code.co_name)
-                raise KeyboardInterrupt
-        return self.loc
-
-
-def _close(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and np.allclose(a, b, rtol=1e-10, atol=1e-12)
+def _forward_backward(x: paddle.Tensor, params: list[paddle.Tensor]) -> None:
+    w1, b1, w2, b2 = params
+    ((paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2) ** 2).mean().backward()
 
 
 def _setup() -> tuple[paddle.Tensor, list[paddle.Tensor], Any]:
@@ -93,9 +80,15 @@ def _setup() -> tuple[paddle.Tensor, list[paddle.Tensor], Any]:
     return x, params, opt
 
 
-def _forward_backward(x: paddle.Tensor, params: list[paddle.Tensor]) -> None:
-    w1, b1, w2, b2 = params
-    ((paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2) ** 2).mean().backward()
+def _trained(at_step: int) -> tuple[paddle.Tensor, list[paddle.Tensor], Any]:
+    """The input, parameters and optimizer after ``at_step`` steps, with the gradients of the next one."""
+    x, params, opt = _setup()
+    for _ in range(at_step):
+        _forward_backward(x, params)
+        opt.step()
+        opt.clear_grad()
+    _forward_backward(x, params)
+    return x, params, opt
 
 
 def _matches(params: list[paddle.Tensor], opt: Any, j: int) -> list[bool]:
@@ -105,30 +98,19 @@ def _matches(params: list[paddle.Tensor], opt: Any, j: int) -> list[bool]:
     sd = opt.state_dict()
     out = []
     for p, want in zip(params, ps):
-        out.append(_close(p.numpy(), want))
+        out.append(close(p.numpy(), want))
     for k, p in enumerate(params):
         for a, name in enumerate(ACCS):
             got = sd.get(f"{p.name}_{name}_0")
-            out.append(got is None if st is None else got is not None and _close(got.numpy(), st[k][a]))
+            out.append(got is None if st is None else got is not None and close(got.numpy(), st[k][a]))
     return out
 
 
 def _interrupted_run(k: int, at_step: int) -> tuple[Any, list[str]]:
     """Train, with an interrupt at line event ``k`` of ``opt.step()`` in step ``at_step``; then check."""
-    x, params, opt = _setup()
-    inj = _Inject(k)
-    for _ in range(at_step):
-        _forward_backward(x, params)
-        opt.step()
-        opt.clear_grad()
-    _forward_backward(x, params)
-    sys.settrace(inj.glob)
-    try:
-        opt.step()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sys.settrace(None)
+    x, params, opt = _trained(at_step)
+    inj = LineInterrupt(k, _inside)
+    inj.run(opt.step)
     if inj.at is None:
         return None, []
     try:
@@ -158,28 +140,11 @@ def _interrupted_run(k: int, at_step: int) -> tuple[Any, list[str]]:
 
 def _count_events(at_step: int) -> tuple[int, set[str]]:
     """How many line events ``opt.step()`` makes in step ``at_step`` (caches warm), and in which files."""
-    files: set[str] = set()
-
-    class _Count(_Inject):
-        def loc(self, frame: Any, event: str, arg: Any) -> Callable:
-            if event == "line":
-                files.add(os.path.basename(frame.f_code.co_filename))
-            return super().loc(frame, event, arg)
-
     _interrupted_run(0, at_step)
-    inj = _Count(0)
-    x, params, opt = _setup()
-    for _ in range(at_step):
-        _forward_backward(x, params)
-        opt.step()
-        opt.clear_grad()
-    _forward_backward(x, params)
-    sys.settrace(inj.glob)
-    try:
-        opt.step()
-    finally:
-        sys.settrace(None)
-    return inj.n, files
+    where: list = []
+    _, _, opt = _trained(at_step)
+    LineInterrupt(0, _inside, where).run(opt.step)
+    return len(where), {f for f, _ in where}
 
 
 def test_uninterrupted_training_follows_the_reference() -> None:

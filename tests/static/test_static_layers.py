@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 import pytest
+import static_layer_cases as cases
 
 import pylayer_jax as paddle
 
@@ -28,25 +29,12 @@ def _static_mode():
     paddle.disable_static()
 
 
-def attr(key):
-    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(IN[key]))
-
-
 def programs():
-    return paddle.static.Program(), paddle.static.Program()
+    return cases.programs(paddle)
 
 
 def run(main, startup, feed, fetch, n=5, between=None):
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
-    out = []
-    with paddle.static.scope_guard(scope):
-        exe.run(startup)
-        for _ in range(n):
-            out.append(exe.run(main, feed=feed, fetch_list=fetch))
-            if between is not None:
-                between()
-    return out, scope, exe
+    return cases.run(paddle, main, startup, feed, fetch, n, between)
 
 
 def names(main):
@@ -59,12 +47,7 @@ def close(a, b, rtol=1e-5, atol=1e-6):
 
 def test_linear_trains_with_sgd_as_paddle():
     ref = REF["linear_sgd"]
-    main, startup = programs()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 3], "float32")
-        lin = paddle.nn.Linear(3, 2, weight_attr=attr("lin_w"), bias_attr=attr("lin_b"))
-        loss = lin(x).mean()
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, lin, loss = cases.linear_sgd(paddle, IN)
     assert isinstance(lin.weight, paddle.static.Parameter) and lin.weight.persistable
     assert names(main) == ref["names"]
     traj, scope, _ = run(main, startup, {"x": IN["lin_x"]}, [loss, lin.weight, lin.bias])
@@ -75,32 +58,10 @@ def test_linear_trains_with_sgd_as_paddle():
 
 
 def _mlp(opt_name):
-    main, startup = programs()
-    sched = None
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 4], "float32")
-        y = paddle.static.data("y", [None, 3], "float32")
-        net = paddle.nn.Sequential(
-            paddle.nn.Linear(4, 8, weight_attr=attr("mlp_w1"), bias_attr=attr("mlp_b1")),
-            paddle.nn.ReLU(),
-            paddle.nn.Linear(8, 3, weight_attr=attr("mlp_w2"), bias_attr=attr("mlp_b2")),
-        )
-        loss = paddle.nn.functional.mse_loss(net(x), y)
-        if opt_name == "sgd":
-            opt = paddle.optimizer.SGD(0.1)
-        elif opt_name == "momentum_decay_clip":
-            opt = paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=0.01,
-                                            grad_clip=paddle.nn.ClipGradByNorm(0.5))
-        elif opt_name == "adam_l2_param":
-            opt = paddle.optimizer.Adam(0.05)
-        else:
-            sched = paddle.optimizer.lr.StepDecay(0.2, step_size=2, gamma=0.5)
-            opt = paddle.optimizer.SGD(sched)
-        opt.minimize(loss)
-    return main, startup, net, loss, sched
+    return cases.mlp(paddle, IN, opt_name)
 
 
-@pytest.mark.parametrize("opt_name", ["sgd", "momentum_decay_clip", "adam_l2_param", "sgd_step_decay"])
+@pytest.mark.parametrize("opt_name", cases.MLP_OPTIMIZERS)
 def test_sequential_mlp_trajectory_matches_paddle(opt_name):
     main, startup, _, loss, sched = _mlp(opt_name)
     traj, _, _ = run(main, startup, {"x": IN["mlp_x"], "y": IN["mlp_y"]}, [loss],
@@ -122,18 +83,7 @@ def test_mlp_parameters_listed_and_test_clone_evaluates():
 
 
 def test_param_attr_regularizer_and_learning_rate_are_applied():
-    main, startup = programs()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 4], "float32")
-        y = paddle.static.data("y", [None, 3], "float32")
-        w1 = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(IN["mlp_w1"]),
-                              regularizer=paddle.regularizer.L2Decay(0.5), learning_rate=2.0)
-        net = paddle.nn.Sequential(
-            paddle.nn.Linear(4, 8, weight_attr=w1, bias_attr=attr("mlp_b1")), paddle.nn.ReLU(),
-            paddle.nn.Linear(8, 3, weight_attr=attr("mlp_w2"), bias_attr=attr("mlp_b2")),
-        )
-        loss = paddle.nn.functional.mse_loss(net(x), y)
-        paddle.optimizer.Adam(0.05).minimize(loss)
+    main, startup, net, loss = cases.mlp_param_regularizer(paddle, IN)
     assert net[0].weight.optimize_attr == {"learning_rate": 2.0}
     traj, _, _ = run(main, startup, {"x": IN["mlp_x"], "y": IN["mlp_y"]}, [loss])
     close([t[0] for t in traj], REF["mlp_param_regularizer"]["loss"])
@@ -141,15 +91,7 @@ def test_param_attr_regularizer_and_learning_rate_are_applied():
 
 def test_conv_batchnorm_running_stats_update_per_run_and_test_clone_uses_them():
     ref = REF["conv_bn"]
-    main, startup = programs()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        img = paddle.static.data("img", [None, 1, 5, 5], "float32")
-        conv = paddle.nn.Conv2D(1, 2, 3, weight_attr=attr("conv_w"), bias_attr=attr("conv_b"))
-        bn = paddle.nn.BatchNorm2D(2)
-        out = bn(conv(img))
-        loss = (out * out).mean() + out.mean()
-        test = main.clone(for_test=True)
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, test, bn, out, loss = cases.conv_bn(paddle, IN)
     assert names(main) == ref["names"]
     assert bn._mean.persistable and not bn._mean.trainable
     traj, scope, exe = run(main, startup, {"img": IN["img"]}, [loss, bn._mean, bn._variance])
@@ -166,14 +108,7 @@ def test_conv_batchnorm_running_stats_update_per_run_and_test_clone_uses_them():
 
 def test_embedding_layernorm_trajectory_matches_paddle():
     ref = REF["emb_ln"]
-    main, startup = programs()
-    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        ids = paddle.static.data("ids", [None, 3], "int64")
-        emb = paddle.nn.Embedding(5, 3, weight_attr=attr("emb_w"))
-        ln = paddle.nn.LayerNorm(3)
-        head = paddle.nn.Linear(3, 1, weight_attr=attr("head_w"))
-        loss = head(ln(emb(ids))).pow(2).mean()
-        paddle.optimizer.SGD(0.1).minimize(loss)
+    main, startup, ln, loss = cases.emb_ln(paddle, IN)
     assert names(main) == ref["names"]
     traj, _, _ = run(main, startup, {"ids": IN["ids"]}, [loss, ln.weight])
     close([t[0] for t in traj], ref["loss"], rtol=1e-4)
@@ -182,11 +117,7 @@ def test_embedding_layernorm_trajectory_matches_paddle():
 
 def test_dropout_draws_anew_each_run_and_is_identity_in_the_test_clone():
     ref = REF["dropout"]
-    main, startup = programs()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [64, 64], "float32")
-        out = paddle.nn.Dropout(0.5)(x)
-        test = main.clone(for_test=True)
+    main, startup, test, out = cases.dropout(paddle)
     ones = np.ones((64, 64), "float32")
     exe = paddle.static.Executor()
     exe.run(startup)

@@ -113,3 +113,46 @@ def test_static_pylayer_without_random_ops_takes_no_key(static) -> None:
     yv, gv = exe.run(main, feed={"x": np.ones((4, 1000), "float32")}, fetch_list=[y, g])
     np.testing.assert_allclose(yv, 2.0)
     np.testing.assert_allclose(gv, 3.0)
+
+
+def _random_backward_program(forward_draws: bool):
+    def fwd(x):
+        return paddle.nn.functional.dropout(x, 0.5) if forward_draws else x * 2.0
+
+    def bwd(dy):
+        return paddle.nn.functional.dropout(dy, 0.5) * 3.0
+
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [4, 1000], "float32")
+        x.stop_gradient = False
+        y = paddle.static.nn.static_pylayer(fwd, [x], bwd)
+        (g,) = paddle.static.gradients([paddle.sum(y)], [x])
+    return main, start, y, g
+
+
+@pytest.mark.parametrize("forward_draws", [False, True], ids=["backward-only", "forward-and-backward"])
+def test_static_pylayer_backward_draws_anew_at_each_run_and_repeats_after_seed(static, forward_draws) -> None:
+    main, start, y, g = _random_backward_program(forward_draws)
+    assert "@rng_key" in main.global_block().vars
+    exe = paddle.static.Executor()
+    exe.run(start)
+    feed = {"x": np.ones((4, 1000), "float32")}
+    ya, ga = exe.run(main, feed=feed, fetch_list=[y, g])
+    _, gb = exe.run(main, feed=feed, fetch_list=[y, g])
+    assert not np.array_equal(ga, gb)  # backward_fn's dropout draws a new mask at each run
+    paddle.seed(9)
+    yc, gc = exe.run(main, feed=feed, fetch_list=[y, g])
+    paddle.seed(9)
+    yd, gd = exe.run(main, feed=feed, fetch_list=[y, g])
+    np.testing.assert_array_equal(gc, gd)
+    np.testing.assert_array_equal(yc, yd)
+    assert len(main._exe_cache) == 1  # the key is an input of the one compiled program
+    # the draws are right: the dropout of a gradient of ones, times 3, is 0 or 6 (upscale_in_train)
+    assert set(np.unique(ga)) == {0.0, 6.0}
+    assert 0.45 < (ga == 0).mean() < 0.55
+    if forward_draws:  # forward_fn and backward_fn draw from different keys
+        assert set(np.unique(ya)) == {0.0, 2.0}
+        assert not np.array_equal(ya == 0, ga == 0)
+    else:
+        np.testing.assert_allclose(ya, 2.0)

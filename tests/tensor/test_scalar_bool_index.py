@@ -8,6 +8,8 @@ import os
 
 import numpy as np
 import pytest
+import scalar_bool_index_cases as cases
+from scalar_bool_index_cases import INDICES
 
 import pylayer_jax as paddle
 
@@ -15,18 +17,13 @@ with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
                        "paddle_scalar_bool_index.json")) as _f:
     REF = json.load(_f)
 
-INDICES = {"True": True, "False": False, "t0True": "t0True", "t0False": "t0False", "(1,True)": (1, True),
-           "(True,1)": (True, 1), "(True,...,False)": (True, Ellipsis, False), "(None,True)": (None, True),
-           "(True,[1,0])": (True, [1, 0]), "(slice,True)": (slice(0, 1), True)}
-
 
 def index(key):
-    ix = INDICES[key]
-    return paddle.to_tensor(ix == "t0True") if key.startswith("t0") else ix
+    return cases.index(paddle, key)
 
 
 def tensor():
-    return paddle.arange(8).astype("float32").reshape([2, 4])
+    return cases.tensor(paddle)
 
 
 @pytest.mark.parametrize("key", list(INDICES))

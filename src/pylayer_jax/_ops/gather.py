@@ -126,7 +126,7 @@ _REDUCES = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
 
 def _grid(indices, axis):  # noqa: ANN001, ANN202
     """Full index tuple for writing ``values`` along ``axis`` at ``indices``."""
-    grids = jnp.meshgrid(*[jnp.arange(n) for n in indices.shape], indexing="ij")
+    grids = list(jnp.meshgrid(*[jnp.arange(n) for n in indices.shape], indexing="ij"))  # (a tuple in newer JAX)
     grids[axis] = indices
     return tuple(grids)
 

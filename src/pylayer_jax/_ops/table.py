@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._runtime.exact_key import plain
 from .._runtime.kernel_cache import MAX_SHAPES, SHAPED, KernelCache
 from .checks import default_checks
 
@@ -124,9 +125,10 @@ class Op:
 
     # ---- forward -------------------------------------------------------------
     def call(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, leaves: Sequence[Any]) -> Any:
-        """Run the op on jax arrays (or tracers): the traced path, no cache."""
+        """Run the op on jax arrays (or tracers): the traced path, no cache. The attributes are a key's
+        (``exact_key``: their wrappers come off here)."""
         targs = jax.tree_util.tree_unflatten(treedef, leaves) if treedef is not None else leaves
-        return self.fn(*targs, *attr_args, **dict(attr_kwargs))
+        return self.fn(*targs, *plain(attr_args), **dict(plain(attr_kwargs)))
 
     def _call_flat(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, *leaves: Any) -> Any:
         # positional leaves: jit's C++ fast path dispatches them quicker than one tuple argument
@@ -225,7 +227,7 @@ def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs): 
     cts_m = [c if c is not None or outs is None or outs[i] is None else jnp.zeros_like(outs[i])
              for i, c in enumerate(cts)]
     ct = cts_m[0] if len(cts_m) == 1 else tuple(cts_m)
-    grads = op.vjp(saved, ct, *attr_args, **dict(attr_kwargs))
+    grads = op.vjp(saved, ct, *plain(attr_args), **dict(plain(attr_kwargs)))
     if not isinstance(grads, (tuple, list)):
         grads = (grads,)
     if len(grads) == len(targs):  # one entry per tensor parameter: None for one given but without a gradient

@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._ops.table import Op
+from .._runtime.exact_key import exact
 from .._runtime.state import grad_mode, modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
@@ -75,7 +76,7 @@ class _Run:
         self.aux: _Aux | None = None
 
     def key(self) -> Any:
-        static = tuple(v for i, v in enumerate(self.leaves) if not isinstance(v, jax.Array))
+        static = tuple(exact(v) for v in self.leaves if not isinstance(v, jax.Array))
         avals = tuple((jnp.shape(d), jnp.result_type(d)) for d in self.dyn)
         try:
             k = (self.cls, self.tdef, avals, static)

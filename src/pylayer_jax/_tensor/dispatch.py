@@ -25,6 +25,7 @@ from .._exec.deferred import Pending
 from .._ops.checks import KIND_TYPE_ERROR, check_kernel
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
+from .._runtime.exact_key import exact, plain
 from .._runtime.state import current_saved_hooks, grad_mode, modes
 from . import step_events as _ev
 from .facade import EAGER_TYPES, Tensor, _concrete, _Tracer
@@ -38,9 +39,12 @@ def _is_tensor(x: Any) -> bool:
 
 
 def _norm_attr(v: Any) -> Any:
-    """Make an attribute hashable and concrete: lists -> tuples, Tensors -> Python values."""
-    if v is None or type(v) in (int, float, bool, str):
+    """Make an attribute hashable and concrete: lists -> tuples, Tensors -> Python values, and numbers that
+    ``==`` confuses (``-0.0`` and ``0.0``, ``1`` and ``True``, NaN) told apart (``exact_key``)."""
+    if v is None or type(v) in (int, str):
         return v
+    if type(v) in (float, bool, complex):
+        return exact(v)
     if isinstance(v, Tensor):
         _concrete(v, "an op attribute given as a Tensor")
         v = v.tolist()
@@ -52,7 +56,7 @@ def _norm_attr(v: Any) -> Any:
         return tuple(_norm_attr(e) for e in v)
     if isinstance(v, dict):
         return tuple(sorted((k, _norm_attr(e)) for k, e in v.items()))
-    return v
+    return exact(v)
 
 
 _PLAIN_ATTRS = (int, float, bool, str, type(None))
@@ -97,7 +101,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
             return _general(op, args, kwargs)
     if modes.static_program is not None:
         return _general(op, args, kwargs)
-    return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
+    return _run(op, (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name), args[:n], None, arrays)
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
@@ -181,7 +185,7 @@ def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
     are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
     try:
-        arguments = op.bind((*targs, *attr_args), attr_kwargs)
+        arguments = op.bind((*targs, *plain(attr_args)), plain(attr_kwargs))
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
     for c in op.checks(op.name, arguments) or ():

@@ -37,6 +37,7 @@ import jax.numpy as jnp
 
 from .._autograd.saved import SavedValue
 from .._ops.table import Op
+from .._runtime.exact_key import exact
 from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
@@ -254,7 +255,7 @@ class StaticFunction:
                 f"{self._op.name}: non-Tensor arguments become compile-time constants and must be "
                 "hashable, but one of them is not. Pass arrays as Tensors."
             ) from None
-        sig = (treedef, statics, _training(self.dygraph_function))
+        sig = (treedef, tuple([exact(v) for v in statics]), _training(self.dygraph_function))  # (-0.0 is not 0.0)
         if sig in self._eager:
             return self.dygraph_function(*args, **kwargs)
         step = self._steps.get(sig)

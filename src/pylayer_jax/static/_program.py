@@ -21,6 +21,7 @@ import numpy as np
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime import unique_name as _unique_name
+from .._runtime.exact_key import FALSE, plain
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
@@ -85,8 +86,8 @@ class TableOp(Operator):
     """A call of a table op on Variables."""
 
     def __init__(self, block: Block, op: Op, key: tuple, leaves: Sequence[Any], outputs: Sequence[Variable]) -> None:
-        attrs = dict(zip(list(op.signature.parameters)[op.n_tensors :], key[1]))
-        attrs.update(dict(key[2]))
+        attrs = dict(zip(list(op.signature.parameters)[op.n_tensors :], plain(key[1])))
+        attrs.update(dict(plain(key[2])))
         super().__init__(block, leaves, outputs, attrs)
         self.type = op.name
         self.op = op
@@ -347,10 +348,10 @@ def _for_test(op: Operator) -> Operator:
         return op
     treedef, attr_args, attr_kwargs, dt = op.key
     names = list(op.op.signature.parameters)[op.op.n_tensors:]
-    if dict(attr_kwargs).get("training") is True:
-        attr_kwargs = tuple((k, False if k == "training" else v) for k, v in attr_kwargs)
-    elif "training" in names[:len(attr_args)] and attr_args[names.index("training")] is True:
-        attr_args = tuple(False if i == names.index("training") else a for i, a in enumerate(attr_args))
+    if plain(dict(attr_kwargs).get("training")) is True:
+        attr_kwargs = tuple((k, FALSE if k == "training" else v) for k, v in attr_kwargs)
+    elif "training" in names[:len(attr_args)] and plain(attr_args[names.index("training")]) is True:
+        attr_args = tuple(FALSE if i == names.index("training") else a for i, a in enumerate(attr_args))
     else:
         return op
     new = TableOp.__new__(TableOp)

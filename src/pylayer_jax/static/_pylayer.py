@@ -5,10 +5,10 @@ Layer L6. forward_fn is traced with ``jax.make_jaxpr`` into the forward block of
 ``gradients``/``append_backward`` first differentiate through it (that is also when a
 wrong number, shape or dtype of gradients is reported). Lowered, the operator is a
 ``jax.custom_vjp`` function whose forward runs forward_fn and whose backward runs
-backward_fn on the output gradients. A forward_fn that draws random numbers (dropout,
-``paddle.rand``) gets a key input derived from the program's per-run key, so each
-``Executor.run`` draws anew and ``paddle.seed`` repeats a run, as for the program's other
-random ops.
+backward_fn on the output gradients. A forward_fn or backward_fn that draws random numbers
+(dropout, ``paddle.rand``) gets a key input derived from the program's per-run key (backward_fn
+from a key folded off it), so each ``Executor.run`` draws anew and ``paddle.seed`` repeats a
+run, as for the program's other random ops.
 """
 
 from __future__ import annotations
@@ -84,15 +84,31 @@ class PylayerOp(Operator):
         key_var: Variable | None = None,
     ) -> None:
         super().__init__(block, inputs, outputs, {"forward_block": fwd_block.idx})
-        # the per-run key of a forward_fn that draws random numbers (None when it draws none)
-        self.key_var = key_var
+        # the per-run key of a forward_fn or backward_fn that draws random numbers (None when neither draws)
+        self.key_var: Variable | None = None
         if key_var is not None:
-            self.attrs["rng_key"] = key_var.name
+            self._set_key(key_var)
         self.forward_fn = forward_fn
         self.backward_fn = backward_fn
         self.out_tree = out_tree
         self.fwd_block = fwd_block
         self.bwd_block: Any = None
+        self.backward_draws = 0  # random draws of backward_fn (counted when traced with a key)
+
+    def _set_key(self, key_var: Variable) -> None:
+        self.key_var = key_var
+        self.attrs["rng_key"] = key_var.name
+
+    def _add_key(self) -> None:
+        """A per-run key for a backward_fn that draws when forward_fn does not: derived in the program as the
+        other random ops' keys, by an op placed just before this one."""
+        prog = self.block.program
+        key_var = prog.random_key()
+        make = key_var.producer
+        make.block.ops.remove(make)
+        make.block = self.block
+        self.block.ops.insert(self.block.ops.index(self), make)
+        self._set_key(key_var)
 
     def data_vars(self) -> list[Variable]:
         """The Variable inputs of forward_fn (those that get gradients)."""
@@ -110,8 +126,9 @@ class PylayerOp(Operator):
             out, _ = _flat_outputs(self.forward_fn(*args), "static_pylayer: forward_fn")
         return out
 
-    def call_backward(self, cts: Sequence[Any]) -> list[Any]:
-        """backward_fn on output gradients -> one gradient (or None) per Variable input, checked."""
+    def call_backward(self, cts: Sequence[Any], key: Any = None) -> list[Any]:
+        """backward_fn on output gradients -> one gradient (or None) per Variable input, checked. Its random
+        draws derive from ``key`` (the op's per-run key; from the global generator where None)."""
         fn = self.backward_fn
         assert fn is not None
         try:
@@ -123,8 +140,9 @@ class PylayerOp(Operator):
             ) from None
         except ValueError:  # builtins without a signature: let the call decide
             pass
-        with static_recording_paused():
+        with static_recording_paused(), keys_from(None if key is None else _backward_key(key)) as k:
             res = fn(*[Tensor(c) for c in cts])
+            self.backward_draws = max(self.backward_draws, k.count)
         grads = list(res) if isinstance(res, list | tuple) else [res]
         n_in = len(self.data_vars())
         if len(grads) != n_in:
@@ -150,8 +168,9 @@ class PylayerOp(Operator):
         ins = self.data_vars()
         ct_a = [v._value for v in self.outputs]
         ct_b = [v._alt for v in self.outputs]
-        ga = jax.eval_shape(lambda *c: self.call_backward(c), *ct_a)
-        gb = jax.eval_shape(lambda *c: self.call_backward(c), *ct_b)
+        # traced with a placeholder key, which counts the random draws (the real key comes per run)
+        ga = jax.eval_shape(lambda *c: self.call_backward(c, _PLACEHOLDER_KEY), *ct_a)
+        gb = jax.eval_shape(lambda *c: self.call_backward(c, _PLACEHOLDER_KEY), *ct_b)
         for v, a, b in zip(ins, ga, gb):
             if a is None:
                 continue
@@ -162,11 +181,14 @@ class PylayerOp(Operator):
                     f"{v.shape} and dtype {v.dtype.name}, but it has shape {shape} and dtype "
                     f"{_dtypes.to_paddle(a.dtype).name}."
                 )
+        if self.backward_draws and self.key_var is None:
+            self._add_key()
         prog = self.block.program
         self.bwd_block = prog.new_block(
             f"backward of {self.outputs[0].name if self.outputs else 'pylayer'}", self.block.idx
         )
-        self.bwd_block.body = _display_jaxpr(lambda *c: self.call_backward(c), ct_a, [v.shape for v in self.outputs])
+        self.bwd_block.body = _display_jaxpr(lambda *c: self.call_backward(c, _PLACEHOLDER_KEY), ct_a,
+                                             [v.shape for v in self.outputs])
         self.attrs["backward_block"] = self.bwd_block.idx
 
     # ---- lowering -------------------------------------------------------------------------
@@ -191,10 +213,10 @@ class PylayerOp(Operator):
 
         def fwd(key: Any, *xs: Any) -> tuple[tuple[Any, ...], Any]:
             avals[:] = [(jnp.shape(x), jnp.result_type(x)) for x in xs]
-            return tuple(op.call_forward(xs, key)), None
+            return tuple(op.call_forward(xs, key)), key
 
-        def bwd(_: None, cts: tuple[Any, ...]) -> tuple[Any, ...]:
-            grads = op.call_backward(cts)
+        def bwd(key: Any, cts: tuple[Any, ...]) -> tuple[Any, ...]:
+            grads = op.call_backward(cts, key)
             res: list[Any] = [None if op.key_var is None else np.zeros((2,), jax.dtypes.float0)]
             for g, (shape, dt) in zip(grads, avals):
                 if not jnp.issubdtype(dt, jnp.inexact):
@@ -207,6 +229,11 @@ class PylayerOp(Operator):
 
         f.defvjp(fwd, bwd)
         return f
+
+
+def _backward_key(key: Any) -> Any:
+    """backward_fn's key, folded off the op's per-run key (forward_fn's draws use ``fold_in(key, i)``, i >= 1)."""
+    return jax.random.fold_in(jnp.asarray(key).astype(jnp.uint32), 0).astype(jnp.int64)
 
 
 def record_pylayer(
