@@ -87,7 +87,12 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     for i in range(n):
         t = args[i]
         if type(t) is not Tensor and type(t) not in EAGER_TYPES:
-            return _general(op, args, kwargs)
+            # a Python number beside a Tensor (``x * 0.5``, ``paddle.add(x, 1.0)``) is a weakly typed input, as
+            # ``_general`` makes it: the short path takes it where the op has no checks to run on it
+            if type(t) not in _NUMBERS or op.checks is not None or modes.static_program is not None:
+                return _general(op, args, kwargs)
+            arrays.append(t)
+            continue
         arrays.append(t._v)
     if len(args) == n:
         return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
@@ -271,6 +276,12 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
         if t is not None:
             return t
         noted = ev.op_begin()
+    elif not traced and (pending or trains or not lazy.idle()):  # a plain op event: a recorded call, no node
+        ev = _ev.EVENTS
+        t = ev.plain_op(op, key, leaves)
+        if t is not None:
+            return t
+        noted = ev.plain_begin()
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
@@ -294,12 +305,14 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
         if noted is not None:
             _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, node)
         return Tensor(out, False, (node, 0))
-    if noted is not None:
-        _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     if needs is None:
+        if noted is not None:
+            _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
     node = make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
+    if noted is not None:
+        _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, node)
     wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
     return jax.tree_util.tree_unflatten(out_tree, wrapped)
 
