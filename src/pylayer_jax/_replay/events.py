@@ -31,10 +31,12 @@ class ReplayEvents(step_events.StepEvents):
 
     def op_end(self, token: Any, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
                needs: tuple | None, out: Any, node: Any) -> None:
-        if node is None:
-            follow.abort()
-        else:
-            note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
+        note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
+
+    plain_op = staticmethod(follow.try_plain)
+
+    def plain_begin(self) -> Any:
+        return note.plain_mark() if follow.ENABLED else None
 
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
         if not follow.ENABLED:
@@ -73,8 +75,8 @@ class ReplayEvents(step_events.StepEvents):
     def callout_end(self, token: Any, grads: Sequence[Any]) -> None:
         note.callout_end(token, grads)
 
-    def write(self) -> None:
-        follow.mark_write()
+    def write(self, t: Any = None) -> None:
+        follow.mark_write(t)
 
 
 def install() -> None:
