@@ -91,12 +91,33 @@ class PyLayer:
                 f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
             )
         if kwargs or not all(type(a) is Tensor and not isinstance(a._v, _Tracer) for a in args):
-            if _any_traced(args, kwargs):
-                return traced_apply(cls, args, kwargs)
-            slots, flat = input_slots(args, kwargs)
+            flat = _tensors_and_scalars(args) if not kwargs else None
+            if flat is None:
+                if _any_traced(args, kwargs):
+                    return traced_apply(cls, args, kwargs)
+                slots, flat = input_slots(args, kwargs)
+            else:  # positional Tensors and Python scalars (a float ``alpha``): one slot per Tensor, as plain Tensors
+                slots = None
         else:  # the common case: positional Tensors only
             slots, flat = None, args
         return _eager_apply(cls, args, kwargs, slots, flat)
+
+
+_SCALAR_ARGS = (int, float, bool, str, type(None))
+
+
+def _tensors_and_scalars(args: Sequence[Any]) -> list[Any] | None:
+    """The Tensors of ``args`` when each is a concrete Tensor or a Python scalar (each Tensor its own slot, as
+    ``input_slots`` makes them); None otherwise."""
+    flat = []
+    for a in args:
+        if type(a) is Tensor:
+            if isinstance(a._v, _Tracer):
+                return None
+            flat.append(a)
+        elif type(a) not in _SCALAR_ARGS:
+            return None
+    return flat
 
 
 def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:

@@ -77,7 +77,10 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
     n = op.n_in
-    if kwargs or len(args) < n or (op.checks is not None and (len(args) > n or op.check_always)):
+    checks = op.checks
+    if checks is not None and len(args) == n and _floating_base(checks, args[0]):
+        checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
+    if kwargs or len(args) < n or (checks is not None and (len(args) > n or op.check_always)):
         return _general(op, args, kwargs)
     if len(args) == n:  # (a step-event observer may answer the call: a replayed step)
         t = _ev.EVENTS.op(op, None, args)
@@ -89,7 +92,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
         if type(t) is not Tensor and type(t) not in EAGER_TYPES:
             # a Python number beside a Tensor (``x * 0.5``, ``paddle.add(x, 1.0)``) is a weakly typed input, as
             # ``_general`` makes it: the short path takes it where the op has no checks to run on it
-            if type(t) not in _NUMBERS or op.checks is not None or modes.static_program is not None:
+            if type(t) not in _NUMBERS or checks is not None or modes.static_program is not None:
                 return _general(op, args, kwargs)
             arrays.append(t)
             continue
@@ -103,6 +106,14 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     if modes.static_program is not None:
         return _general(op, args, kwargs)
     return _run(op, (None, tuple(attrs), (), _dtypes._default.name), args[:n], None, arrays)
+
+
+_FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))
+
+
+def _floating_base(checks: Any, t: Any) -> bool:
+    """Checks that concern an integer first input only (``int_base_only``: pow's), on a floating Tensor."""
+    return type(t) is Tensor and getattr(checks, "int_base_only", False) and t._v.dtype in _FLOATING
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
