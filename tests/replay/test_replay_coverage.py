@@ -220,3 +220,47 @@ def test_an_op_left_out_of_the_loss_keeps_its_node(monkeypatch):
     assert off_replayed == 0
     np.testing.assert_array_equal(wg, off_wg)
     np.testing.assert_allclose(vg, off_vg, rtol=1e-6)
+
+
+def test_a_pylayer_with_several_outputs_runs_normally(monkeypatch):
+    """Not replayed (see the README): the step runs normally every time, with the immediate results, and is
+    never followed (so never builds its tape halfway)."""
+
+    def form(h, m, c):  # noqa: ANN001, ANN202
+        a, b = _TwoOut.apply(h)
+        return a.mean() + b.mean()
+
+    losses, params, _, flags = _run(form, False, monkeypatch)
+    want_losses, want_params, _, _ = _run(form, True, monkeypatch)
+    np.testing.assert_allclose(losses, want_losses, rtol=2e-5, atol=1e-6)
+    for p, q in zip(params, want_params):
+        np.testing.assert_allclose(p, q, rtol=2e-5, atol=1e-6)
+    assert flags == [(0, 0)] * N_STEPS
+
+
+def test_an_op_left_out_of_the_loss_on_a_pylayer_output(monkeypatch):
+    """An op left out of the loss that reads a PyLayer's output: its node's edge goes to the PyLayer's node, freed
+    by the backward, so a backward from it raises as it does after a normal step."""
+
+    def run() -> tuple[str, int]:
+        _replay.reset()
+        x = paddle.to_tensor(np.random.default_rng(4).standard_normal((5, 3)).astype("float32"))
+        w = paddle.to_tensor(np.ones((3, 2), "float32"), stop_gradient=False)
+        replayed = 0
+        for _ in range(N_STEPS):
+            s0 = _replay.STATS["steps"]
+            y = _Tanh.apply(paddle.matmul(x, w))
+            aux = (y * 3.0).sum()  # not part of the loss
+            y.mean().backward()
+            replayed += _replay.STATS["steps"] - s0
+            w.clear_grad()
+        with pytest.raises(RuntimeError) as err:
+            aux.backward()
+        return str(err.value), replayed
+
+    msg, replayed = run()
+    assert replayed >= N_STEPS - 2
+    monkeypatch.setattr(_replay, "ENABLED", False)
+    off_msg, off_replayed = run()
+    assert off_replayed == 0
+    assert msg == off_msg

@@ -20,8 +20,10 @@ gradients in the noted state and no hooks anywhere, appends the noted backward c
 the leaves' new gradients without walking a tape; each PyLayer's backward runs where the walk
 ran it, on the state the walk had made by then, and must record the noted calls. The buffer
 then runs as always, so the step computes exactly what normal dispatch computes (the same
-calls, the same program). A step is noted only if every op of it leads to the loss, so that a
-replayed backward frees exactly what the normal one frees.
+calls, the same program). A replayed backward frees exactly what the normal one frees: the nodes of
+the ops that lead to the loss; an op that does not (an LSTM's last states) gets its node, unfreed, when
+the replayed backward ends. An op that records a call but makes no node (a comparison, an op on
+constants) is a *plain* event of the note, followed like the others.
 
 Anything else first *materialises* the step: the tape nodes of the ops replayed so far are
 built as normal dispatch builds them and replace the stubs; the step goes on normally. That
@@ -726,13 +728,13 @@ def try_backward(t: Any) -> bool:
         return False if state is None else _rest(step, state, accs)
     step.live = False  # its nodes are freed now, as the normal backward frees them
     _LIVE.pop(id(step), None)
-    if plan.unreached:
-        _build_unreached(step)
     if state is not None:
         for co in b.callouts:
             node = step.log[co.k][2]
             node.release()
             step.nodes[co.k] = node
+    if plan.unreached:
+        _build_unreached(step)
     step.log = []
     s.step = None
     s.pos = BEGIN  # the next op begins a new step
