@@ -90,6 +90,7 @@ FORMS = {
     "PyLayer with a float argument": lambda h, m, c: (_GradReverse.apply(h, 0.5) ** 2).mean(),
     "PyLayer with a keyword argument": lambda h, m, c: (_GradReverseKw.apply(h, alpha=0.25) ** 2).mean(),
     "nested PyLayers": lambda h, m, c: _Outer.apply(h).mean() + _Tanh.apply(h).sum(),
+    "PyLayer with several outputs": lambda h, m, c: sum((o * c).mean() for o in _TwoOut.apply(h)),
     "split": lambda h, m, c: sum((p * p).mean() for p in paddle.split(h, 2, axis=1)),
     "topk": lambda h, m, c: paddle.topk(h, 2)[0].mean(),
     "LSTM": lambda h, m, c: m["lstm"](h.reshape([2, 4, 6]))[0].square().mean(),
@@ -222,22 +223,6 @@ def test_an_op_left_out_of_the_loss_keeps_its_node(monkeypatch):
     np.testing.assert_allclose(vg, off_vg, rtol=1e-6)
 
 
-def test_a_pylayer_with_several_outputs_runs_normally(monkeypatch):
-    """Not replayed (see the README): the step runs normally every time, with the immediate results, and is
-    never followed (so never builds its tape halfway)."""
-
-    def form(h, m, c):  # noqa: ANN001, ANN202
-        a, b = _TwoOut.apply(h)
-        return a.mean() + b.mean()
-
-    losses, params, _, flags = _run(form, False, monkeypatch)
-    want_losses, want_params, _, _ = _run(form, True, monkeypatch)
-    np.testing.assert_allclose(losses, want_losses, rtol=2e-5, atol=1e-6)
-    for p, q in zip(params, want_params):
-        np.testing.assert_allclose(p, q, rtol=2e-5, atol=1e-6)
-    assert flags == [(0, 0)] * N_STEPS
-
-
 def test_an_op_left_out_of_the_loss_on_a_pylayer_output(monkeypatch):
     """An op left out of the loss that reads a PyLayer's output: its node's edge goes to the PyLayer's node, freed
     by the backward, so a backward from it raises as it does after a normal step."""
@@ -264,3 +249,47 @@ def test_an_op_left_out_of_the_loss_on_a_pylayer_output(monkeypatch):
     off_msg, off_replayed = run()
     assert off_replayed == 0
     assert msg == off_msg
+
+
+def _two_out_grads(hook_at: int | None) -> tuple[list, int]:
+    _lazy.flush()  # (the first step begins on an empty buffer, as the ones after it)
+    _replay.reset()
+    x = paddle.to_tensor(np.random.default_rng(5).standard_normal((5, 3)).astype("float32"))
+    w = paddle.to_tensor(np.ones((3, 2), "float32"), stop_gradient=False)
+    grads, replayed = [], 0
+    for i in range(N_STEPS):
+        s0 = _replay.STATS["steps"]
+        a, b = _TwoOut.apply(paddle.matmul(x, w))
+        if i == hook_at:  # reads b's history: the step builds its tape there
+            b.register_hook(lambda g: g * 3.0)
+        (a.sum() + b.mean()).backward()
+        replayed += _replay.STATS["steps"] - s0
+        grads.append(w.grad.numpy())
+        w.clear_grad()
+    return grads, replayed
+
+
+def test_a_pylayer_with_several_outputs_leaves_its_note_with_the_normal_results(monkeypatch):
+    grads, replayed = _two_out_grads(4)
+    assert replayed == 3  # steps 2-4 (the first is noted, the fifth builds its tape, the sixth is noted afresh)
+    monkeypatch.setattr(_replay, "ENABLED", False)
+    off, off_replayed = _two_out_grads(4)
+    assert off_replayed == 0
+    for g, want in zip(grads, off):
+        np.testing.assert_allclose(g, want, rtol=1e-6, atol=1e-7)
+    assert not np.allclose(grads[4], grads[3])  # (the hook tripled b's gradient in that step)
+
+
+def test_a_pylayer_output_the_loss_does_not_use_runs_normally(monkeypatch):
+    """Not replayed (see the README): its backward gets None for that output, which the note cannot follow; the
+    step runs normally every time, with the immediate results, and never builds its tape halfway."""
+
+    def form(h, m, c):  # noqa: ANN001, ANN202
+        return _TwoOut.apply(h)[0].mean()
+
+    losses, params, _, flags = _run(form, False, monkeypatch)
+    want_losses, want_params, _, _ = _run(form, True, monkeypatch)
+    np.testing.assert_allclose(losses, want_losses, rtol=2e-5, atol=1e-6)
+    for p, q in zip(params, want_params):
+        np.testing.assert_allclose(p, q, rtol=2e-5, atol=1e-6)
+    assert flags == [(0, 0)] * N_STEPS

@@ -195,11 +195,11 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval")
+                 "out_slot", "aval", "out_tree")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
-                 start: tuple, out_slot: int, aval: tuple) -> None:
+                 start: tuple, out_slot: Any, aval: Any, n_out: int | None = None) -> None:
         self.cls = cls
         self.srcs = srcs  # as an Event's (an outside input's ext index is -1: forward enters it where it uses it)
         self.n_in = len(srcs)
@@ -208,8 +208,9 @@ class LayerEvent:
         self.ext_avals = ext_avals
         self.n_new = n_new
         self.n_calls, self.n_ext, self.slot = start  # the buffer's size before forward
-        self.out_slot = out_slot
+        self.out_slot = out_slot  # its output's slot and aval; with several outputs (``out_tree``), tuples of them
         self.aval = aval
+        self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
 
 
 class Callout:
@@ -608,6 +609,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     nested = _resume(step)
     buf = step.buf
     ev = step.events[k]
+    if ev.out_tree is not None:
+        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
     lock = buf.lock
     lock.acquire()
     try:
@@ -622,6 +625,35 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             out.stop_gradient = False
             step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
             return True
+    finally:
+        lock.release()
+    diverge()
+    return False
+
+
+def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], outs: Any,
+                    node: Any) -> bool:
+    """``layer_end`` for an apply noted with several outputs: ``outs``, the list of its fresh output Tensors, must
+    be results of the noted slots; each gets its stub edge ``(step, (k, j))``."""
+    buf = step.buf
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if (ok and type(outs) is list and len(outs) == ev.out_tree and step.live and not buf.done
+                and _current_buf() is buf and len(buf.refs) == ev.slot + ev.n_new
+                and len(buf.calls) == ev.n_calls + len(ev.calls)
+                and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)):
+            for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
+                v = o._v
+                if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None
+                        or v.aval != aval):
+                    break
+            else:
+                for j, o in enumerate(outs):
+                    o._e = (step, (k, j))
+                    o.stop_gradient = False
+                step.log.append((inputs, outs, node))  # under the lock: a materialise sees all or none
+                return True
     finally:
         lock.release()
     diverge()
@@ -974,7 +1006,7 @@ def _materialise(step: Step) -> None:
                 outs = [t] if ev.out_tree is None else t
                 node = make_node(ev.op, ev.key, leaves, ev.leaf_param, arrays, ev.needs, [o._v for o in outs], edges)
             step.nodes[k] = node
-            if type(ev) is LayerEvent or ev.out_tree is None:
+            if ev.out_tree is None:
                 e = t._e
                 if e is not None and e[0] is step and e[1] == k:
                     t._e = (node, 0)

@@ -120,9 +120,10 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
     """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
-    v = out._v
-    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or type(v) is not Pending or v.buf is not buf
-            or v.array is not None or v.idx < nr):
+    outs = out if type(out) is list else [out]  # (a list: several fresh output Tensors)
+    vs = [o._v for o in outs]
+    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or len({id(v) for v in vs}) != len(vs)
+            or any(type(v) is not Pending or v.buf is not buf or v.array is not None or v.idx < nr for v in vs)):
         abort()
         return
     if not _open_note(buf, nc, ne, nr):
@@ -141,6 +142,12 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
             return
         srcs.append(src)
     n_refs = buf.size()[1]
+    if type(out) is list:
+        ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
+                        n_refs - nr, (nc, ne, nr), tuple([v.idx for v in vs]), tuple([v.aval for v in vs]), len(vs))
+        _add_event(ev, None, node, n_refs, [v.idx for v in vs])
+        return
+    v = vs[0]
     ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                     n_refs - nr, (nc, ne, nr), v.idx, v.aval)
     _add_event(ev, v.idx, node, n_refs)
@@ -201,16 +208,17 @@ def _no_node() -> None:
     return None
 
 
-def _add_event(ev: Any, out_slot: int, node: Any, end: int, n_out: int | None = None) -> None:
-    """Add ``ev`` to the note: its result in ``out_slot`` (``n_out``: several, in the slots from there on)."""
+def _add_event(ev: Any, out_slot: int | None, node: Any, end: int, n_out: Any = None) -> None:
+    """Add ``ev`` to the note: its result in ``out_slot``; several results: ``n_out`` of them in the slots from
+    ``out_slot`` on, or (a list) in those slots."""
     s = st
     try:
         k = len(s.rec)
         if n_out is None:
             s.rec_slots[out_slot] = k
         else:
-            for j in range(n_out):
-                s.rec_slots[out_slot + j] = (k, j)
+            for j, slot in enumerate(range(out_slot, out_slot + n_out) if type(n_out) is int else n_out):
+                s.rec_slots[slot] = (k, j)
         if node is None:
             s.rec_nodes.append(_no_node)
         else:

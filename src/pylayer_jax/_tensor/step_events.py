@@ -78,12 +78,14 @@ class StepEvents:
 
     def apply_end(self, token: Any, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
         """After the forward of an apply ``apply_begin`` followed (``ok``: its ctx is as a followed apply
-        needs; False also when forward raised): True if the observer took the output (its edge is set)."""
+        needs, and ``out`` is its output Tensor or a list of its several fresh output Tensors; False also when
+        forward raised): True if the observer took the output (its edges are set)."""
         return False
 
     def apply_noted(self, token: Any, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any,
                     node: Any) -> None:
-        """The apply ``apply_begin`` announced is wired: its node, or None where it is not one fresh output."""
+        """The apply ``apply_begin`` announced is wired: its node, or None where its output is not one fresh Tensor
+        (``out``) or a tuple or list of them (``out`` the list of them)."""
 
     # ---- backward -------------------------------------------------------------------------------
     def backward(self, t: Any) -> bool:
