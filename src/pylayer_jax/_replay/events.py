@@ -33,10 +33,14 @@ class ReplayEvents(step_events.StepEvents):
                needs: tuple | None, out: Any, node: Any) -> None:
         note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
 
-    plain_op = staticmethod(follow.try_plain)
-
-    def plain_begin(self) -> Any:
-        return note.plain_mark() if follow.ENABLED else None
+    def plain_op(self, op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
+        s = st
+        if s.step is not None:  # a step being replayed: follow the note (a plain op never begins a step)
+            return follow.try_op(op, key, leaves)
+        if s.rec is not None and follow.ENABLED:  # a note being taken
+            token = note.plain_mark()
+            return None if token is None else step_events.Noted(token)
+        return None
 
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
         if not follow.ENABLED:

@@ -498,14 +498,6 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     return _off_note(leaves)
 
 
-def try_plain(op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
-    """The plain-op event (``StepEvents.plain_op``): inside a step being replayed, an op that makes no node but
-    records its call follows the note like any other; its Tensor, or None (dispatch it normally)."""
-    if st.step is None:  # a plain op never begins a step
-        return None
-    return try_op(op, key, leaves)
-
-
 def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
     """Whether ``inputs`` come from where the note's ``srcs`` say.
 

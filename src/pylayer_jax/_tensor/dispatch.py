@@ -78,7 +78,8 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     """
     n = op.n_in
     checks = op.checks
-    if checks is not None and len(args) == n and _floating_base(checks, args[0]):
+    if (checks is not None and op.check_always and len(args) == n and type(args[0]) is Tensor
+            and getattr(checks, "int_base_only", False) and args[0]._v.dtype in _FLOATING):
         checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
     if kwargs or len(args) < n or (checks is not None and (len(args) > n or op.check_always)):
         return _general(op, args, kwargs)
@@ -109,11 +110,6 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
 
 
 _FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))
-
-
-def _floating_base(checks: Any, t: Any) -> bool:
-    """Checks that concern an integer first input only (``int_base_only``: pow's), on a floating Tensor."""
-    return type(t) is Tensor and getattr(checks, "int_base_only", False) and t._v.dtype in _FLOATING
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
@@ -288,11 +284,11 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             return t
         noted = ev.op_begin()
     elif not traced and (pending or trains or not lazy.idle()):  # a plain op event: a recorded call, no node
-        ev = _ev.EVENTS
-        t = ev.plain_op(op, key, leaves)
+        t = _ev.EVENTS.plain_op(op, key, leaves)
         if t is not None:
-            return t
-        noted = ev.plain_begin()
+            if type(t) is not _ev.Noted:
+                return t
+            noted = t.token
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)

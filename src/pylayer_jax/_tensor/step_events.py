@@ -5,7 +5,7 @@ The core reports four kinds of event of an eager step to one registered observer
 - **op**: an op that trains (``dispatch``): ``op`` may return the op's result in place of dispatch,
   ``op_begin``/``op_end`` bracket an op that was dispatched and recorded; an op that makes no node but records
   its call into the buffer (a comparison, an op on constants, an op under ``no_grad``) is a *plain* op event:
-  ``plain_op`` and ``plain_begin`` in place of ``op`` and ``op_begin``;
+  ``plain_op`` in place of ``op`` and ``op_begin``;
 - **apply**: a ``PyLayer.apply`` that needs a gradient (``_pylayer.eager``): ``apply_begin``,
   ``apply_end`` around its forward, ``apply_noted`` once its node is wired;
 - **backward**: ``backward()`` from one tensor (``backward_entry``): ``backward`` may run it in
@@ -58,16 +58,13 @@ class StepEvents:
 
     def op_end(self, token: Any, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
                needs: tuple | None, out: Any, node: Any) -> None:
-        """The op ``op_begin`` (or ``plain_begin``) announced was dispatched: its node, or None where it made no
+        """The op ``op_begin`` (or ``plain_op``) announced was dispatched: its node, or None where it made no
         single-output node (``needs`` None: no input needed a gradient)."""
 
     def plain_op(self, op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
         """An op that makes no node (no input trains, grad mode off, or an op without gradient) is about to record
-        its call into the buffer: its result (a Tensor) in place of dispatch, or None."""
-        return None
-
-    def plain_begin(self) -> Any:
-        """That op is about to be recorded: a token for ``op_end``, or None."""
+        its call into the buffer: its result (Tensors) in place of dispatch; else ``Noted(token)``, a token for
+        ``op_end`` once it is dispatched and recorded; or None. (One call: every such op asks.)"""
         return None
 
     # ---- apply --------------------------------------------------------------------------------
@@ -114,6 +111,15 @@ class StepEvents:
     def write(self, t: Any = None) -> None:
         """A write that rebinds a Tensor's array or bumps its version is about to happen (any thread): the write
         of Tensor ``t``, or of Tensors not named (None)."""
+
+
+class Noted:
+    """What ``StepEvents.plain_op`` returns for an op it is to be told of (``op_end``), with its token."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: Any) -> None:
+        self.token = token
 
 
 EVENTS: StepEvents = StepEvents()  # the observer in effect
