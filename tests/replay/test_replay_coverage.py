@@ -108,6 +108,12 @@ FORMS = {
 }
 
 
+def _deferred(monkeypatch) -> None:  # noqa: ANN001
+    """Deferral on (replay needs it), also in a run under ``PYLAYER_JAX_LAZY=0``."""
+    _lazy.flush()
+    monkeypatch.setattr(_lazy, "ENABLED", True)
+
+
 def _run(form, immediate: bool, monkeypatch):  # noqa: ANN001, ANN202
     """The loop; returns (losses, parameters after it, running statistics, [replayed, built its tape] per step)."""
     _lazy.flush()
@@ -195,6 +201,7 @@ def test_dropout_replays_with_a_fresh_mask_each_step(monkeypatch):
 def test_an_op_left_out_of_the_loss_keeps_its_node(monkeypatch):
     """An op that does not lead to the loss (an LSTM's last states, an auxiliary value) keeps an unfreed node
     after a replayed backward, as after the normal one: a backward from it later gives its gradient."""
+    _deferred(monkeypatch)
 
     def run() -> tuple[list, list, int]:
         _replay.reset()
@@ -226,6 +233,7 @@ def test_an_op_left_out_of_the_loss_keeps_its_node(monkeypatch):
 def test_an_op_left_out_of_the_loss_on_a_pylayer_output(monkeypatch):
     """An op left out of the loss that reads a PyLayer's output: its node's edge goes to the PyLayer's node, freed
     by the backward, so a backward from it raises as it does after a normal step."""
+    _deferred(monkeypatch)
 
     def run() -> tuple[str, int]:
         _replay.reset()
@@ -270,6 +278,7 @@ def _two_out_grads(hook_at: int | None) -> tuple[list, int]:
 
 
 def test_a_pylayer_with_several_outputs_leaves_its_note_with_the_normal_results(monkeypatch):
+    _deferred(monkeypatch)
     grads, replayed = _two_out_grads(4)
     assert replayed == 3  # steps 2-4 (the first is noted, the fifth builds its tape, the sixth is noted afresh)
     monkeypatch.setattr(_replay, "ENABLED", False)
