@@ -115,6 +115,9 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
     return []
 
 
+_int_power.int_base_only = True  # nothing to check on a floating base (dispatch's short path then skips it)
+
+
 @defop(2, saves=("x", "y"), inplace=True, checks=_int_power)
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""

@@ -91,12 +91,33 @@ class PyLayer:
                 f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
             )
         if kwargs or not all(type(a) is Tensor and not isinstance(a._v, _Tracer) for a in args):
-            if _any_traced(args, kwargs):
-                return traced_apply(cls, args, kwargs)
-            slots, flat = input_slots(args, kwargs)
+            flat = _tensors_and_scalars(args) if not kwargs else None
+            if flat is None:
+                if _any_traced(args, kwargs):
+                    return traced_apply(cls, args, kwargs)
+                slots, flat = input_slots(args, kwargs)
+            else:  # positional Tensors and Python scalars (a float ``alpha``): one slot per Tensor, as plain Tensors
+                slots = None
         else:  # the common case: positional Tensors only
             slots, flat = None, args
         return _eager_apply(cls, args, kwargs, slots, flat)
+
+
+_SCALAR_ARGS = (int, float, bool, str, type(None))
+
+
+def _tensors_and_scalars(args: Sequence[Any]) -> list[Any] | None:
+    """The Tensors of ``args`` when each is a concrete Tensor or a Python scalar (each Tensor its own slot, as
+    ``input_slots`` makes them); None otherwise."""
+    flat = []
+    for a in args:
+        if type(a) is Tensor:
+            if isinstance(a._v, _Tracer):
+                return None
+            flat.append(a)
+        elif type(a) not in _SCALAR_ARGS:
+            return None
+    return flat
 
 
 def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
@@ -158,11 +179,15 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
 
     saved = ctx._saved
     if follow is not None:
-        ok = type(out) is Tensor and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
-        node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), [out], None) if ok else None
-        if _ev.EVENTS.apply_end(follow, ok, flat, out, node):
+        outs = [out] if type(out) is Tensor else _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
+        ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+        node = None
+        if ok:
+            o_slots = None if type(out) is Tensor else output_slots(out, _layer(cls))[0]
+            node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs, o_slots)
+        if _ev.EVENTS.apply_end(follow, ok, flat, outs if ok and type(out) is not Tensor else out, node):
             if saved:
-                _link_saved(saved, [out], [out])
+                _link_saved(saved, outs, outs)
             return out
         # the step left its note: its tape is built, so the stubs the inputs had resolve to nodes now
         edges = [_edge_of(t, e) if need else None for t, need, e in zip(flat, needs, raw)]
@@ -177,6 +202,8 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         return out
 
     node = PyLayerNode(cls, ctx, slots, needs, flat, edges, out_flat, out_slots)
+    # several fresh outputs may be noted too (before wiring gives them their edges)
+    fresh = _fresh_outputs(out, flat) if noting is not None and out_slots is not None else None
     t = out_flat[0]
     common = (
         len(out_flat) == 1
@@ -192,13 +219,35 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     else:
         new_flat = _wire_outputs(ctx, node, flat, out_flat, _layer(cls))
     if noting is not None:
-        plain = common and not ctx._not_inplace and _plain(saved)
+        if common:
+            plain = not ctx._not_inplace and _plain(saved)
+        else:
+            plain = (fresh is not None and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+                     and len(new_flat) == len(fresh) and all(a is b for a, b in zip(new_flat, fresh)))
+            t = fresh
         _ev.EVENTS.apply_noted(noting, cls, flat, needs, t, node if plain else None)
     if saved:
         _link_saved(saved, [o if all(o is not i for i in flat) else None for o in out_flat], new_flat)
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _fresh_outputs(out: Any, inputs: Sequence[Any]) -> list[Any] | None:
+    """The items of a tuple or list ``out`` of fresh Tensors (distinct, without history, none of ``inputs``), each
+    an output slot of its own; None for any other output."""
+    if type(out) not in (tuple, list) or not out:
+        return None
+    for i, o in enumerate(out):
+        if type(o) is not Tensor or o._e is not None or not o.stop_gradient:
+            return None
+        for x in inputs:
+            if o is x:
+                return None
+        for j in range(i):
+            if out[j] is o:
+                return None
+    return list(out)
 
 
 def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) -> None:

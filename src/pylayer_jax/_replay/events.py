@@ -31,10 +31,16 @@ class ReplayEvents(step_events.StepEvents):
 
     def op_end(self, token: Any, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
                needs: tuple | None, out: Any, node: Any) -> None:
-        if node is None:
-            follow.abort()
-        else:
-            note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
+        note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
+
+    def plain_op(self, op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
+        s = st
+        if s.step is not None:  # a step being replayed: follow the note (a plain op never begins a step)
+            return follow.try_op(op, key, leaves)
+        if s.rec is not None and follow.ENABLED:  # a note being taken
+            token = note.plain_mark()
+            return None if token is None else step_events.Noted(token)
+        return None
 
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
         if not follow.ENABLED:
@@ -73,8 +79,8 @@ class ReplayEvents(step_events.StepEvents):
     def callout_end(self, token: Any, grads: Sequence[Any]) -> None:
         note.callout_end(token, grads)
 
-    def write(self) -> None:
-        follow.mark_write()
+    def write(self, t: Any = None) -> None:
+        follow.mark_write(t)
 
 
 def install() -> None:

@@ -20,8 +20,10 @@ gradients in the noted state and no hooks anywhere, appends the noted backward c
 the leaves' new gradients without walking a tape; each PyLayer's backward runs where the walk
 ran it, on the state the walk had made by then, and must record the noted calls. The buffer
 then runs as always, so the step computes exactly what normal dispatch computes (the same
-calls, the same program). A step is noted only if every op of it leads to the loss, so that a
-replayed backward frees exactly what the normal one frees.
+calls, the same program). A replayed backward frees exactly what the normal one frees: the nodes of
+the ops that lead to the loss; an op that does not (an LSTM's last states) gets its node, unfreed, when
+the replayed backward ends. An op that records a call but makes no node (a comparison, an op on
+constants) is a *plain* event of the note, followed like the others.
 
 Anything else first *materialises* the step: the tape nodes of the ops replayed so far are
 built as normal dispatch builds them and replace the stubs; the step goes on normally. That
@@ -69,7 +71,7 @@ _LIVE: dict[int, Any] = {}
 _ArrayImpl = lazy._ArrayImpl
 _wref = weakref.ref
 # kinds of input source in a note
-IN_STEP, AT_START, OUTSIDE, SCALAR = 0, 1, 2, 3
+IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
 _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
@@ -77,13 +79,15 @@ _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a
 class Src(NamedTuple):
     """Where an input of a noted event comes from."""
 
-    kind: int  # IN_STEP, AT_START, OUTSIDE or SCALAR
-    index: int  # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR: the buffer input's index
+    kind: int  # IN_STEP, AT_START, OUTSIDE, SCALAR or ARRAY (a jax array passed as it is: a dropout's key)
+    index: int  # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR, ARRAY: the buffer input's index
     stop_gradient: bool
     # IN_STEP: the event that made it; AT_START, OUTSIDE: the number of the step's leaf it sends a gradient to
     # (-1: none); SCALAR: -1
     ref: int
-    aval: Any  # OUTSIDE: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); else None
+    # OUTSIDE, ARRAY: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); IN_STEP:
+    # None, or which output of an op with several outputs it is
+    aval: Any
 
 
 class Mark(NamedTuple):
@@ -155,24 +159,33 @@ class Segment(NamedTuple):
 
 
 class Event:
-    """One noted op: what must match, and the buffer call it recorded."""
+    """One noted op: what must match, and the buffer call it recorded.
 
-    __slots__ = ("op", "key", "plain", "srcs", "n_in", "needs", "call", "slot", "aval", "node_avals", "out_avals")
+    An op that made no tape node but recorded its call into the step's buffer (a comparison, an op on
+    constants, an op under ``no_grad``) is an event too, a *plain* one (``needs`` None): it is followed the
+    same way, and its result has no edge."""
 
-    def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple, call: tuple, slot: int, aval: tuple,
-                 node: OpNode) -> None:
+    __slots__ = ("op", "key", "plain", "srcs", "n_in", "needs", "call", "slot", "aval", "node_avals", "out_avals",
+                 "leaf_param", "grad", "out_tree")
+
+    def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple | None, call: tuple, slot: int, aval: Any,
+                 node: OpNode | None, leaf_param: Any, grad: bool, out_tree: Any = None) -> None:
         self.op = op
         self.key = key
-        # a call without attributes under this default dtype (compared without building its key)
-        self.plain = key[3] if key[1] == () and key[2] == () else None
-        self.srcs = srcs  # per input, a ``Src``
+        # a call of Tensors (or numbers) without attributes under this default dtype (compared without its key)
+        self.plain = key[3] if key[0] is None and key[1] == () and key[2] == () else None
+        self.srcs = srcs  # per input leaf, a ``Src``
         self.n_in = len(srcs)
         self.needs = needs
         self.call = call
         self.slot = slot  # the buffer slot of the result (the buffer held this many results before)
-        self.aval = aval
-        self.node_avals = node.avals
-        self.out_avals = node.out_avals
+        self.aval = aval  # the result's aval; with several outputs, a tuple of them
+        # None: one result; else the structure of several (the results are slots ``slot``, ``slot + 1``, ...)
+        self.out_tree = out_tree
+        self.node_avals = None if node is None else node.avals
+        self.out_avals = None if node is None else node.out_avals
+        self.leaf_param = leaf_param  # the parameter of each input leaf (None: one leaf per parameter)
+        self.grad = grad  # grad mode at the call (True for an op that made a node)
 
 
 class LayerEvent:
@@ -182,11 +195,11 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval")
+                 "out_slot", "aval", "out_tree")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
-                 start: tuple, out_slot: int, aval: tuple) -> None:
+                 start: tuple, out_slot: Any, aval: Any, n_out: int | None = None) -> None:
         self.cls = cls
         self.srcs = srcs  # as an Event's (an outside input's ext index is -1: forward enters it where it uses it)
         self.n_in = len(srcs)
@@ -195,8 +208,9 @@ class LayerEvent:
         self.ext_avals = ext_avals
         self.n_new = n_new
         self.n_calls, self.n_ext, self.slot = start  # the buffer's size before forward
-        self.out_slot = out_slot
+        self.out_slot = out_slot  # its output's slot and aval; with several outputs (``out_tree``), tuples of them
         self.aval = aval
+        self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
 
 
 class Callout:
@@ -245,9 +259,10 @@ class Backward:
 class Plan:
     """A noted step: the buffer's state when it began, its ops, its backward."""
 
-    __slots__ = ("start_calls", "start_ext_avals", "start_refs", "events", "bwd", "programs", "leaf_refs")
+    __slots__ = ("start_calls", "start_ext_avals", "start_refs", "events", "bwd", "programs", "leaf_refs",
+                 "unreached")
 
-    def __init__(self, start: tuple, events: tuple, bwd: Backward, leaf_refs: tuple) -> None:
+    def __init__(self, start: tuple, events: tuple, bwd: Backward, leaf_refs: tuple, unreached: tuple = ()) -> None:
         self.start_calls, self.start_ext_avals, self.start_refs = start
         self.events = events
         self.bwd = bwd
@@ -257,10 +272,13 @@ class Plan:
         # the step's compiled program per set of live results: a replayed step's buffer holds exactly the
         # noted calls on inputs of the noted shapes, so its program key is known without building it
         self.programs: dict[tuple, Any] = {}
+        # the ops (with nodes) that do not lead to the loss: the backward leaves their nodes unfreed
+        self.unreached = unreached
 
 
 class Step(Stub):
-    """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``."""
+    """A step being replayed. A Tensor its op ``k`` returned has the stub edge ``(step, k)``; output ``j`` of an op
+    with several outputs has ``(step, (k, j))``."""
 
     __slots__ = ("plan", "events", "leaf_refs", "buf", "log", "nodes", "live", "freed", "__weakref__")
 
@@ -279,9 +297,11 @@ class Step(Stub):
         # freed, should the step build its tape there)
         self.freed: tuple = ()
 
-    def node(self, k: int) -> OpNode:
-        """The real node of op ``k`` (the stub edge ``(self, k)`` stands for it): see ``resolve``."""
-        return resolve(self, k)
+    def edge(self, k: Any) -> tuple:
+        """The real edge the stub edge ``(self, k)`` stands for: see ``resolve``."""
+        if type(k) is tuple:
+            return (resolve(self, k[0]), k[1])
+        return (resolve(self, k), 0)
 
     # a copied Tensor shares its step (its nodes are built once, for both)
     def __copy__(self) -> Step:
@@ -430,7 +450,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     m = modes
     refs = buf.refs
     # (a buffer not done is still this thread's current one: a new one is made only after a run)
-    if (ev.op is not op or m.grad_enabled is not True or m.saved_hooks or m.static_program is not None
+    if (ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None
             or buf.done or len(refs) != ev.slot or len(leaves) != ev.n_in):
         return _off_note(leaves)
     if key is None:
@@ -438,7 +458,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
             return _off_note(leaves)
     else:
         try:
-            same = key[0] is None and ev.key == key
+            same = ev.key == key
         except Exception:  # an attribute whose comparison raises: not the noted call
             same = False
         if not same:
@@ -453,7 +473,19 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
         at = (len(buf.calls), len(refs), len(buf.ext))  # (``buf.size()``, written out: every replayed op)
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
-                out = Tensor(buf.append_call(ev.call, ev.aval), False, (step, k))
+                if ev.out_tree is not None:  # several outputs, each with its stub edge (none for a plain event)
+                    buf.extend_calls((ev.call,), len(ev.aval))
+                    if ev.needs is None:
+                        outs = [Tensor(buf.pending(ev.slot + j, av)) for j, av in enumerate(ev.aval)]
+                    else:
+                        outs = [Tensor(buf.pending(ev.slot + j, av), False, (step, (k, j)))
+                                for j, av in enumerate(ev.aval)]
+                    log.append((leaves, outs))
+                    return jax.tree_util.tree_unflatten(ev.out_tree, outs)
+                if ev.needs is None:  # a plain event: no node, no edge
+                    out = Tensor(buf.append_call(ev.call, ev.aval))
+                else:
+                    out = Tensor(buf.append_call(ev.call, ev.aval), False, (step, k))
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
                 return out
             lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
@@ -478,6 +510,10 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     leaf_refs = step.leaf_refs
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
         if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
+            if kind == ARRAY and type(t) is _ArrayImpl and enter:  # a new array each step (a fresh random key)
+                if _aval(t) != av or not buf.enter_at(t, av, j):
+                    return False
+                continue
             if kind != SCALAR or type(t) is not av or not enter:
                 return False
             if type(t) is int and not -(2**63) <= t < 2**63:
@@ -488,7 +524,7 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
         if kind == SCALAR:
             return False
         if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
-            r = log[n][1]
+            r = log[n][1] if av is None else log[n][1][av]
             # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
             if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
                 return False
@@ -565,6 +601,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     nested = _resume(step)
     buf = step.buf
     ev = step.events[k]
+    if ev.out_tree is not None:
+        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
     lock = buf.lock
     lock.acquire()
     try:
@@ -579,6 +617,35 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             out.stop_gradient = False
             step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
             return True
+    finally:
+        lock.release()
+    diverge()
+    return False
+
+
+def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], outs: Any,
+                    node: Any) -> bool:
+    """``layer_end`` for an apply noted with several outputs: ``outs``, the list of its fresh output Tensors, must
+    be results of the noted slots; each gets its stub edge ``(step, (k, j))``."""
+    buf = step.buf
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if (ok and type(outs) is list and len(outs) == ev.out_tree and step.live and not buf.done
+                and _current_buf() is buf and len(buf.refs) == ev.slot + ev.n_new
+                and len(buf.calls) == ev.n_calls + len(ev.calls)
+                and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)):
+            for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
+                v = o._v
+                if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None
+                        or v.aval != aval):
+                    break
+            else:
+                for j, o in enumerate(outs):
+                    o._e = (step, (k, j))
+                    o.stop_gradient = False
+                step.log.append((inputs, outs, node))  # under the lock: a materialise sees all or none
+                return True
     finally:
         lock.release()
     diverge()
@@ -690,6 +757,8 @@ def try_backward(t: Any) -> bool:
             node = step.log[co.k][2]
             node.release()
             step.nodes[co.k] = node
+    if plan.unreached:
+        _build_unreached(step)
     step.log = []
     s.step = None
     s.pos = BEGIN  # the next op begins a new step
@@ -756,6 +825,30 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs)
     return state, written, made
+
+
+def _build_unreached(step: Step) -> None:
+    """After a replayed backward: the nodes of the ops that do not lead to the loss, unfreed, as the normal
+    backward leaves them (their inputs' nodes freed)."""
+    hooks, modes.saved_hooks = modes.saved_hooks, []  # (as ``_materialise``: the ops ran before any hook entered)
+    try:
+        for k in step.plan.unreached:
+            ev = step.events[k]
+            leaves, t = step.log[k][0], step.log[k][1]
+            edges = []
+            for x, src in zip(leaves, ev.srcs):
+                if src.stop_gradient:
+                    edges.append(None)
+                elif src.kind == IN_STEP:
+                    edges.append((resolve(step, src.ref), src.aval or 0))
+                else:
+                    edges.append(x._leaf_edge())
+            arrays = [x._v if isinstance(x, Tensor) else x for x in leaves]
+            outs = [t] if ev.out_tree is None else t
+            step.nodes[k] = make_node(ev.op, ev.key, leaves, ev.leaf_param, arrays, ev.needs, [o._v for o in outs],
+                                      edges)
+    finally:
+        modes.saved_hooks = hooks
 
 
 def _undo(buf: Any, at: tuple, accs: list, gs: list) -> None:
@@ -892,19 +985,28 @@ def _materialise(step: Step) -> None:
                 if src.stop_gradient:
                     edges.append(None)
                 elif src.kind == IN_STEP:
-                    edges.append((step.nodes[src.ref], 0))
+                    edges.append((step.nodes[src.ref], src.aval or 0))
                 else:
                     edges.append(x._leaf_edge())
             if type(ev) is LayerEvent:  # the apply's node was made with it: it gets its edges now
                 node = entry[2]
                 node.next_edges = edges
+            elif ev.needs is None:  # a plain event made no node
+                continue
             else:
-                arrays = [x if type(x) in _SCALARS else x._v for x in leaves]
-                node = make_node(ev.op, ev.key, leaves, None, arrays, ev.needs, [t._v], edges)
+                arrays = [x._v if isinstance(x, Tensor) else x for x in leaves]  # (numbers, arrays as they are)
+                outs = [t] if ev.out_tree is None else t
+                node = make_node(ev.op, ev.key, leaves, ev.leaf_param, arrays, ev.needs, [o._v for o in outs], edges)
             step.nodes[k] = node
-            e = t._e
-            if e is not None and e[0] is step and e[1] == k:
-                t._e = (node, 0)
+            if ev.out_tree is None:
+                e = t._e
+                if e is not None and e[0] is step and e[1] == k:
+                    t._e = (node, 0)
+            else:
+                for j, o in enumerate(t):
+                    e = o._e
+                    if e is not None and e[0] is step and e[1] == (k, j):
+                        o._e = (node, j)
         for k in step.freed:
             step.nodes[k].release()
     finally:
@@ -927,16 +1029,38 @@ def resolve(step: Step, k: int) -> OpNode:
     return node
 
 
-def mark_write() -> None:
+def mark_write(t: Any = None) -> None:
     """A write that rebinds a Tensor's array or bumps its version is about to happen: every live step, of any
-    thread, materialises first (its nodes save the versions and arrays its ops saw; backward checks them)."""
-    if st.step is not None:
+    thread, materialises first (its nodes save the versions and arrays its ops saw; backward checks them), unless
+    the Tensor written (``t``) is no input of an op of the step that made a node nor of a PyLayer's apply: a
+    BatchNorm's running statistics, read by a plain op (no node) and written each step."""
+    s = st
+    step = s.step
+    if step is not None and not _untouched(step, t):
         diverge()
     if _LIVE:
         for ref in list(_LIVE.values()):
             step = ref()
-            if step is not None:
+            if step is not None and not _untouched(step, t):
                 materialise(step)
+
+
+def _untouched(step: Step, t: Any) -> bool:
+    """Whether the step's tape (when built) would hold nothing of Tensor ``t`` (False when ``t`` is None)."""
+    if t is None:
+        return False
+    events = step.events
+    for k, entry in enumerate(list(step.log)):  # (a copy: another thread may append meanwhile)
+        ev = events[k]
+        if type(ev) is not LayerEvent and ev.needs is None:  # a plain op: no node saves its inputs
+            continue
+        for x in entry[0]:
+            if x is t:
+                return False
+        outs = entry[1]
+        if outs is t or (type(outs) is list and any(o is t for o in outs)):
+            return False
+    return True
 
 
 def abort() -> None:

@@ -14,6 +14,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import jax
+
 from .._autograd.graph import OpNode
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
@@ -22,6 +24,7 @@ from .._tensor.facade import Tensor
 from .follow import (
     _NO,
     _SCALARS,
+    ARRAY,
     AT_START,
     BEGIN,
     IN_STEP,
@@ -59,16 +62,34 @@ def mark() -> Mark:
     return Mark(buf, n_calls, n_ext, n_refs)
 
 
+def plain_mark() -> Mark | None:
+    """The buffer's state before an op that makes no node, where it may be noted: inside a note being taken,
+    outside a PyLayer's forward and before the step's ``backward()`` (a plain op never begins a note)."""
+    s = st
+    if s.rec is None or s.rec_co is not None or modes.pylayer_forward_ctx:
+        return None
+    return mark()
+
+
 def note_op(before: Mark, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
-            needs: tuple, out: Any, node: OpNode) -> None:
-    """Note an op that normal dispatch just ran, recorded and gave a node."""
+            needs: tuple | None, out: Any, node: OpNode | None) -> None:
+    """Note an op that normal dispatch just ran and recorded: one that gave a node, or a plain one (``node``
+    None, ``needs`` None: no node, one result)."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
     # a read from another thread may run the buffer at any moment, which empties it: read its new calls once,
     # and give up on a buffer that has run
     calls = None if buf is None else buf.calls_since(nc)
-    if (buf is None or buf is not buf0 or buf.done or type(out) is not Pending or out.buf is not buf
-            or len(calls) != 1 or buf.size()[1] != nr + 1 or leaf_param is not None or key[0] is not None
+    out_tree = None
+    if type(out) is Pending:
+        aval, n_out, ok = out.aval, 1, out.buf is buf
+    else:  # several outputs, each a result of this call in order
+        outs, out_tree = jax.tree_util.tree_flatten(out)
+        aval, n_out = tuple([getattr(o, "aval", None) for o in outs]), len(outs)
+        ok = n_out > 0 and all(
+            type(o) is Pending and o.buf is buf and o.idx == nr + j for j, o in enumerate(outs))
+    if (buf is None or buf is not buf0 or buf.done or not ok
+            or len(calls) != 1 or buf.size()[1] != nr + n_out or (node is None) != (needs is None)
             or modes.saved_hooks):  # a packed saved value is not replayed
         abort()
         return
@@ -80,23 +101,29 @@ def note_op(before: Mark, op: Any, key: tuple, leaves: Sequence[Any], leaf_param
         r = call[2][i]
         src = None
         if type(t) is Tensor or isinstance(t, Tensor):  # a Parameter too
-            src = _src(t, needs[i], r, None, -1) if r >= 0 else _src(t, needs[i], None, arrays[i], -1 - r)
-        elif type(t) in _SCALARS and r < 0 and not needs[i] and arrays[i] is t:  # a Python number: a buffer input
+            need = needs is not None and needs[i]
+            src = _src(t, need, r, None, -1) if r >= 0 else _src(t, need, None, arrays[i], -1 - r)
+        elif type(t) in _SCALARS and r < 0 and (needs is None or not needs[i]) and arrays[i] is t:
+            # a Python number: a buffer input
             src = Src(SCALAR, -1 - r, True, -1, type(t))
+        elif type(t) is _ArrayImpl and r < 0 and arrays[i] is t:  # a jax array: a buffer input of its shape and dtype
+            src = Src(ARRAY, -1 - r, True, -1, _aval(t))
         if src is None:
             abort()
             return
         srcs.append(src)
-    _add_event(Event(op, key, tuple(srcs), needs, call, nr, out.aval, node), nr, node, nr + 1)
+    _add_event(Event(op, key, tuple(srcs), needs, call, nr, aval, node, leaf_param, modes.grad_enabled, out_tree),
+               nr, node, nr + n_out, None if out_tree is None else n_out)
 
 
 def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
     """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
-    v = out._v
-    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or type(v) is not Pending or v.buf is not buf
-            or v.array is not None or v.idx < nr):
+    outs = out if type(out) is list else [out]  # (a list: several fresh output Tensors)
+    vs = [o._v for o in outs]
+    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or len({id(v) for v in vs}) != len(vs)
+            or any(type(v) is not Pending or v.buf is not buf or v.array is not None or v.idx < nr for v in vs)):
         abort()
         return
     if not _open_note(buf, nc, ne, nr):
@@ -115,6 +142,12 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
             return
         srcs.append(src)
     n_refs = buf.size()[1]
+    if type(out) is list:
+        ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
+                        n_refs - nr, (nc, ne, nr), tuple([v.idx for v in vs]), tuple([v.aval for v in vs]), len(vs))
+        _add_event(ev, None, node, n_refs, [v.idx for v in vs])
+        return
+    v = vs[0]
     ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                     n_refs - nr, (nc, ne, nr), v.idx, v.aval)
     _add_event(ev, v.idx, node, n_refs)
@@ -154,9 +187,12 @@ def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
     if r is not None:
         k = s.rec_slots.get(r)
         if k is not None:
-            if not sg and (e is None or e[0] is not s.rec_nodes[k]()):
+            j = None
+            if type(k) is tuple:  # output j of an op with several outputs
+                k, j = k
+            if not sg and (e is None or e[0] is not s.rec_nodes[k]() or e[1] != (j or 0)):
                 return None
-            return Src(IN_STEP, r, sg, k, None)
+            return Src(IN_STEP, r, sg, k, j)
         if r < s.rec_start[2] and (e is None or sg):
             return Src(AT_START, r, sg, n_leaf, None)
         return None
@@ -167,12 +203,27 @@ def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
     return Src(OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
 
 
-def _add_event(ev: Any, out_slot: int, node: Any, end: int) -> None:
+def _no_node() -> None:
+    """The weak reference a plain event (no node) has in ``rec_nodes``."""
+    return None
+
+
+def _add_event(ev: Any, out_slot: int | None, node: Any, end: int, n_out: Any = None) -> None:
+    """Add ``ev`` to the note: its result in ``out_slot``; several results: ``n_out`` of them in the slots from
+    ``out_slot`` on, or (a list) in those slots."""
     s = st
     try:
-        s.rec_slots[out_slot] = len(s.rec)
-        s.rec_node_idx[id(node)] = len(s.rec)
-        s.rec_nodes.append(weakref.ref(node))
+        k = len(s.rec)
+        if n_out is None:
+            s.rec_slots[out_slot] = k
+        else:
+            for j, slot in enumerate(range(out_slot, out_slot + n_out) if type(n_out) is int else n_out):
+                s.rec_slots[slot] = (k, j)
+        if node is None:
+            s.rec_nodes.append(_no_node)
+        else:
+            s.rec_node_idx[id(node)] = len(s.rec)
+            s.rec_nodes.append(weakref.ref(node))
         s.rec.append(ev)
         s.rec_end = end
     except BaseException:  # interrupted with the event half noted: no note of this step
@@ -318,19 +369,27 @@ def note_backward(before: BackwardMark) -> None:
     buf = s.rec_buf
     if s.rec is None or _current_buf() is not buf or buf.done:
         return
-    for ref in s.rec_nodes:
-        node = ref()
-        if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
-            return
-    reached = {root}  # every op of the step leads to the root (a replayed backward frees them all)
+    reached = {root}  # the ops that lead to the root (a replayed backward frees them all)
     for k in range(root, -1, -1):
         if k in reached:
             ev = s.rec[k]
             for src, need in zip(ev.srcs, ev.needs):
                 if need and src.kind == IN_STEP:
                     reached.add(src.ref)
-    if len(reached) != len(s.rec):
-        return
+    # an op that does not lead to the root (an LSTM's last states, say) keeps its node unfreed: a replayed step
+    # builds it when its backward ends; a PyLayer's must have run its backward
+    unreached = []
+    for k, (ev, ref) in enumerate(zip(s.rec, s.rec_nodes)):
+        node = ref()
+        if k in reached:
+            if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
+                return
+        elif type(ev) is LayerEvent:
+            return
+        elif ev.needs is not None:  # (a plain event made no node)
+            if node is not None and node.released:
+                return
+            unreached.append(k)
     leaves = []
     written = set()
     entered = set()
@@ -365,7 +424,7 @@ def note_backward(before: BackwardMark) -> None:
         if j not in written and buf.result_held(j):  # something else holds a backward result
             return
     bwd = Backward(root, nc, ne, nr, buf.calls_since(nc), n_refs - nr, tuple(leaves), n_ext, segs, callouts, ext_tail)
-    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves))
+    s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves), tuple(unreached))
 
 
 def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int, nr: int) -> tuple | None:

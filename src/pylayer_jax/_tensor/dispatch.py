@@ -81,7 +81,11 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
     n = op.n_in
-    if kwargs or len(args) < n or (op.checks is not None and (len(args) > n or op.check_always)):
+    checks = op.checks
+    if (checks is not None and op.check_always and len(args) == n and type(args[0]) is Tensor
+            and getattr(checks, "int_base_only", False) and args[0]._v.dtype in _FLOATING):
+        checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
+    if kwargs or len(args) < n or (checks is not None and (len(args) > n or op.check_always)):
         return _general(op, args, kwargs)
     if len(args) == n:  # (a step-event observer may answer the call: a replayed step)
         t = _ev.EVENTS.op(op, None, args)
@@ -91,7 +95,12 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     for i in range(n):
         t = args[i]
         if type(t) is not Tensor and type(t) not in EAGER_TYPES:
-            return _general(op, args, kwargs)
+            # a Python number beside a Tensor (``x * 0.5``, ``paddle.add(x, 1.0)``) is a weakly typed input, as
+            # ``_general`` makes it: the short path takes it where the op has no checks to run on it
+            if type(t) not in _NUMBERS or checks is not None or modes.static_program is not None:
+                return _general(op, args, kwargs)
+            arrays.append(t)
+            continue
         arrays.append(t._v)
     if len(args) == n:
         return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
@@ -102,6 +111,9 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     if modes.static_program is not None:
         return _general(op, args, kwargs)
     return _run(op, (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name), args[:n], None, arrays)
+
+
+_FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))
 
 
 def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
@@ -275,6 +287,12 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
         if t is not None:
             return t
         noted = ev.op_begin()
+    elif not traced and (pending or trains or not lazy.idle()):  # a plain op event: a recorded call, no node
+        t = _ev.EVENTS.plain_op(op, key, leaves)
+        if t is not None:
+            if type(t) is not _ev.Noted:
+                return t
+            noted = t.token
     if traced:
         arrays = [lazy.concrete(a) for a in arrays]
         out = op.call(key[0], key[1], key[2], arrays)
@@ -298,12 +316,14 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
         if noted is not None:
             _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, node)
         return Tensor(out, False, (node, 0))
-    if noted is not None:
-        _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
     out_leaves, out_tree = jax.tree_util.tree_flatten(out)
     if needs is None:
+        if noted is not None:
+            _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, None)
         return jax.tree_util.tree_unflatten(out_tree, [Tensor(o) for o in out_leaves])
     node = make_node(op, key, leaves, leaf_param, arrays, needs, out_leaves)
+    if noted is not None:
+        _ev.EVENTS.op_end(noted, op, key, leaves, leaf_param, arrays, needs, out, node)
     wrapped = [Tensor(o, False, (node, j)) for j, o in enumerate(out_leaves)]
     return jax.tree_util.tree_unflatten(out_tree, wrapped)
 

@@ -108,14 +108,14 @@ class Tensor:
         """Where this tensor's gradient goes: ``(node, output index)``, None for a leaf."""
         e = self._e
         if e is not None and type(e[0]) is _ev.STUB:  # a step-event observer's stub: its node now
-            e = self._e = (e[0].node(e[1]), 0)
+            e = self._e = e[0].edge(e[1])
         return e
 
     @_edge.setter
     def _edge(self, edge: Edge | None) -> None:
         e = self._e
         if e is not None and type(e[0]) is _ev.STUB:
-            e[0].node(e[1])  # a replayed step gets its real tape before history is rewritten
+            e[0].edge(e[1])  # a replayed step gets its real tape before history is rewritten
         self._e = edge
 
     # ---- identity and metadata ------------------------------------------------
@@ -390,6 +390,14 @@ class Tensor:
     def set_value(self, value: Any) -> Tensor:
         """Overwrite the data in place (shape must match); bumps the version."""
         before_write(self)
+        v, own = getattr(value, "_v", None), self._v
+        if (type(v) is Pending and v.array is None and isinstance(value, Tensor) and modes.capture is None
+                and v.dtype == own.dtype and tuple(v.shape) == tuple(own.shape) and not v.aval[2]):
+            # a value not computed yet, of this dtype and shape (a BatchNorm's running statistics): the Tensor takes
+            # it as it is, so the write does not run the calls recorded so far
+            self._v = v
+            self._version_counter().value += 1
+            return self
         arr = jnp.asarray(unwrap(value), self._value.dtype)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
@@ -481,7 +489,7 @@ def before_write(t: Tensor | None = None) -> None:
     cap = modes.capture
     if cap is not None and t is not None:
         cap.write(t)
-    _ev.EVENTS.write()
+    _ev.EVENTS.write(t)
 
 
 def unwrap(x: Any) -> Any:

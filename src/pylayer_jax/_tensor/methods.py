@@ -219,10 +219,13 @@ def _op(name: str) -> Op:
 _ADD = TABLE["add"]
 
 
+_FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))  # (a set lookup)
+
+
 def _traced_number(self: Tensor, o: Any) -> bool:
     """A float with a floating Tensor: passed as a weakly typed input, so every value shares one kernel and a
     step whose float changes (a schedule's coefficient) still replays; other scalars stay ``scale`` attributes."""
-    return type(o) is float and self.dtype.is_floating_point
+    return type(o) is float and self._v.dtype in _FLOATING
 
 
 _OPERANDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array)

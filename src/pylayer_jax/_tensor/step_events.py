@@ -3,7 +3,9 @@
 The core reports four kinds of event of an eager step to one registered observer:
 
 - **op**: an op that trains (``dispatch``): ``op`` may return the op's result in place of dispatch,
-  ``op_begin``/``op_end`` bracket an op that was dispatched and recorded;
+  ``op_begin``/``op_end`` bracket an op that was dispatched and recorded; an op that makes no node but records
+  its call into the buffer (a comparison, an op on constants, an op under ``no_grad``) is a *plain* op event:
+  ``plain_op`` in place of ``op`` and ``op_begin``;
 - **apply**: a ``PyLayer.apply`` that needs a gradient (``_pylayer.eager``): ``apply_begin``,
   ``apply_end`` around its forward, ``apply_noted`` once its node is wired;
 - **backward**: ``backward()`` from one tensor (``backward_entry``): ``backward`` may run it in
@@ -11,11 +13,11 @@ The core reports four kinds of event of an eager step to one registered observer
   the step (also when it failed); inside the walk, each PyLayer's backward is a *callout*
   (``callout_begin``/``callout_end``) that gets the engine's walk state;
 - **write**: a write that rebinds a Tensor's array or bumps its version is about to happen
-  (``facade.before_write``).
+  (``facade.before_write``), with the Tensor written when it is known.
 
-An observer may hand out *stub* edges ``(stub, k)`` in place of ``(node, 0)``: a tape node it has not
-built yet. The core tells a stub by its type (``STUB``) and asks the stub for its node when the
-history is read (``Tensor._edge``).
+An observer may hand out *stub* edges ``(stub, k)`` in place of ``(node, j)``: a tape node it has not
+built yet. The core tells a stub by its type (``STUB``) and asks the stub for the edge it stands for when
+the history is read (``Tensor._edge``).
 
 The default observer, this base class, does nothing: every op is dispatched and recorded normally.
 Step replay (``_replay``) is the one observer; the package's ``__init__`` registers it. Deleting
@@ -29,12 +31,12 @@ from typing import Any
 
 
 class Stub:
-    """A tape node an observer has not built yet: the edge ``(stub, k)`` stands for ``(node(k), 0)``."""
+    """Tape nodes an observer has not built yet: the edge ``(stub, k)`` stands for ``edge(k)``."""
 
     __slots__ = ()
 
-    def node(self, k: int) -> Any:
-        """The real node the edge ``(self, k)`` stands for (built now if need be)."""
+    def edge(self, k: Any) -> tuple:
+        """The real edge ``(node, output index)`` that ``(self, k)`` stands for (its node built now if need be)."""
         raise NotImplementedError
 
 
@@ -56,7 +58,14 @@ class StepEvents:
 
     def op_end(self, token: Any, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
                needs: tuple | None, out: Any, node: Any) -> None:
-        """The op ``op_begin`` announced was dispatched: its node, or None where it made no single-output node."""
+        """The op ``op_begin`` (or ``plain_op``) announced was dispatched: its node, or None where it made no
+        single-output node (``needs`` None: no input needed a gradient)."""
+
+    def plain_op(self, op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
+        """An op that makes no node (no input trains, grad mode off, or an op without gradient) is about to record
+        its call into the buffer: its result (Tensors) in place of dispatch; else ``Noted(token)``, a token for
+        ``op_end`` once it is dispatched and recorded; or None. (One call: every such op asks.)"""
+        return None
 
     # ---- apply --------------------------------------------------------------------------------
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
@@ -66,12 +75,14 @@ class StepEvents:
 
     def apply_end(self, token: Any, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
         """After the forward of an apply ``apply_begin`` followed (``ok``: its ctx is as a followed apply
-        needs; False also when forward raised): True if the observer took the output (its edge is set)."""
+        needs, and ``out`` is its output Tensor or a list of its several fresh output Tensors; False also when
+        forward raised): True if the observer took the output (its edges are set)."""
         return False
 
     def apply_noted(self, token: Any, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any,
                     node: Any) -> None:
-        """The apply ``apply_begin`` announced is wired: its node, or None where it is not one fresh output."""
+        """The apply ``apply_begin`` announced is wired: its node, or None where its output is not one fresh Tensor
+        (``out``) or a tuple or list of them (``out`` the list of them)."""
 
     # ---- backward -------------------------------------------------------------------------------
     def backward(self, t: Any) -> bool:
@@ -97,8 +108,18 @@ class StepEvents:
         """The PyLayer's backward returned ``grads``."""
 
     # ---- write --------------------------------------------------------------------------------
-    def write(self) -> None:
-        """A write that rebinds a Tensor's array or bumps its version is about to happen (any thread)."""
+    def write(self, t: Any = None) -> None:
+        """A write that rebinds a Tensor's array or bumps its version is about to happen (any thread): the write
+        of Tensor ``t``, or of Tensors not named (None)."""
+
+
+class Noted:
+    """What ``StepEvents.plain_op`` returns for an op it is to be told of (``op_end``), with its token."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: Any) -> None:
+        self.token = token
 
 
 EVENTS: StepEvents = StepEvents()  # the observer in effect
@@ -120,5 +141,5 @@ def register(observer: StepEvents, stub_type: type) -> None:
 def resolve(e: Any) -> Any:
     """An edge with a stub replaced by its node (other edges as they are)."""
     if e is not None and type(e[0]) is STUB:
-        return (e[0].node(e[1]), 0)
+        return e[0].edge(e[1])
     return e
