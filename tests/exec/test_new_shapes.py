@@ -148,6 +148,21 @@ def test_program_and_backward_caches_stay_bounded_and_evicted_shapes_compute_rig
     t.check_params()
 
 
+def test_quick_programs_of_one_off_shapes_are_kept_fewer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deferred, "MAX_QUICK", 2)
+    t = Trainer(6, 10)
+    kept = []
+    for b in [2, 3, 4, 5, 6, 7, 8, 4]:  # 4 again: its quick program was dropped, it compiles anew
+        got, want = t.step(b)
+        np.testing.assert_allclose(got, want, rtol=1e-10)
+        quick = [p for p in deferred._PROGRAMS.values() if type(p) is deferred._Quick]
+        kept.append(len(quick))
+        assert len(quick) <= 2 and len(deferred._QUICK_KEYS) <= 2
+        assert all(p._cache_size() == 1 for p in quick)
+    assert kept[-1] == 2  # the bound was reached
+    t.check_params()
+
+
 def test_a_replayed_step_whose_program_another_thread_evicted_still_runs_right(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deferred._PROGRAMS, "maxsize", 2)

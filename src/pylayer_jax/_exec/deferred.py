@@ -20,7 +20,8 @@ or when it grows long. Running it:
   new shapes, several times what the one program costs, and a shape that never repeats
   would never reach the third sighting. Such a program is compiled quickly (XLA's backend
   optimisation off: about two thirds of the compile time, for code run once); if the
-  signature is seen again until its third sighting, it is compiled again, optimised.
+  signature is seen again until its third sighting, it is compiled again, optimised. At most
+  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first.
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
@@ -44,6 +45,7 @@ import functools
 import os
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -435,8 +437,14 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         if seen >= FUSE_AFTER:
             STATS["compiled"] += 1
             if seen > FUSE_AFTER:  # a new shape of a known step: compiled quickly, as it may never repeat
-                prog = _Quick(jax.jit(functools.partial(_interpret, calls, live), compiler_options=_QUICK_OPTIONS))
+                prog = _Quick(jax.jit(functools.partial(_interpret, calls, live), compiler_options=_QUICK_OPTIONS), key)
                 _PROGRAMS.put(key, prog)
+                _QUICK_KEYS[key] = True
+                while len(_QUICK_KEYS) > MAX_QUICK:  # the least recent quick program leaves (~2 MiB each on CPU)
+                    old = _PROGRAMS.get(_QUICK_KEYS.popitem(last=False)[0])
+                    if type(old) is _Quick:
+                        _PROGRAMS.pop(old.key)
+                        old.clear_cache()
             else:
                 prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
             _SEEN.pop(key, None)
@@ -445,8 +453,11 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
             return _run_calls(calls, live, ext)
     elif type(prog) is _Quick:
         prog.seen += 1
+        _QUICK_KEYS[key] = True
+        _QUICK_KEYS.move_to_end(key)
         if prog.seen >= FUSE_AFTER:  # it repeats after all: the optimised program from now on
             STATS["compiled"] += 1
+            _QUICK_KEYS.pop(key, None)
             _PROGRAMS.pop(key).clear_cache()
             prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
     STATS["programs"] += 1
@@ -456,16 +467,19 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
 # XLA's options for a program that may run once: no backend (LLVM) optimisation, a third less compile time
 _QUICK_OPTIONS = {"xla_backend_optimization_level": 0}
 _JIT = type(jax.jit(abs))
+MAX_QUICK = 16  # quick programs kept (of the SHAPED in _PROGRAMS), least recent dropped: one-off shapes age out fast
+_QUICK_KEYS: OrderedDict[tuple, bool] = OrderedDict()  # the keys of the quick programs in _PROGRAMS, least recent first
 
 
 class _Quick:
     """A program compiled with ``_QUICK_OPTIONS`` (a new shape of a known step) and its sightings so far."""
 
-    __slots__ = ("fn", "seen")
+    __slots__ = ("fn", "seen", "key")
 
-    def __init__(self, fn: Any) -> None:
+    def __init__(self, fn: Any, key: tuple) -> None:
         self.fn = fn
         self.seen = 1
+        self.key = key
 
     def __call__(self, *args: Any) -> Any:
         return self.fn(*args)
