@@ -3,9 +3,9 @@
     python benchmarks/new_shapes.py [--pairs 20] [--shapes 2000] [--every 100]
 
 1. Time: the 64x8 MLP SGD step of bench.py's ``new batch size`` row (``_workloads.batch_loop``) on a new batch
-   size every step, against ``jax.jit(jax.grad(loss))`` of the same loss on a new batch size every call (one
-   XLA compile each: the floor for a new shape), interleaved in one process; the median per step by wall
-   time and by process CPU time (compiles run on other threads too), and the ratio.
+   size every step, against ``jax.jit(jax.grad(loss))`` of the same loss and ``jax.jit`` of the whole SGD step
+   on a new batch size every call (one XLA compile each: the floor for a new shape), interleaved in one
+   process; the median per step by wall time and by process CPU time (compiles use other threads too).
 2. Memory: the resident set size (RSS) while the loop runs ``--shapes`` new batch sizes, every ``--every``;
    the caches fill during the first few hundred shapes, after which memory stays flat.
 """
@@ -17,6 +17,8 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,7 +37,8 @@ def rss_mib() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def _jax_step() -> tuple:
+def _jax_steps() -> tuple:
+    """``jax.jit(jax.grad(loss))`` and ``jax.jit`` of the whole SGD step (value_and_grad and the update)."""
     rng = np.random.default_rng(0)
     ps = [jnp.asarray(rng.standard_normal(s).astype("float32")) for s in [(64, 8), (8,), (8, 1), (1,)]]
 
@@ -43,29 +46,54 @@ def _jax_step() -> tuple:
         w1, b1, w2, b2 = ps
         return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
 
-    return jax.jit(jax.grad(loss)), ps, rng
+    @jax.jit
+    def sgd_step(ps, x):  # noqa: ANN001, ANN202
+        value, g = jax.value_and_grad(loss)(ps, x)
+        return [p - 0.01 * d for p, d in zip(ps, g)], value
+
+    return jax.jit(jax.grad(loss)), sgd_step, ps, rng
+
+
+def _our_steps() -> Callable[[np.ndarray], float]:
+    """One step of ``_workloads.batch_loop``'s training loop (the same model and SGD) per call, on a given batch."""
+    net1, net2 = paddle.nn.Linear(64, 8), paddle.nn.Linear(8, 1)
+    opt = paddle.optimizer.SGD(0.01, parameters=net1.parameters() + net2.parameters())
+
+    def step(x: np.ndarray) -> Any:
+        loss = (net2(paddle.tanh(net1(paddle.to_tensor(x)))) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
 
 
 def times(pairs: int) -> None:
-    g, ps, rng = _jax_step()
-    batch_loop(paddle, [3, 4, 5])()  # the step's first sightings (call by call) and the family's first program
-    g(ps, jax.device_put(rng.standard_normal((3, 64)).astype("float32"))).block_until_ready()
-    ours: list[tuple[float, float]] = []
-    plain: list[tuple[float, float]] = []
+    g, sgd_step, ps, rng = _jax_steps()
+    ours = _our_steps()
+    for b in (3, 4, 5):  # the step's first sightings (call by call) and the family's first program
+        float(ours(rng.standard_normal((b, 64)).astype("float32")))
+        x = jax.device_put(rng.standard_normal((b, 64)).astype("float32"))
+        jax.block_until_ready((g(ps, x), sgd_step(ps, x)))
+    res: dict[str, list[tuple[float, float]]] = {"ours": [], "jax.jit(jax.grad)": [], "jax.jit(SGD step)": []}
     for i in range(pairs):
-        run = batch_loop(paddle, [1000 + 2 * i])  # (the batch is made before the clock starts)
-        w, c = time.perf_counter(), time.process_time()
-        run()
-        ours.append((time.perf_counter() - w, time.process_time() - c))
-        x = jax.device_put(rng.standard_normal((1001 + 2 * i, 64)).astype("float32"))
-        w, c = time.perf_counter(), time.process_time()
-        jax.block_until_ready(g(ps, x))
-        plain.append((time.perf_counter() - w, time.process_time() - c))
-    o_w, o_c = (statistics.median(v) * 1e3 for v in zip(*ours))
-    j_w, j_c = (statistics.median(v) * 1e3 for v in zip(*plain))
-    print(f"new batch size every step, median of {pairs} (ms per step): wall {o_w:.1f} ours, {j_w:.1f} "
-          f"jax.jit(jax.grad) ({o_w / j_w:.2f}x); process CPU {o_c:.1f} ours, {j_c:.1f} jax.jit(jax.grad) "
-          f"({o_c / j_c:.2f}x)")
+        for k, name in enumerate(res):
+            b = 1000 + 3 * i + k  # a batch size nobody has seen
+            x_np = rng.standard_normal((b, 64)).astype("float32")
+            w, c = time.perf_counter(), time.process_time()
+            if k == 0:
+                ours(x_np)  # (the step's backward ran its program: nothing is left to wait for)
+            else:
+                x = jax.device_put(x_np)
+                jax.block_until_ready(g(ps, x) if k == 1 else sgd_step(ps, x))
+            res[name].append((time.perf_counter() - w, time.process_time() - c))
+    med = {name: [statistics.median(v) * 1e3 for v in zip(*r)] for name, r in res.items()}
+    o_w, o_c = med["ours"]
+    print(f"new batch size every step, the median of {pairs} steps each, interleaved (ms per step):")
+    for name, (w, c) in med.items():
+        print(f"  {name:18s} wall {w:6.1f}, process CPU {c:6.1f}" + (
+            "" if name == "ours" else f"   ours/this: wall {o_w / w:.2f}x, process CPU {o_c / c:.2f}x"))
 
 
 def memory(n: int, every: int) -> None:

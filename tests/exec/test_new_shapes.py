@@ -100,7 +100,7 @@ def test_a_batch_size_that_never_repeats_compiles_one_program_per_step_and_match
         d = {k: deferred.STATS[k] - before[k] for k in before}
         assert d["new_shape"] == 1 and d["compiled"] == 1, d  # one program for the whole step
         assert d["one_by_one"] == 0, d  # and no kernel run (nor compiled) for the new shape on its own
-        assert t.compiles == 1  # the one XLA compile of this step
+        assert t.compiles <= 1  # the one XLA compile of this step (none if a persistent cache has it)
     t.check_params()
 
 
