@@ -36,6 +36,12 @@ from pylayer_jax._exec import deferred as _lazy  # noqa: E402
 
 def program_alone(step: Callable[[], Any]) -> float:
     """The compiled program ``step`` ends in, timed alone on the arrays that step fed it (µs)."""
+    prog, ext = program_alone_fn(step)
+    return timed(lambda: prog(*ext))
+
+
+def program_alone_fn(step: Callable[[], Any]) -> tuple[Any, list[Any]]:
+    """(the compiled program ``step`` ends in, the arrays that step fed it)."""
     for _ in range(2 * _lazy.FUSE_AFTER + 2):  # compiled from the FUSE_AFTER-th sighting on, then replayed
         step()
     seen: list[tuple[Any, list[Any]]] = []
@@ -57,8 +63,7 @@ def program_alone(step: Callable[[], Any]) -> float:
         _lazy._Buffer._run = run  # type: ignore[method-assign]
     if len(seen) != 1:
         raise RuntimeError(f"floor.py: expected the step to run one compiled program, but it ran {len(seen)}.")
-    prog, ext = seen[0]
-    return timed(lambda: prog(*ext))
+    return seen[0]
 
 
 def recorded_op_us() -> float:

@@ -6,6 +6,12 @@ import os
 
 import pytest
 
+# The suite compiles thousands of programs: they are not written to the user's compilation cache (it would grow
+# by every program of every version of the code under test, and runs would depend on what an earlier run left).
+# tests/runtime/test_compile_cache.py turns the cache on in its own interpreters; PYLAYER_JAX_CACHE_DIR=dir in the
+# environment runs the suite with the cache there.
+os.environ.setdefault("PYLAYER_JAX_CACHE_DIR", "")
+
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """How many worker processes ``-n auto`` (pyproject's addopts) starts.

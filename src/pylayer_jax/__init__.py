@@ -1,19 +1,16 @@
-"""pylayer_jax: Paddle's custom-autograd API (PyLayer, saved_tensors_hooks, static_pylayer) on JAX."""
+"""pylayer_jax: Paddle's custom-autograd API (PyLayer, saved_tensors_hooks, static_pylayer) on JAX.
+
+What a plain eager script uses (Tensor, the ops, ``nn``, ``autograd``) is imported here; the static graph,
+``jit``, the high-level API and the rest load on first use (``pylayer_jax.static``, ``pylayer_jax.Model``: see
+``_LAZY`` below), which keeps ``import pylayer_jax`` short. ``dir(pylayer_jax)`` lists both.
+"""
+
+import importlib as _importlib
 
 from . import autograd as autograd
-from . import base as base
-from . import callbacks as callbacks
 from . import device as device
-from . import framework as framework
-from . import hapi as hapi
-from . import io as io
-from . import jit as jit
 from . import linalg as linalg
-from . import metric as metric
 from . import nn as nn
-from . import optimizer as optimizer
-from . import regularizer as regularizer
-from . import static as static
 from . import utils as utils
 from ._api.checkpoint import load as load
 from ._api.checkpoint import save as save
@@ -91,15 +88,7 @@ from ._tensor.dlpack import from_dlpack as from_dlpack
 from ._tensor.dlpack import to_dlpack as to_dlpack
 from ._tensor.facade import Tensor as Tensor
 from ._tensor.facade import to_tensor as to_tensor
-from .hapi import Model as Model
-from .hapi import summary as summary
-from .static._executor import CPUPlace as CPUPlace
-from .static._executor import CUDAPlace as CUDAPlace
-from .static._mode import disable_static as disable_static
-from .static._mode import enable_static as enable_static
-from .static._mode import in_dynamic_mode as in_dynamic_mode
-from .static._param import ParamAttr as ParamAttr
-from .static._param import create_parameter as create_parameter
+from .nn.layer._param import ParamAttr as ParamAttr
 
 for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
     globals()[_n] = _d
@@ -113,6 +102,28 @@ except Exception:  # running from a source tree that was never installed
     __version__ = "0+unknown"
 
 
+# submodules and names loaded on first use: name -> (module, attribute or None for the module itself)
+_LAZY = {
+    "base": ("base", None), "callbacks": ("callbacks", None), "framework": ("framework", None),
+    "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
+    "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
+    "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
+    "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
+    "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),
+    "in_dynamic_mode": ("static._mode", "in_dynamic_mode"), "create_parameter": ("static._param", "create_parameter"),
+}
+
+
+def __getattr__(name: str):  # noqa: ANN202  (PEP 562: the names of ``_LAZY``, imported on first use)
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'pylayer_jax' has no attribute {name!r}")
+    mod = _importlib.import_module(f".{where[0]}", __name__)
+    value = mod if where[1] is None else getattr(mod, where[1])
+    globals()[name] = value
+    return value
+
+
 def __dir__() -> list[str]:
     """Paddle's public names, without this package's private modules and helpers."""
-    return sorted(n for n in globals() if not n.startswith("_") or n == "__version__")
+    return sorted({n for n in globals() if not n.startswith("_") or n == "__version__"} | set(_LAZY))

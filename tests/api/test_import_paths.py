@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import pathlib
+import subprocess
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -61,6 +64,32 @@ def test_dir_shows_paddle_names_only() -> None:
         assert public in names, public
     assert all(hasattr(paddle, n) for n in names)
 
+
+
+def test_import_loads_only_what_an_eager_script_needs() -> None:
+    # a fresh interpreter: the static graph, jit, the high-level API, optax and tqdm load on first use, the import
+    # compiles no XLA program, and every lazy name then resolves to the object its module defines
+    code = """
+import sys, jax.monitoring
+compiles = []
+jax.monitoring.register_event_duration_secs_listener(
+    lambda name, secs, **kw: compiles.append(name) if name.endswith("backend_compile_duration") else None)
+import pylayer_jax as paddle
+lazy = ["pylayer_jax.static", "pylayer_jax.jit", "pylayer_jax.hapi", "pylayer_jax.io", "pylayer_jax.metric",
+        "pylayer_jax.optimizer", "pylayer_jax.base", "optax", "tqdm", "IPython"]
+print([m for m in lazy if m in sys.modules], len(compiles))
+from pylayer_jax.static._executor import CPUPlace
+from pylayer_jax.hapi import Model
+print(paddle.CPUPlace is CPUPlace, paddle.Model is Model, paddle.static.Executor is paddle.base.Executor,
+      paddle.optimizer.SGD.__name__, "static" in dir(paddle), "Model" in dir(paddle))
+"""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(paddle.__file__)))
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[] 0", "True True True SGD True True"]
+    with pytest.raises(AttributeError, match="module 'pylayer_jax' has no attribute 'no_such_name'"):
+        paddle.no_such_name  # noqa: B018
 
 # ---- flags ----------------------------------------------------------------------------------------------
 def test_flag_defaults_are_paddles() -> None:

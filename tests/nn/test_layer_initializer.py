@@ -185,3 +185,18 @@ def test_static_programs_take_nn_initializers():
     np.testing.assert_array_equal(wv, np.full([2, 3], 2.0))
     limit = math.sqrt(6.0 / 600)
     assert np.abs(uv).max() <= limit and np.abs(uv).max() > 0.97 * limit
+
+
+def test_constant_fills_a_new_shape_without_compiling(caplog) -> None:
+    # small constants are filled on the host and transferred (jnp.full compiled a program per shape)
+    import logging
+
+    import jax
+
+    with jax.log_compiles(True), caplog.at_level(logging.WARNING, logger="jax"):
+        caplog.clear()
+        w = paddle.create_parameter([5, 11], "float64", default_initializer=I.Constant(0.25))
+        b = paddle.create_parameter([11], "float16", default_initializer=I.Constant(-3.0))
+    assert not [r.getMessage() for r in caplog.records if "Compiling" in r.getMessage() and "split" not in r.getMessage()]
+    np.testing.assert_array_equal(w.numpy(), np.full([5, 11], 0.25))
+    assert b.dtype == paddle.float16 and np.array_equal(b.numpy(), np.full([11], -3.0, np.float16))

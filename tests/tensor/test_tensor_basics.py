@@ -262,3 +262,37 @@ def test_creation_beyond_memory_is_a_memory_error_before_allocating(make, shape)
     # Paddle 3.3.1 aborts the process on [2**31, 2**31] and raises MemoryError on [2**20, 2**20]
     with pytest.raises(MemoryError, match=r"shape \[\d+, \d+\] has \d+ elements, more"):
         make(shape)
+
+
+def _aligned(n: int) -> np.ndarray:
+    """A float32 numpy array of ``n`` elements whose data starts on a 64-byte boundary (JAX's CPU client may use
+    such memory in place)."""
+    buf = np.empty(n + 16, np.float32)
+    a = buf[(-buf.ctypes.data % 64) // 4:][:n]
+    a[:] = np.arange(n)
+    assert a.ctypes.data % 64 == 0
+    return a
+
+
+def test_to_tensor_of_a_new_shape_compiles_nothing_and_copies(caplog) -> None:
+    # numpy data is transferred (jnp.asarray compiled a copy program for each new shape: a new batch size), and the
+    # Tensor has its own memory, as in Paddle: writing the numpy array (or what it views) afterwards changes nothing
+    import logging
+
+    import jax
+
+    data = _aligned(7 * 13 * 3).reshape(7, 13, 3)
+    view = _aligned(4 * 9)[:27].reshape(3, 9)
+    with jax.log_compiles(True), caplog.at_level(logging.WARNING, logger="jax"):
+        caplog.clear()
+        t = P.to_tensor(data)
+        v = P.to_tensor(view)
+        f = P.to_tensor(data.astype(np.float64).reshape(13, 21), dtype="float32")
+        lst = P.to_tensor([[1.5, 2.5]])
+    assert not [r.getMessage() for r in caplog.records if "Compiling" in r.getMessage()]
+    want, want_v = data.copy(), view.copy()
+    data[0, 0, 0] = view[0, 0] = 99.0
+    assert t.dtype == P.float32 and np.array_equal(t.numpy(), want)
+    assert np.array_equal(v.numpy(), want_v)
+    assert f.dtype == P.float32 and np.array_equal(f.numpy(), want.reshape(13, 21))
+    assert lst.dtype == P.float32 and lst.numpy().tolist() == [[1.5, 2.5]]

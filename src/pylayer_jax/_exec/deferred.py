@@ -52,6 +52,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._runtime import jax_setup as _jax_setup  # noqa: F401  (x64 and the CPU dispatch mode, before any array)
 from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, erase_shapes, family, traced_new_shapes
 
@@ -68,7 +69,7 @@ except ImportError:  # pragma: no cover - other JAX versions: always run outside
 
 _tree_flatten = jax.tree_util.tree_flatten
 _tree_unflatten = jax.tree_util.tree_unflatten
-_ArrayImpl = type(jax.numpy.zeros(()))
+_ArrayImpl = type(jax.device_put(np.zeros(())))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
 
 class Pending:
@@ -624,6 +625,50 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
     if len(buf.calls) >= MAX_CALLS:  # a long buffer runs call by call: its cut points need not repeat
         buf.run(compile_ok=False)
     return result
+
+
+_FIRST_REFS: dict[int, tuple[int, ...]] = {}  # n -> the refs of a first call on n distinct inputs
+
+
+def call_first(fn: Callable[..., Any], arrays: Sequence[Any], avals: Sequence[Any],
+               out_avals: Sequence[tuple]) -> list[Pending] | None:
+    """``fn(*arrays)`` recorded as the first call of this thread's buffer, when the caller knows its signature from
+    an earlier ``call`` of ``fn``: ``avals`` the inputs' (what ``call`` enters for them), ``out_avals`` its results'
+    (``fn`` returns a flat list or tuple of arrays). Returns a Pending per result; or None when the buffer already
+    holds calls, the inputs are not distinct objects or recording is off (the caller then uses ``call``).
+
+    What ``call`` records for the same inputs in an empty buffer, without its per-input work: a step that repeats
+    (an optimizer's update, the first call after a run) costs a few list operations."""
+    if not ENABLED:
+        return None
+    buf = _buffer()
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if buf.done or buf.calls or buf.ext or buf.refs:
+            return None
+        n = len(arrays)
+        ids = dict(zip(map(id, arrays), range(n)))
+        if len(ids) != n:
+            return None
+        refs = _FIRST_REFS.get(n)
+        if refs is None:
+            refs = _FIRST_REFS[n] = tuple(range(-1, -n - 1, -1))
+        outs = [Pending(av, buf, j) for j, av in enumerate(out_avals)]
+        whole = False
+        try:  # all or nothing, as ``call``
+            buf.ext_ids = ids
+            buf.ext = list(arrays)
+            buf.ext_avals = list(avals)
+            buf.refs = list(map(weakref.ref, outs))
+            buf.calls = [(fn, None, refs, len(outs))]
+            whole = True
+        finally:
+            if not whole:
+                rollback(buf, (0, 0, 0))
+    finally:
+        lock.release()
+    return outs
 
 
 def add_check(result: Any, fail: Callable[[Any], None]) -> None:

@@ -16,8 +16,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import jax_setup as _jax_setup  # noqa: F401  (x64 on: the key is int64)
+
 
 def _make(seed: int) -> Any:
+    if -(2**63) <= seed < 2**63 and jax.config.jax_default_prng_impl == "threefry2x32":
+        # what jax.random.PRNGKey(seed) computes (the seed's high and low 32 bits), made on the host: that
+        # function compiles three small programs, a tenth of a second at import and at every paddle.seed
+        bits = seed % 2**64
+        return jax.device_put(np.array([bits >> 32, bits & 0xFFFFFFFF], np.int64))
     return jax.random.PRNGKey(seed).astype(jnp.int64)
 
 

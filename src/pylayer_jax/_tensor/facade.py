@@ -37,7 +37,7 @@ _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
 _ZEROS: dict[tuple, Any] = {}  # small zeros arrays by (shape, dtype), shared: arrays are immutable
-_ZEROS_FNS = KernelCache(SHAPED, shaped=True)  # one kernel per (shape, dtype): bounded, see _runtime.kernel_cache
+_ZEROS_FNS = KernelCache(SHAPED)  # one kernel per (shape, dtype): bounded, see _runtime.kernel_cache
 
 
 def _zeros_of(key: tuple) -> Any:
@@ -558,7 +558,8 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
             f"to_tensor: data of type {type(data).__name__} (numpy kind {np_arr.dtype.kind!r}) cannot become a "
             "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."
         )
-    # a copy of our own (Paddle copies: writing into the numpy array later leaves the Tensor as it was; jnp.asarray
-    # and device_put may alias a large array, or read it later when dispatch is asynchronous), put on the device
-    # without a compiled conversion (jnp.asarray compiles one per new shape)
-    return Tensor(jax.device_put(np.array(np_arr, dtype=target, copy=True)), stop_gradient)
+    # a transfer (jnp.asarray would compile a copy program for each new shape: a new batch size). JAX's CPU client
+    # may keep using the memory of an aligned numpy array instead of copying it, so memory the caller can still
+    # write (the array passed, or a view) is copied first: the Tensor never changes with the caller's array
+    own = np_arr is not data and np_arr.base is None
+    return Tensor(jax.device_put(np_arr.astype(target, copy=not own)), stop_gradient)

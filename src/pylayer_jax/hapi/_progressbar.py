@@ -15,8 +15,6 @@ import time
 from typing import Any
 
 import numpy as np
-import tqdm.notebook as _tqdm_notebook
-from tqdm.notebook import tqdm as _notebook_tqdm
 
 
 def in_notebook() -> bool:
@@ -127,11 +125,26 @@ class ProgressBar:
             out.flush()
 
 
+def __getattr__(name: str) -> Any:
+    """``_tqdm_notebook`` (the module) and ``_notebook_tqdm`` (its bar), imported when first asked for: importing
+    ``tqdm.notebook`` imports IPython, a third of a second, which a script outside Jupyter never needs."""
+    if name not in ("_tqdm_notebook", "_notebook_tqdm"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import tqdm.notebook
+
+    globals().update(_tqdm_notebook=tqdm.notebook, _notebook_tqdm=tqdm.notebook.tqdm)
+    return globals()[name]
+
+
+def _tqdm(name: str) -> Any:
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
 class NotebookBar:
     """The notebook form of ``ProgressBar(verbose=1)``: a ``tqdm`` widget with the values as postfix."""
 
     def __init__(self, num: int | None = None, verbose: int = 1, name: str = "step") -> None:
-        self._bar = _notebook_tqdm(total=num, unit=name, leave=True)
+        self._bar = _tqdm("_notebook_tqdm")(total=num, unit=name, leave=True)
         self._shown = 0
 
     def update(self, current: int, values: list[tuple[str, Any]] | None = None) -> None:
@@ -150,7 +163,7 @@ def widgets_available() -> bool:
     """True when tqdm's notebook widget can be drawn: it needs ipywidgets (``tqdm.notebook`` leaves
     ``IProgress`` None without it). Checking first avoids a half-built tqdm object whose ``__del__`` prints
     a traceback into the notebook; without widgets the text bar is used, which works in Jupyter too."""
-    return getattr(_tqdm_notebook, "IProgress", None) is not None
+    return getattr(_tqdm("_tqdm_notebook"), "IProgress", None) is not None
 
 
 def make_bar(num: int | None, verbose: int) -> ProgressBar | NotebookBar:

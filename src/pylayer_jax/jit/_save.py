@@ -99,7 +99,7 @@ def _exported_vjp(saved: dict[str, Any], ct: Any, handle: ExportedHandle) -> tup
     return (list(jax.tree_util.tree_leaves(grads)),)
 
 
-_NO_KEY = jnp.zeros(2, jnp.int64)  # the key argument of an artifact whose forward draws no random numbers
+_NO_KEY = jax.device_put(np.zeros(2, np.int64))  # the key argument of an artifact whose forward draws no random numbers
 _EXPORTED = Op("jit_load", _exported_fn, ("tensors",), ("tensors",), _exported_vjp, (), False, False, True)
 
 

@@ -9,11 +9,13 @@ parameters that take part (``need_clip`` True), used inside an optimizer's jitte
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
-import optax
+
+if TYPE_CHECKING:  # optax is imported where a clip is built: a script that clips nothing does not load it
+    import optax
 
 from .._exec import deferred as lazy
 from .._tensor.facade import Tensor
@@ -21,6 +23,7 @@ from .._tensor.facade import Tensor
 
 def _by_norm(clip_norm: float) -> optax.GradientTransformation:
     """Each gradient on its own: ``g * clip_norm / max(||g||, clip_norm)``."""
+    import optax
 
     def one(g: Any) -> Any:
         norm = jnp.sqrt(jnp.sum(jnp.square(g)))
@@ -31,6 +34,8 @@ def _by_norm(clip_norm: float) -> optax.GradientTransformation:
 
 
 def _by_value(lo: float, hi: float) -> optax.GradientTransformation:
+    import optax
+
     if lo == -hi:
         return optax.clip(hi)
     return optax.stateless(lambda updates, params=None: jax.tree.map(lambda g: jnp.clip(g, lo, hi), updates))
@@ -38,6 +43,8 @@ def _by_value(lo: float, hi: float) -> optax.GradientTransformation:
 
 def transform_of(key: tuple[Any, ...]) -> optax.GradientTransformation:
     """The optax transformation of a clip's key (``ClipGradBase._key()``)."""
+    import optax
+
     kind = key[0]
     if kind == "value":
         return _by_value(key[1], key[2])
@@ -47,6 +54,8 @@ def transform_of(key: tuple[Any, ...]) -> optax.GradientTransformation:
 
 
 def _clip_arrays(key: tuple[Any, ...], grads: list[Any]) -> list[Any]:
+    import optax
+
     out, _ = transform_of(key).update(list(grads), optax.EmptyState())
     return out
 

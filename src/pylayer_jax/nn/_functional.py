@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import jax.numpy as jnp
+import jax
+import numpy as np
 
 from .._api.random import random_key
 from .._autograd.grad_mode import no_grad
@@ -20,7 +21,7 @@ from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
 
-_NO_KEY = jnp.zeros((2,), jnp.int64)
+_NO_KEY = jax.device_put(np.zeros((2,), np.int64))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
 def with_residuals(name: str) -> Callable[..., Any]:
     """The public function of an op that has a ``<name>_residuals`` form: that form (whose hidden outputs are the

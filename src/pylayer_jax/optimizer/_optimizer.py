@@ -7,7 +7,12 @@ per-parameter settings, clip): gradient clipping over the parameters with ``need
 each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
 the update joins the training step's compiled program; the learning rate is an argument, so a
 scheduler's changing value never recompiles. The state of the parameters a step updates is kept
-packed (``_packed``: a few arrays instead of one per accumulator), and a step is all or nothing:
+packed (``_packed``: a few arrays instead of one per accumulator); parameters of an element-wise rule with
+the same settings whose states start together are updated as one flat parameter (one fused loop for
+all of them, ``_packed.flat_groups``). A step like the last one (the same parameters with computed
+gradients of the same shapes, the state packed by the last step, the update the first call after
+backward's run: a training loop's) records the last step's update call again without rebuilding it
+(``_step_fast``: about half the Python of a full step). A step is all or nothing:
 an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
 and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
 the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
@@ -26,10 +31,11 @@ import numpy as np
 import optax
 
 from .._exec import deferred as lazy
+from .._exec.deferred import Pending
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
-from ._packed import layout_of, pack_kernel, packed_kernel, unpack_kernel
+from ._packed import flat_groups, layout_of, pack_kernel, packed_kernel, unpack_kernel, with_groups
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -37,6 +43,7 @@ from ._transforms import NAMES
 STATIC_MINIMIZE: list[Callable[..., Any]] = []
 
 _KERNELS: dict[Any, Any] = {}
+_ArrayImpl = lazy._ArrayImpl
 _LOW_PRECISION = (jnp.float16, jnp.bfloat16)
 
 
@@ -55,8 +62,12 @@ def is_scheduler(lr: Any) -> bool:
 
 
 def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list[Any], grads: list[Any],
-                states: list[Any], lr: Any) -> tuple[list[Any], list[Any]]:
-    """Clip, then each parameter's chain; ``lr`` reaches each rule in its parameter's dtype, as in Paddle."""
+                states: list[Any], lr: Any, groups: tuple = ()) -> tuple[list[Any], list[Any]]:
+    """Clip, then each parameter's chain; ``lr`` reaches each rule in its parameter's dtype, as in Paddle.
+
+    ``groups`` (``_packed.flat_groups``): parameters of one rule whose chain runs once, on them raveled and
+    concatenated (one fused loop instead of one per parameter: the rule is element-wise), with their element-wise
+    state leaves concatenated the same way and their shared leaves (equal) taken once."""
     lr = jnp.asarray(lr, jnp.float64)
     grads = list(grads)
     if clip is not None:
@@ -65,13 +76,35 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
             clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
             for i, g in zip(idx, clipped):
                 grads[i] = g
-    new_p, new_s = [], []
-    for p, g, st, spec in zip(params, grads, states, specs):
+
+    def rule(spec: ParamSpec, p: Any, g: Any, st: Any) -> tuple[Any, Any]:
         plr = (lr * spec.lr_mult) if spec.lr_mult != 1.0 else lr
         tx = cls._chain(dict(spec.hyper), spec.reg, plr.astype(p.dtype))
         upd, st = tx.update(g.astype(p.dtype), st, p)
-        new_p.append(optax.apply_updates(p, upd).astype(p.dtype))
-        new_s.append(st)
+        return optax.apply_updates(p, upd).astype(p.dtype), st
+
+    new_p: list[Any] = [None] * len(params)
+    new_s: list[Any] = [None] * len(params)
+    for members, elem in groups:
+        fp = jnp.concatenate([jnp.ravel(params[i]) for i in members])
+        fg = jnp.concatenate([jnp.ravel(grads[i].astype(params[i].dtype)) for i in members])
+        per = [jax.tree.leaves(states[i]) for i in members]
+        tree = jax.tree.structure(states[members[0]])
+        fst = jax.tree.unflatten(tree, [jnp.concatenate([jnp.ravel(lv[k]) for lv in per]) if e else per[0][k]
+                                        for k, e in enumerate(elem)])
+        fp, fst = rule(specs[members[0]], fp, fg, fst)
+        fl = jax.tree.leaves(fst)
+        at = 0
+        for i in members:
+            shape = params[i].shape
+            size = int(np.prod(shape, dtype=np.int64))
+            new_p[i] = fp[at:at + size].reshape(shape)
+            new_s[i] = jax.tree.unflatten(tree, [leaf[at:at + size].reshape(shape) if e else leaf
+                                                 for leaf, e in zip(fl, elem)])
+            at += size
+    for i, (p, g, st, spec) in enumerate(zip(params, grads, states, specs)):
+        if new_p[i] is None:
+            new_p[i], new_s[i] = rule(spec, p, g, st)
     return new_p, new_s
 
 
@@ -103,6 +136,7 @@ class Optimizer:
     _HYPER: tuple[str, ...] = ()
     _STATE: str | None = None  # key of the state names in _transforms.NAMES
     _REGULARIZED = True  # weight_decay is a regularizer added to the gradient
+    _FLAT = False  # the rule is element-wise: parameters with the same settings may be updated as one (``_update_all``)
 
     def __init__(
         self,
@@ -137,10 +171,11 @@ class Optimizer:
         self._param_groups: list[dict[str, Any]] | None = None
         self._parameter_list = self._check_parameters(api, parameters)
         # each parameter's state leaves, except for the parameters of the pack (``_packed``): (their ids, its
-        # layout, its arrays), the state of the parameters the last step updated
+        # layout, its arrays, the update for that layout), the state of the parameters the last step updated
         self._accumulators: dict[int, tuple[Any, ...]] = {}
-        self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...]] | None = None
+        self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...], Any] | None = None
         self._key_cache: tuple[Any, ...] | None = None
+        self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
@@ -261,7 +296,10 @@ class Optimizer:
         return tuple(out)
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
-        return type(self)._chain(dict(spec.hyper), spec.reg, jnp.zeros((), dtype)).init(jnp.zeros(tuple(shape), dtype))
+        # numpy placeholders for the learning rate and the parameter: made with jnp, each would compile a small
+        # program (a rule without state, SGD, then compiles nothing); a leaf that is one of them is transferred
+        state = type(self)._chain(dict(spec.hyper), spec.reg, np.zeros((), dtype)).init(np.zeros(tuple(shape), dtype))
+        return jax.tree.map(lambda v: jax.device_put(v) if isinstance(v, np.ndarray | np.generic) else v, state)
 
     def _state_names(self) -> tuple[str, ...]:
         return NAMES[self._STATE] if self._STATE else ()
@@ -312,6 +350,9 @@ class Optimizer:
                 )
 
     def _step_params(self, params: list[Tensor]) -> None:
+        fast = self._fast
+        if fast is not None and fast[0] is params and self._step_fast(params, fast):
+            return
         todo, grads = [], []
         for p in params:
             if not p.stop_gradient:
@@ -324,15 +365,14 @@ class Optimizer:
         ids = tuple(id(p) for p in todo)
         cache = self._key_cache
         if cache is not None and cache[0] == ids:
-            specs, layout, kernel = cache[1], cache[2], cache[3]
+            specs, layout, key = cache[1], cache[2], cache[3]
         else:
             self._check_precision(todo)
             specs = self._specs(todo)
             layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
                                 for p, spec in zip(todo, specs)])
             key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
-            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
-            self._key_cache = (ids, specs, layout, kernel)
+            self._key_cache = (ids, specs, layout, key)
         if modes.capture is not None:  # inside a compiled training step (jit.to_static)
             self._step_traced(todo, grads, specs, layout)
             return
@@ -342,25 +382,133 @@ class Optimizer:
         flat += grads
         pack = self._pack
         if pack is not None and pack[0] == ids:  # the parameters of the last step: their state is packed
+            layout, kernel = pack[1], pack[3]
             flat += pack[2]
         else:  # the first step, or other parameters than the last one's: their state is packed now
             self._unpack()
             acc = self._accumulators
             leaves = []
+            fresh = []
             for p, spec in zip(todo, specs):
                 st = acc.get(id(p))
+                fresh.append(st is None)
                 if st is None:  # the first step: the state starts here (and is stored only with the step's results)
                     st = jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype))
                 leaves += st
+            if self._FLAT and any(fresh):  # states that start together stay equal: their update may run flat
+                layout = with_groups(layout, flat_groups(
+                    layout, [(spec, p._v.dtype) if f else None for p, spec, f in zip(todo, specs, fresh)],
+                    [tuple(p.shape) for p in todo],
+                    lambda i, size: jax.eval_shape(functools.partial(self._init_state, specs[i], (size,),
+                                                                     todo[i]._v.dtype))))
+            kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
             if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
                 flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
         flat.append(self.get_lr())
         # recorded like any op: the update joins the next step's program
         out = lazy.call(kernel, flat)
-        self._commit(todo, out[:n], (ids, layout, tuple(out[n:])))
+        self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
         acc = self._accumulators
         for k in ids:  # their state is in the pack now (an entry an interrupt leaves here is never read)
             acc.pop(k, None)
+        self._fast = self._fast_record(params, todo, ids, layout, kernel, flat, out)
+
+    def _fast_record(self, params: list[Tensor], todo: list[Tensor], ids: tuple[int, ...], layout: Any, kernel: Any,
+                     flat: list[Any], out: Any) -> tuple | None:
+        """What ``_step_fast`` needs to record the next steps' update as this one's, or None (not recorded)."""
+        if not all(type(o) is Pending for o in out):
+            return None
+        avals = []
+        for v in flat:
+            if type(v) is Pending:
+                avals.append(v.aval)
+            elif type(v) is _ArrayImpl:
+                avals.append((v.shape, v.dtype, v.weak_type))
+            elif type(v) is float:
+                avals.append(float)
+            else:
+                return None
+        used = set(ids)
+        mask = tuple(id(p) in used for p in params)
+        n = len(todo)
+        # (the parameter list, its parameters, each one's use, the parameters updated, their avals, the grads', the
+        # pack's, the learning rate's, all of them, the update, its results' avals, the pack's ids and layout)
+        return (params, tuple(params), mask, tuple(todo), tuple(avals[:n]), tuple(avals[n:2 * n]),
+                tuple(avals[2 * n:-1]), avals[-1], tuple(avals), kernel, tuple(o.aval for o in out), ids, layout)
+
+    def _step_fast(self, params: list[Tensor], fast: tuple) -> bool:
+        """The update of a step like the last one, recorded without rebuilding it: the same parameters with
+        gradients (computed: a step whose backward has run), of the same shapes and dtypes, the state packed by
+        the last step, the buffer empty (the update is the first call after backward's run). False (nothing
+        done) otherwise: ``_step_params`` then records it in full."""
+        (_, plist, mask, todo, p_avals, g_avals, s_avals, lr_aval, in_avals, kernel, out_avals, ids, layout) = fast
+        pack = self._pack
+        if (pack is None or pack[0] is not ids or len(params) != len(plist) or modes.capture is not None
+                or not lazy.ENABLED):
+            return False
+        vals = []
+        grads = []
+        i = 0
+        for p, q, use in zip(params, plist, mask):
+            if p is not q:
+                return False
+            if p.stop_gradient:
+                if use:
+                    return False
+                continue
+            acc = p._acc
+            g = None if acc is None else acc.grad
+            if not use:
+                if g is None:
+                    continue
+                return False
+            if p._e is not None:
+                return False
+            # the parameter's array and its gradient, computed (a step whose backward ran), as the last step's
+            v = p._v
+            if type(v) is Pending:
+                av = v.aval
+                v = v.array
+            elif type(v) is _ArrayImpl:
+                av = (v.shape, v.dtype, v.weak_type)
+            else:
+                return False
+            if v is None or (av is not p_avals[i] and av != p_avals[i]):
+                return False
+            if type(g) is Pending:
+                av = g.aval
+                g = g.array
+            elif type(g) is _ArrayImpl:
+                av = (g.shape, g.dtype, g.weak_type)
+            else:  # None, zeroed or a Tensor: the full step says what it is
+                return False
+            if g is None or (av is not g_avals[i] and av != g_avals[i]):
+                return False
+            vals.append(v)
+            grads.append(g)
+            i += 1
+        arrays = vals + grads
+        for v, av in zip(pack[2], s_avals):
+            if type(v) is Pending:
+                if v.aval is not av and v.aval != av:
+                    return False
+                v = v.array
+                if v is None:
+                    return False
+            elif type(v) is not _ArrayImpl or (v.shape, v.dtype, v.weak_type) != av:
+                return False
+            arrays.append(v)
+        lr = self.get_lr()
+        if type(lr) is not lr_aval:
+            return False
+        arrays.append(lr)
+        before_write()  # the parameters are rebound below
+        out = lazy.call_first(kernel, arrays, in_avals, out_avals)
+        if out is None:
+            return False
+        n = len(todo)
+        self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
+        return True
 
     def _step_traced(self, todo: list[Tensor], grads: list[Any], specs: tuple[ParamSpec, ...], layout: Any) -> None:
         """The update inside a compiled training step: each parameter's state is its own input of the program
@@ -401,7 +549,7 @@ class Optimizer:
         pack = self._pack
         if pack is None:
             return {}
-        ids, layout, arrays = pack
+        ids, layout, arrays, _ = pack
         leaves = lazy.call(unpack_kernel(layout), list(arrays)) if arrays else ()
         out, at = {}, 0
         for k, spots in zip(ids, layout.leaves):

@@ -9,7 +9,9 @@ leaves of all of them, raveled and concatenated per dtype, in a ``Layout`` fixed
 parameters' settings, shapes and dtypes. The update (``packed_kernel``) slices the leaves out
 (free inside XLA's fusions), runs ``_update_all`` and concatenates the new leaves again; the
 pack is split back into per-parameter arrays (``unpack_kernel``) only for ``state_dict`` and
-when the set of parameters that have gradients changes.
+when the set of parameters that have gradients changes. A layout may also name groups of
+parameters updated as one flat parameter (``flat_groups``, ``with_groups``): their element-wise
+leaves then lie together, leaf by leaf, so the flat update reads and writes each as one slice.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class Layout(NamedTuple):
     leaves: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]  # per parameter, per leaf: (array, offset, shape)
     dtypes: tuple[Any, ...]  # per packed array: its dtype
     sizes: tuple[int, ...]  # per packed array: its length
+    # parameters updated together, as one flat parameter (see ``flat_groups``): per group, (the parameters,
+    # per state leaf whether it is element-wise (True: raveled and concatenated) or shared (one for all))
+    groups: tuple[tuple[tuple[int, ...], tuple[bool, ...]], ...] = ()
 
 
 def layout_of(states: list[Any]) -> Layout:
@@ -63,6 +68,68 @@ def layout_of(states: list[Any]) -> Layout:
     return Layout(tuple(trees), tuple(per), tuple(dtypes), tuple(sizes))
 
 
+def flat_groups(layout: Layout, keys: list[Any], shapes: list[tuple[int, ...]], flat_init: Any) -> tuple:
+    """The groups of parameters whose update may run as one flat parameter: those of the same ``keys`` entry (None:
+    not grouped; what defines the rule, the dtype included), each of at most ``SMALL`` elements, two or more, whose
+    state leaves are each either of the parameter's shape (element-wise) or the same for all (a step count, a
+    beta power). ``flat_init(i, n)`` is the state (ShapeDtypeStructs) of parameter ``i``'s rule for a flat
+    parameter of ``n`` elements. The caller groups only parameters whose shared leaves hold the same values
+    (states that start together)."""
+    by_key: dict[Any, list[int]] = {}
+    for i, k in enumerate(keys):
+        if k is not None and int(np.prod(shapes[i], dtype=np.int64)) <= SMALL:
+            by_key.setdefault(k, []).append(i)
+    groups = []
+    for members in by_key.values():
+        if len(members) < 2:
+            continue
+        n = sum(int(np.prod(shapes[i], dtype=np.int64)) for i in members)
+        leaves, tree = jax.tree.flatten(flat_init(members[0], n))
+        elem = tuple(tuple(leaf.shape) == (n,) for leaf in leaves)
+        ok = n > 1
+        for i in members:
+            spots = layout.leaves[i]
+            if not ok or layout.trees[i] != tree or len(spots) != len(leaves):
+                ok = False
+                break
+            for (g, _, shape), leaf, e in zip(spots, leaves, elem):
+                if layout.dtypes[g] != np.dtype(leaf.dtype) or shape != (tuple(shapes[i]) if e else tuple(leaf.shape)):
+                    ok = False
+                    break
+        if ok:
+            groups.append((tuple(members), elem))
+    return tuple(groups)
+
+
+def with_groups(layout: Layout, groups: tuple) -> Layout:
+    """``layout`` with ``groups``, each group's element-wise leaves laid out together (leaf by leaf, its parameters
+    in order): the flat update then reads and writes them as one slice of the packed array."""
+    if not groups:
+        return layout
+    nxt = [0] * len(layout.sizes)
+    new = [list(spots) for spots in layout.leaves]
+    done = set()
+
+    def place(i: int, k: int) -> None:
+        g, _, shape = new[i][k]
+        n = int(np.prod(shape, dtype=np.int64))
+        if n <= SMALL:  # (a larger leaf is an array of its own, at 0)
+            new[i][k] = (g, nxt[g], shape)
+            nxt[g] += n
+        done.add((i, k))
+
+    for members, elem in groups:
+        for k, e in enumerate(elem):
+            if e:
+                for i in members:
+                    place(i, k)
+    for i, spots in enumerate(new):
+        for k in range(len(spots)):
+            if (i, k) not in done:
+                place(i, k)
+    return layout._replace(leaves=tuple(tuple(spots) for spots in new), groups=groups)
+
+
 def _split(layout: Layout, packed: tuple[Any, ...]) -> list[list[Any]]:
     out = []
     for spots in layout.leaves:
@@ -77,9 +144,13 @@ def _split(layout: Layout, packed: tuple[Any, ...]) -> list[list[Any]]:
 def _join(layout: Layout, states: list[list[Any]]) -> tuple[Any, ...]:
     parts: list[list[Any]] = [[] for _ in layout.dtypes]
     for spots, leaves in zip(layout.leaves, states):
-        for (g, _, _), leaf in zip(spots, leaves):
-            parts[g].append(jnp.ravel(leaf).astype(layout.dtypes[g]))
-    return tuple(jnp.concatenate(p) if len(p) > 1 else p[0] for p in parts)
+        for (g, off, _), leaf in zip(spots, leaves):
+            parts[g].append((off, jnp.ravel(leaf).astype(layout.dtypes[g])))
+    out = []
+    for p in parts:
+        p.sort(key=lambda e: e[0])
+        out.append(jnp.concatenate([a for _, a in p]) if len(p) > 1 else p[0][1])
+    return tuple(out)
 
 
 def _update(update_all: Any, layout: Layout, *flat: Any) -> tuple[Any, ...]:
@@ -88,7 +159,7 @@ def _update(update_all: Any, layout: Layout, *flat: Any) -> tuple[Any, ...]:
     params, grads, lr = flat[:n], flat[n:2 * n], flat[-1]
     per = _split(layout, flat[2 * n:-1])
     states = [jax.tree.unflatten(t, leaves) for t, leaves in zip(layout.trees, per)]
-    new_p, new_s = update_all(params, grads, states, lr)
+    new_p, new_s = update_all(params, grads, states, lr, layout.groups)
     return (*new_p, *_join(layout, [jax.tree.leaves(s) for s in new_s]))
 
 

@@ -50,6 +50,7 @@ class Momentum(Optimizer):
     ``rescale_grad`` scales the gradient first; an L2 decay is added after that scaling, as Paddle does.
     """
 
+    _FLAT = True
     _HYPER = ("momentum", "use_nesterov", "rescale_grad")
     _STATE = "momentum"
 
@@ -104,6 +105,8 @@ class Adam(_AdamBase):
     compiled call either way.
     """
 
+    _FLAT = True
+
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None, lazy_mode: bool = False,
                  multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False,
@@ -127,6 +130,7 @@ class AdamW(_AdamBase):
     parameters that decay.
     """
 
+    _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon", "amsgrad", "weight_decay")
     _REGULARIZED = False
 
@@ -173,6 +177,7 @@ class AdamW(_AdamBase):
 class Adamax(_AdamBase):
     """Adamax (Adam with the infinity norm)."""
 
+    _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon")
     _STATE = "adamax"
 
@@ -194,6 +199,7 @@ class Adamax(_AdamBase):
 class Adagrad(Optimizer):
     """Adagrad: ``moment += g^2``; ``p -= lr * g / (sqrt(moment) + epsilon)``."""
 
+    _FLAT = True
     _HYPER = ("epsilon", "initial_accumulator_value")
     _STATE = "adagrad"
 
@@ -213,6 +219,7 @@ class Adagrad(Optimizer):
 class Adadelta(Optimizer):
     """Adadelta, with Paddle's ``param += learning_rate * update``."""
 
+    _FLAT = True
     _HYPER = ("epsilon", "rho")
     _STATE = "adadelta"
 
@@ -231,6 +238,7 @@ class Adadelta(Optimizer):
 class RMSProp(Optimizer):
     """RMSProp (optionally centered, with momentum) as Paddle computes it."""
 
+    _FLAT = True
     _HYPER = ("rho", "epsilon", "momentum", "centered")
     _STATE = "rmsprop"
 
@@ -287,6 +295,7 @@ class Lamb(_AdamBase):
 class NAdam(_AdamBase):
     """NAdam (Adam with Nesterov momentum and momentum decay)."""
 
+    _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon", "momentum_decay")
 
     def __init__(self, learning_rate: Any = 0.002, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
@@ -309,6 +318,7 @@ class NAdam(_AdamBase):
 class RAdam(_AdamBase):
     """RAdam (rectified Adam)."""
 
+    _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon")
 
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
@@ -350,6 +360,7 @@ class ASGD(Optimizer):
 class Rprop(Optimizer):
     """Rprop: per-element step sizes, starting at ``learning_rate``, adapted by the gradient's sign."""
 
+    _FLAT = True
     _HYPER = ("initial_lr", "learning_rate_range", "etas")
     _STATE = "rprop"
     _REGULARIZED = False

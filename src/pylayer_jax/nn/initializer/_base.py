@@ -21,6 +21,7 @@ from ..._runtime.rng import generator
 from ..._tensor.facade import Tensor
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
+_HOST_FILL = 1 << 20  # constants of at most this many elements are filled on the host
 
 
 def compute_fans(shape: Sequence[int]) -> tuple[int, int]:
@@ -53,7 +54,10 @@ class Initializer:
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
         if key is None:
             key = generator.next_key()
-        key = jnp.asarray(key).astype(jnp.uint32)
+        if isinstance(key, jax.core.Tracer):  # a static program's key, inside its trace
+            key = jnp.asarray(key).astype(jnp.uint32)
+        else:  # on the host: casting a JAX array would compile a program for the cast
+            key = np.asarray(key).astype(np.uint32)
         return jnp.asarray(self._sample(key, list(shape), dtype), dtype)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
@@ -84,6 +88,8 @@ class Constant(Initializer):
         self._value = float(value) if not isinstance(value, bool) else value
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
+        if math.prod(shape) <= _HOST_FILL:  # filled on the host and transferred: jnp.full compiles per shape
+            return jax.device_put(np.full(shape, self._value, dtype))
         return jnp.full(shape, self._value, dtype)
 
     def __repr__(self) -> str:
@@ -180,7 +186,7 @@ class NumpyArrayInitializer(Initializer):
                 f"{type(self).__name__}: the value has shape {list(self._array.shape)} but the parameter has shape "
                 f"{list(shape)}; give a value of the parameter's shape."
             )
-        return jnp.asarray(self._array.astype(dtype))
+        return jax.device_put(self._array.astype(dtype))  # (jnp.asarray would compile a copy per shape)
 
 
 class Assign(NumpyArrayInitializer):

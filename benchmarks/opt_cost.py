@@ -1,0 +1,190 @@
+"""What the optimizer adds to the small eager training step (the 64×8 MLP of ``bench.py``).
+
+Cases, timed interleaved in one process (round after round, each case a batch per round; the best
+batch of each kept), by wall time and by this thread's CPU time:
+
+- ``none``: forward, backward, clear_grad of each parameter (``mlp_step`` without its ``.grad`` read);
+- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()``; with ``--full`` also each with
+  its update recorded in full every step (``full``) and, besides, each parameter updated apart (``per-param``);
+- each one's compiled XLA program alone (the step's arrays fed straight to it, as ``floor.py`` does);
+- JAX (+ optax) doing the same work in one ``jax.jit``.
+
+    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--full] [--profile]
+
+``--profile`` prints, per optimizer, the Python functions one step calls (cProfile, per step).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+import optax  # noqa: E402
+from floor import program_alone_fn  # noqa: E402
+
+import pylayer_jax as paddle  # noqa: E402
+
+OPTS: dict[str, tuple[Callable[[list[Any]], Any], Any]] = {
+    "SGD": (lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
+    "AdamW": (lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
+              optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)),
+}
+
+
+def _loss(ps: Any, x: Any) -> Any:
+    w1, b1, w2, b2 = ps
+    return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
+
+
+def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[[], Any]]:
+    out: dict[str, Callable[[], Any]] = {}
+    x = paddle.to_tensor(x_np)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+
+    def none(params: list[Any] = params) -> Any:
+        w1, b1, w2, b2 = params
+        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+        out.mean().backward()
+        for p in params:
+            p.clear_grad()
+        return w1
+
+    out["none"] = none
+    jx = jnp.asarray(x_np)
+    for name, (make, tx) in OPTS.items():
+        for off in ("", " full", " per-param") if full else ("",):
+            ps = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
+            opt = make(ps)
+            if off:  # the update recorded in full every step (no repeat of the last step's)
+                opt._fast_record = lambda *a: None
+            if off == " per-param":  # and each parameter updated apart (no flat update)
+                opt._FLAT = False
+
+            def step(params: list[Any] = ps, opt: Any = opt) -> Any:
+                w1, b1, w2, b2 = params
+                o = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+                o.mean().backward()
+                opt.step()
+                opt.clear_grad()
+                return w1
+
+            out[name + off] = step
+        jp = [jnp.asarray(p) for p in p_np]
+        state = [tx.init(jp)]
+
+        @jax.jit
+        def jstep(ps: Any, st: Any, x: Any, tx: Any = tx) -> Any:
+            val, g = jax.value_and_grad(_loss)(ps, x)
+            upd, st = tx.update(g, st, ps)
+            return optax.apply_updates(ps, upd), st, val
+
+        def jrun(jp: list[Any] = jp, state: list[Any] = state, jstep: Any = jstep) -> Any:
+            jp[:], state[0], _ = jstep(list(jp), state[0], jx)
+            return jp[0]
+
+        out[f"JAX {name}"] = jrun
+    jg = jax.jit(jax.grad(_loss))
+    jp0 = [jnp.asarray(p) for p in p_np]
+    out["JAX none"] = lambda: jg(jp0, jx)
+    return out
+
+
+def _sync(v: Any) -> None:
+    v = v._value if isinstance(v, paddle.Tensor) else v
+    if hasattr(v, "block_until_ready"):
+        v.block_until_ready()
+
+
+def measure(fns: dict[str, Callable[[], Any]], rounds: int, batch_s: float = 0.05) -> dict[str, tuple[float, float]]:
+    """(best wall µs, best thread-CPU µs, best process-CPU µs) per call of each case, interleaved round by round."""
+    n = {}
+    for k, fn in fns.items():
+        for _ in range(10):
+            _sync(fn())
+        m = 1
+        while True:
+            t = time.perf_counter()
+            for _ in range(m):
+                fn()
+            if time.perf_counter() - t > batch_s:
+                break
+            m *= 2
+        n[k] = m
+    best = {k: [float("inf")] * 3 for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            m = n[k]
+            p0, c0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
+            for _ in range(m):
+                out = fn()
+            _sync(out)
+            t1, c1, p1 = time.perf_counter(), time.thread_time(), time.process_time()
+            b = best[k]
+            b[0] = min(b[0], (t1 - t0) / m * 1e6)
+            b[1] = min(b[1], (c1 - c0) / m * 1e6)
+            b[2] = min(b[2], (p1 - p0) / m * 1e6)
+    return {k: (v[0], v[1], v[2]) for k, v in best.items()}
+
+
+def profile(fn: Callable[[], Any], steps: int = 2000, top: int = 25) -> None:
+    for _ in range(10):
+        fn()
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(steps):
+        fn()
+    pr.disable()
+    st = pstats.Stats(pr)
+    rows = sorted(st.stats.items(), key=lambda kv: -kv[1][3])  # (cc, nc, tt, ct, callers)
+    print(f"{'calls/step':>10} {'tottime µs/step':>16} {'cumtime µs/step':>16}  function")
+    for (file, line, func), (_, nc, tt, ct, _) in rows[:top]:
+        print(f"{nc / steps:10.2f} {tt / steps * 1e6:16.2f} {ct / steps * 1e6:16.2f}  {os.path.basename(file)}:{line} {func}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--size", default="64x8")
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--full", action="store_true",
+                    help="also time each optimizer with its update recorded in full every step, and also per parameter")
+    args = ap.parse_args()
+    b, h = (int(v) for v in args.size.split("x"))
+    rng = np.random.default_rng(0)
+    x_np = rng.random((b, h), np.float32)
+    p_np = [rng.random(s, np.float32) * 0.1 for s in [(h, h), (h,), (h, h), (h,)]]
+    fns = cases(x_np, p_np, args.full)
+    if args.profile:
+        for k in ("none", *OPTS):
+            print(f"\n== {k}")
+            profile(fns[k])
+        return
+    for k in [k for k in fns if not k.startswith("JAX")]:
+        prog, ext = program_alone_fn(fns[k])
+        fns[f"XLA {k}"] = (lambda prog=prog, ext=ext: prog(*ext)[0])
+    res = measure(fns, args.rounds)
+    print(f"{'case':<12} {'wall µs':>9} {'thread cpu':>11} {'process cpu':>12}")
+    for k, (w, c, pc) in res.items():
+        print(f"{k:<12} {w:9.1f} {c:11.1f} {pc:12.1f}")
+    base = res["none"]
+    for name in OPTS:
+        w, c, _ = res[name]
+        print(f"{name}: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); ours/JAX {w / res['JAX ' + name][0]:.2f}x"
+              f" (wall); XLA alone {res['XLA ' + name][0]:.1f} µs vs none's {res['XLA none'][0]:.1f}")
+    w, c, _ = res["AdamW"]
+    print(f"AdamW/SGD: {w / res['SGD'][0]:.2f}x (wall), {c / res['SGD'][1]:.2f}x (cpu)")
+
+
+if __name__ == "__main__":
+    main()
