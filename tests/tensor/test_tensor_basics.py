@@ -65,6 +65,15 @@ def test_to_tensor_of_a_tensor_copies_and_sets_stop_gradient() -> None:
     assert P.to_tensor(a, dtype="float64").dtype == P.float64
 
 
+@pytest.mark.parametrize("shape", [(4,), (1000, 1000)])  # small, and large enough for zero-copy import
+def test_to_tensor_of_a_numpy_array_copies_it(shape: tuple) -> None:
+    a = np.ones(shape, np.float32)
+    t = P.to_tensor(a)
+    a[(0,) * len(shape)] = 5.0  # Paddle copies: a later write into the array leaves the Tensor as it was
+    assert float(t.numpy()[(0,) * len(shape)]) == 1.0
+    assert t.dtype == P.float32 and t.shape == list(shape)
+
+
 def test_set_default_dtype_changes_python_float_tensors() -> None:
     assert P.get_default_dtype() == "float32"
     P.set_default_dtype("float64")

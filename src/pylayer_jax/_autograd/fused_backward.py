@@ -26,9 +26,9 @@ from .graph import ZEROED, AccumulateGrad, Node, OpNode
 # a root gradient of ones, made inside the kernel instead of by its own dispatch
 ONES = "ones"
 
-_KERNELS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
+_KERNELS = KernelCache(SHAPED, shaped=True)  # bounded: see _runtime.kernel_cache
 _add_kernel = jax.jit(lambda a, b: a + b)
-_ONES = KernelCache(SHAPED)
+_ONES = KernelCache(SHAPED, shaped=True)
 
 
 def add_kernel(a: Any, b: Any) -> Any:

@@ -12,7 +12,16 @@ or when it grows long. Running it:
   cached ``jax.jit`` function, so nothing compiles that eager dispatch would not);
 - from the third time on (``PYLAYER_JAX_FUSE_AFTER``), the whole buffer is one cached
   ``jax.jit`` program: a training step (forward, backward, accumulation, optimizer
-  update) becomes a single XLA dispatch.
+  update) becomes a single XLA dispatch;
+- a signature seen for the first time whose *family* (the signature with every shape
+  replaced by its rank, see ``_runtime.kernel_cache.family``) ran before is a known step on
+  inputs of new sizes (a smaller last batch, a batch size that changes every step): it is
+  compiled as one program at once. Run call by call it would compile every kernel for the
+  new shapes, several times what the one program costs, and a shape that never repeats
+  would never reach the third sighting. Such a program is compiled quickly (XLA's backend
+  optimisation off: about two thirds of the compile time, for code run once); if the
+  signature is seen again until its third sighting, it is compiled again, optimised. At most
+  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first.
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
@@ -36,6 +45,7 @@ import functools
 import os
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,7 +54,7 @@ import numpy as np
 
 from .._runtime import jax_setup as _jax_setup  # noqa: F401  (x64 and the CPU dispatch mode, before any array)
 from .._runtime.array_protocol import as_numpy
-from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache
+from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, erase_shapes, family, traced_new_shapes
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
@@ -290,8 +300,8 @@ class _Buffer:
                 # instead of compiling a program it would use once
                 key = (tuple(calls), live, tuple(self.ext_avals))
                 outs = _execute(key, self.ext, compile_ok)
-                if self.memo is not None and compile_ok and key in _PROGRAMS:
-                    self.memo[live] = _PROGRAMS[key]
+                if self.memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
+                    self.memo[live] = _PROGRAMS[key]  # (not a quick one: it is replaced if it repeats)
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say)
@@ -363,9 +373,11 @@ def flush() -> None:
 
 # ---- running a buffer ---------------------------------------------------------------
 _PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
-# runs of a compiled buffer, runs call by call, and calls dispatched in those (for tests and tuning)
-STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0}
+# runs of a compiled buffer, runs call by call, calls dispatched in those, programs compiled (made) and, of
+# those, programs made at the first sighting of a known family on new shapes (for tests and tuning)
+STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0}
 _SEEN = BoundedDict(_MAX_SEEN)
+_FAMILIES_RUN = BoundedDict(_MAX_SEEN)  # families of the signatures run so far (see ``_family``)
 
 
 def _needed(calls: tuple, live: tuple) -> list[bool]:
@@ -415,14 +427,76 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
+        if seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
+            fam = _family(key)
+            if fam in _FAMILIES_RUN:
+                _FAMILIES_RUN.move_to_end(fam)
+                STATS["new_shape"] += 1
+                seen = FUSE_AFTER + 1
+            else:
+                _FAMILIES_RUN.put(fam, True)
         if seen >= FUSE_AFTER:
-            prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
+            STATS["compiled"] += 1
+            if seen > FUSE_AFTER:  # a new shape of a known step: compiled quickly, as it may never repeat
+                prog = _Quick(jax.jit(functools.partial(_interpret, calls, live), compiler_options=_QUICK_OPTIONS), key)
+                _PROGRAMS.put(key, prog)
+                _QUICK_KEYS[key] = True
+                while len(_QUICK_KEYS) > MAX_QUICK:  # the least recent quick program leaves (~2 MiB each on CPU)
+                    old = _PROGRAMS.get(_QUICK_KEYS.popitem(last=False)[0])
+                    if type(old) is _Quick:
+                        _PROGRAMS.pop(old.key)
+                        old.clear_cache()
+            else:
+                prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
             _SEEN.pop(key, None)
         else:
             _SEEN.put(key, seen)
             return _run_calls(calls, live, ext)
+    elif type(prog) is _Quick:
+        prog.seen += 1
+        _QUICK_KEYS[key] = True
+        _QUICK_KEYS.move_to_end(key)
+        if prog.seen >= FUSE_AFTER:  # it repeats after all: the optimised program from now on
+            STATS["compiled"] += 1
+            _QUICK_KEYS.pop(key, None)
+            _PROGRAMS.pop(key).clear_cache()
+            prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
     STATS["programs"] += 1
     return prog(*ext)
+
+
+# XLA's options for a program that may run once: no backend (LLVM) optimisation, a third less compile time
+_QUICK_OPTIONS = {"xla_backend_optimization_level": 0}
+_JIT = type(jax.jit(abs))
+MAX_QUICK = 16  # quick programs kept (of the SHAPED in _PROGRAMS), least recent dropped: one-off shapes age out fast
+_QUICK_KEYS: OrderedDict[tuple, bool] = OrderedDict()  # the keys of the quick programs in _PROGRAMS, least recent first
+
+
+class _Quick:
+    """A program compiled with ``_QUICK_OPTIONS`` (a new shape of a known step) and its sightings so far."""
+
+    __slots__ = ("fn", "seen", "key")
+
+    def __init__(self, fn: Any, key: tuple) -> None:
+        self.fn = fn
+        self.seen = 1
+        self.key = key
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+    def _cache_size(self) -> int:
+        return self.fn._cache_size()
+
+    def clear_cache(self) -> None:
+        self.fn.clear_cache()
+
+
+def _family(key: tuple) -> tuple:
+    """A buffer signature without its shapes: each kernel by its family, each input by its rank and dtype."""
+    calls, live, ext_avals = key
+    return (tuple([(family(fn), tree, refs, nout) for fn, tree, refs, nout in calls]), live,
+            erase_shapes(ext_avals))
 
 
 def _run_calls(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
@@ -467,6 +541,7 @@ def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey:
     avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
     r = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
     _SHAPES.put((fn, tree, akey), r)
+    traced_new_shapes()  # (JAX keeps the trace: see _runtime.kernel_cache)
     return r
 
 

@@ -81,7 +81,7 @@ class Op:
         self._params = tuple((p.name, p.default) for p in self.signature.parameters.values()) if plain else None
         self.doc = fn.__doc__
         self._fwd = KernelCache()  # bounded: see _runtime.kernel_cache
-        self._bwd = KernelCache(SHAPED)  # keyed by input avals too
+        self._bwd = KernelCache(SHAPED, shaped=True)  # keyed by input avals too
         self._grad_op: Op | None = None
 
     def __repr__(self) -> str:

@@ -18,29 +18,104 @@ Bounds (environment variables, read at import):
 - ``SHAPED`` (64): kernels one cache keeps whose key holds the shapes (fused backward
   programs, deferred-buffer programs, zeros and ones of a shape): each holds one
   executable, so a step signature that never repeats ages out after 64 others.
+
+JAX keeps every program it traces (a jaxpr per function and input shapes) until the function is
+gone; for a kernel that lives on (an op's forward, JAX's own jitted helpers inside it) a loop of
+new shapes would add a few traced programs per step forever. So every ``TRIM_EVERY`` (512) traces
+for new shapes (counted by the deferred buffer's shape inference, which a loop of fixed shapes
+never misses) JAX's cache of traced programs is emptied: what is compiled stays compiled, and a
+function is traced again only when it next meets new shapes. And every ``RELEASE_EVERY`` (128)
+such traces the C allocator returns the memory freed since to the system (glibc's ``malloc_trim``;
+nothing elsewhere): compiling leaves most of the heap it used free but held, so that without it
+the resident size of a loop of new shapes grows by about 3 MiB per program compiled until the
+caches are full, although what the caches hold stays small.
+
+A cache whose key holds shapes (``KernelCache(SHAPED, shaped=True)``) also names each kernel's
+*family*: its key with every shape replaced by its rank (:func:`family`). Two kernels of one
+family do the same work on differently shaped inputs (the fused backward of one step at batch
+sizes 31 and 32); the deferred buffer uses that to tell a known step on a new shape from a new
+step (see ``_exec.deferred``).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import numpy as np
+
+try:  # glibc's malloc_trim: give the heap's free memory back to the system
+    _malloc_trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+except (OSError, AttributeError):  # pragma: no cover - not glibc
+    _malloc_trim = None
+
+try:  # JAX's cache of traced programs (``jax.jit`` traces a function once per input shapes)
+    from jax._src.interpreters.partial_eval import trace_to_jaxpr as _jax_traces
+except ImportError:  # pragma: no cover - other JAX versions
+    _jax_traces = None
+
 MAX_SHAPES = int(os.environ.get("PYLAYER_JAX_MAX_SHAPES", "16"))
 MAX_KERNELS = int(os.environ.get("PYLAYER_JAX_MAX_KERNELS", "256"))
 SHAPED = 64
 
-# kernels dropped for having compiled more than MAX_SHAPES shapes, and dropped as least recently used
-STATS = {"restarted": 0, "evicted": 0}
+TRIM_EVERY = 512
+RELEASE_EVERY = 128
+# kernels dropped for having compiled more than MAX_SHAPES shapes, dropped as least recently used, the times JAX's
+# traced programs were dropped, and the times free memory was given back
+STATS = {"restarted": 0, "evicted": 0, "trimmed": 0, "released": 0}
+_new_traces = [0]
+
+
+def traced_new_shapes() -> None:
+    """Count one trace for new input shapes: every ``RELEASE_EVERY``, give free heap memory back to the system;
+    every ``TRIM_EVERY``, empty JAX's cache of traced programs first."""
+    n = _new_traces[0] = _new_traces[0] + 1
+    if n % RELEASE_EVERY:
+        return
+    if n >= TRIM_EVERY:
+        _new_traces[0] = 0
+        if _jax_traces is not None:
+            _jax_traces.cache_clear()
+            STATS["trimmed"] += 1
+    if _malloc_trim is not None:
+        _malloc_trim(0)
+        STATS["released"] += 1
+
+
+def erase_shapes(key: Any) -> Any:
+    """``key`` with every ``(shape, dtype, ...)`` in it (a tuple of ints followed by a numpy dtype) replaced by
+    ``(rank, dtype, ...)``: what stays the same when only the sizes of a step's inputs change."""
+    t = type(key)
+    if t is tuple or t is list:
+        if (len(key) >= 2 and type(key[0]) is tuple and isinstance(key[1], np.dtype)
+                and all(type(d) is int for d in key[0])):
+            return (len(key[0]), *[erase_shapes(e) for e in key[1:]])
+        return tuple([erase_shapes(e) for e in key])
+    return key
+
+
+# id(kernel) -> its family, for the kernels of shaped caches now cached (an evicted kernel leaves)
+_FAMILIES: dict[int, Hashable] = {}
+
+
+def family(fn: Any) -> Any:
+    """The family of a cached kernel of a shaped cache (see the module's docstring), or ``fn`` itself."""
+    return _FAMILIES.get(id(fn), fn)
 
 
 class KernelCache(OrderedDict):
-    """An LRU dict of ``jax.jit`` functions, each keeping at most ``MAX_SHAPES`` executables."""
+    """An LRU dict of ``jax.jit`` functions, each keeping at most ``MAX_SHAPES`` executables.
 
-    def __init__(self, maxsize: int | None = None) -> None:
+    ``shaped``: the keys hold shapes; each kernel's family is the cache and its key without shapes."""
+
+    def __init__(self, maxsize: int | None = None, shaped: bool = False) -> None:
         super().__init__()
         self.maxsize = MAX_KERNELS if maxsize is None else maxsize
+        self.shaped = shaped
 
     def kernel(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The kernel cached under ``key``, made by ``make()`` when absent or full of shapes."""
@@ -57,10 +132,17 @@ class KernelCache(OrderedDict):
 
     def put(self, key: Hashable, value: Any) -> None:
         """Store ``value`` as the most recent entry, evicting the least recent beyond ``maxsize``."""
+        old = self.get(key)
+        if old is not None and old is not value:
+            _FAMILIES.pop(id(old), None)
         self[key] = value
         self.move_to_end(key)
+        if self.shaped:
+            _FAMILIES[id(value)] = (id(self), erase_shapes(key))
         while len(self) > self.maxsize:
-            self.popitem(last=False)[1].clear_cache()
+            k = self.popitem(last=False)[1]
+            _FAMILIES.pop(id(k), None)
+            k.clear_cache()
             STATS["evicted"] += 1
 
 

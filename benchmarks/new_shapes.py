@@ -1,0 +1,130 @@
+"""What a new input shape costs: time per step and memory over a loop whose batch size never repeats.
+
+    python benchmarks/new_shapes.py [--pairs 20] [--shapes 2000] [--every 100]
+
+1. Time: the 64x8 MLP SGD step of bench.py's ``new batch size`` row (``_workloads.batch_loop``) on a new batch
+   size every step, against ``jax.jit(jax.grad(loss))`` of the same loss and ``jax.jit`` of the whole SGD step
+   on a new batch size every call (one XLA compile each: the floor for a new shape), interleaved in one
+   process; the median per step by wall time and by process CPU time (compiles use other threads too).
+2. Memory: the resident set size (RSS) while the loop runs ``--shapes`` new batch sizes, every ``--every``;
+   the caches fill during the first few hundred shapes, after which memory stays flat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from _workloads import batch_loop  # noqa: E402
+
+import pylayer_jax as paddle  # noqa: E402
+from pylayer_jax._exec import deferred  # noqa: E402
+from pylayer_jax._runtime import kernel_cache  # noqa: E402
+
+
+def rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _jax_steps() -> tuple:
+    """``jax.jit(jax.grad(loss))`` and ``jax.jit`` of the whole SGD step (value_and_grad and the update)."""
+    rng = np.random.default_rng(0)
+    ps = [jnp.asarray(rng.standard_normal(s).astype("float32")) for s in [(64, 8), (8,), (8, 1), (1,)]]
+
+    def loss(ps, x):  # noqa: ANN001, ANN202
+        w1, b1, w2, b2 = ps
+        return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
+
+    @jax.jit
+    def sgd_step(ps, x):  # noqa: ANN001, ANN202
+        value, g = jax.value_and_grad(loss)(ps, x)
+        return [p - 0.01 * d for p, d in zip(ps, g)], value
+
+    return jax.jit(jax.grad(loss)), sgd_step, ps, rng
+
+
+def _our_steps() -> Callable[[np.ndarray], float]:
+    """One step of ``_workloads.batch_loop``'s training loop (the same model and SGD) per call, on a given batch."""
+    net1, net2 = paddle.nn.Linear(64, 8), paddle.nn.Linear(8, 1)
+    opt = paddle.optimizer.SGD(0.01, parameters=net1.parameters() + net2.parameters())
+
+    def step(x: np.ndarray) -> Any:
+        loss = (net2(paddle.tanh(net1(paddle.to_tensor(x)))) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
+def times(pairs: int) -> None:
+    g, sgd_step, ps, rng = _jax_steps()
+    ours = _our_steps()
+    for b in (3, 4, 5):  # the step's first sightings (call by call) and the family's first program
+        float(ours(rng.standard_normal((b, 64)).astype("float32")))
+        x = jax.device_put(rng.standard_normal((b, 64)).astype("float32"))
+        jax.block_until_ready((g(ps, x), sgd_step(ps, x)))
+    res: dict[str, list[tuple[float, float]]] = {"ours": [], "jax.jit(jax.grad)": [], "jax.jit(SGD step)": []}
+    for i in range(pairs):
+        for k, name in enumerate(res):
+            b = 1000 + 3 * i + k  # a batch size nobody has seen
+            x_np = rng.standard_normal((b, 64)).astype("float32")
+            w, c = time.perf_counter(), time.process_time()
+            if k == 0:
+                ours(x_np)  # (the step's backward ran its program: nothing is left to wait for)
+            else:
+                x = jax.device_put(x_np)
+                jax.block_until_ready(g(ps, x) if k == 1 else sgd_step(ps, x))
+            res[name].append((time.perf_counter() - w, time.process_time() - c))
+    med = {name: [statistics.median(v) * 1e3 for v in zip(*r)] for name, r in res.items()}
+    o_w, o_c = med["ours"]
+    print(f"new batch size every step, the median of {pairs} steps each, interleaved (ms per step):")
+    for name, (w, c) in med.items():
+        print(f"  {name:18s} wall {w:6.1f}, process CPU {c:6.1f}" + (
+            "" if name == "ours" else f"   ours/this: wall {o_w / w:.2f}x, process CPU {o_c / c:.2f}x"))
+
+
+def memory(n: int, every: int) -> None:
+    batch_loop(paddle, [64] * 5)()
+    start = rss_mib()
+    print(f"RSS before the loop: {start:.0f} MiB")
+    marks = []
+    for c in range(0, n, every):
+        run = batch_loop(paddle, list(range(100 + c, 100 + c + every)))
+        w, p = time.perf_counter(), time.process_time()
+        run()
+        w, p = time.perf_counter() - w, time.process_time() - p
+        marks.append(rss_mib())
+        print(f"  {c + every} new shapes: RSS {marks[-1]:.0f} MiB (+{marks[-1] - start:.0f}); these {every} steps "
+              f"{w * 1e3 / every:.0f} ms wall, {p * 1e3 / every:.0f} ms process CPU per step", flush=True)
+    print(f"{n} new shapes: RSS +{marks[-1] - start:.0f} MiB over the loop, max +{max(marks) - start:.0f} MiB; "
+          f"programs compiled {deferred.STATS['compiled']}, cached {len(deferred._PROGRAMS)}; kernel cache "
+          f"{kernel_cache.STATS}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=20, help="new shapes timed, each side (0: no timing)")
+    ap.add_argument("--shapes", type=int, default=2000, help="new shapes in the memory loop (0: none)")
+    ap.add_argument("--every", type=int, default=100, help="print RSS every this many shapes")
+    args = ap.parse_args()
+    if args.pairs:
+        times(args.pairs)
+    if args.shapes:
+        memory(args.shapes, args.every)
+
+
+if __name__ == "__main__":
+    main()
