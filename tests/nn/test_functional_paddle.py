@@ -53,7 +53,8 @@ def test_forward_and_grad_match_paddle(cid: str, dt: str) -> None:
 
 # functions that run another op form under saved-tensor hooks (the one keeping Paddle's residuals)
 RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss",
-                  "smooth_l1_loss", "nll_loss", "square_error_cost", "cross_entropy"}
+                  "smooth_l1_loss", "nll_loss", "square_error_cost", "cross_entropy",
+                  "batch_norm", "rrelu", "binary_cross_entropy_with_logits", "softmax_with_cross_entropy"}
 
 
 @pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
@@ -150,13 +151,6 @@ COMPOSED_IN_PYTHON = {
     "cross_entropy-w-smooth",
 }
 OTHER = {
-    # Paddle also keeps the running statistics it updated, the batch statistics and an empty reserve_space
-    "batch_norm-train": "keeps running and batch statistics and an empty reserve_space",
-    "batch_norm-eval": "keeps running and batch statistics and an empty reserve_space",
-    # Paddle's kernel keeps the random noise it drew (the slopes); here the slopes are recomputed from the key
-    "rrelu": "keeps its noise tensor",
-    # Paddle broadcasts pos_weight to the logit's shape before its kernel; here the kernel broadcasts it
-    "binary_cross_entropy_with_logits": "keeps pos_weight broadcast to the logit's shape",
 }
 
 
@@ -174,22 +168,29 @@ def _without_unit_axis(paddle_shapes: list[list[int]], ours: list[list[int]]) ->
     return not left
 
 
-@pytest.mark.parametrize("cid", list(CASES))
-def test_saved_tensor_packs_against_paddle(cid: str) -> None:
-    c = CASES[cid]
-    dt = c["dtypes"][0]
-    packed = c["results"][dt]["packed"]
-    want = sorted(str(s) for s in packed)
+def _packed(c: dict, dt: str) -> list[tuple[list[int], str]]:
+    """The (shape, dtype) of each tensor the pack hook receives during the call, in order."""
     got = []
-    with saved_tensors_hooks(lambda x: got.append(list(x.shape)) or x, lambda x: x):
+    with saved_tensors_hooks(lambda x: got.append((list(x.shape), str(x.dtype).replace("paddle.", ""))) or x,
+                             lambda x: x):
         _call(c, dt)
-    same = sorted(str(s) for s in got) == want
+    return got
+
+
+@pytest.mark.parametrize("cid,dt", PARAMS)
+def test_saved_tensor_packs_against_paddle(cid: str, dt: str) -> None:
+    # the same tensors as Paddle's pack hook receives: count, shapes, dtypes and order
+    c = CASES[cid]
+    r = c["results"][dt]
+    want = [(list(s), d) for s, d in zip(r["packed"], r["packed_dtypes"])]
+    got = _packed(c, dt)
     if cid in UNIT_AXIS:
-        assert not same and _without_unit_axis(packed, got), f"{cid}: packed {got}, Paddle packs {packed}"
+        assert got != want and _without_unit_axis(r["packed"], [s for s, _ in got]), \
+            f"{cid}: packed {got}, Paddle packs {want}"
     elif cid in COMPOSED_IN_PYTHON or cid in OTHER:
-        assert not same, f"{cid} now packs what Paddle packs: remove it from the exceptions"
+        assert got != want, f"{cid} now packs what Paddle packs: remove it from the exceptions"
     else:
-        assert same, f"{cid}: packed {got}, Paddle packs {packed}"
+        assert got == want, f"{cid}: packed {got}, Paddle packs {want}"
 
 
 def test_packs_exceptions_name_recorded_cases() -> None:

@@ -199,6 +199,11 @@ def binary_cross_entropy_with_logits(
     name: str | None = None,
 ) -> Tensor:
     """Sigmoid of ``logit`` with binary cross entropy against ``label``, computed stably."""
+    if (modes.saved_hooks and pos_weight is not None and weight is None and getattr(label, "stop_gradient", True)
+            and getattr(pos_weight, "stop_gradient", True)):
+        # the form that keeps pos_weight broadcast to the logit's shape, as Paddle's kernel does
+        op = TABLE["binary_cross_entropy_with_logits_pos_weight"]
+        return op.visible(apply_op(op, (logit, label, pos_weight), {"reduction": reduction}))
     return apply_op(
         TABLE["binary_cross_entropy_with_logits"], (logit, label, weight, pos_weight), {"reduction": reduction}
     )
@@ -259,7 +264,22 @@ sigmoid_focal_loss = public(TABLE["sigmoid_focal_loss"])
 dice_loss = public(TABLE["dice_loss"])
 triplet_margin_loss = public(TABLE["triplet_margin_loss"])
 npair_loss = public(TABLE["npair_loss"])
-softmax_with_cross_entropy = public(TABLE["softmax_with_cross_entropy"])
+
+
+def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False, ignore_index: int = -100,
+                               numeric_stable_mode: bool = True, return_softmax: bool = False,
+                               axis: int = -1) -> Tensor | tuple[Tensor, Tensor]:
+    """Unreduced softmax cross entropy (label keeps a size-1 class dim); ``return_softmax`` also gives the softmax.
+
+    Under saved-tensor hooks it runs the form that keeps the label and the softmax, as Paddle's kernel does.
+    """
+    attrs = {"soft_label": soft_label, "ignore_index": ignore_index, "numeric_stable_mode": numeric_stable_mode,
+             "return_softmax": return_softmax, "axis": axis}
+    if modes.saved_hooks:
+        op = TABLE["softmax_with_cross_entropy_softmax_residuals" if return_softmax
+                   else "softmax_with_cross_entropy_residuals"]
+        return op.visible(apply_op(op, (logits, label), attrs))
+    return apply_op(TABLE["softmax_with_cross_entropy"], (logits, label), attrs)
 
 
 def batch_norm(
@@ -279,14 +299,21 @@ def batch_norm(
     statistics are updated in place: ``momentum * running + (1 - momentum) * batch``, biased
     variance), running statistics otherwise."""
     use_batch = training and not use_global_stats
+    attrs = {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats}
+    if modes.saved_hooks and not running_mean._symbolic:
+        # the form that keeps what Paddle's kernel keeps; its hidden outputs hold the new running statistics
+        res = apply_op(TABLE["batch_norm_residuals"], (x, running_mean, running_var, weight, bias),
+                       {**attrs, "momentum": momentum})
+        if use_batch:
+            with no_grad():
+                running_mean.set_value(res[1])
+                running_var.set_value(res[2])
+        return res[0]
     # batch statistics do not read the running ones: not passing them keeps their update below from
     # invalidating what the backward saved; a static program keeps them, so that its test clone
     # (``clone(for_test=True)``, training=False) reads them
     stats = (None, None) if use_batch and not running_mean._symbolic else (running_mean, running_var)
-    out = apply_op(
-        TABLE["batch_norm"], (x, *stats, weight, bias),
-        {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},
-    )
+    out = apply_op(TABLE["batch_norm"], (x, *stats, weight, bias), attrs)
     if use_batch:
         with no_grad():
             mean, var = apply_op(TABLE["batch_norm_stats"], (x, running_mean, running_var),
@@ -421,7 +448,10 @@ def rrelu(x: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, tr
     if not 0 <= lower <= upper <= 1:
         raise ValueError(f"rrelu: lower and upper must satisfy 0 <= lower <= upper <= 1, but received {lower} and {upper}.")
     key = random_key() if training else _NO_KEY
-    return apply_op(TABLE["rrelu"], (x, key), {"lower": lower, "upper": upper, "training": bool(training)})
+    attrs = {"lower": lower, "upper": upper, "training": bool(training)}
+    if modes.saved_hooks:  # the form that keeps the noise, as Paddle's kernel does
+        return apply_op(TABLE["rrelu_residuals"], (x, key), attrs)[0]
+    return apply_op(TABLE["rrelu"], (x, key), attrs)
 
 
 def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1,
