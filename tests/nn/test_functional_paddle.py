@@ -54,7 +54,12 @@ def test_forward_and_grad_match_paddle(cid: str, dt: str) -> None:
 # functions that run another op form under saved-tensor hooks (the one keeping Paddle's residuals)
 RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss",
                   "smooth_l1_loss", "nll_loss", "square_error_cost", "cross_entropy",
-                  "batch_norm", "rrelu", "binary_cross_entropy_with_logits", "softmax_with_cross_entropy"}
+                  "batch_norm", "rrelu", "binary_cross_entropy_with_logits", "softmax_with_cross_entropy",
+                  # Paddle's 1-D convolutions and pools keep views with a unit axis; its max pools with
+                  # indices keep the index mask
+                  "conv1d", "conv1d_transpose", "max_pool1d", "avg_pool1d", "lp_pool1d", "adaptive_avg_pool1d",
+                  "adaptive_max_pool1d", "max_unpool1d", "max_pool2d", "max_pool3d", "adaptive_max_pool2d",
+                  "adaptive_max_pool3d"}
 
 
 @pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
@@ -126,17 +131,11 @@ def test_nn_functional_name_coverage() -> None:
 
 # Saved-tensor hooks see what each op's ``saves`` lists; those lists mirror what Paddle's kernels keep (for example
 # layer_norm keeps x, weight, mean and variance; cross_entropy the label [N, 1] and the softmax; mse_loss the
-# difference: under hooks nn.functional runs the ``*_residuals`` forms whose backward reads those). The cases below are the exceptions, each with its reason; each is asserted to differ in exactly the
-# way stated, so a case that comes to match, or that drifts further, fails.
+# difference: under hooks nn.functional runs the ``*_residuals`` forms whose backward reads those; the 1-D
+# convolutions and pools keep Paddle's views with a unit axis, its max pools with indices the index mask). The
+# test compares the count, shapes, dtypes and order of the packed tensors with Paddle's. The cases below are the
+# exceptions, each with its reason; each is asserted to differ, so a case that comes to match fails.
 #
-# Paddle runs 1-D convolutions and pools as 2-D kernels on an unsqueezed view: it packs the same tensors with an
-# extra axis of size 1 ([N, C, 1, L] for [N, C, L]). Mirroring would cost a reshape dispatch (or copy) per call for
-# a shape-only difference: the packed shapes must equal Paddle's with that unit axis removed.
-UNIT_AXIS = {
-    "conv1d", "conv1d-same-nlc", "conv1d_transpose", "conv1d_transpose-groups", "max_pool1d", "max_pool1d-mask",
-    "avg_pool1d", "avg_pool1d-inclusive-ceil", "lp_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d",
-    "max_unpool1d",
-}
 # Paddle writes these functions in Python as chains of elementary ops (each packing its own operands and results:
 # up to 15 tensors for sigmoid_focal_loss); here each is one fused kernel that saves what its derivative reads.
 # Mirroring would mean running Paddle's op chain eagerly, one dispatch per step.
@@ -150,22 +149,6 @@ COMPOSED_IN_PYTHON = {
     # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops
     "cross_entropy-w-smooth",
 }
-OTHER = {
-}
-
-
-def _without_unit_axis(paddle_shapes: list[list[int]], ours: list[list[int]]) -> bool:
-    """Whether ``ours`` is ``paddle_shapes`` with one size-1 axis taken out of each shape (in some order)."""
-    left = [list(s) for s in ours]
-    for s in paddle_shapes:
-        for k in [k for k, d in enumerate(s) if d == 1]:
-            cand = s[:k] + s[k + 1:]
-            if cand in left:
-                left.remove(cand)
-                break
-        else:
-            return False
-    return not left
 
 
 def _packed(c: dict, dt: str) -> list[tuple[list[int], str]]:
@@ -184,17 +167,14 @@ def test_saved_tensor_packs_against_paddle(cid: str, dt: str) -> None:
     r = c["results"][dt]
     want = [(list(s), d) for s, d in zip(r["packed"], r["packed_dtypes"])]
     got = _packed(c, dt)
-    if cid in UNIT_AXIS:
-        assert got != want and _without_unit_axis(r["packed"], [s for s, _ in got]), \
-            f"{cid}: packed {got}, Paddle packs {want}"
-    elif cid in COMPOSED_IN_PYTHON or cid in OTHER:
+    if cid in COMPOSED_IN_PYTHON:
         assert got != want, f"{cid} now packs what Paddle packs: remove it from the exceptions"
     else:
         assert got == want, f"{cid}: packed {got}, Paddle packs {want}"
 
 
 def test_packs_exceptions_name_recorded_cases() -> None:
-    every = [*UNIT_AXIS, *COMPOSED_IN_PYTHON, *OTHER]
+    every = list(COMPOSED_IN_PYTHON)
     assert len(every) == len(set(every)) and set(every) <= set(CASES), sorted(set(every) - set(CASES))
 
 

@@ -210,28 +210,59 @@ def binary_cross_entropy_with_logits(
 
 
 # ---- convolutions, pools, normalisation, resampling, activations, losses (op-table entries) ----
-conv1d = public(TABLE["conv1d"])
+def with_hook_forms(name: str, pick: Callable[[dict[str, Any]], str | None]) -> Callable[..., Any]:
+    """The public function of op ``name``; while saved-tensor hooks are active, the op form that
+    ``pick(arguments by parameter name)`` names (None: the plain op), whose saved tensors are Paddle's."""
+    plain = TABLE[name]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if modes.saved_hooks:
+            form = pick(plain.bind(args, tuple((k, v) for k, v in kwargs.items() if k != "name")))
+            if form is not None:
+                return TABLE[form].visible(apply_op(TABLE[form], args, kwargs))
+        return apply_op(plain, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = plain.doc
+    fn.__signature__ = plain.signature  # type: ignore[attr-defined]
+    return fn
+
+
+def _unit_axis_form(name: str) -> Callable[..., Any]:  # Paddle's 2-D kernel on a view with a unit axis
+    return with_hook_forms(name, lambda a: f"{name}_residuals")
+
+
+def _max_pool_form(name: str, one_d: bool) -> Callable[..., Any]:  # Paddle keeps the index mask
+    def pick(a: dict[str, Any]) -> str | None:
+        if a["return_mask"]:
+            return f"{name}_mask_residuals" if a.get("data_format", "NC")[1] == "C" else None
+        return f"{name}_residuals" if one_d or name.startswith("adaptive") else None
+
+    return with_hook_forms(name, pick)
+
+
+conv1d = _unit_axis_form("conv1d")
 conv3d = public(TABLE["conv3d"])
-conv1d_transpose = public(TABLE["conv1d_transpose"])
+conv1d_transpose = _unit_axis_form("conv1d_transpose")
 conv2d_transpose = public(TABLE["conv2d_transpose"])
 conv3d_transpose = public(TABLE["conv3d_transpose"])
 unfold = public(TABLE["unfold"])
 fold = public(TABLE["fold"])
-max_pool1d = public(TABLE["max_pool1d"])
-max_pool2d = public(TABLE["max_pool2d"])
-max_pool3d = public(TABLE["max_pool3d"])
-avg_pool1d = public(TABLE["avg_pool1d"])
+max_pool1d = _max_pool_form("max_pool1d", True)
+max_pool2d = _max_pool_form("max_pool2d", False)
+max_pool3d = _max_pool_form("max_pool3d", False)
+avg_pool1d = _unit_axis_form("avg_pool1d")
 avg_pool2d = public(TABLE["avg_pool2d"])
 avg_pool3d = public(TABLE["avg_pool3d"])
-lp_pool1d = public(TABLE["lp_pool1d"])
+lp_pool1d = _unit_axis_form("lp_pool1d")
 lp_pool2d = public(TABLE["lp_pool2d"])
-adaptive_avg_pool1d = public(TABLE["adaptive_avg_pool1d"])
+adaptive_avg_pool1d = _unit_axis_form("adaptive_avg_pool1d")
 adaptive_avg_pool2d = public(TABLE["adaptive_avg_pool2d"])
 adaptive_avg_pool3d = public(TABLE["adaptive_avg_pool3d"])
-adaptive_max_pool1d = public(TABLE["adaptive_max_pool1d"])
-adaptive_max_pool2d = public(TABLE["adaptive_max_pool2d"])
-adaptive_max_pool3d = public(TABLE["adaptive_max_pool3d"])
-max_unpool1d = public(TABLE["max_unpool1d"])
+adaptive_max_pool1d = _max_pool_form("adaptive_max_pool1d", True)
+adaptive_max_pool2d = _max_pool_form("adaptive_max_pool2d", False)
+adaptive_max_pool3d = _max_pool_form("adaptive_max_pool3d", False)
+max_unpool1d = _unit_axis_form("max_unpool1d")
 max_unpool2d = public(TABLE["max_unpool2d"])
 max_unpool3d = public(TABLE["max_unpool3d"])
 instance_norm = with_residuals("instance_norm")

@@ -1,0 +1,146 @@
+"""Gradients through the op forms nn.functional runs under saved-tensor hooks (those keeping what Paddle's
+kernels keep), with hooks that transform what they store: they must equal jax.grad of the plain op."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as P
+import pylayer_jax.nn.functional as F
+from pylayer_jax._ops.table import TABLE
+from pylayer_jax.autograd import saved_tensors_hooks
+
+rng = np.random.default_rng(7)
+R = lambda *s: rng.standard_normal(s)  # noqa: E731
+_x1 = R(2, 3, 8)
+_, _mask1 = TABLE["max_pool1d"].fn(jnp.asarray(_x1), 2, return_mask=True)
+
+# (function, its array arguments, which of them are differentiated, attributes)
+CASES = {
+    "batch_norm-train": ("batch_norm", [R(4, 3, 2), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4),
+                         {"training": True, "momentum": 0.8}),
+    "batch_norm-train-nhwc": ("batch_norm", [R(2, 2, 3, 3), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4),
+                              {"training": True, "data_format": "NHWC"}),
+    "batch_norm-eval": ("batch_norm", [R(4, 3, 2), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4), {}),
+    "rrelu-eval": ("rrelu", [R(3, 4)], (0,), {"training": False}),
+    "bce-pos-weight": ("binary_cross_entropy_with_logits", [R(2, 3), rng.random((2, 3)), np.abs(R(3))], (0,),
+                       {"reduction": "sum"}),
+    "softmax_with_cross_entropy": ("softmax_with_cross_entropy", [R(3, 4), np.array([[1], [0], [3]])], (0,), {}),
+    "softmax_with_cross_entropy-soft": ("softmax_with_cross_entropy", [R(3, 4), rng.dirichlet(np.ones(4), 3)], (0,),
+                                        {"soft_label": True, "return_softmax": True}),
+    "conv1d": ("conv1d", [R(2, 4, 7), R(6, 2, 3), R(6)], (0, 1, 2), {"stride": 2, "padding": 1, "groups": 2}),
+    "conv1d-nlc": ("conv1d", [R(1, 5, 3), R(2, 3, 2)], (0, 1), {"data_format": "NLC", "dilation": 2}),
+    "conv1d_transpose": ("conv1d_transpose", [R(2, 4, 5), R(4, 3, 3), R(3)], (0, 1, 2), {"stride": 2}),
+    "conv1d_transpose-nlc": ("conv1d_transpose", [R(1, 5, 4), R(4, 2, 2)], (0, 1), {"data_format": "NLC"}),
+    "max_pool1d": ("max_pool1d", [R(2, 3, 7)], (0,), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    "max_pool1d-mask": ("max_pool1d", [_x1], (0,), {"kernel_size": 2, "return_mask": True}),
+    "max_pool2d-mask": ("max_pool2d", [R(1, 2, 5, 5)], (0,), {"kernel_size": 2, "padding": 1, "return_mask": True}),
+    "max_pool3d-mask": ("max_pool3d", [R(1, 2, 4, 4, 4)], (0,), {"kernel_size": 2, "return_mask": True}),
+    "avg_pool1d": ("avg_pool1d", [R(2, 3, 7)], (0,), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    "lp_pool1d": ("lp_pool1d", [np.abs(R(1, 2, 6)) + 0.1], (0,), {"norm_type": 3, "kernel_size": 3}),
+    "lp_pool1d-nlc": ("lp_pool1d", [np.abs(R(1, 6, 2)) + 0.1], (0,), {"norm_type": 2, "kernel_size": 2,
+                                                                      "data_format": "NLC"}),
+    "adaptive_avg_pool1d": ("adaptive_avg_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3}),
+    "adaptive_max_pool1d": ("adaptive_max_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3}),
+    "adaptive_max_pool1d-mask": ("adaptive_max_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3, "return_mask": True}),
+    "adaptive_max_pool2d": ("adaptive_max_pool2d", [R(1, 2, 5, 7)], (0,), {"output_size": [2, 3]}),
+    "adaptive_max_pool3d-mask": ("adaptive_max_pool3d", [R(1, 1, 3, 4, 5)], (0,), {"output_size": 2,
+                                                                                 "return_mask": True}),
+    "max_unpool1d": ("max_unpool1d", [R(2, 3, 4), np.asarray(_mask1)], (0,), {"kernel_size": 2}),
+}
+
+
+def _negating_hooks(log: list) -> saved_tensors_hooks:
+    """Hooks that store a negated numpy copy and undo it on unpack."""
+    def pack(t):  # noqa: ANN001, ANN202
+        log.append("pack")
+        return -t.numpy()
+
+    def unpack(a):  # noqa: ANN001, ANN202
+        log.append("unpack")
+        return P.to_tensor(-a)
+
+    return saved_tensors_hooks(pack, unpack)
+
+
+def _ct(shape: tuple) -> np.ndarray:
+    return np.random.default_rng(3).standard_normal(shape)
+
+
+@pytest.mark.parametrize("cid", list(CASES))
+def test_gradients_through_transforming_hooks_equal_jax_grad(cid: str) -> None:
+    fn, arrays, diff, attrs = CASES[cid]
+    tensors = [P.to_tensor(a, stop_gradient=i not in diff) for i, a in enumerate(arrays)]
+    kw = dict(attrs)
+    if fn == "binary_cross_entropy_with_logits":  # (pos_weight is a keyword of the function)
+        kw["pos_weight"] = tensors.pop()
+    log: list = []
+    with _negating_hooks(log):
+        out = getattr(F, fn)(*tensors, **kw)
+    out0 = out[0] if isinstance(out, tuple) else out
+    ct = _ct(tuple(out0.shape))
+    got = P.grad((out0 * P.to_tensor(ct)).sum(), [tensors[i] for i in diff])
+    assert log.count("pack") >= 2 and log.count("unpack") == log.count("pack"), log
+
+    plain = TABLE[fn].fn
+    names = TABLE[fn].tensor_names
+
+    def loss(*d):  # noqa: ANN002, ANN202
+        vals = [jnp.asarray(a) for a in arrays]
+        for i, v in zip(diff, d):
+            vals[i] = v
+        if fn == "binary_cross_entropy_with_logits":
+            o = plain(vals[0], vals[1], None, vals[2], **attrs)
+        elif fn == "rrelu":  # (no key: the slopes of inference are fixed)
+            o = plain(vals[0], jnp.zeros((2,), jnp.int64), **attrs)
+        else:  # (momentum only updates batch_norm's running statistics)
+            o = plain(**dict(zip(names, vals)), **{k: v for k, v in attrs.items() if k != "momentum"})
+        o = o[0] if isinstance(o, tuple) else o
+        return jnp.sum(o * ct)
+
+    want = jax.grad(loss, argnums=tuple(range(len(diff))))(*[jnp.asarray(arrays[i]) for i in diff])
+    for i, g, w in zip(diff, got, want):
+        np.testing.assert_allclose(g.numpy(), np.asarray(w), rtol=1e-10, atol=1e-12, err_msg=f"{cid}: input {i}")
+
+
+def test_rrelu_training_under_hooks_uses_the_same_slopes_and_gradient() -> None:
+    x = P.to_tensor(R(4, 5), stop_gradient=False)
+    P.seed(11)
+    y = F.rrelu(x)
+    (g,) = P.grad(y.sum(), [x])
+    P.seed(11)
+    log: list = []
+    with _negating_hooks(log):
+        y2 = F.rrelu(x)
+    (g2,) = P.grad(y2.sum(), [x])
+    np.testing.assert_array_equal(y2.numpy(), y.numpy())
+    np.testing.assert_array_equal(g2.numpy(), g.numpy())
+    assert log == ["pack", "pack", "unpack", "unpack"]  # x and the noise
+
+
+@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])
+def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> None:
+    fn, arrays, diff, attrs = CASES[cid]
+
+    def second(hooked: bool) -> list[np.ndarray]:
+        ts = [P.to_tensor(a, stop_gradient=i not in diff) for i, a in enumerate(arrays)]
+        log: list = []
+        if hooked:
+            with _negating_hooks(log):
+                out = getattr(F, fn)(*ts, **attrs)
+        else:
+            out = getattr(F, fn)(*ts, **attrs)
+        out0 = out[0] if isinstance(out, tuple) else out
+        (gx,) = P.grad((out0 * P.to_tensor(_ct(tuple(out0.shape)))).sum(), [ts[0]], create_graph=True)
+        wrt = [ts[i] for i in diff]
+        return [None if g is None else g.numpy() for g in P.grad((gx * gx).sum(), wrt, allow_unused=True)]
+
+    for a, b in zip(second(True), second(False)):
+        if a is None or b is None:
+            assert a is None or not np.any(a)
+            assert b is None or not np.any(b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
