@@ -50,18 +50,36 @@ CASES = {
     "adaptive_max_pool3d-mask": ("adaptive_max_pool3d", [R(1, 1, 3, 4, 5)], (0,), {"output_size": 2,
                                                                                  "return_mask": True}),
     "max_unpool1d": ("max_unpool1d", [R(2, 3, 4), np.asarray(_mask1)], (0,), {"kernel_size": 2}),
+    # Paddle's op chains (nn/_chains.py)
+    "glu": ("glu", [R(2, 6)], (0,), {"axis": 1}),
+    "soft_margin_loss": ("soft_margin_loss", [R(2, 3), np.sign(R(2, 3))], (0,), {"reduction": "sum"}),
+    "poisson_nll_loss": ("poisson_nll_loss", [R(2, 3), np.abs(R(2, 3)) * 3], (0,), {}),
+    "poisson_nll_loss-full": ("poisson_nll_loss", [np.abs(R(2, 3)) + 0.1, np.abs(R(2, 3)) * 3], (0,),
+                              {"log_input": False, "full": True, "reduction": "none"}),
+    "gaussian_nll_loss": ("gaussian_nll_loss", [R(2, 3), R(2, 3), np.abs(R(2, 3)) + 0.1], (0, 1), {"full": True}),
+    "hinge_embedding_loss": ("hinge_embedding_loss", [R(3, 2), np.sign(R(3, 2))], (0,), {"margin": 0.5}),
+    "normalize": ("normalize", [R(2, 3, 4)], (0,), {"p": 3, "axis": 1}),
+    "cosine_similarity": ("cosine_similarity", [R(2, 3), R(2, 3)], (0, 1), {"axis": 1}),
+    "multi_label_soft_margin_loss": ("multi_label_soft_margin_loss", [R(2, 3), (R(2, 3) > 0) * 1.0, np.abs(R(3))],
+                                     (0,), {}),
+    "cosine_embedding_loss": ("cosine_embedding_loss", [R(3, 4), R(3, 4), np.array([1, -1, 1])], (0, 1),
+                              {"margin": 0.1}),
+    "multi_margin_loss": ("multi_margin_loss", [R(3, 4), np.array([0, 3, 1])], (0,), {"p": 2, "margin": 0.5}),
 }
 
 
 def _negating_hooks(log: list) -> saved_tensors_hooks:
-    """Hooks that store a negated numpy copy and undo it on unpack."""
+    """Hooks that store a negated numpy copy (logical not for booleans) and undo it on unpack."""
+    def flip(a):  # noqa: ANN001, ANN202
+        return ~a if a.dtype == np.bool_ else -a
+
     def pack(t):  # noqa: ANN001, ANN202
         log.append("pack")
-        return -t.numpy()
+        return flip(t.numpy())
 
     def unpack(a):  # noqa: ANN001, ANN202
         log.append("unpack")
-        return P.to_tensor(-a)
+        return P.to_tensor(flip(a))
 
     return saved_tensors_hooks(pack, unpack)
 

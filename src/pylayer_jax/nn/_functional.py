@@ -19,6 +19,8 @@ from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
+from . import _chains
+from ._chains import with_chain
 
 _NO_KEY = jnp.zeros((2,), jnp.int64)
 
@@ -62,10 +64,10 @@ sigmoid = public(TABLE["sigmoid"])
 tanh = public(TABLE["tanh"])
 softmax = public(TABLE["softmax"])
 log_softmax = public(TABLE["log_softmax"])
-glu = public(TABLE["glu"])
+glu = with_chain("glu", _chains.glu)
 linear = public(TABLE["linear"])
-normalize = public(TABLE["normalize"])
-cosine_similarity = public(TABLE["cosine_similarity"])
+normalize = with_chain("normalize", _chains.normalize)
+cosine_similarity = with_chain("cosine_similarity", _chains.cosine_similarity)
 pairwise_distance = with_residuals("pairwise_distance")
 pad = public(TABLE["pad"])
 one_hot = public(TABLE["one_hot"])
@@ -284,13 +286,13 @@ zeropad2d = public(TABLE["zeropad2d"])
 square_error_cost = with_residuals("square_error_cost")
 log_loss = public(TABLE["log_loss"])
 margin_ranking_loss = public(TABLE["margin_ranking_loss"])
-hinge_embedding_loss = public(TABLE["hinge_embedding_loss"])
-cosine_embedding_loss = public(TABLE["cosine_embedding_loss"])
-soft_margin_loss = public(TABLE["soft_margin_loss"])
-multi_label_soft_margin_loss = public(TABLE["multi_label_soft_margin_loss"])
+hinge_embedding_loss = with_chain("hinge_embedding_loss", _chains.hinge_embedding_loss)
+cosine_embedding_loss = with_chain("cosine_embedding_loss", _chains.cosine_embedding_loss)
+soft_margin_loss = with_chain("soft_margin_loss", _chains.soft_margin_loss)
+multi_label_soft_margin_loss = with_chain("multi_label_soft_margin_loss", _chains.multi_label_soft_margin_loss)
 multi_label_margin_loss = public(TABLE["multi_label_margin_loss"])
-poisson_nll_loss = public(TABLE["poisson_nll_loss"])
-gaussian_nll_loss = public(TABLE["gaussian_nll_loss"])
+poisson_nll_loss = with_chain("poisson_nll_loss", _chains.poisson_nll_loss)
+gaussian_nll_loss = with_chain("gaussian_nll_loss", _chains.gaussian_nll_loss)
 sigmoid_focal_loss = public(TABLE["sigmoid_focal_loss"])
 dice_loss = public(TABLE["dice_loss"])
 triplet_margin_loss = public(TABLE["triplet_margin_loss"])
@@ -379,7 +381,12 @@ def multi_margin_loss(
     name: str | None = None,
 ) -> Tensor:
     """Multi-class hinge loss per row of ``[N, C]`` (``p`` 1 or 2, optional class weights), reduced."""
-    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), {"p": p, "margin": margin, "reduction": reduction})
+    attrs = {"p": p, "margin": margin, "reduction": reduction}
+    if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
+        with no_grad():
+            apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
+        return _chains.multi_margin_loss(input, label, weight, **attrs)
+    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
 
 
 def triplet_margin_with_distance_loss(

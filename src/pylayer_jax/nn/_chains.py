@@ -1,0 +1,142 @@
+"""nn.functional functions that Paddle writes in Python as chains of elementary ops, run here as the same chains
+of table ops while saved-tensor hooks are active (layer L5).
+
+Each elementary op keeps what Paddle's op of that name keeps, so the chain hands the hooks the tensors Paddle's
+chain hands them: the same count, shapes, dtypes and order (``tests/nn/test_functional_paddle.py`` compares them
+with Paddle's). Without hooks the functions run as one fused table op each; both give the same values and
+gradients. ``with_chain`` first runs the fused op without recording it, so that a misuse raises the fused op's
+exception.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .._autograd.grad_mode import no_grad
+from .._ops.table import TABLE
+from .._runtime.state import modes
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
+
+
+def _op(name: str, *tensors: Any, **attrs: Any) -> Any:
+    return apply_op(TABLE[name], tensors, attrs)
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return _op("mean", loss)
+    if reduction == "sum":
+        return _op("sum", loss)
+    return loss
+
+
+def with_chain(name: str, chain: Callable[..., Any]) -> Callable[..., Any]:
+    """The public function of op ``name``: while saved-tensor hooks are active, ``chain`` (Paddle's op chain,
+    called with the arguments by parameter name) after the op's own checks; the fused op otherwise."""
+    plain = TABLE[name]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if modes.saved_hooks:
+            kwargs.pop("name", None)
+            with no_grad():  # the fused op's argument checks and shape rules, nothing recorded or packed
+                apply_op(plain, args, dict(kwargs))  # (a copy: dispatch takes tensor keywords out of it)
+            return chain(**plain.bind(args, tuple(kwargs.items())))
+        return apply_op(plain, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = plain.doc
+    fn.__signature__ = plain.signature  # type: ignore[attr-defined]
+    return fn
+
+
+def glu(x: Tensor, axis: int = -1) -> Tensor:
+    a, b = _op("chunk", x, chunks=2, axis=axis)
+    return a * _op("sigmoid", b)
+
+
+def soft_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean") -> Tensor:
+    label = _op("cast", label, dtype=input.dtype)
+    return _reduce(_op("log", 1 + _op("exp", -label * input)), reduction)
+
+
+def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True, full: bool = False,
+                     epsilon: float = 1e-08, reduction: str = "mean") -> Tensor:
+    if log_input:
+        loss = _op("exp", input) - label * input
+    else:
+        loss = input - label * _op("log", input + epsilon)
+    if full:
+        stirling = label * _op("log", label) - label + 0.5 * _op("log", 2 * math.pi * label)
+        loss = loss + _op("where", label > 1, stirling, _op("zeros_like", stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor, full: bool = False, epsilon: float = 1e-06,
+                      reduction: str = "mean") -> Tensor:
+    with no_grad():  # (as Paddle: the clamped variance passes no gradient)
+        variance = _op("clip", variance, epsilon, None)
+    loss = 0.5 * (_op("log", variance) + _op("square", input - label) / variance)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0, reduction: str = "mean") -> Tensor:
+    zero = _op("zeros", [1], dtype=input.dtype)
+    loss = (_op("where", label == 1.0, input, zero)
+            + _op("where", label == -1.0, _op("relu", margin - input), zero))
+    return _reduce(loss, reduction)
+
+
+def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12) -> Tensor:
+    eps = _op("full", [1], epsilon, dtype=x.dtype)
+    return x / _op("maximum", _op("norm", x, p=p, axis=axis, keepdim=True), eps)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-08) -> Tensor:
+    w12 = _op("sum", x1 * x2, axis=axis)
+    w1 = _op("sum", x1 * x1, axis=axis)
+    w2 = _op("sum", x2 * x2, axis=axis)
+    n = max(x1.shape[axis], x2.shape[axis])  # a size-1 axis broadcasts: its squared norm counts n times
+    if x1.shape[axis] != n:
+        w1 = w1 * (n / x1.shape[axis])
+    if x2.shape[axis] != n:
+        w2 = w2 * (n / x2.shape[axis])
+    return w12 / _op("sqrt", _op("clip", w1 * w2, eps * eps, None))
+
+
+def multi_label_soft_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                                 reduction: str = "mean") -> Tensor:
+    loss = -(label * _op("log_sigmoid", input) + (1 - label) * _op("log_sigmoid", -input))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(_op("mean", loss, axis=-1), reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin: float = 0,
+                          reduction: str = "mean") -> Tensor:
+    prod_sum = _op("sum", input1 * input2, axis=-1)
+    mag1 = _op("sum", _op("square", input1), axis=-1) + 10e-12
+    mag2 = _op("sum", _op("square", input2), axis=-1) + 10e-12
+    cos = prod_sum / _op("sqrt", mag1 * mag2)
+    zeros = _op("zeros_like", cos)
+    pos, neg = 1 - cos, _op("clip", cos - margin, 0, None)
+    out = _op("where", label == 1, pos, zeros) + _op("where", label == -1, neg, zeros)
+    return _reduce(out, reduction)
+
+
+def multi_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None, p: int = 1, margin: float = 1.0,
+                      reduction: str = "mean") -> Tensor:
+    label = _op("reshape", label, [-1, 1])
+    picked = _op("index_sample", input, label)
+    hinge = _op("pow", _op("clip", margin - picked + input, 0.0, None), p)
+    c = input.shape[1]
+    if weight is None:
+        loss = _op("mean", hinge, axis=1) - margin**p / c
+    else:
+        w = _op("reshape", _op("gather", weight, label, axis=0), [-1, 1])
+        loss = _op("mean", w * hinge, axis=1) - _op("squeeze", w * (margin**p / c))
+    return _reduce(loss, reduction)
