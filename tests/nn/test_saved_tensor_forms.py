@@ -65,6 +65,13 @@ CASES = {
     "cosine_embedding_loss": ("cosine_embedding_loss", [R(3, 4), R(3, 4), np.array([1, -1, 1])], (0, 1),
                               {"margin": 0.1}),
     "multi_margin_loss": ("multi_margin_loss", [R(3, 4), np.array([0, 3, 1])], (0,), {"p": 2, "margin": 0.5}),
+    "sigmoid_focal_loss": ("sigmoid_focal_loss", [R(2, 3), (R(2, 3) > 0) * 1.0, np.array([3.0])], (0,),
+                           {"gamma": 1.5}),
+    "dice_loss": ("dice_loss", [np.abs(R(2, 3, 4)), np.array([[[1], [0], [3]], [[2], [2], [0]]])], (0,), {}),
+    "triplet_margin_loss": ("triplet_margin_loss", [R(3, 4), R(3, 4), R(3, 4)], (0, 1, 2),
+                            {"swap": True, "p": 3, "margin": 2.0}),
+    "triplet_margin_with_distance_loss": ("triplet_margin_with_distance_loss", [R(3, 4), R(3, 4), R(3, 4)], (0, 1, 2),
+                                          {"margin": 2.0, "reduction": "sum"}),
 }
 
 

@@ -140,3 +140,44 @@ def multi_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None
         w = _op("reshape", _op("gather", weight, label, axis=0), [-1, 1])
         loss = _op("mean", w * hinge, axis=1) - _op("squeeze", w * (margin**p / c))
     return _reduce(loss, reduction)
+
+
+def sigmoid_focal_loss(logit: Tensor, label: Tensor, normalizer: Tensor | None = None, alpha: float = 0.25,
+                       gamma: float = 2.0, reduction: str = "sum") -> Tensor:
+    loss = _op("binary_cross_entropy_with_logits", logit, label, None, None, reduction="none")
+    pred = _op("sigmoid", logit)
+    p_t = pred * label + (1 - pred) * (1 - label)
+    alpha_t = alpha * label + (1 - alpha) * (1 - label)
+    loss = alpha_t * loss
+    loss = _op("pow", 1 - p_t, float(gamma)) * loss
+    if normalizer is not None:
+        loss = loss / normalizer
+    return _reduce(loss, reduction)
+
+
+def dice_loss(input: Tensor, label: Tensor, epsilon: float = 1e-05) -> Tensor:
+    # (Paddle's multiply promotes the float32 one-hot label to the input's type before it keeps it)
+    label = _op("cast", _op("one_hot", _op("squeeze", label, [-1]), input.shape[-1]), dtype=input.dtype)
+    axes = list(range(1, input.ndim))
+    inse = _op("sum", input * label, axis=axes)
+    denominator = _op("sum", input, axis=axes) + _op("sum", label, axis=axes)
+    return _op("mean", 1 - inse * 2 / (denominator + epsilon))
+
+
+def _pairwise_distance(x: Tensor, y: Tensor, p: float = 2.0, epsilon: float = 1e-06) -> Tensor:
+    op = TABLE["pairwise_distance_residuals"]  # (keeps the difference and the norm, as Paddle's p_norm)
+    return op.visible(apply_op(op, (x, y), {"p": p, "epsilon": epsilon}))
+
+
+def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        epsilon: float = 1e-06, swap: bool = False, reduction: str = "mean") -> Tensor:
+    dp = _pairwise_distance(input, positive, p, epsilon)
+    dn = _pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        dn = _op("minimum", dn, _pairwise_distance(positive, negative, p, epsilon))
+    return _reduce(_op("clip", dp - dn + margin, 0.0, None), reduction)
+
+
+def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    return triplet_margin_loss(input, positive, negative, margin, 2.0, 1e-06, swap, reduction)

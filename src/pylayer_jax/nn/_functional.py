@@ -293,9 +293,9 @@ multi_label_soft_margin_loss = with_chain("multi_label_soft_margin_loss", _chain
 multi_label_margin_loss = public(TABLE["multi_label_margin_loss"])
 poisson_nll_loss = with_chain("poisson_nll_loss", _chains.poisson_nll_loss)
 gaussian_nll_loss = with_chain("gaussian_nll_loss", _chains.gaussian_nll_loss)
-sigmoid_focal_loss = public(TABLE["sigmoid_focal_loss"])
-dice_loss = public(TABLE["dice_loss"])
-triplet_margin_loss = public(TABLE["triplet_margin_loss"])
+sigmoid_focal_loss = with_chain("sigmoid_focal_loss", _chains.sigmoid_focal_loss)
+dice_loss = with_chain("dice_loss", _chains.dice_loss)
+triplet_margin_loss = with_chain("triplet_margin_loss", _chains.triplet_margin_loss)
 npair_loss = public(TABLE["npair_loss"])
 
 
@@ -401,8 +401,12 @@ def triplet_margin_with_distance_loss(
 ) -> Tensor:
     """``max(d(a, p) - d(a, n) + margin, 0)``; ``distance_function`` defaults to pairwise_distance."""
     if distance_function is None:
-        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative),
-                        {"margin": margin, "swap": swap, "reduction": reduction})
+        attrs = {"margin": margin, "swap": swap, "reduction": reduction}
+        if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
+            with no_grad():
+                apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
+            return _chains.triplet_margin_with_distance_loss(input, positive, negative, **attrs)
+        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(
             f"triplet_margin_with_distance_loss: reduction must be 'mean', 'sum' or 'none', but received {reduction!r}."
