@@ -64,7 +64,7 @@ RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distanc
                   "glu", "normalize", "cosine_similarity", "hinge_embedding_loss", "cosine_embedding_loss",
                   "soft_margin_loss", "multi_label_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss",
                   "multi_margin_loss", "sigmoid_focal_loss", "dice_loss", "triplet_margin_loss",
-                  "triplet_margin_with_distance_loss"}
+                  "triplet_margin_with_distance_loss", "local_response_norm"}
 
 
 @pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
@@ -145,7 +145,7 @@ def test_nn_functional_name_coverage() -> None:
 # up to 15 tensors for sigmoid_focal_loss); here each is one fused kernel that saves what its derivative reads.
 # Mirroring would mean running Paddle's op chain eagerly, one dispatch per step.
 COMPOSED_IN_PYTHON = {
-    "local_response_norm", "local_response_norm-nhwc", "scaled_dot_product_attention",
+    "scaled_dot_product_attention",
     "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "multi_label_margin_loss",
     "npair_loss",
     # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops

@@ -72,6 +72,11 @@ CASES = {
                             {"swap": True, "p": 3, "margin": 2.0}),
     "triplet_margin_with_distance_loss": ("triplet_margin_with_distance_loss", [R(3, 4), R(3, 4), R(3, 4)], (0, 1, 2),
                                           {"margin": 2.0, "reduction": "sum"}),
+    "local_response_norm": ("local_response_norm", [R(2, 5, 3)], (0,), {"size": 3, "k": 2.0}),
+    "local_response_norm-nlc": ("local_response_norm", [R(2, 3, 5)], (0,), {"size": 2, "data_format": "NLC"}),
+    "local_response_norm-nchw": ("local_response_norm", [R(1, 4, 2, 3)], (0,), {"size": 3}),
+    "local_response_norm-ndhwc": ("local_response_norm", [R(1, 2, 2, 3, 4)], (0,), {"size": 3,
+                                                                                   "data_format": "NDHWC"}),
 }
 
 

@@ -181,3 +181,26 @@ def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor, margi
 def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
                                       swap: bool = False, reduction: str = "mean") -> Tensor:
     return triplet_margin_loss(input, positive, negative, margin, 2.0, 1e-06, swap, reduction)
+
+
+def local_response_norm(x: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
+                        data_format: str = "NCHW") -> Tensor:
+    # the squares summed over ``size`` neighbouring channels as an average pool over a view with a unit axis
+    sizes = list(x.shape)
+    channel_last = data_format[-1] == "C"
+    lo, hi = size // 2, (size - 1) // 2
+    div = _op("unsqueeze", x * x, 1)
+    if x.ndim == 3:
+        div = _op("pad", div, [lo, hi, 0, 0] if channel_last else [0, 0, lo, hi])
+        div = _op("avg_pool2d", div, (1, size) if channel_last else (size, 1), stride=1)
+        div = _op("squeeze", div, 1)
+    else:
+        rest = math.prod(sizes[1:])
+        shape = ([sizes[0], 1, sizes[1], rest // (sizes[1] * sizes[-1]), sizes[-1]] if channel_last
+                 else [sizes[0], 1, sizes[1], sizes[2], rest // (sizes[1] * sizes[2])])
+        div = _op("pad", _op("reshape", div, shape), [lo, hi, 0, 0, 0, 0] if channel_last else [0, 0, 0, 0, lo, hi],
+                  data_format="NCDHW")
+        div = _op("avg_pool3d", div, (1, 1, size) if channel_last else (size, 1, 1), stride=1)
+        div = _op("reshape", _op("squeeze", div, 1), sizes)
+    div = _op("pow", _op("scale", div, alpha, k), beta)
+    return x / div
