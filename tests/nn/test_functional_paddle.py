@@ -64,7 +64,7 @@ RESIDUAL_FORMS = {"layer_norm", "instance_norm", "group_norm", "pairwise_distanc
                   "glu", "normalize", "cosine_similarity", "hinge_embedding_loss", "cosine_embedding_loss",
                   "soft_margin_loss", "multi_label_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss",
                   "multi_margin_loss", "sigmoid_focal_loss", "dice_loss", "triplet_margin_loss",
-                  "triplet_margin_with_distance_loss", "local_response_norm"}
+                  "triplet_margin_with_distance_loss", "local_response_norm", "npair_loss"}
 
 
 @pytest.mark.parametrize("cid,dt", [p for p in PARAMS if CASES[p.values[0]]["fn"] in RESIDUAL_FORMS])
@@ -147,7 +147,6 @@ def test_nn_functional_name_coverage() -> None:
 COMPOSED_IN_PYTHON = {
     "scaled_dot_product_attention",
     "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "multi_label_margin_loss",
-    "npair_loss",
     # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops
     "cross_entropy-w-smooth",
 }

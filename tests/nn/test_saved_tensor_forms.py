@@ -77,6 +77,7 @@ CASES = {
     "local_response_norm-nchw": ("local_response_norm", [R(1, 4, 2, 3)], (0,), {"size": 3}),
     "local_response_norm-ndhwc": ("local_response_norm", [R(1, 2, 2, 3, 4)], (0,), {"size": 3,
                                                                                    "data_format": "NDHWC"}),
+    "npair_loss": ("npair_loss", [R(4, 3), R(4, 3), np.array([1.0, 2.0, 1.0, 3.0])], (0, 1), {"l2_reg": 0.01}),
 }
 
 

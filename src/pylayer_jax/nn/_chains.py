@@ -204,3 +204,16 @@ def local_response_norm(x: Tensor, size: int, alpha: float = 0.0001, beta: float
         div = _op("reshape", _op("squeeze", div, 1), sizes)
     div = _op("pow", _op("scale", div, alpha, k), beta)
     return x / div
+
+
+def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float = 0.002) -> Tensor:
+    n = anchor.shape[0]
+    lab = _op("tile", _op("reshape", labels, [n, 1]), [1, n])
+    same = _op("cast", _op("equal", lab, _op("transpose", lab, [1, 0])), dtype="float32")
+    target = same / _op("sum", same, axis=1, keepdim=True)
+    l2 = (_op("mean", _op("sum", _op("square", anchor), axis=1))
+          + _op("mean", _op("sum", _op("square", positive), axis=1))) * 0.25 * l2_reg
+    sim = _op("matmul", anchor, positive, transpose_y=True)
+    ce_op = TABLE["softmax_with_cross_entropy_residuals"]  # (keeps the soft label and the softmax)
+    ce = ce_op.visible(apply_op(ce_op, (sim, target), {"soft_label": True}))
+    return l2 + _op("mean", _op("sum", target * ce, axis=0))

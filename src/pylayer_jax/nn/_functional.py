@@ -296,7 +296,7 @@ gaussian_nll_loss = with_chain("gaussian_nll_loss", _chains.gaussian_nll_loss)
 sigmoid_focal_loss = with_chain("sigmoid_focal_loss", _chains.sigmoid_focal_loss)
 dice_loss = with_chain("dice_loss", _chains.dice_loss)
 triplet_margin_loss = with_chain("triplet_margin_loss", _chains.triplet_margin_loss)
-npair_loss = public(TABLE["npair_loss"])
+npair_loss = with_chain("npair_loss", _chains.npair_loss)
 
 
 def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False, ignore_index: int = -100,
