@@ -147,8 +147,6 @@ def test_nn_functional_name_coverage() -> None:
 COMPOSED_IN_PYTHON = {
     "scaled_dot_product_attention",
     "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "multi_label_margin_loss",
-    # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops
-    "cross_entropy-w-smooth",
 }
 
 

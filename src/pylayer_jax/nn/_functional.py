@@ -176,6 +176,13 @@ def cross_entropy(
                                                         "axis": axis, "use_softmax": use_softmax}))
     attrs = {"ignore_index": ignore_index, "reduction": reduction, "soft_label": soft_label, "axis": axis,
              "use_softmax": use_softmax, "label_smoothing": label_smoothing}
+    if (modes.saved_hooks and use_softmax is True and reduction in ("mean", "sum") and input.ndim >= 1
+            and axis in (-1, input.ndim - 1) and isinstance(label_smoothing, int | float)
+            and (label_smoothing > 0 and (soft_label or label.ndim == input.ndim - 1) or soft_label is True)):
+        # Paddle's chain for soft labels (see _chains), after the fused op's checks
+        with no_grad():
+            apply_op(TABLE["cross_entropy"], (input, label) if weight is None else (input, label, weight), attrs)
+        return _chains.cross_entropy_soft(input, label, weight, reduction, bool(soft_label), float(label_smoothing))
     # only the attributes that differ from the defaults, and no weight of None: the call then has the same
     # kernel key as a bare ``cross_entropy(input, label)``, which the step replay takes
     attrs = {k: v for k, v in attrs.items() if not (type(v) is type(_CE_DEFAULTS[k]) and v == _CE_DEFAULTS[k])}
