@@ -11,6 +11,7 @@ import pytest
 import pylayer_jax as P
 import pylayer_jax.nn.functional as F
 from pylayer_jax._ops.table import TABLE
+from pylayer_jax._tensor.dispatch import apply_op
 from pylayer_jax.autograd import saved_tensors_hooks
 
 rng = np.random.default_rng(7)
@@ -189,3 +190,11 @@ def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> N
             assert b is None or not np.any(b)
         else:
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+
+
+def test_softmax_with_cross_entropy_forms_refuse_the_other_return_softmax() -> None:
+    x, lab = P.to_tensor(R(3, 4)), P.to_tensor(np.array([[1], [0], [3]]))
+    with pytest.raises(ValueError, match="runs with return_softmax=False.*use softmax_with_cross_entropy_softmax_residuals"):
+        apply_op(TABLE["softmax_with_cross_entropy_residuals"], (x, lab), {"return_softmax": True})
+    with pytest.raises(ValueError, match="runs with return_softmax=True.*use softmax_with_cross_entropy_residuals"):
+        apply_op(TABLE["softmax_with_cross_entropy_softmax_residuals"], (x, lab), {"return_softmax": False})

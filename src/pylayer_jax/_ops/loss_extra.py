@@ -298,12 +298,20 @@ def _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_m
     return (*out, p) if return_softmax else (out, p)
 
 
+def _check_form(api, return_softmax, expected):  # noqa: ANN001, ANN202
+    if bool(return_softmax) is not expected:
+        other = "softmax_with_cross_entropy_" + ("residuals" if return_softmax is not True else "softmax_residuals")
+        raise ValueError(f"{api}: this form runs with return_softmax={expected}, but received "
+                         f"return_softmax={return_softmax!r}; use {other}.")
+
+
 # Paddle's kernel keeps the label and the softmax (and the backward reads only those): under saved-tensor hooks
 # nn.functional runs these forms, whose hidden last output is that softmax
 @defop(2, saves=("label", "out1"), vjp=_swce_vjp(1), hidden=1, nondiff=("label",), method=False)
 def softmax_with_cross_entropy_residuals(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
                                          return_softmax=False, axis=-1):
     """softmax_with_cross_entropy (``return_softmax=False``) that also gives (hidden) the softmax Paddle keeps."""
+    _check_form("softmax_with_cross_entropy_residuals", return_softmax, False)
     return _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, False, axis)
 
 
@@ -311,4 +319,5 @@ def softmax_with_cross_entropy_residuals(logits, label, soft_label=False, ignore
 def softmax_with_cross_entropy_softmax_residuals(logits, label, soft_label=False, ignore_index=-100,
                                                  numeric_stable_mode=True, return_softmax=True, axis=-1):
     """softmax_with_cross_entropy (``return_softmax=True``) that also gives (hidden) the softmax Paddle keeps."""
+    _check_form("softmax_with_cross_entropy_softmax_residuals", return_softmax, True)
     return _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, True, axis)
