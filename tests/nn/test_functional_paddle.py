@@ -141,9 +141,16 @@ def test_nn_functional_name_coverage() -> None:
 # test compares the count, shapes, dtypes and order of the packed tensors with Paddle's. The cases below are the
 # exceptions, each with its reason; each is asserted to differ, so a case that comes to match fails.
 #
-# Paddle writes these functions in Python as chains of elementary ops (each packing its own operands and results:
-# up to 15 tensors for sigmoid_focal_loss); here each is one fused kernel that saves what its derivative reads.
-# Mirroring would mean running Paddle's op chain eagerly, one dispatch per step.
+# Paddle writes these functions in Python as chains of elementary ops, each packing its own operands and results;
+# here each is one fused op that saves what its derivative reads. The other chains run as the same chains of table
+# ops under hooks (nn/_chains.py); these do not yet:
+# - scaled_dot_product_attention: Paddle 3.3.1 on CPU transposes q, k, v to [B, H, L, D] and packs the scaled query
+#   and the key (matmul), the softmax, and the weights and value (matmul): 5 tensors in the head-major layout, where
+#   the fused op keeps q, k, v (and the mask) as given. Removing it needs sdpa.py's chain (GQA repeat, bool masks made
+#   additive, the causal -1e4 triangle, dropout) written with transpose / scale / matmul / softmax table ops.
+# - multi_label_margin_loss: Paddle's chain indexes the valid (sample, target) pairs with three int64 index tensors
+#   (getitem), then where / maximum / scatter_nd_add: 7 tensors whose sizes depend on the label values ([6] = the
+#   number of valid pairs). Removing it needs that data-dependent chain (nonzero, gather, scatter_nd_add) eagerly.
 COMPOSED_IN_PYTHON = {
     "scaled_dot_product_attention",
     "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "multi_label_margin_loss",
