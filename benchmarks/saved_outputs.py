@@ -1,5 +1,6 @@
 """Eager cost of ops whose backward reads saved kernel outputs (layer_norm's statistics, cross_entropy's softmax,
-mse_loss's difference, group_norm's statistics): forward and backward of each, in µs per call.
+mse_loss's difference, group_norm's statistics) and of functions that switch to another form under saved-tensor
+hooks (batch_norm, a 1-D convolution and pool, Paddle's op chains): forward and backward of each, in µs per call.
 
 Run it against two source trees to compare (the tree first on ``PYTHONPATH`` is measured):
 
@@ -53,8 +54,25 @@ def workloads() -> dict[str, Callable[[], Any]]:
         F.group_norm(img, 8, weight=gw, bias=gb).sum().backward()
         return img.grad
 
+    rm, rv = _t(32, grad=False), paddle.to_tensor(np.ones(32, np.float32))
+    seq, cw = _t(8, 32, 64), _t(16, 32, 3)
+    pm = paddle.to_tensor(np.sign(np.random.default_rng(5).standard_normal((64, 256))).astype(np.float32))
+
+    def batch_norm() -> Any:
+        F.batch_norm(img, rm, rv, gw, gb, training=True).sum().backward()
+        return img.grad
+
+    def conv1d_pool() -> Any:
+        F.max_pool1d(F.conv1d(seq, cw, padding=1), 2).sum().backward()
+        return seq.grad
+
+    def chains() -> Any:
+        (F.soft_margin_loss(pred, pm) + F.glu(pred).sum()).backward()
+        return pred.grad
+
     return {"layer_norm fwd+bwd": layer_norm, "cross_entropy fwd+bwd": cross_entropy, "mse_loss fwd+bwd": mse,
-            "group_norm fwd+bwd": group_norm}
+            "group_norm fwd+bwd": group_norm, "batch_norm fwd+bwd": batch_norm, "conv1d+max_pool1d fwd+bwd": conv1d_pool,
+            "soft_margin_loss+glu fwd+bwd": chains}
 
 
 def main() -> None:

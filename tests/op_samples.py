@@ -64,6 +64,10 @@ def idx(values: Any) -> np.ndarray:
 
 # ops whose outputs are random: only shapes and dtypes are compared
 RANDOM_OPS: set[str] = set()
+# outputs that pass no gradient by design (as Paddle's returned softmax of softmax_with_cross_entropy): their
+# numerical derivative is not their VJP, so check_grads leaves them out
+NO_GRAD_OUTPUTS: dict[str, tuple[int, ...]] = {"softmax_with_cross_entropy": (1,),
+                                               "softmax_with_cross_entropy_softmax_residuals": (1,)}
 
 SAMPLES: dict[str, list[Sample]] = {}
 
@@ -971,3 +975,42 @@ SAMPLES.update(
 SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
     "layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss", "smooth_l1_loss",
     "nll_loss", "square_error_cost")})
+
+# the forms nn.functional runs under saved-tensor hooks to keep what Paddle's kernels keep (batch_norm's statistics,
+# rrelu's noise, the unit-axis views of the 1-D convolutions and pools, the index masks of the max pools, ...)
+SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
+    "rrelu", "conv1d", "conv1d_transpose", "avg_pool1d", "adaptive_avg_pool1d", "max_unpool1d")})
+SAMPLES.update(
+    {
+        "batch_norm_residuals": [
+            Sample((rand(4, 3), rand(3), pos(3), rand(3), rand(3))),
+            Sample((rand(4, 3, 2), rand(3), pos(3), rand(3), rand(3)), {"training": True, "momentum": 0.8}),
+            Sample((rand(2, 2, 3), rand(3), pos(3)), {"training": True, "data_format": "NLC"}),
+        ],
+        "binary_cross_entropy_with_logits_pos_weight": [
+            Sample((rand(2, 3), rand(2, 3, low=0.0, high=1.0), pos(3))),
+            Sample((rand(2, 3), rand(2, 3, low=0.0, high=1.0), pos(2, 3)), {"reduction": "none"}),
+        ],
+        "softmax_with_cross_entropy_residuals": [
+            Sample((rand(3, 4), idx([[2], [0], [3]]))),
+            Sample((rand(3, 4), idx([[2], [0], [3]])), {"ignore_index": 0}),
+            Sample((rand(3, 4), _softmax(rand(3, 4))), {"soft_label": True}),
+        ],
+        "softmax_with_cross_entropy_softmax_residuals": [
+            Sample((rand(3, 4), _softmax(rand(3, 4))), {"soft_label": True, "return_softmax": True}),
+            Sample((rand(3, 4), idx([[2], [0], [3]])), {"return_softmax": True}),
+        ],
+        "max_pool1d_residuals": [SAMPLES["max_pool1d"][0]],
+        "max_pool1d_mask_residuals": [SAMPLES["max_pool1d"][1]],
+        "max_pool2d_mask_residuals": [SAMPLES["max_pool2d"][0]],
+        "max_pool3d_mask_residuals": [Sample((rand(1, 1, 4, 4, 4), 2), {"stride": 2, "padding": [0, 1, 0, 1, 1, 0],
+                                                                        "return_mask": True})],
+        "lp_pool1d_residuals": [*SAMPLES["lp_pool1d"], Sample((pos(1, 6, 2), 3.0, 2), {"data_format": "NLC"})],
+        "adaptive_max_pool1d_residuals": [Sample((rand(2, 3, 7), 3))],
+        "adaptive_max_pool1d_mask_residuals": SAMPLES["adaptive_max_pool1d"],
+        "adaptive_max_pool2d_residuals": [Sample((rand(1, 2, 5, 7), [2, 3]))],
+        "adaptive_max_pool2d_mask_residuals": SAMPLES["adaptive_max_pool2d"],
+        "adaptive_max_pool3d_residuals": SAMPLES["adaptive_max_pool3d"],
+        "adaptive_max_pool3d_mask_residuals": [Sample((rand(1, 1, 3, 4, 5), 2), {"return_mask": True})],
+    }
+)

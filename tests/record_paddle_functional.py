@@ -4,7 +4,8 @@ Run with the Paddle oracle: ``/tmp/paddle/bin/python tests/record_paddle_functio
 Each case names a function, its arguments (arrays drawn deterministically with numpy and
 stored in the fixture) and which array arguments are differentiated. For float32 and
 float64 it stores the output(s), the gradients of ``sum(out * ct)`` (``ct`` also stored)
-and the shapes that ``paddle.autograd.saved_tensors_hooks`` packs during the forward.
+and the shapes and dtypes that ``paddle.autograd.saved_tensors_hooks`` packs during the forward, in
+the order it packs them.
 ``tests/test_functional_paddle.py`` replays the cases without Paddle.
 """
 
@@ -266,10 +267,15 @@ def main() -> None:
 
             targs = [tens(a, i) for i, a in enumerate(args)]
             tkw = {k: tens(v, -1) for k, v in kwargs.items()}
-            packed = []
+            packed, packed_dtypes = [], []
+
+            def pack(t, packed=packed, packed_dtypes=packed_dtypes):  # noqa: ANN001, ANN202
+                packed.append(list(t.shape))
+                packed_dtypes.append(str(t.dtype).replace("paddle.", ""))
+                return t
+
             try:
-                with paddle.autograd.saved_tensors_hooks(lambda t, packed=packed: packed.append(list(t.shape)) or t,
-                                                         lambda t: t):
+                with paddle.autograd.saved_tensors_hooks(pack, lambda t: t):
                     res = getattr(F, c["fn"])(*targs, **tkw)
             except Exception as e:  # reported, not recorded: fix the case
                 print(f"{c['id']} {dt}: {type(e).__name__}: {str(e)[:300]}")
@@ -278,7 +284,8 @@ def main() -> None:
             rng = np.random.default_rng(1)
             cts = [rng.standard_normal(o.shape) if o.dtype in (paddle.float32, paddle.float64) else None for o in outs]
             r = {"outs": [o.numpy().tolist() for o in outs], "out_dtypes": [str(o.dtype).replace("paddle.", "") for o in outs],
-                 "cts": [None if ct is None else ct.tolist() for ct in cts], "packed": packed}
+                 "cts": [None if ct is None else ct.tolist() for ct in cts], "packed": packed,
+                 "packed_dtypes": packed_dtypes}
             loss = None
             for o, ct in zip(outs, cts):
                 if ct is not None and not o.stop_gradient:

@@ -193,6 +193,17 @@ ALLOWED: dict[str, str] = {
                                                   "statistics have no gradient",
     "_ops/norm.py::_instance_norm_vjp::use_input_stats": "an explicit VJP receives every attribute of its op; "
                                                          "the op always normalises by the input's statistics",
+    **{f"_ops/activation.py::_rrelu_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
+                                                "noise already holds the slopes" for p in ("lower", "upper", "training")},
+    "_ops/loss_extra.py::_swce_vjp.rule::numeric_stable_mode": "an explicit VJP receives every attribute of its op; "
+                                                               "the gradient reads the saved softmax",
+    "_ops/loss_extra.py::_swce_vjp.rule::return_softmax": "an explicit VJP receives every attribute of its op; "
+                                                          "which output holds the softmax is fixed per form",
+    "_ops/pool_conv_residuals.py::_conv1d_form.residuals::outs": "the residuals(args, outs) signature of "
+                                                                 "residual_form; a convolution keeps views of its "
+                                                                 "inputs only",
+    "_ops/pool_conv_residuals.py::_mask_form.grads::a": "the grads(args, saved, cts, hidden cts) signature of "
+                                                        "residual_form; the mask's scatter needs no attribute",
     "static/_while_grad.py::_loop_bwd::cond_c": "jax.custom_vjp passes every non-differentiable argument to the "
                                                 "backward rule; the backward replays the recorded trip count "
                                                 "through the body alone",

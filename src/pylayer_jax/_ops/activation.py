@@ -53,6 +53,24 @@ def rrelu(x, key, lower=0.125, upper=0.3333333333333333, training=True):
     return jnp.where(x >= 0, x, slope * x).astype(x.dtype)
 
 
+def _rrelu_vjp(s, ct, lower=0.125, upper=0.3333333333333333, training=True):  # noqa: ANN001, ANN202
+    g, g_noise = ct
+    noise = s["out1"]
+    return (g * noise).astype(noise.dtype), None
+
+
+@defop(("x", "key"), saves=("x", "out1"), vjp=_rrelu_vjp, hidden=1, nondiff=("key",), method=False)
+def rrelu_residuals(x, key, lower=0.125, upper=0.3333333333333333, training=True):
+    """rrelu as Paddle's kernel runs it (``nn.functional.rrelu`` under saved-tensor hooks): it also gives
+    (hidden) the noise, the slope applied to each element (1 where ``x >= 0``), which the backward reads."""
+    out = rrelu.fn(x, key, lower, upper, training)
+    if training:
+        slope = jax.random.uniform(key.astype(jnp.uint32), x.shape, x.dtype, lower, upper)
+    else:
+        slope = (lower + upper) / 2
+    return out, jnp.where(x >= 0, 1, slope).astype(x.dtype)
+
+
 @defop(1, saves=("x", "out"), method=False)  # Paddle's maxout kernel keeps x and out (the derivative reads x)
 def maxout(x, groups, axis=1):
     """Max over each run of ``groups`` consecutive channels: ``C`` channels -> ``C / groups``."""

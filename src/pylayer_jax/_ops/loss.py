@@ -215,7 +215,8 @@ def _ce_with_softmax_vjp(s, ct, ignore_index=-100, reduction="mean", axis=-1, us
     return dx, None
 
 
-@defop(("input", "label"), saves=("out1", "out2"), vjp=_ce_with_softmax_vjp, hidden=2, nondiff=("label",),
+# Paddle packs the label, then the softmax
+@defop(("input", "label"), saves=("out2", "out1"), vjp=_ce_with_softmax_vjp, hidden=2, nondiff=("label",),
        method=False, checks=_ce_checks)
 def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean", axis=-1, use_softmax=True):
     """Cross entropy of hard (integer) labels without class weights: Paddle's ``cross_entropy_with_softmax``
@@ -334,6 +335,30 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, pos_weight=None,
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+def _bce_logits_of(logit, label, pw_eff, reduction):  # noqa: ANN001, ANN202
+    # (1 - label) * logit + pw_eff * log(1 + exp(-logit)), the form of Paddle's kernel
+    return _reduce((1 - label) * logit - pw_eff * jax.nn.log_sigmoid(logit), reduction)
+
+
+def _bce_logits_pos_vjp(s, ct, reduction="mean"):  # noqa: ANN001, ANN202
+    logit, label, pw_eff = s["logit"], s["label"], s["out1"]
+    _, pullback = jax.vjp(lambda v: _bce_logits_of(v, label, pw_eff, reduction), logit)
+    (g,) = pullback(ct[0].astype(logit.dtype))
+    return g, None, None
+
+
+@defop(("logit", "label", "pos_weight"), saves=("logit", "label", "out1"), vjp=_bce_logits_pos_vjp, hidden=1,
+       nondiff=("label", "pos_weight"), method=False)
+def binary_cross_entropy_with_logits_pos_weight(logit, label, pos_weight, reduction="mean"):
+    """binary_cross_entropy_with_logits with ``pos_weight`` and no ``weight``, as Paddle runs it
+    (``nn.functional`` under saved-tensor hooks, when neither label nor pos_weight needs a gradient): it
+    also gives (hidden) the per-element positive weight ``label * (pos_weight - 1) + 1``, broadcast to the
+    logit's shape, which Paddle's kernel keeps with logit and label and which the backward reads."""
+    _check_reduction("binary_cross_entropy_with_logits", reduction)
+    pw_eff = (label * (pos_weight - 1) + 1).astype(logit.dtype)
+    return _bce_logits_of(logit, label, pw_eff, reduction), pw_eff
 
 
 # Paddle gives the label no gradient, and its backward reads only the label (the loss is linear in input)

@@ -267,3 +267,57 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         loss = jnp.where(valid, -jnp.take_along_axis(logp, safe, axis=ax), 0).astype(logits.dtype)
     # as in Paddle, the returned softmax passes no gradient back
     return (loss, jax.lax.stop_gradient(jnp.exp(logp))) if return_softmax else loss
+
+
+def _swce_vjp(idx):  # noqa: ANN001, ANN202
+    """The VJP of softmax_with_cross_entropy from the saved label and softmax (hidden output ``idx``), as
+    Paddle's kernel computes it; the softmax's own cotangent (create_graph) joins through its VJP."""
+
+    def rule(s, ct, soft_label=False, ignore_index=-100, numeric_stable_mode=True, return_softmax=False,  # noqa: ANN001, ANN202
+             axis=-1):
+        label, p = s["label"], s[f"out{idx}"]
+        g, g_p = ct[0].astype(p.dtype), ct[idx].astype(p.dtype)
+        ax = axis % p.ndim
+        if soft_label:
+            lab = label.astype(p.dtype)
+            dx = g * (p * jnp.sum(lab, axis=ax, keepdims=True) - lab)
+        else:
+            valid = label != ignore_index
+            safe = jnp.where(valid, label, 0)
+            onehot = (jax.lax.broadcasted_iota(safe.dtype, p.shape, ax) == safe).astype(p.dtype)
+            dx = jnp.where(valid, g, 0) * (p - onehot)
+        return dx + p * (g_p - jnp.sum(g_p * p, axis=ax, keepdims=True)), None
+
+    return rule
+
+
+def _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, return_softmax, axis):  # noqa: ANN001, ANN202
+    out = softmax_with_cross_entropy.fn(logits, label, soft_label, ignore_index, numeric_stable_mode, return_softmax,
+                                        axis)
+    p = jax.nn.softmax(logits, axis=axis % logits.ndim)
+    return (*out, p) if return_softmax else (out, p)
+
+
+def _check_form(api, return_softmax, expected):  # noqa: ANN001, ANN202
+    if bool(return_softmax) is not expected:
+        other = "softmax_with_cross_entropy_" + ("residuals" if return_softmax is not True else "softmax_residuals")
+        raise ValueError(f"{api}: this form runs with return_softmax={expected}, but received "
+                         f"return_softmax={return_softmax!r}; use {other}.")
+
+
+# Paddle's kernel keeps the label and the softmax (and the backward reads only those): under saved-tensor hooks
+# nn.functional runs these forms, whose hidden last output is that softmax
+@defop(2, saves=("label", "out1"), vjp=_swce_vjp(1), hidden=1, nondiff=("label",), method=False)
+def softmax_with_cross_entropy_residuals(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
+                                         return_softmax=False, axis=-1):
+    """softmax_with_cross_entropy (``return_softmax=False``) that also gives (hidden) the softmax Paddle keeps."""
+    _check_form("softmax_with_cross_entropy_residuals", return_softmax, False)
+    return _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, False, axis)
+
+
+@defop(2, saves=("label", "out2"), vjp=_swce_vjp(2), hidden=1, nondiff=("label",), method=False)
+def softmax_with_cross_entropy_softmax_residuals(logits, label, soft_label=False, ignore_index=-100,
+                                                 numeric_stable_mode=True, return_softmax=True, axis=-1):
+    """softmax_with_cross_entropy (``return_softmax=True``) that also gives (hidden) the softmax Paddle keeps."""
+    _check_form("softmax_with_cross_entropy_softmax_residuals", return_softmax, True)
+    return _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, True, axis)

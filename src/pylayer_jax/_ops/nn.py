@@ -356,8 +356,8 @@ def _pdist_vjp(s, ct, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN
     return gd, -gd
 
 
-# as Paddle (subtract, then p_norm keeping its input and output): saves the difference (hidden) and the norm
-@defop(2, saves=("out0", "out1"), vjp=_pdist_vjp, hidden=1, method=False, name="pairwise_distance_residuals")
+# as Paddle (subtract, then p_norm keeping its input and output): saves the difference (hidden), then the norm
+@defop(2, saves=("out1", "out0"), vjp=_pdist_vjp, hidden=1, method=False, name="pairwise_distance_residuals")
 def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False):
     """``||x - y + epsilon||_p`` along the last axis."""
     d = x - y

@@ -45,6 +45,83 @@ def batch_norm_stats(x, running_mean, running_var, momentum=0.9, data_format="NC
     return new_mean.astype(running_mean.dtype), new_var.astype(running_var.dtype)
 
 
+def _bn_axes(x, data_format):  # noqa: ANN001, ANN202
+    caxis = x.ndim - 1 if data_format in ("NHWC", "NLC", "NDHWC") else (1 if x.ndim > 1 else 0)
+    shape = [1] * x.ndim
+    shape[caxis] = x.shape[caxis]
+    return caxis, tuple(i for i in range(x.ndim) if i != caxis), shape
+
+
+def _batch_norm_vjp(s, ct, training=False, momentum=0.9, epsilon=1e-05, data_format="NCHW",  # noqa: ANN001, ANN202
+                    use_global_stats=None):
+    """dx, dweight, dbias from what Paddle's kernel keeps: x, weight, and either the batch mean and inverse
+    std (training) or the running statistics (inference); create_graph cotangents of the hidden statistics
+    join through their derivatives."""
+    x, weight = s["x"], s.get("weight")
+    g, g_mean_out, g_var_out, g_mean, g_inv, _ = ct
+    caxis, axes, shape = _bn_axes(x, data_format)
+    sd = s["out3"].dtype
+    xs, gs = x.astype(sd), g.astype(sd)
+    w = jnp.ones(shape, sd) if weight is None else jnp.reshape(weight, shape).astype(sd)
+    m = x.size // x.shape[caxis]
+    if training and not use_global_stats:
+        mean, inv = jnp.reshape(s["out3"], shape), jnp.reshape(s["out4"], shape)
+        xhat = (xs - mean) * inv
+        gw = gs * w
+        dx = inv * (gw - jnp.mean(gw, axis=axes, keepdims=True) - xhat * jnp.mean(gw * xhat, axis=axes, keepdims=True))
+        # mean_out = momentum * running + (1 - momentum) * mean; var_out likewise with the biased variance
+        g_m = jnp.reshape(g_mean + (1 - momentum) * g_mean_out.astype(sd), shape)
+        g_v = jnp.reshape((1 - momentum) * g_var_out.astype(sd), shape) - 0.5 * jnp.reshape(g_inv, shape) * inv**3
+        dx = dx + g_m / m + g_v * 2 * (xs - mean) / m
+    else:
+        inv = lax.rsqrt(jnp.reshape(s["out2"], shape).astype(sd) + epsilon)
+        xhat = (xs - jnp.reshape(s["out1"], shape).astype(sd)) * inv
+        dx = gs * w * inv
+    dw = None if weight is None else jnp.reshape(jnp.sum(gs * xhat, axis=axes), weight.shape)
+    db = jnp.sum(gs, axis=axes)  # bias is the last tensor: dropped when absent
+    return dx.astype(x.dtype), None, None, dw, db
+
+
+@defop(("x", "running_mean", "running_var", "weight", "bias"),
+       saves=("x", "weight", "bias", "out1", "out2", "out3", "out4", "out5"), vjp=_batch_norm_vjp, hidden=5,
+       nondiff=("running_mean", "running_var"), method=False)
+def batch_norm_residuals(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9,
+                         epsilon=1e-05, data_format="NCHW", use_global_stats=None):
+    """batch_norm as Paddle's kernel runs it (``nn.functional.batch_norm`` under saved-tensor hooks).
+
+    Besides the output it gives (hidden) what that kernel outputs and keeps for the backward: the new
+    running mean and variance (``momentum * running + (1 - momentum) * batch``, biased variance, when the
+    batch statistics are used; the running ones otherwise), the batch mean and inverse standard deviation
+    (zeros when the running statistics are used: Paddle's inference kernel leaves them unwritten) and an
+    empty reserve space (uint8 in training, x's dtype otherwise). The backward reads x, weight and the
+    statistics it normalised with.
+    """
+    caxis, axes, shape = _bn_axes(x, data_format)
+    sd = jnp.promote_types(x.dtype, jnp.float32)
+    xs = x.astype(sd)
+    if training and not use_global_stats:
+        mean = jnp.mean(xs, axis=axes)
+        var = jnp.mean(jnp.square(xs - jnp.reshape(mean, shape)), axis=axes)
+        inv = lax.rsqrt(var + epsilon)
+        mean_out = (momentum * running_mean + (1 - momentum) * mean.astype(running_mean.dtype)).astype(running_mean.dtype)
+        var_out = (momentum * running_var + (1 - momentum) * var.astype(running_var.dtype)).astype(running_var.dtype)
+        norm_mean, norm_inv = mean, inv
+        saved_mean, saved_inv = mean, inv
+        reserve = jnp.zeros((0,), jnp.uint8)
+    else:
+        mean_out, var_out = running_mean, running_var
+        norm_mean = running_mean.astype(sd)
+        norm_inv = lax.rsqrt(running_var.astype(sd) + epsilon)
+        saved_mean = saved_inv = jnp.zeros((x.shape[caxis],), sd)
+        reserve = jnp.zeros((0,), x.dtype)
+    out = (xs - jnp.reshape(norm_mean, shape)) * jnp.reshape(norm_inv, shape)
+    if weight is not None:
+        out = out * jnp.reshape(weight, shape)
+    if bias is not None:
+        out = out + jnp.reshape(bias, shape)
+    return out.astype(x.dtype), mean_out, var_out, saved_mean, saved_inv, reserve
+
+
 def _rows_vjp(x2, w_rows, mu, rstd, g2, g_mu, g_rstd):  # noqa: ANN001, ANN202
     """Gradient of each row ``x2`` (normalised by its saved mean ``mu`` and inverse std ``rstd``, scaled by
     ``w_rows``), with the cotangents of the saved statistics (create_graph) added."""

@@ -68,8 +68,9 @@ class Op:
         self.differentiable = differentiable
         self.save_mask = tuple(n in saves for n in tensor_names)  # per tensor parameter: saved for backward
         # outputs saved for backward: "out" saves every output; "out0", "out1", ... one output each (out_saves
-        # lists their indices; None when every output or none is saved)
-        indexed = tuple(sorted(int(n[3:]) for n in saves if n.startswith(OUT) and n[3:].isdigit()))
+        # lists their indices in the order ``saves`` names them, the order hooks pack them; None when every
+        # output or none is saved)
+        indexed = tuple(int(n[3:]) for n in saves if n.startswith(OUT) and n[3:].isdigit())
         self.out_saves = indexed if indexed and OUT not in saves else None
         self.saves_out = OUT in saves or bool(indexed)
         # trailing outputs of fn that only feed the backward (a kernel's intermediates, such as layer_norm's mean
@@ -273,7 +274,8 @@ def defop(
     given a Tensor, a list of Tensors, a Python scalar or None.
     ``saves``: names of tensor parameters, and/or ``"out"`` (every output) or ``"out0"``,
     ``"out1"``, ... (one output each), that backward needs; these are what saved-tensor
-    hooks pack, so they mirror what Paddle's kernel saves. The default VJP is ``jax.vjp`` of ``fn`` with the
+    hooks pack, so they mirror what Paddle's kernel saves. Hooks pack the saved inputs first (in
+    parameter order), then the saved outputs in the order ``saves`` names them. The default VJP is ``jax.vjp`` of ``fn`` with the
     non-saved inputs replaced by zeros, so list exactly what the derivative reads.
     ``vjp``: an explicit rule ``vjp(saved: dict, ct, *attrs) -> grads`` (needed when the
     op saves its output instead of its input).

@@ -52,8 +52,10 @@ class DiffOps:
             return v
 
         leaves = [saved(v) for v in node.saved_leaves]
+        # (under saved-tensor hooks an op keeps only the outputs its ``saves`` names: None for the others)
         outs = None if node.saved_outs is None else [
-            saved(v) if isinstance(v, SavedValue) else Tensor(v, False, (node, j)) for j, v in enumerate(node.saved_outs)]
+            saved(v) if isinstance(v, SavedValue) else None if v is None else Tensor(v, False, (node, j))
+            for j, v in enumerate(node.saved_outs)]
         cts_t = [c if (c is None or isinstance(c, Tensor)) else Tensor(c) for c in cts]
         return apply_op(node.op.grad_op, (leaves, outs, cts_t, node.key, node.avals, node.needs))
 

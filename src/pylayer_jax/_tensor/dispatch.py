@@ -371,9 +371,14 @@ def make_node(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] |
     if op.saves_out:
         # outputs have no version of their own: without hooks the bare arrays are the saved values
         # (hooks pack only the outputs ``saves`` names; the others are not kept)
-        sel = op.out_saves
-        node.saved_outs = outs if hooks is None else [
-            _save(o, (node, j), None, hooks) if sel is None or j in sel else None for j, o in enumerate(outs)]
+        if hooks is None:
+            node.saved_outs = outs
+        elif op.out_saves is None:
+            node.saved_outs = [_save(o, (node, j), None, hooks) for j, o in enumerate(outs)]
+        else:  # packed in the order ``saves`` names them
+            node.saved_outs = [None] * len(outs)
+            for j in op.out_saves:
+                node.saved_outs[j] = _save(outs[j], (node, j), None, hooks)
     return node
 
 

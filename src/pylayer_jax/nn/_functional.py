@@ -20,6 +20,8 @@ from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
+from . import _chains
+from ._chains import with_chain
 
 _NO_KEY = jax.device_put(np.zeros((2,), np.int64))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
@@ -63,10 +65,10 @@ sigmoid = public(TABLE["sigmoid"])
 tanh = public(TABLE["tanh"])
 softmax = public(TABLE["softmax"])
 log_softmax = public(TABLE["log_softmax"])
-glu = public(TABLE["glu"])
+glu = with_chain("glu", _chains.glu)
 linear = public(TABLE["linear"])
-normalize = public(TABLE["normalize"])
-cosine_similarity = public(TABLE["cosine_similarity"])
+normalize = with_chain("normalize", _chains.normalize)
+cosine_similarity = with_chain("cosine_similarity", _chains.cosine_similarity)
 pairwise_distance = with_residuals("pairwise_distance")
 pad = public(TABLE["pad"])
 one_hot = public(TABLE["one_hot"])
@@ -175,6 +177,13 @@ def cross_entropy(
                                                         "axis": axis, "use_softmax": use_softmax}))
     attrs = {"ignore_index": ignore_index, "reduction": reduction, "soft_label": soft_label, "axis": axis,
              "use_softmax": use_softmax, "label_smoothing": label_smoothing}
+    if (modes.saved_hooks and use_softmax is True and reduction in ("mean", "sum") and input.ndim >= 1
+            and axis in (-1, input.ndim - 1) and isinstance(label_smoothing, int | float)
+            and (label_smoothing > 0 and (soft_label or label.ndim == input.ndim - 1) or soft_label is True)):
+        # Paddle's chain for soft labels (see _chains), after the fused op's checks
+        with no_grad():
+            apply_op(TABLE["cross_entropy"], (input, label) if weight is None else (input, label, weight), attrs)
+        return _chains.cross_entropy_soft(input, label, weight, reduction, bool(soft_label), float(label_smoothing))
     # only the attributes that differ from the defaults, and no weight of None: the call then has the same
     # kernel key as a bare ``cross_entropy(input, label)``, which the step replay takes
     attrs = {k: v for k, v in attrs.items() if not (type(v) is type(_CE_DEFAULTS[k]) and v == _CE_DEFAULTS[k])}
@@ -200,38 +209,74 @@ def binary_cross_entropy_with_logits(
     name: str | None = None,
 ) -> Tensor:
     """Sigmoid of ``logit`` with binary cross entropy against ``label``, computed stably."""
+    if (modes.saved_hooks and pos_weight is not None and weight is None and getattr(label, "stop_gradient", True)
+            and getattr(pos_weight, "stop_gradient", True)):
+        # the form that keeps pos_weight broadcast to the logit's shape, as Paddle's kernel does
+        op = TABLE["binary_cross_entropy_with_logits_pos_weight"]
+        return op.visible(apply_op(op, (logit, label, pos_weight), {"reduction": reduction}))
     return apply_op(
         TABLE["binary_cross_entropy_with_logits"], (logit, label, weight, pos_weight), {"reduction": reduction}
     )
 
 
 # ---- convolutions, pools, normalisation, resampling, activations, losses (op-table entries) ----
-conv1d = public(TABLE["conv1d"])
+def with_hook_forms(name: str, pick: Callable[[dict[str, Any]], str | None]) -> Callable[..., Any]:
+    """The public function of op ``name``; while saved-tensor hooks are active, the op form that
+    ``pick(arguments by parameter name)`` names (None: the plain op), whose saved tensors are Paddle's."""
+    plain = TABLE[name]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if modes.saved_hooks:
+            form = pick(plain.bind(args, tuple((k, v) for k, v in kwargs.items() if k != "name")))
+            if form is not None:
+                return TABLE[form].visible(apply_op(TABLE[form], args, kwargs))
+        return apply_op(plain, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = plain.doc
+    fn.__signature__ = plain.signature  # type: ignore[attr-defined]
+    return fn
+
+
+def _unit_axis_form(name: str) -> Callable[..., Any]:  # Paddle's 2-D kernel on a view with a unit axis
+    return with_hook_forms(name, lambda a: f"{name}_residuals")
+
+
+def _max_pool_form(name: str, one_d: bool) -> Callable[..., Any]:  # Paddle keeps the index mask
+    def pick(a: dict[str, Any]) -> str | None:
+        if a["return_mask"]:
+            return f"{name}_mask_residuals" if a.get("data_format", "NC")[1] == "C" else None
+        return f"{name}_residuals" if one_d or name.startswith("adaptive") else None
+
+    return with_hook_forms(name, pick)
+
+
+conv1d = _unit_axis_form("conv1d")
 conv3d = public(TABLE["conv3d"])
-conv1d_transpose = public(TABLE["conv1d_transpose"])
+conv1d_transpose = _unit_axis_form("conv1d_transpose")
 conv2d_transpose = public(TABLE["conv2d_transpose"])
 conv3d_transpose = public(TABLE["conv3d_transpose"])
 unfold = public(TABLE["unfold"])
 fold = public(TABLE["fold"])
-max_pool1d = public(TABLE["max_pool1d"])
-max_pool2d = public(TABLE["max_pool2d"])
-max_pool3d = public(TABLE["max_pool3d"])
-avg_pool1d = public(TABLE["avg_pool1d"])
+max_pool1d = _max_pool_form("max_pool1d", True)
+max_pool2d = _max_pool_form("max_pool2d", False)
+max_pool3d = _max_pool_form("max_pool3d", False)
+avg_pool1d = _unit_axis_form("avg_pool1d")
 avg_pool2d = public(TABLE["avg_pool2d"])
 avg_pool3d = public(TABLE["avg_pool3d"])
-lp_pool1d = public(TABLE["lp_pool1d"])
+lp_pool1d = _unit_axis_form("lp_pool1d")
 lp_pool2d = public(TABLE["lp_pool2d"])
-adaptive_avg_pool1d = public(TABLE["adaptive_avg_pool1d"])
+adaptive_avg_pool1d = _unit_axis_form("adaptive_avg_pool1d")
 adaptive_avg_pool2d = public(TABLE["adaptive_avg_pool2d"])
 adaptive_avg_pool3d = public(TABLE["adaptive_avg_pool3d"])
-adaptive_max_pool1d = public(TABLE["adaptive_max_pool1d"])
-adaptive_max_pool2d = public(TABLE["adaptive_max_pool2d"])
-adaptive_max_pool3d = public(TABLE["adaptive_max_pool3d"])
-max_unpool1d = public(TABLE["max_unpool1d"])
+adaptive_max_pool1d = _max_pool_form("adaptive_max_pool1d", True)
+adaptive_max_pool2d = _max_pool_form("adaptive_max_pool2d", False)
+adaptive_max_pool3d = _max_pool_form("adaptive_max_pool3d", False)
+max_unpool1d = _unit_axis_form("max_unpool1d")
 max_unpool2d = public(TABLE["max_unpool2d"])
 max_unpool3d = public(TABLE["max_unpool3d"])
 instance_norm = with_residuals("instance_norm")
-local_response_norm = public(TABLE["local_response_norm"])
+local_response_norm = with_chain("local_response_norm", _chains.local_response_norm)
 upsample = public(TABLE["upsample"])
 affine_grid = public(TABLE["affine_grid"])
 grid_sample = public(TABLE["grid_sample"])
@@ -249,18 +294,33 @@ zeropad2d = public(TABLE["zeropad2d"])
 square_error_cost = with_residuals("square_error_cost")
 log_loss = public(TABLE["log_loss"])
 margin_ranking_loss = public(TABLE["margin_ranking_loss"])
-hinge_embedding_loss = public(TABLE["hinge_embedding_loss"])
-cosine_embedding_loss = public(TABLE["cosine_embedding_loss"])
-soft_margin_loss = public(TABLE["soft_margin_loss"])
-multi_label_soft_margin_loss = public(TABLE["multi_label_soft_margin_loss"])
+hinge_embedding_loss = with_chain("hinge_embedding_loss", _chains.hinge_embedding_loss)
+cosine_embedding_loss = with_chain("cosine_embedding_loss", _chains.cosine_embedding_loss)
+soft_margin_loss = with_chain("soft_margin_loss", _chains.soft_margin_loss)
+multi_label_soft_margin_loss = with_chain("multi_label_soft_margin_loss", _chains.multi_label_soft_margin_loss)
 multi_label_margin_loss = public(TABLE["multi_label_margin_loss"])
-poisson_nll_loss = public(TABLE["poisson_nll_loss"])
-gaussian_nll_loss = public(TABLE["gaussian_nll_loss"])
-sigmoid_focal_loss = public(TABLE["sigmoid_focal_loss"])
-dice_loss = public(TABLE["dice_loss"])
-triplet_margin_loss = public(TABLE["triplet_margin_loss"])
-npair_loss = public(TABLE["npair_loss"])
-softmax_with_cross_entropy = public(TABLE["softmax_with_cross_entropy"])
+poisson_nll_loss = with_chain("poisson_nll_loss", _chains.poisson_nll_loss)
+gaussian_nll_loss = with_chain("gaussian_nll_loss", _chains.gaussian_nll_loss)
+sigmoid_focal_loss = with_chain("sigmoid_focal_loss", _chains.sigmoid_focal_loss)
+dice_loss = with_chain("dice_loss", _chains.dice_loss)
+triplet_margin_loss = with_chain("triplet_margin_loss", _chains.triplet_margin_loss)
+npair_loss = with_chain("npair_loss", _chains.npair_loss)
+
+
+def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False, ignore_index: int = -100,
+                               numeric_stable_mode: bool = True, return_softmax: bool = False,
+                               axis: int = -1) -> Tensor | tuple[Tensor, Tensor]:
+    """Unreduced softmax cross entropy (label keeps a size-1 class dim); ``return_softmax`` also gives the softmax.
+
+    Under saved-tensor hooks it runs the form that keeps the label and the softmax, as Paddle's kernel does.
+    """
+    attrs = {"soft_label": soft_label, "ignore_index": ignore_index, "numeric_stable_mode": numeric_stable_mode,
+             "return_softmax": return_softmax, "axis": axis}
+    if modes.saved_hooks:
+        op = TABLE["softmax_with_cross_entropy_softmax_residuals" if return_softmax
+                   else "softmax_with_cross_entropy_residuals"]
+        return op.visible(apply_op(op, (logits, label), attrs))
+    return apply_op(TABLE["softmax_with_cross_entropy"], (logits, label), attrs)
 
 
 def batch_norm(
@@ -280,14 +340,21 @@ def batch_norm(
     statistics are updated in place: ``momentum * running + (1 - momentum) * batch``, biased
     variance), running statistics otherwise."""
     use_batch = training and not use_global_stats
+    attrs = {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats}
+    if modes.saved_hooks and not running_mean._symbolic:
+        # the form that keeps what Paddle's kernel keeps; its hidden outputs hold the new running statistics
+        res = apply_op(TABLE["batch_norm_residuals"], (x, running_mean, running_var, weight, bias),
+                       {**attrs, "momentum": momentum})
+        if use_batch:
+            with no_grad():
+                running_mean.set_value(res[1])
+                running_var.set_value(res[2])
+        return res[0]
     # batch statistics do not read the running ones: not passing them keeps their update below from
     # invalidating what the backward saved; a static program keeps them, so that its test clone
     # (``clone(for_test=True)``, training=False) reads them
     stats = (None, None) if use_batch and not running_mean._symbolic else (running_mean, running_var)
-    out = apply_op(
-        TABLE["batch_norm"], (x, *stats, weight, bias),
-        {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats},
-    )
+    out = apply_op(TABLE["batch_norm"], (x, *stats, weight, bias), attrs)
     if use_batch:
         with no_grad():
             mean, var = apply_op(TABLE["batch_norm_stats"], (x, running_mean, running_var),
@@ -322,7 +389,12 @@ def multi_margin_loss(
     name: str | None = None,
 ) -> Tensor:
     """Multi-class hinge loss per row of ``[N, C]`` (``p`` 1 or 2, optional class weights), reduced."""
-    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), {"p": p, "margin": margin, "reduction": reduction})
+    attrs = {"p": p, "margin": margin, "reduction": reduction}
+    if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
+        with no_grad():
+            apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
+        return _chains.multi_margin_loss(input, label, weight, **attrs)
+    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
 
 
 def triplet_margin_with_distance_loss(
@@ -337,8 +409,12 @@ def triplet_margin_with_distance_loss(
 ) -> Tensor:
     """``max(d(a, p) - d(a, n) + margin, 0)``; ``distance_function`` defaults to pairwise_distance."""
     if distance_function is None:
-        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative),
-                        {"margin": margin, "swap": swap, "reduction": reduction})
+        attrs = {"margin": margin, "swap": swap, "reduction": reduction}
+        if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
+            with no_grad():
+                apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
+            return _chains.triplet_margin_with_distance_loss(input, positive, negative, **attrs)
+        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(
             f"triplet_margin_with_distance_loss: reduction must be 'mean', 'sum' or 'none', but received {reduction!r}."
@@ -422,7 +498,10 @@ def rrelu(x: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, tr
     if not 0 <= lower <= upper <= 1:
         raise ValueError(f"rrelu: lower and upper must satisfy 0 <= lower <= upper <= 1, but received {lower} and {upper}.")
     key = random_key() if training else _NO_KEY
-    return apply_op(TABLE["rrelu"], (x, key), {"lower": lower, "upper": upper, "training": bool(training)})
+    attrs = {"lower": lower, "upper": upper, "training": bool(training)}
+    if modes.saved_hooks:  # the form that keeps the noise, as Paddle's kernel does
+        return apply_op(TABLE["rrelu_residuals"], (x, key), attrs)[0]
+    return apply_op(TABLE["rrelu"], (x, key), attrs)
 
 
 def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1,

@@ -1,0 +1,240 @@
+"""nn.functional functions that Paddle writes in Python as chains of elementary ops, run here as the same chains
+of table ops while saved-tensor hooks are active (layer L5).
+
+Each elementary op keeps what Paddle's op of that name keeps, so the chain hands the hooks the tensors Paddle's
+chain hands them: the same count, shapes, dtypes and order (``tests/nn/test_functional_paddle.py`` compares them
+with Paddle's). Without hooks the functions run as one fused table op each; both give the same values and
+gradients. ``with_chain`` first runs the fused op without recording it, so that a misuse raises the fused op's
+exception.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .._autograd.grad_mode import no_grad
+from .._ops.table import TABLE
+from .._runtime.state import modes
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor
+
+
+def _op(name: str, *tensors: Any, **attrs: Any) -> Any:
+    return apply_op(TABLE[name], tensors, attrs)
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return _op("mean", loss)
+    if reduction == "sum":
+        return _op("sum", loss)
+    return loss
+
+
+def with_chain(name: str, chain: Callable[..., Any]) -> Callable[..., Any]:
+    """The public function of op ``name``: while saved-tensor hooks are active, ``chain`` (Paddle's op chain,
+    called with the arguments by parameter name) after the op's own checks; the fused op otherwise."""
+    plain = TABLE[name]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if modes.saved_hooks:
+            kwargs.pop("name", None)
+            with no_grad():  # the fused op's argument checks and shape rules, nothing recorded or packed
+                apply_op(plain, args, dict(kwargs))  # (a copy: dispatch takes tensor keywords out of it)
+            return chain(**plain.bind(args, tuple(kwargs.items())))
+        return apply_op(plain, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = plain.doc
+    fn.__signature__ = plain.signature  # type: ignore[attr-defined]
+    return fn
+
+
+def glu(x: Tensor, axis: int = -1) -> Tensor:
+    a, b = _op("chunk", x, chunks=2, axis=axis)
+    return a * _op("sigmoid", b)
+
+
+def soft_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean") -> Tensor:
+    label = _op("cast", label, dtype=input.dtype)
+    return _reduce(_op("log", 1 + _op("exp", -label * input)), reduction)
+
+
+def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True, full: bool = False,
+                     epsilon: float = 1e-08, reduction: str = "mean") -> Tensor:
+    if log_input:
+        loss = _op("exp", input) - label * input
+    else:
+        loss = input - label * _op("log", input + epsilon)
+    if full:
+        stirling = label * _op("log", label) - label + 0.5 * _op("log", 2 * math.pi * label)
+        loss = loss + _op("where", label > 1, stirling, _op("zeros_like", stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor, full: bool = False, epsilon: float = 1e-06,
+                      reduction: str = "mean") -> Tensor:
+    with no_grad():  # (as Paddle: the clamped variance passes no gradient)
+        variance = _op("clip", variance, epsilon, None)
+    loss = 0.5 * (_op("log", variance) + _op("square", input - label) / variance)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0, reduction: str = "mean") -> Tensor:
+    zero = _op("zeros", [1], dtype=input.dtype)
+    loss = (_op("where", label == 1.0, input, zero)
+            + _op("where", label == -1.0, _op("relu", margin - input), zero))
+    return _reduce(loss, reduction)
+
+
+def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12) -> Tensor:
+    eps = _op("full", [1], epsilon, dtype=x.dtype)
+    return x / _op("maximum", _op("norm", x, p=p, axis=axis, keepdim=True), eps)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-08) -> Tensor:
+    w12 = _op("sum", x1 * x2, axis=axis)
+    w1 = _op("sum", x1 * x1, axis=axis)
+    w2 = _op("sum", x2 * x2, axis=axis)
+    n = max(x1.shape[axis], x2.shape[axis])  # a size-1 axis broadcasts: its squared norm counts n times
+    if x1.shape[axis] != n:
+        w1 = w1 * (n / x1.shape[axis])
+    if x2.shape[axis] != n:
+        w2 = w2 * (n / x2.shape[axis])
+    return w12 / _op("sqrt", _op("clip", w1 * w2, eps * eps, None))
+
+
+def multi_label_soft_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                                 reduction: str = "mean") -> Tensor:
+    loss = -(label * _op("log_sigmoid", input) + (1 - label) * _op("log_sigmoid", -input))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(_op("mean", loss, axis=-1), reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin: float = 0,
+                          reduction: str = "mean") -> Tensor:
+    prod_sum = _op("sum", input1 * input2, axis=-1)
+    mag1 = _op("sum", _op("square", input1), axis=-1) + 10e-12
+    mag2 = _op("sum", _op("square", input2), axis=-1) + 10e-12
+    cos = prod_sum / _op("sqrt", mag1 * mag2)
+    zeros = _op("zeros_like", cos)
+    pos, neg = 1 - cos, _op("clip", cos - margin, 0, None)
+    out = _op("where", label == 1, pos, zeros) + _op("where", label == -1, neg, zeros)
+    return _reduce(out, reduction)
+
+
+def multi_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None, p: int = 1, margin: float = 1.0,
+                      reduction: str = "mean") -> Tensor:
+    label = _op("reshape", label, [-1, 1])
+    picked = _op("index_sample", input, label)
+    hinge = _op("pow", _op("clip", margin - picked + input, 0.0, None), p)
+    c = input.shape[1]
+    if weight is None:
+        loss = _op("mean", hinge, axis=1) - margin**p / c
+    else:
+        w = _op("reshape", _op("gather", weight, label, axis=0), [-1, 1])
+        loss = _op("mean", w * hinge, axis=1) - _op("squeeze", w * (margin**p / c))
+    return _reduce(loss, reduction)
+
+
+def sigmoid_focal_loss(logit: Tensor, label: Tensor, normalizer: Tensor | None = None, alpha: float = 0.25,
+                       gamma: float = 2.0, reduction: str = "sum") -> Tensor:
+    loss = _op("binary_cross_entropy_with_logits", logit, label, None, None, reduction="none")
+    pred = _op("sigmoid", logit)
+    p_t = pred * label + (1 - pred) * (1 - label)
+    alpha_t = alpha * label + (1 - alpha) * (1 - label)
+    loss = alpha_t * loss
+    loss = _op("pow", 1 - p_t, float(gamma)) * loss
+    if normalizer is not None:
+        loss = loss / normalizer
+    return _reduce(loss, reduction)
+
+
+def dice_loss(input: Tensor, label: Tensor, epsilon: float = 1e-05) -> Tensor:
+    # (Paddle's multiply promotes the float32 one-hot label to the input's type before it keeps it)
+    label = _op("cast", _op("one_hot", _op("squeeze", label, [-1]), input.shape[-1]), dtype=input.dtype)
+    axes = list(range(1, input.ndim))
+    inse = _op("sum", input * label, axis=axes)
+    denominator = _op("sum", input, axis=axes) + _op("sum", label, axis=axes)
+    return _op("mean", 1 - inse * 2 / (denominator + epsilon))
+
+
+def _pairwise_distance(x: Tensor, y: Tensor, p: float = 2.0, epsilon: float = 1e-06) -> Tensor:
+    op = TABLE["pairwise_distance_residuals"]  # (keeps the difference and the norm, as Paddle's p_norm)
+    return op.visible(apply_op(op, (x, y), {"p": p, "epsilon": epsilon}))
+
+
+def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        epsilon: float = 1e-06, swap: bool = False, reduction: str = "mean") -> Tensor:
+    dp = _pairwise_distance(input, positive, p, epsilon)
+    dn = _pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        dn = _op("minimum", dn, _pairwise_distance(positive, negative, p, epsilon))
+    return _reduce(_op("clip", dp - dn + margin, 0.0, None), reduction)
+
+
+def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    return triplet_margin_loss(input, positive, negative, margin, 2.0, 1e-06, swap, reduction)
+
+
+def local_response_norm(x: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
+                        data_format: str = "NCHW") -> Tensor:
+    # the squares summed over ``size`` neighbouring channels as an average pool over a view with a unit axis
+    sizes = list(x.shape)
+    channel_last = data_format[-1] == "C"
+    lo, hi = size // 2, (size - 1) // 2
+    div = _op("unsqueeze", x * x, 1)
+    if x.ndim == 3:
+        div = _op("pad", div, [lo, hi, 0, 0] if channel_last else [0, 0, lo, hi])
+        div = _op("avg_pool2d", div, (1, size) if channel_last else (size, 1), stride=1)
+        div = _op("squeeze", div, 1)
+    else:
+        rest = math.prod(sizes[1:])
+        shape = ([sizes[0], 1, sizes[1], rest // (sizes[1] * sizes[-1]), sizes[-1]] if channel_last
+                 else [sizes[0], 1, sizes[1], sizes[2], rest // (sizes[1] * sizes[2])])
+        div = _op("pad", _op("reshape", div, shape), [lo, hi, 0, 0, 0, 0] if channel_last else [0, 0, 0, 0, lo, hi],
+                  data_format="NCDHW")
+        div = _op("avg_pool3d", div, (1, 1, size) if channel_last else (size, 1, 1), stride=1)
+        div = _op("reshape", _op("squeeze", div, 1), sizes)
+    div = _op("pow", _op("scale", div, alpha, k), beta)
+    return x / div
+
+
+def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float = 0.002) -> Tensor:
+    n = anchor.shape[0]
+    lab = _op("tile", _op("reshape", labels, [n, 1]), [1, n])
+    same = _op("cast", _op("equal", lab, _op("transpose", lab, [1, 0])), dtype="float32")
+    target = same / _op("sum", same, axis=1, keepdim=True)
+    l2 = (_op("mean", _op("sum", _op("square", anchor), axis=1))
+          + _op("mean", _op("sum", _op("square", positive), axis=1))) * 0.25 * l2_reg
+    sim = _op("matmul", anchor, positive, transpose_y=True)
+    ce_op = TABLE["softmax_with_cross_entropy_residuals"]  # (keeps the soft label and the softmax)
+    ce = ce_op.visible(apply_op(ce_op, (sim, target), {"soft_label": True}))
+    return l2 + _op("mean", _op("sum", target * ce, axis=0))
+
+
+def cross_entropy_soft(input: Tensor, label: Tensor, weight: Tensor | None, reduction: str, soft_label: bool,
+                       label_smoothing: float) -> Tensor:
+    """cross_entropy with soft labels (given, or made by label smoothing) over the last axis, reduced by 'mean' or
+    'sum', as Paddle's chain: its fused kernel (keeping the label and the softmax), then the class weights as a
+    multiply and the weighted mean as a divide."""
+    if label_smoothing > 0:
+        if not soft_label:
+            label = _op("one_hot", label, input.shape[-1])
+        label = _op("cast", _op("label_smooth", label, epsilon=label_smoothing), dtype=input.dtype)
+    ce_op = TABLE["softmax_with_cross_entropy_residuals"]  # (keeps the soft label and the softmax)
+    out = ce_op.visible(apply_op(ce_op, (input, label), {"soft_label": True}))
+    if weight is None:
+        return _reduce(out, reduction)
+    wg = _op("reshape", _op("matmul", _op("cast", label, dtype=weight.dtype), weight, transpose_y=True), out.shape)
+    out = _op("cast", out, dtype=wg.dtype) * wg
+    if reduction == "sum":
+        return _op("sum", out)
+    total = _op("sum", wg)
+    return _op("sum", out) / (total + _op("cast", total == 0.0, dtype=total.dtype))

@@ -1,0 +1,200 @@
+"""Gradients through the op forms nn.functional runs under saved-tensor hooks (those keeping what Paddle's
+kernels keep), with hooks that transform what they store: they must equal jax.grad of the plain op."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as P
+import pylayer_jax.nn.functional as F
+from pylayer_jax._ops.table import TABLE
+from pylayer_jax._tensor.dispatch import apply_op
+from pylayer_jax.autograd import saved_tensors_hooks
+
+rng = np.random.default_rng(7)
+R = lambda *s: rng.standard_normal(s)  # noqa: E731
+_x1 = R(2, 3, 8)
+_, _mask1 = TABLE["max_pool1d"].fn(jnp.asarray(_x1), 2, return_mask=True)
+
+# (function, its array arguments, which of them are differentiated, attributes)
+CASES = {
+    "batch_norm-train": ("batch_norm", [R(4, 3, 2), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4),
+                         {"training": True, "momentum": 0.8}),
+    "batch_norm-train-nhwc": ("batch_norm", [R(2, 2, 3, 3), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4),
+                              {"training": True, "data_format": "NHWC"}),
+    "batch_norm-eval": ("batch_norm", [R(4, 3, 2), R(3), np.abs(R(3)) + 0.5, R(3), R(3)], (0, 3, 4), {}),
+    "rrelu-eval": ("rrelu", [R(3, 4)], (0,), {"training": False}),
+    "bce-pos-weight": ("binary_cross_entropy_with_logits", [R(2, 3), rng.random((2, 3)), np.abs(R(3))], (0,),
+                       {"reduction": "sum"}),
+    "softmax_with_cross_entropy": ("softmax_with_cross_entropy", [R(3, 4), np.array([[1], [0], [3]])], (0,), {}),
+    "softmax_with_cross_entropy-soft": ("softmax_with_cross_entropy", [R(3, 4), rng.dirichlet(np.ones(4), 3)], (0,),
+                                        {"soft_label": True, "return_softmax": True}),
+    "conv1d": ("conv1d", [R(2, 4, 7), R(6, 2, 3), R(6)], (0, 1, 2), {"stride": 2, "padding": 1, "groups": 2}),
+    "conv1d-nlc": ("conv1d", [R(1, 5, 3), R(2, 3, 2)], (0, 1), {"data_format": "NLC", "dilation": 2}),
+    "conv1d_transpose": ("conv1d_transpose", [R(2, 4, 5), R(4, 3, 3), R(3)], (0, 1, 2), {"stride": 2}),
+    "conv1d_transpose-nlc": ("conv1d_transpose", [R(1, 5, 4), R(4, 2, 2)], (0, 1), {"data_format": "NLC"}),
+    "max_pool1d": ("max_pool1d", [R(2, 3, 7)], (0,), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    "max_pool1d-mask": ("max_pool1d", [_x1], (0,), {"kernel_size": 2, "return_mask": True}),
+    "max_pool2d-mask": ("max_pool2d", [R(1, 2, 5, 5)], (0,), {"kernel_size": 2, "padding": 1, "return_mask": True}),
+    "max_pool3d-mask": ("max_pool3d", [R(1, 2, 4, 4, 4)], (0,), {"kernel_size": 2, "return_mask": True}),
+    "avg_pool1d": ("avg_pool1d", [R(2, 3, 7)], (0,), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    "lp_pool1d": ("lp_pool1d", [np.abs(R(1, 2, 6)) + 0.1], (0,), {"norm_type": 3, "kernel_size": 3}),
+    "lp_pool1d-nlc": ("lp_pool1d", [np.abs(R(1, 6, 2)) + 0.1], (0,), {"norm_type": 2, "kernel_size": 2,
+                                                                      "data_format": "NLC"}),
+    "adaptive_avg_pool1d": ("adaptive_avg_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3}),
+    "adaptive_max_pool1d": ("adaptive_max_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3}),
+    "adaptive_max_pool1d-mask": ("adaptive_max_pool1d", [R(2, 3, 7)], (0,), {"output_size": 3, "return_mask": True}),
+    "adaptive_max_pool2d": ("adaptive_max_pool2d", [R(1, 2, 5, 7)], (0,), {"output_size": [2, 3]}),
+    "adaptive_max_pool3d-mask": ("adaptive_max_pool3d", [R(1, 1, 3, 4, 5)], (0,), {"output_size": 2,
+                                                                                 "return_mask": True}),
+    "max_unpool1d": ("max_unpool1d", [R(2, 3, 4), np.asarray(_mask1)], (0,), {"kernel_size": 2}),
+    # Paddle's op chains (nn/_chains.py)
+    "glu": ("glu", [R(2, 6)], (0,), {"axis": 1}),
+    "soft_margin_loss": ("soft_margin_loss", [R(2, 3), np.sign(R(2, 3))], (0,), {"reduction": "sum"}),
+    "poisson_nll_loss": ("poisson_nll_loss", [R(2, 3), np.abs(R(2, 3)) * 3], (0,), {}),
+    "poisson_nll_loss-full": ("poisson_nll_loss", [np.abs(R(2, 3)) + 0.1, np.abs(R(2, 3)) * 3], (0,),
+                              {"log_input": False, "full": True, "reduction": "none"}),
+    "gaussian_nll_loss": ("gaussian_nll_loss", [R(2, 3), R(2, 3), np.abs(R(2, 3)) + 0.1], (0, 1), {"full": True}),
+    "hinge_embedding_loss": ("hinge_embedding_loss", [R(3, 2), np.sign(R(3, 2))], (0,), {"margin": 0.5}),
+    "normalize": ("normalize", [R(2, 3, 4)], (0,), {"p": 3, "axis": 1}),
+    "cosine_similarity": ("cosine_similarity", [R(2, 3), R(2, 3)], (0, 1), {"axis": 1}),
+    "multi_label_soft_margin_loss": ("multi_label_soft_margin_loss", [R(2, 3), (R(2, 3) > 0) * 1.0, np.abs(R(3))],
+                                     (0,), {}),
+    "cosine_embedding_loss": ("cosine_embedding_loss", [R(3, 4), R(3, 4), np.array([1, -1, 1])], (0, 1),
+                              {"margin": 0.1}),
+    "multi_margin_loss": ("multi_margin_loss", [R(3, 4), np.array([0, 3, 1])], (0,), {"p": 2, "margin": 0.5}),
+    "sigmoid_focal_loss": ("sigmoid_focal_loss", [R(2, 3), (R(2, 3) > 0) * 1.0, np.array([3.0])], (0,),
+                           {"gamma": 1.5}),
+    "dice_loss": ("dice_loss", [np.abs(R(2, 3, 4)), np.array([[[1], [0], [3]], [[2], [2], [0]]])], (0,), {}),
+    "triplet_margin_loss": ("triplet_margin_loss", [R(3, 4), R(3, 4), R(3, 4)], (0, 1, 2),
+                            {"swap": True, "p": 3, "margin": 2.0}),
+    "triplet_margin_with_distance_loss": ("triplet_margin_with_distance_loss", [R(3, 4), R(3, 4), R(3, 4)], (0, 1, 2),
+                                          {"margin": 2.0, "reduction": "sum"}),
+    "local_response_norm": ("local_response_norm", [R(2, 5, 3)], (0,), {"size": 3, "k": 2.0}),
+    "local_response_norm-nlc": ("local_response_norm", [R(2, 3, 5)], (0,), {"size": 2, "data_format": "NLC"}),
+    "local_response_norm-nchw": ("local_response_norm", [R(1, 4, 2, 3)], (0,), {"size": 3}),
+    "local_response_norm-ndhwc": ("local_response_norm", [R(1, 2, 2, 3, 4)], (0,), {"size": 3,
+                                                                                   "data_format": "NDHWC"}),
+    "cross_entropy-smooth-weight": ("cross_entropy", [R(3, 4), np.array([2, 0, 3]), np.abs(R(4)) + 0.1], (0,),
+                                    {"label_smoothing": 0.1}),
+    "cross_entropy-smooth-sum": ("cross_entropy", [R(2, 3, 4), np.array([[2, 0, 3], [1, 1, 0]])], (0,),
+                                 {"label_smoothing": 0.2, "reduction": "sum"}),
+    "cross_entropy-soft-weight": ("cross_entropy", [R(3, 4), rng.dirichlet(np.ones(4), 3), np.abs(R(4)) + 0.1],
+                                  (0,), {"soft_label": True}),
+    "cross_entropy-soft-smooth": ("cross_entropy", [R(3, 4), rng.dirichlet(np.ones(4), 3)], (0,),
+                                  {"soft_label": True, "label_smoothing": 0.1}),
+    "npair_loss": ("npair_loss", [R(4, 3), R(4, 3), np.array([1.0, 2.0, 1.0, 3.0])], (0, 1), {"l2_reg": 0.01}),
+}
+
+
+# as Paddle, the chain smooths the label in float32 (one_hot's type) before casting it to the input's type, where the
+# fused op smooths in the input's type: the two differ by float32 rounding of the smoothed label
+LOOSE = {"cross_entropy-smooth-weight", "cross_entropy-smooth-sum"}
+
+
+def _negating_hooks(log: list) -> saved_tensors_hooks:
+    """Hooks that store a negated numpy copy (logical not for booleans) and undo it on unpack."""
+    def flip(a):  # noqa: ANN001, ANN202
+        return ~a if a.dtype == np.bool_ else -a
+
+    def pack(t):  # noqa: ANN001, ANN202
+        log.append("pack")
+        return flip(t.numpy())
+
+    def unpack(a):  # noqa: ANN001, ANN202
+        log.append("unpack")
+        return P.to_tensor(flip(a))
+
+    return saved_tensors_hooks(pack, unpack)
+
+
+def _ct(shape: tuple) -> np.ndarray:
+    return np.random.default_rng(3).standard_normal(shape)
+
+
+@pytest.mark.parametrize("cid", list(CASES))
+def test_gradients_through_transforming_hooks_equal_jax_grad(cid: str) -> None:
+    fn, arrays, diff, attrs = CASES[cid]
+    tensors = [P.to_tensor(a, stop_gradient=i not in diff) for i, a in enumerate(arrays)]
+    kw = dict(attrs)
+    if fn == "binary_cross_entropy_with_logits":  # (pos_weight is a keyword of the function)
+        kw["pos_weight"] = tensors.pop()
+    log: list = []
+    with _negating_hooks(log):
+        out = getattr(F, fn)(*tensors, **kw)
+    out0 = out[0] if isinstance(out, tuple) else out
+    ct = _ct(tuple(out0.shape))
+    got = P.grad((out0 * P.to_tensor(ct)).sum(), [tensors[i] for i in diff])
+    assert log.count("pack") >= 2 and log.count("unpack") == log.count("pack"), log
+
+    plain = TABLE[fn].fn
+    names = TABLE[fn].tensor_names
+
+    def loss(*d):  # noqa: ANN002, ANN202
+        vals = [jnp.asarray(a) for a in arrays]
+        for i, v in zip(diff, d):
+            vals[i] = v
+        if fn == "binary_cross_entropy_with_logits":
+            o = plain(vals[0], vals[1], None, vals[2], **attrs)
+        elif fn == "rrelu":  # (no key: the slopes of inference are fixed)
+            o = plain(vals[0], jnp.zeros((2,), jnp.int64), **attrs)
+        else:  # (momentum only updates batch_norm's running statistics)
+            o = plain(**dict(zip(names, vals)), **{k: v for k, v in attrs.items() if k != "momentum"})
+        o = o[0] if isinstance(o, tuple) else o
+        return jnp.sum(o * ct)
+
+    want = jax.grad(loss, argnums=tuple(range(len(diff))))(*[jnp.asarray(arrays[i]) for i in diff])
+    tol = {"rtol": 1e-6, "atol": 1e-9} if cid in LOOSE else {"rtol": 1e-10, "atol": 1e-12}
+    for i, g, w in zip(diff, got, want):
+        np.testing.assert_allclose(g.numpy(), np.asarray(w), **tol, err_msg=f"{cid}: input {i}")
+
+
+def test_rrelu_training_under_hooks_uses_the_same_slopes_and_gradient() -> None:
+    x = P.to_tensor(R(4, 5), stop_gradient=False)
+    P.seed(11)
+    y = F.rrelu(x)
+    (g,) = P.grad(y.sum(), [x])
+    P.seed(11)
+    log: list = []
+    with _negating_hooks(log):
+        y2 = F.rrelu(x)
+    (g2,) = P.grad(y2.sum(), [x])
+    np.testing.assert_array_equal(y2.numpy(), y.numpy())
+    np.testing.assert_array_equal(g2.numpy(), g.numpy())
+    assert log == ["pack", "pack", "unpack", "unpack"]  # x and the noise
+
+
+@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])
+def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> None:
+    fn, arrays, diff, attrs = CASES[cid]
+
+    def second(hooked: bool) -> list[np.ndarray]:
+        ts = [P.to_tensor(a, stop_gradient=i not in diff) for i, a in enumerate(arrays)]
+        log: list = []
+        if hooked:
+            with _negating_hooks(log):
+                out = getattr(F, fn)(*ts, **attrs)
+        else:
+            out = getattr(F, fn)(*ts, **attrs)
+        out0 = out[0] if isinstance(out, tuple) else out
+        (gx,) = P.grad((out0 * P.to_tensor(_ct(tuple(out0.shape)))).sum(), [ts[0]], create_graph=True)
+        wrt = [ts[i] for i in diff]
+        return [None if g is None else g.numpy() for g in P.grad((gx * gx).sum(), wrt, allow_unused=True)]
+
+    for a, b in zip(second(True), second(False)):
+        if a is None or b is None:
+            assert a is None or not np.any(a)
+            assert b is None or not np.any(b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+
+
+def test_softmax_with_cross_entropy_forms_refuse_the_other_return_softmax() -> None:
+    x, lab = P.to_tensor(R(3, 4)), P.to_tensor(np.array([[1], [0], [3]]))
+    with pytest.raises(ValueError, match="runs with return_softmax=False.*use softmax_with_cross_entropy_softmax_residuals"):
+        apply_op(TABLE["softmax_with_cross_entropy_residuals"], (x, lab), {"return_softmax": True})
+    with pytest.raises(ValueError, match="runs with return_softmax=True.*use softmax_with_cross_entropy_residuals"):
+        apply_op(TABLE["softmax_with_cross_entropy_softmax_residuals"], (x, lab), {"return_softmax": False})
