@@ -971,3 +971,66 @@ SAMPLES.update(
 SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
     "layer_norm", "instance_norm", "group_norm", "pairwise_distance", "mse_loss", "l1_loss", "smooth_l1_loss",
     "nll_loss", "square_error_cost")})
+
+
+def _ctc_ref(logits, labels, il, ll, blank=0, reduction="mean", norm_by_times=False, zero_infinity=False):
+    """-log p(label | logits) per sequence by the CTC forward recursion over the blank-extended label."""
+    lp = logits - np.log(np.sum(np.exp(logits), -1, keepdims=True))
+    out = []
+    for b in range(lp.shape[1]):
+        lab = list(labels[b, : ll[b]])
+        ext = [blank]
+        for c in lab:
+            ext += [c, blank]
+        if len(lab) + sum(x == y for x, y in zip(lab, lab[1:])) > il[b]:
+            out.append(0.0)
+            continue
+        alpha = np.full(len(ext), -np.inf)
+        alpha[0] = lp[0, b, blank]
+        if len(ext) > 1:
+            alpha[1] = lp[0, b, ext[1]]
+        for t in range(1, il[b]):
+            prev = alpha.copy()
+            for s in range(len(ext)):
+                terms = [prev[s]] + ([prev[s - 1]] if s >= 1 else [])
+                if s >= 2 and ext[s] != blank and ext[s] != ext[s - 2]:
+                    terms.append(prev[s - 2])
+                alpha[s] = np.logaddexp.reduce(terms) + lp[t, b, ext[s]]
+        out.append(-np.logaddexp.reduce(alpha[-2:] if len(ext) > 1 else alpha[-1:]))
+    per = np.asarray(out)
+    if reduction == "mean":
+        return np.mean(per / ll)
+    return np.sum(per) if reduction == "sum" else per
+
+
+def _spectral_ref(w, u, v, dim=0, power_iters=1, eps=1e-12):
+    mat = np.moveaxis(w, dim, 0).reshape(w.shape[dim], -1)
+    for _ in range(power_iters):
+        v = mat.T @ u
+        v = v / (np.linalg.norm(v) + eps)
+        u = mat @ v
+        u = u / (np.linalg.norm(u) + eps)
+    return w / (u @ mat @ v)
+
+
+_CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]], np.int32)
+SAMPLES.update(
+    {
+        "ctc_loss": [
+            Sample((rand(6, 3, 4), _CTC_LABELS, np.array([6, 5, 2], np.int64), np.array([3, 2, 1], np.int64)),
+                   {"reduction": "none"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([5, 4], np.int64), np.array([3, 2], np.int64)),
+                   {"blank": 3, "reduction": "sum"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([3, 4], np.int64), np.array([3, 0], np.int64)),
+                   {"reduction": "none"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([5, 4], np.int64), np.array([3, 2], np.int64)),
+                   ref=_ctc_ref),
+        ],
+        # power_iters=0 for the gradient checks: with iterations the gradient holds the iterated vectors fixed,
+        # which is not the derivative finite differences see
+        "spectral_norm": [
+            Sample((rand(3, 4), rand(3), rand(4)), {"power_iters": 0}, ref=_spectral_ref),
+            Sample((rand(2, 3, 4), rand(3), rand(8)), {"dim": 1, "power_iters": 3}, grad=False, ref=_spectral_ref),
+        ],
+    }
+)

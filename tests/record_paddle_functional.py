@@ -23,6 +23,7 @@ AW = lambda *s: ("away", list(s))  # noqa: E731
 PR = lambda *s: ("prob", list(s))  # noqa: E731
 INT = lambda lo, hi, *s: ("int", list(s), lo, hi)  # noqa: E731
 FX = lambda v, float_=True: ("fixed", v, float_)  # noqa: E731
+I32 = lambda v: ("fixed32", v)  # noqa: E731  (int32 values: labels of ctc_loss / rnnt_loss)
 
 
 def case(fn, args, kwargs=None, grad=(0,), tag="", dtypes=("float32", "float64")):  # noqa: ANN001, ANN201
@@ -180,13 +181,24 @@ CASES = [
     case("cosine_similarity", [R(2, 3), R(2, 3)], {}, (0, 1)),
     case("pairwise_distance", [R(2, 3), R(2, 3)], {}, (0, 1)),
     case("linear", [R(2, 3), R(3, 4), R(4)], {}, (0, 1, 2)),
+    # ctc_loss: [T, B, C] logits; labels int32 [B, L] (Paddle's only label type); lengths int64
+    case("ctc_loss", [R(6, 3, 5), I32([[1, 2, 2], [4, 3, 0], [2, 0, 0]]), FX([6, 5, 3], False), FX([3, 2, 1], False)],
+         {"reduction": "none"}),
+    case("ctc_loss", [R(6, 3, 5), I32([[1, 2, 2], [4, 3, 0], [2, 0, 0]]), FX([6, 5, 3], False), FX([3, 2, 1], False)],
+         {}, tag="-mean"),
+    case("ctc_loss", [R(5, 2, 4), I32([[0, 1, 1], [2, 1, 0]]), FX([5, 4], False), FX([3, 2], False)],
+         {"blank": 3, "reduction": "sum", "norm_by_times": True}, tag="-blank3-sum-norm"),
+    # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
+    case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
+         {"reduction": "none", "zero_infinity": True}, tag="-edge"),
 ]
 
 
 # Paddle 3.3.1's backward disagrees with the derivative of its own forward here (layer_norm whose
-# normalized_shape spans two dims with weight and bias; group_norm in NHWC): the fixture also keeps
-# central differences of Paddle's float64 forward, and the tests compare the gradients with those
-FD_CASES = {"layer_norm", "group_norm-nhwc"}
+# normalized_shape spans two dims with weight and bias; group_norm in NHWC; ctc_loss on a label that holds the
+# blank index): the fixture also keeps central differences of Paddle's float64 forward, and the tests compare the
+# gradients with those
+FD_CASES = {"layer_norm", "group_norm-nhwc", "ctc_loss-edge"}
 
 
 def central_differences(fn, args, kwargs, ct, wrt, eps=1e-6):  # noqa: ANN001, ANN201
@@ -224,6 +236,8 @@ def draw(spec, rng):  # noqa: ANN001, ANN201
         return e / e.sum(-1, keepdims=True)
     if kind == "int":
         return rng.integers(spec[2], spec[3], spec[1]).astype(np.int64)
+    if kind == "fixed32":
+        return np.asarray(spec[1], np.int32)
     if kind == "fixed":
         return np.asarray(spec[1], np.float64 if spec[2] else np.int64)
     raise ValueError(kind)

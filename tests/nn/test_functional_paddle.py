@@ -157,6 +157,10 @@ OTHER = {
     "rrelu": "keeps its noise tensor",
     # Paddle broadcasts pos_weight to the logit's shape before its kernel; here the kernel broadcasts it
     "binary_cross_entropy_with_logits": "keeps pos_weight broadcast to the logit's shape",
+    # Paddle's warp-ctc kernel computes the logits' gradient during the forward and keeps it (with the input
+    # lengths); here the backward differentiates the loss from the saved logits, labels and lengths
+    **{k: "keeps the gradient warp-ctc computed in the forward" for k in
+       ("ctc_loss", "ctc_loss-mean", "ctc_loss-blank3-sum-norm", "ctc_loss-edge")},
 }
 
 

@@ -18,6 +18,7 @@ from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
 from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
+from . import sequence_loss as sequence_loss  # noqa: F401
 from . import shape as shape  # noqa: F401
 from . import slices_scatters as coverage_shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401

@@ -97,6 +97,7 @@ from .layer._loss import SmoothL1Loss as SmoothL1Loss
 from .layer._loss import SoftMarginLoss as SoftMarginLoss
 from .layer._loss import TripletMarginLoss as TripletMarginLoss
 from .layer._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from .layer._loss_seq import CTCLoss as CTCLoss
 from .layer._norm import BatchNorm1D as BatchNorm1D
 from .layer._norm import BatchNorm2D as BatchNorm2D
 from .layer._norm import BatchNorm3D as BatchNorm3D
@@ -106,6 +107,9 @@ from .layer._norm import InstanceNorm2D as InstanceNorm2D
 from .layer._norm import InstanceNorm3D as InstanceNorm3D
 from .layer._norm import LayerNorm as LayerNorm
 from .layer._norm import LocalResponseNorm as LocalResponseNorm
+from .layer._norm_extra import BatchNorm as BatchNorm
+from .layer._norm_extra import SpectralNorm as SpectralNorm
+from .layer._norm_extra import SyncBatchNorm as SyncBatchNorm
 from .layer._padding import CircularPad1D as CircularPad1D
 from .layer._padding import CircularPad1d as CircularPad1d
 from .layer._padding import CircularPad2D as CircularPad2D

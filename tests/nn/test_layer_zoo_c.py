@@ -1,0 +1,214 @@
+"""The old-style ``nn.BatchNorm``, ``SyncBatchNorm`` and ``SpectralNorm`` against Paddle 3.3.1 (fixtures written
+by ``record_paddle_layers_zoo_c.py``): outputs, gradients of a weighted sum, running statistics after train
+steps and in eval, repr, state_dict keys and parameter names; their misuse."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from layer_zoo_c_cases import CASES, META_CASES, SPECTRAL
+
+import pylayer_jax as paddle
+from pylayer_jax import nn
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tests folder
+DATA = np.load(os.path.join(HERE, "data", "paddle_layers_zoo_c.npz"))
+META = json.load(open(os.path.join(HERE, "data", "paddle_layers_zoo_c.json")))
+TOL = {"float32": {"rtol": 1e-5, "atol": 1e-5}, "float64": {"rtol": 1e-7, "atol": 1e-9}}
+
+
+def _inputs(shape, dtype, k):
+    return np.random.RandomState(k).standard_normal(shape).astype(dtype)
+
+
+def _weights(shape, dtype):
+    n = int(np.prod(shape))
+    return (np.cos(np.arange(n)) + 1.5).reshape(shape).astype(dtype)
+
+
+def _build(ctor, dtype):
+    paddle.set_default_dtype(dtype)
+    try:
+        return eval(ctor)
+    finally:
+        paddle.set_default_dtype("float32")
+
+
+def _load(layer, key):
+    init = {k[len(key) + 6:]: DATA[k] for k in DATA.files if k.startswith(f"{key}/init/")}
+    assert sorted(init) == sorted(layer.state_dict())
+    layer.set_state_dict({k: paddle.to_tensor(v) for k, v in init.items()})
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "ctor", "ours", "shape", "train_steps"), CASES, ids=[c[0] for c in CASES])
+def test_layer_matches_paddle(name, ctor, ours, shape, train_steps, dtype):
+    tol = TOL[dtype]
+    layer = _build(ours or ctor, dtype)
+    key = f"{name}/{dtype}"
+    _load(layer, key)
+    for mode, i in [("train", i) for i in range(train_steps)] + [("eval", train_steps)]:
+        layer.train() if mode == "train" else layer.eval()
+        x = paddle.to_tensor(_inputs(shape, dtype, i), stop_gradient=False)
+        out = layer(x)
+        want = DATA[f"{key}/{i}/out0"]
+        assert out.numpy().dtype == want.dtype
+        np.testing.assert_allclose(out.numpy(), want, **tol)
+        loss = (out * paddle.to_tensor(_weights(out.shape, dtype))).sum()
+        named = [(n, p) for n, p in layer.named_parameters() if not p.stop_gradient]
+        grads = paddle.grad(loss, [x, *[p for _, p in named]], allow_unused=True)
+        if name == "batchnorm_trainable_stats" and mode == "eval":
+            _check_trainable_stats_eval_grad(layer, x, grads, key, i, dtype)
+        else:
+            np.testing.assert_allclose(grads[0].numpy(), DATA[f"{key}/{i}/gx"], **tol)
+            for (pn, _), g in zip(named, grads[1:]):
+                np.testing.assert_allclose(g.numpy(), DATA[f"{key}/{i}/g/{pn}"], **tol)
+        for k, v in layer.state_dict().items():  # running statistics after this step
+            np.testing.assert_allclose(v.numpy(), DATA[f"{key}/{i}/state/{k}"], **tol)
+
+
+def _check_trainable_stats_eval_grad(layer, x, grads, key, i, dtype):
+    """In eval mode with ``trainable_statistics=True`` Paddle 3.3.1's forward uses the batch's statistics but its
+    backward those of a fixed normalisation by the (updated) running variance; here the gradient is the derivative of the
+    forward (jax.grad), and Paddle's recorded one is its constant-statistics formula."""
+    xs, w = x.numpy(), _weights(x.shape, dtype)
+    scale, shift = layer.weight.numpy()[None, :, None], layer.bias.numpy()[None, :, None]
+
+    def f(xa, sc, sh):
+        mean = jnp.mean(xa, axis=(0, 2), keepdims=True)
+        var = jnp.mean(jnp.square(xa - mean), axis=(0, 2), keepdims=True)
+        return jnp.sum(jnp.tanh((xa - mean) / jnp.sqrt(var + 1e-5) * sc + sh) * w)
+
+    want = jax.grad(f, argnums=(0, 1, 2))(jnp.asarray(xs), jnp.asarray(scale), jnp.asarray(shift))
+    for g, wv in zip(grads, want):
+        np.testing.assert_allclose(g.numpy().reshape(wv.shape), np.asarray(wv), **TOL[dtype])
+    out = DATA[f"{key}/{i}/out0"]
+    rv = layer._variance.numpy()[None, :, None]
+    np.testing.assert_allclose(DATA[f"{key}/{i}/gx"], w * (1 - out**2) / np.sqrt(rv + 1e-5) * scale, rtol=1e-4,
+                               atol=1e-6)
+
+
+def _meta_matches(layer, meta):
+    assert repr(layer) == meta["repr"]
+    assert list(layer.state_dict().keys()) == meta["keys"]
+    want = [n.rsplit(".", 1) if "." in n else [n] for n in meta["pnames"]]
+    got = [p.name.rsplit(".", 1) if "." in p.name else [p.name] for p in layer.parameters()]
+    assert [w[-1] for w in got] == [w[-1] for w in want]  # w_0, b_0, w_1 ... or a given name
+    assert [w[0].rsplit("_", 1)[0] for w in got if len(w) == 2] == [w[0].rsplit("_", 1)[0] for w in want if len(w) == 2]
+
+
+@pytest.mark.parametrize(("name", "ctor"), [(c[0], c[1]) for c in CASES if c[2] is None] + META_CASES,
+                         ids=[c[0] for c in CASES if c[2] is None] + [c[0] for c in META_CASES])
+def test_repr_keys_and_parameter_names_match_paddle(name, ctor):
+    _meta_matches(eval(ctor), META[name])
+
+
+def test_sync_batchnorm_without_affine_keeps_constant_scale_and_shift():
+    layer = nn.SyncBatchNorm(4, weight_attr=False, bias_attr=False, data_format="NHWC")
+    assert layer.weight.stop_gradient and layer.bias.stop_gradient
+    np.testing.assert_array_equal(layer.weight.numpy(), np.ones(4, np.float32))
+    np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(4, np.float32))
+    x = paddle.to_tensor(_inputs([3, 2, 4], "float32", 1))
+    ref = nn.BatchNorm1D(4, weight_attr=False, bias_attr=False, data_format="NLC")(x)
+    np.testing.assert_allclose(layer(x).numpy(), ref.numpy(), rtol=1e-6)
+
+
+def test_convert_sync_batchnorm_keeps_parameters_and_statistics():
+    bn = nn.BatchNorm2D(5, weight_attr=paddle.ParamAttr(name="bn_w"))
+    bn._mean.set_value(paddle.to_tensor(np.arange(5, dtype="float32")))
+    model = nn.Sequential(nn.Conv2D(3, 5, 3), bn)
+    conv = model[0]
+    out = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    assert out is model and out[0] is conv and isinstance(out[1], nn.SyncBatchNorm)
+    assert out[1].weight is bn.weight and out[1].bias is bn.bias and out[1]._mean is bn._mean
+    assert bn._weight_attr.name == "bn_w_sync"
+    single = nn.SyncBatchNorm.convert_sync_batchnorm(nn.BatchNorm1D(2))
+    assert isinstance(single, nn.SyncBatchNorm)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "ctor", "shape"), SPECTRAL, ids=[c[0] for c in SPECTRAL])
+def test_spectral_norm_matches_paddle_and_differentiates_its_forward(name, ctor, shape, dtype):
+    layer = _build(ctor, dtype)
+    key = f"{name}/{dtype}"
+    _load(layer, key)
+    x = paddle.to_tensor(_inputs(shape, dtype, 0), stop_gradient=False)
+    out = layer(x)
+    np.testing.assert_allclose(out.numpy(), DATA[f"{key}/out"], **TOL[dtype])
+    w = _weights(shape, dtype)
+    (out * paddle.to_tensor(w)).sum().backward()
+    for k in ("weight_u", "weight_v"):  # the vectors are not updated, as in Paddle
+        np.testing.assert_array_equal(layer.state_dict()[k].numpy(), DATA[f"{key}/after/{k}"])
+    # the gradient: the derivative of x / sigma(x) with the power-iterated u, v held fixed
+    u0, v0 = layer.weight_u.numpy(), layer.weight_v.numpy()
+    dim, iters, eps = layer._dim, layer._power_iters, layer._eps
+
+    def f(xa):
+        mat = jnp.moveaxis(xa, dim, 0).reshape(xa.shape[dim], -1)
+        u, v = jnp.asarray(u0), jnp.asarray(v0)
+        for _ in range(iters):
+            v = mat.T @ u
+            v = v / (jnp.linalg.norm(v) + eps)
+            u = mat @ v
+            u = u / (jnp.linalg.norm(u) + eps)
+        u, v = jax.lax.stop_gradient(u), jax.lax.stop_gradient(v)
+        return jnp.sum(xa / (u @ mat @ v) * w)
+
+    np.testing.assert_allclose(x.grad.numpy(), np.asarray(jax.grad(f)(jnp.asarray(x.numpy()))), **TOL[dtype])
+    # Paddle 3.3.1's kernel computes g * (1 - u v^T * sum(W / sigma)) / sigma instead (not the derivative)
+    mat = np.moveaxis(x.numpy(), dim, 0).reshape(shape[dim], -1)
+    u, v = u0.astype(np.float64), v0.astype(np.float64)
+    for _ in range(iters):
+        v = mat.T @ u
+        v = v / (np.linalg.norm(v) + eps)
+        u = mat @ v
+        u = u / (np.linalg.norm(u) + eps)
+    sigma = u @ mat @ v
+    gm = np.moveaxis(w, dim, 0).reshape(shape[dim], -1)
+    paddle_formula = gm * (1 - np.outer(u, v) * (mat / sigma).sum()) / sigma
+    back = np.moveaxis(paddle_formula.reshape([shape[dim]] + [s for i, s in enumerate(shape) if i != dim]), 0, dim)
+    np.testing.assert_allclose(DATA[f"{key}/gx"], back, rtol=1e-4, atol=1e-5)
+    assert not np.allclose(x.grad.numpy(), DATA[f"{key}/gx"], rtol=1e-3, atol=1e-4)
+
+
+def test_batchnorm_is_test_and_trainable_statistics_modes():
+    x = paddle.to_tensor(_inputs([4, 2, 3], "float32", 2))
+    layer = nn.BatchNorm(2, is_test=True)
+    assert not layer.training
+    np.testing.assert_allclose(layer(x).numpy(), x.numpy() / np.sqrt(1 + 1e-5), rtol=1e-6)
+    np.testing.assert_array_equal(layer._mean.numpy(), np.zeros(2, np.float32))  # eval: no update
+    ts = nn.BatchNorm(2, is_test=True, trainable_statistics=True)
+    out = ts(x)  # eval, but with the batch's statistics, which also move the running ones
+    xs = x.numpy()
+    mean, var = xs.mean(axis=(0, 2), keepdims=True), xs.var(axis=(0, 2), keepdims=True)
+    np.testing.assert_allclose(out.numpy(), (xs - mean) / np.sqrt(var + 1e-5), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ts._mean.numpy(), 0.1 * mean.ravel(), rtol=1e-5)
+
+
+@pytest.mark.parametrize(("build", "shape", "dtype", "exc", "match"), [
+    (lambda: nn.BatchNorm(0), None, None, ValueError, r"BatchNorm: num_channels must be a positive int, but received 0"),
+    (lambda: nn.BatchNorm(3, act="nope"), None, None, ValueError, r"BatchNorm: act must be None or one of"),
+    (lambda: nn.BatchNorm(3, data_layout="NCL"), None, None, ValueError,
+     r"BatchNorm: data_layout must be 'NCHW' or 'NHWC', but received 'NCL'"),
+    (lambda: nn.BatchNorm(3), [3], "float32", ValueError, r"BatchNorm: the input must be 2-D to 5-D, but received shape \[3\]"),
+    (lambda: nn.BatchNorm(3), [2, 4, 5], "float32", ValueError, r"BatchNorm: the input has 4 channels on axis 1"),
+    (lambda: nn.BatchNorm(3), [2, 3], "float64", ValueError, r"BatchNorm: the input's dtype float64 differs"),
+    (lambda: nn.SyncBatchNorm(3, data_format="NCWH"), None, None, ValueError, r"SyncBatchNorm: data_format must be"),
+    (lambda: nn.SyncBatchNorm(3), [3], "float32", ValueError, r"SyncBatchNorm: the input must be 2-D to 5-D"),
+    (lambda: nn.SyncBatchNorm(3), [2, 2, 4], "float32", ValueError, r"SyncBatchNorm: the input has 2 channels"),
+    (lambda: nn.SpectralNorm([3, 0]), None, None, ValueError, r"SpectralNorm: weight_shape must be a non-empty list"),
+    (lambda: nn.SpectralNorm([3, 4], dim=2), None, None, ValueError, r"SpectralNorm: dim must be an axis in \[0, 2\)"),
+    (lambda: nn.SpectralNorm([3, 4], power_iters=-1), None, None, ValueError, r"SpectralNorm: power_iters must be"),
+    (lambda: nn.SpectralNorm([3, 4]), [4, 3], "float32", ValueError,
+     r"spectral_norm: u must have shape \[4\] .* but received \[3\] and \[4\]"),
+    (lambda: nn.SpectralNorm([3, 4]), [3, 4], "float64", ValueError, r"SpectralNorm: the weight's dtype float64"),
+])
+def test_misuse_raises(build, shape, dtype, exc, match):
+    with pytest.raises(exc, match=match):
+        layer = build()
+        layer(paddle.to_tensor(_inputs(shape, dtype, 0)))

@@ -1,0 +1,55 @@
+"""Record Paddle 3.3.1's old-style ``BatchNorm``, ``SyncBatchNorm`` (construction; its forward as BatchNorm*D)
+and ``SpectralNorm`` into ``tests/data/paddle_layers_zoo_c.npz`` (+ ``.json``).
+
+Run with ``/tmp/paddle/bin/python tests/record_paddle_layers_zoo_c.py``. The layer cases are run as in
+``record_paddle_layers_zoo_b.py`` (seeded parameters, train steps then eval, outputs, gradients of
+``sum(out * w)``, state after each step, repr, state_dict keys, parameter names).
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+import paddle
+
+sys.path.insert(0, os.path.dirname(__file__))
+from layer_zoo_c_cases import CASES, META_CASES, SPECTRAL  # noqa: E402
+from record_paddle_layers_zoo_b import inputs, run_case, weights  # noqa: E402
+
+nn = paddle.nn
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    arrays, meta = {}, {}
+    for name, ctor, _ours, shape, train_steps in CASES:
+        run_case(name, ctor, shape, train_steps, arrays, meta)
+    for name, ctor in META_CASES:
+        paddle.seed(7)
+        layer = eval(ctor)
+        meta[name] = {"repr": repr(layer), "keys": list(layer.state_dict().keys()),
+                      "pnames": [p.name for p in layer.parameters()]}
+    for name, ctor, shape in SPECTRAL:
+        for dtype in ("float32", "float64"):
+            paddle.set_default_dtype(dtype)
+            paddle.seed(7)
+            layer = eval(ctor)
+            key = f"{name}/{dtype}"
+            for k, v in layer.state_dict().items():
+                arrays[f"{key}/init/{k}"] = v.numpy()
+            x = paddle.to_tensor(inputs(shape, dtype, 0), stop_gradient=False)
+            out = layer(x)
+            arrays[f"{key}/out"] = out.numpy()
+            (out * paddle.to_tensor(weights(shape, dtype))).sum().backward()
+            arrays[f"{key}/gx"] = x.grad.numpy()
+            for k, v in layer.state_dict().items():
+                arrays[f"{key}/after/{k}"] = v.numpy()
+        paddle.set_default_dtype("float32")
+    np.savez_compressed(os.path.join(HERE, "data", "paddle_layers_zoo_c.npz"), **arrays)
+    with open(os.path.join(HERE, "data", "paddle_layers_zoo_c.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()
