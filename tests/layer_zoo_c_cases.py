@@ -35,3 +35,11 @@ SPECTRAL = [
     ("spectral_dim1", "nn.SpectralNorm([2, 3, 4], dim=1, power_iters=2, dtype=paddle.get_default_dtype())", [2, 3, 4]),
     ("spectral_dim0", "nn.SpectralNorm([4, 3], power_iters=1, eps=1e-6, dtype=paddle.get_default_dtype())", [4, 3]),
 ]
+
+# AdaptiveLogSoftmaxWithLoss: (name, constructor, input shape, labels); forward, loss, gradients of every weight,
+# log_prob and predict
+ADAPTIVE = [
+    ("adaptive", "nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3, 7], div_value=2.0, head_bias=True)", [6, 8],
+     [0, 4, 8, 12, 2, 6]),
+    ("adaptive_one_cluster", "nn.AdaptiveLogSoftmaxWithLoss(6, 9, [4])", [5, 6], [8, 8, 1, 5, 0]),
+]

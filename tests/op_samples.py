@@ -1034,3 +1034,34 @@ SAMPLES.update(
         ],
     }
 )
+
+
+def _log_softmax_np(z):
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def _adaptive_ref(x, label, head_w, tails, head_b=None, cutoffs=()):
+    head = x @ head_w + (0 if head_b is None else head_b)
+    head_lp = _log_softmax_np(head)
+    out = np.zeros(len(label))
+    for r, lab in enumerate(label):
+        if lab < cutoffs[0]:
+            out[r] = head_lp[r, lab]
+            continue
+        i = next(k for k in range(len(cutoffs) - 1) if cutoffs[k] <= lab < cutoffs[k + 1])
+        cl = _log_softmax_np((x[r: r + 1] @ tails[2 * i]) @ tails[2 * i + 1])
+        out[r] = head_lp[r, cutoffs[0] + i] + cl[0, lab - cutoffs[i]]
+    return out, np.mean(-out)
+
+
+SAMPLES.update(
+    {
+        "adaptive_log_softmax_with_loss": [
+            Sample((rand(5, 6), np.array([0, 2, 4, 7, 6]), rand(6, 4), [rand(6, 3), rand(3, 3), rand(6, 1), rand(1, 3)],
+                    rand(4)), {"cutoffs": (2, 5, 8)}, ref=_adaptive_ref),
+            Sample((rand(3, 4), np.array([1, 5, 3]), rand(4, 4), [rand(4, 2), rand(2, 3)], None), {"cutoffs": (3, 6)},
+                   ref=_adaptive_ref),
+        ],
+    }
+)

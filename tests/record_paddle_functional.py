@@ -188,6 +188,10 @@ CASES = [
          {}, tag="-mean"),
     case("ctc_loss", [R(5, 2, 4), I32([[0, 1, 1], [2, 1, 0]]), FX([5, 4], False), FX([3, 2], False)],
          {"blank": 3, "reduction": "sum", "norm_by_times": True}, tag="-blank3-sum-norm"),
+    case("adaptive_log_softmax_with_loss", [R(6, 8), FX([0, 3, 5, 9, 12, 2], False), R(8, 5),
+                                            [[R(8, 2), R(2, 4)], [R(8, 1), R(1, 6)]], [3, 7, 13], R(5)], {}, (0, 2, 5)),
+    case("adaptive_log_softmax_with_loss", [R(8), FX(4, False), R(8, 4), [[R(8, 2), R(2, 10)]], [3, 13]], {},
+         (0, 2), tag="-unbatched"),
     # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
     case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
          {"reduction": "none", "zero_infinity": True}, tag="-edge"),
@@ -250,12 +254,19 @@ def is_spec(a):  # noqa: ANN001, ANN201
 def materialise(c):  # noqa: ANN001, ANN201
     """The case with every array spec replaced by its numpy array (deterministic per case id)."""
     rng = np.random.default_rng(zlib.crc32(c["id"].encode()))
-    args = [draw(a, rng) if is_spec(a) else a for a in c["args"]]
+    def one(a):  # noqa: ANN001, ANN202  (a list of specs: a nested list of arrays, e.g. tail_weights)
+        if is_spec(a):
+            return draw(a, rng)
+        return [one(x) for x in a] if isinstance(a, list) else a
+
+    args = [one(a) for a in c["args"]]
     kwargs = {k: draw(v, rng) if is_spec(v) else v for k, v in c["kwargs"].items()}
     return args, kwargs
 
 
 def enc(a):  # noqa: ANN001, ANN201
+    if isinstance(a, list):
+        return [enc(x) for x in a]
     if isinstance(a, np.ndarray):
         return {"array": a.tolist(), "dtype": str(a.dtype), "shape": list(a.shape)}
     return a
@@ -272,6 +283,8 @@ def main() -> None:
                "kwargs": {k: enc(v) for k, v in kwargs.items()}, "results": {}}
         for dt in c["dtypes"]:
             def tens(a, i, c=c, dt=dt):  # noqa: ANN001, ANN202
+                if isinstance(a, list):
+                    return [tens(x, -1) for x in a]
                 if not isinstance(a, np.ndarray):
                     return a
                 t = paddle.to_tensor(a.astype(dt) if a.dtype.kind == "f" else a)

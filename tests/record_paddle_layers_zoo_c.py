@@ -14,7 +14,7 @@ import numpy as np
 import paddle
 
 sys.path.insert(0, os.path.dirname(__file__))
-from layer_zoo_c_cases import CASES, META_CASES, SPECTRAL  # noqa: E402
+from layer_zoo_c_cases import ADAPTIVE, CASES, META_CASES, SPECTRAL  # noqa: E402
 from record_paddle_layers_zoo_b import inputs, run_case, weights  # noqa: E402
 
 nn = paddle.nn
@@ -46,6 +46,31 @@ def main():
             for k, v in layer.state_dict().items():
                 arrays[f"{key}/after/{k}"] = v.numpy()
         paddle.set_default_dtype("float32")
+    for name, ctor, shape, labels in ADAPTIVE:
+        for dtype in ("float32", "float64"):
+            paddle.set_default_dtype(dtype)
+            paddle.seed(7)
+            layer = eval(ctor)
+            key = f"{name}/{dtype}"
+            weights_ = [layer.head_weight] + [w for pair in layer.tail_weights for w in pair]
+            if layer.head_bias is not None:
+                weights_.append(layer.head_bias)
+            for j, w in enumerate(weights_):
+                arrays[f"{key}/w{j}"] = w.numpy()
+            x = paddle.to_tensor(inputs(shape, dtype, 0), stop_gradient=False)
+            out, loss = layer(x, paddle.to_tensor(np.asarray(labels, np.int64)))
+            arrays[f"{key}/out"], arrays[f"{key}/loss"] = out.numpy(), loss.numpy()
+            total = loss + (out * paddle.to_tensor(weights(out.shape, dtype))).sum()
+            grads = paddle.grad(total, [x, *weights_])
+            for j, g in enumerate(grads):
+                arrays[f"{key}/g{j}"] = g.numpy()
+            arrays[f"{key}/log_prob"] = layer.log_prob(x).numpy()
+            arrays[f"{key}/predict"] = layer.predict(x).numpy()
+        paddle.set_default_dtype("float32")
+    paddle.seed(1)
+    big = nn.AdaptiveLogSoftmaxWithLoss(64, 200, [20, 100]).head_weight.numpy().astype(np.float64)
+    meta["__init__"] = {"adaptive_head": {"mean": float(big.mean()), "std": float(big.std()), "min": float(big.min()),
+                                          "max": float(big.max())}}
     np.savez_compressed(os.path.join(HERE, "data", "paddle_layers_zoo_c.npz"), **arrays)
     with open(os.path.join(HERE, "data", "paddle_layers_zoo_c.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)

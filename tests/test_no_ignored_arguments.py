@@ -78,6 +78,7 @@ ALLOWED: dict[str, str] = {
     "_tensor/step_events.py::StepEvents.op_end::token": EVENT,
     "_autograd/graph.py::OpNode.backward::walk": "the backward(cts, diff, walk) signature of every tape node; a table op's node runs no callouts, so it needs no walk state",
     "_api/functional.py::scale::name": NAME,
+    "nn/_functional.py::adaptive_log_softmax_with_loss::name": NAME,
     "nn/_functional.py::cross_entropy::name": NAME,
     "nn/_functional.py::interpolate::name": NAME,
     "_api/irregular.py::unique::name": NAME,

@@ -34,6 +34,8 @@ def _dec(a, dt):
 
 def _call(c, dt):
     def tens(a, diff):
+        if isinstance(a, list):  # a nested list of arrays (adaptive_log_softmax_with_loss's tail_weights)
+            return [tens(x, False) for x in a]
         a = _dec(a, dt)
         return P.to_tensor(a, stop_gradient=not diff) if isinstance(a, np.ndarray) else a
 
@@ -146,6 +148,7 @@ COMPOSED_IN_PYTHON = {
     "multi_margin_loss-none", "multi_label_margin_loss", "poisson_nll_loss", "poisson_nll_loss-full",
     "gaussian_nll_loss", "sigmoid_focal_loss", "sigmoid_focal_loss-mean", "dice_loss", "triplet_margin_loss",
     "triplet_margin_with_distance_loss", "npair_loss", "glu", "cosine_similarity",
+    "adaptive_log_softmax_with_loss", "adaptive_log_softmax_with_loss-unbatched",
     # with class weights or label smoothing Paddle follows its fused kernel by multiply / gather / sum ops
     "cross_entropy-w-smooth",
 }

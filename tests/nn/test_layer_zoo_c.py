@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from layer_zoo_c_cases import CASES, META_CASES, SPECTRAL
+from layer_zoo_c_cases import ADAPTIVE, CASES, META_CASES, SPECTRAL
 
 import pylayer_jax as paddle
 from pylayer_jax import nn
@@ -212,3 +212,75 @@ def test_misuse_raises(build, shape, dtype, exc, match):
     with pytest.raises(exc, match=match):
         layer = build()
         layer(paddle.to_tensor(_inputs(shape, dtype, 0)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "ctor", "shape", "labels"), ADAPTIVE, ids=[c[0] for c in ADAPTIVE])
+def test_adaptive_log_softmax_matches_paddle(name, ctor, shape, labels, dtype):
+    tol = TOL[dtype]
+    layer = _build(ctor, dtype)
+    key = f"{name}/{dtype}"
+    weights = [layer.head_weight] + [w for pair in layer.tail_weights for w in pair]
+    if layer.head_bias is not None:
+        weights.append(layer.head_bias)
+    for j, w in enumerate(weights):
+        assert w.dtype == paddle.to_tensor(DATA[f"{key}/w{j}"]).dtype
+        w.set_value(paddle.to_tensor(DATA[f"{key}/w{j}"]))
+    x = paddle.to_tensor(_inputs(shape, dtype, 0), stop_gradient=False)
+    out, loss = layer(x, paddle.to_tensor(np.asarray(labels, np.int64)))
+    np.testing.assert_allclose(out.numpy(), DATA[f"{key}/out"], **tol)
+    np.testing.assert_allclose(loss.numpy(), DATA[f"{key}/loss"], **tol)
+    total = loss + (out * paddle.to_tensor(_weights(out.shape, dtype))).sum()
+    for j, g in enumerate(paddle.grad(total, [x, *weights])):
+        np.testing.assert_allclose(g.numpy(), DATA[f"{key}/g{j}"], **tol)
+    np.testing.assert_allclose(layer.log_prob(x).numpy(), DATA[f"{key}/log_prob"], **tol)
+    pred = layer.predict(x)
+    assert pred.numpy().dtype == DATA[f"{key}/predict"].dtype
+    np.testing.assert_array_equal(pred.numpy(), DATA[f"{key}/predict"])
+
+
+def test_adaptive_log_softmax_registers_its_tail_weights_and_initialises_as_paddle():
+    layer = nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3, 7], div_value=2.0, head_bias=True)
+    # Paddle 3.3.1 lists only head_weight and head_bias; the tail projections are registered here
+    assert list(layer.state_dict()) == ["head_weight", "head_bias", "tail_weights.0.0", "tail_weights.0.1",
+                                        "tail_weights.1.0", "tail_weights.1.1"]
+    assert [p.name.rsplit(".", 1)[1] for p in layer.parameters()] == ["w_0", "b_0", "w_1", "w_2", "w_3", "w_4"]
+    assert [p.shape for p in layer.parameters()] == [[8, 5], [5], [8, 4], [4, 4], [8, 2], [2, 6]]
+    paddle.seed(1)
+    w = nn.AdaptiveLogSoftmaxWithLoss(64, 200, [20, 100]).head_weight.numpy().astype(np.float64)
+    ref = META["__init__"]["adaptive_head"]  # XavierUniform: the bounds are the limit
+    assert abs(w.std() - ref["std"]) < 0.05 * ref["std"] and abs(w.mean() - ref["mean"]) < 0.1 * ref["std"]
+    assert w.max() <= ref["max"] * 1.01 and w.min() >= ref["min"] * 1.01 and w.max() > 0.95 * ref["max"]
+
+
+def test_adaptive_log_softmax_trains_its_tail_weights():
+    layer = nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=layer.parameters())
+    before = layer.tail_weights[0][1].numpy().copy()
+    x = paddle.to_tensor(_inputs([3, 4], "float32", 1))
+    _, loss = layer(x, paddle.to_tensor(np.array([5, 4, 3])))
+    loss.backward()
+    opt.step()
+    assert not np.allclose(layer.tail_weights[0][1].numpy(), before)
+
+
+@pytest.mark.parametrize(("call", "exc", "match"), [
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3, 13]), ValueError,
+     r"AdaptiveLogSoftmaxWithLoss: cutoffs must be unique positive ints .* \[1, 12\], but received \[3, 13\]"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [7, 3]), ValueError, r"cutoffs must be unique positive ints"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([4, 8]), paddle.to_tensor([0, 1, 2, 13])),
+     ValueError, r"adaptive_log_softmax_with_loss: label 13 is out of range: labels must be in \[0, 12\]"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([4, 8]), paddle.to_tensor([0, 1, 2])),
+     ValueError, r"adaptive_log_softmax_with_loss: the input and the label must have the same batch size"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([8]), paddle.to_tensor([0, 1])),
+     ValueError, r"a 1-D label needs a 2-D input"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([2, 8]), paddle.to_tensor(1)),
+     ValueError, r"a 0-D label needs a 1-D input"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([2, 8]), paddle.to_tensor([[1, 2]])),
+     ValueError, r"the label must be 0-D or 1-D"),
+    (lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 13, [3])(paddle.ones([2, 8]), paddle.to_tensor([1.0, 2.0])),
+     TypeError, r"label must be an integer tensor"),
+])
+def test_adaptive_log_softmax_misuse_raises(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

@@ -10,6 +10,7 @@ from . import linalg as linalg  # noqa: F401
 from . import logic as logic  # noqa: F401
 from . import loss as loss  # noqa: F401
 from . import loss_extra as loss_extra  # noqa: F401
+from . import loss_tree as loss_tree  # noqa: F401
 from . import math as math  # noqa: F401
 from . import nn as nn  # noqa: F401
 from . import norm as norm  # noqa: F401

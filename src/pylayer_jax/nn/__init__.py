@@ -97,6 +97,7 @@ from .layer._loss import SmoothL1Loss as SmoothL1Loss
 from .layer._loss import SoftMarginLoss as SoftMarginLoss
 from .layer._loss import TripletMarginLoss as TripletMarginLoss
 from .layer._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from .layer._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
 from .layer._loss_seq import CTCLoss as CTCLoss
 from .layer._norm import BatchNorm1D as BatchNorm1D
 from .layer._norm import BatchNorm2D as BatchNorm2D

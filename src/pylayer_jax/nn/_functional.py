@@ -299,6 +299,31 @@ def batch_norm(
     return out
 
 
+def adaptive_log_softmax_with_loss(
+    input: Tensor,
+    label: Tensor,
+    head_weight: Tensor,
+    tail_weights: Sequence[Sequence[Tensor]],
+    cutoffs: Sequence[int],
+    head_bias: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """Adaptive softmax: ``(output, loss)``, the log-probability of each row's label and ``mean(-output)``.
+
+    Labels below ``cutoffs[0]`` are scored by the head (``input @ head_weight + head_bias``, log-softmax over the
+    shortlist and one entry per cluster); a label in cluster ``i`` (``[cutoffs[i], cutoffs[i + 1])``) adds the
+    log-softmax of ``input @ tail_weights[i][0] @ tail_weights[i][1]``. ``cutoffs`` ends with the class count.
+    """
+    pairs = list(tail_weights)
+    if not all(isinstance(p, list | tuple) and len(p) == 2 for p in pairs):
+        raise TypeError("adaptive_log_softmax_with_loss: tail_weights must be a list of [weight, weight] pairs "
+                        f"(one per cluster), but received {[type(p).__name__ for p in pairs]}.")
+    cut = tuple(int(c.item()) if isinstance(c, Tensor) else c for c in cutoffs)
+    out = apply_op(TABLE["adaptive_log_softmax_with_loss"],
+                   (input, label, head_weight, [w for p in pairs for w in p], head_bias), {"cutoffs": cut})
+    return out[0], out[1]
+
+
 def group_norm(
     x: Tensor,
     num_groups: int,

@@ -3,6 +3,7 @@
 from ._functional import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ._functional import adaptive_avg_pool2d as adaptive_avg_pool2d
 from ._functional import adaptive_avg_pool3d as adaptive_avg_pool3d
+from ._functional import adaptive_log_softmax_with_loss as adaptive_log_softmax_with_loss
 from ._functional import adaptive_max_pool1d as adaptive_max_pool1d
 from ._functional import adaptive_max_pool2d as adaptive_max_pool2d
 from ._functional import adaptive_max_pool3d as adaptive_max_pool3d

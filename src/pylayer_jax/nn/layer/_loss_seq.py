@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._ops.table import TABLE
+from ..._runtime import dtypes as _dtypes
+from ..._tensor.methods import public
 from .. import _functional as F
+from ._container import LayerList, ParameterList
 from ._layers import Layer
 from ._loss import _reduction
+
+_concat = public(TABLE["concat"])
 
 
 class CTCLoss(Layer):
@@ -23,3 +29,65 @@ class CTCLoss(Layer):
                 norm_by_times: bool = False) -> Any:
         return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction,
                           norm_by_times=norm_by_times, zero_infinity=self.zero_infinity)
+
+
+class AdaptiveLogSoftmaxWithLoss(Layer):
+    """Adaptive softmax over ``n_classes`` classes split at ``cutoffs`` (see
+    ``F.adaptive_log_softmax_with_loss``): a head ``[in_features, cutoffs[0] + n_clusters]`` (with ``head_bias``
+    optional) and, per cluster ``i``, two projections ``[in_features, in_features // div_value ** (i + 1)]`` and
+    ``[that, cluster size]``; XavierUniform-initialised as in Paddle.
+
+    ``forward(input, label)`` returns ``(output, loss)``; ``log_prob(input)`` the ``[N, n_classes]``
+    log-probabilities; ``predict(input)`` the most likely class per row. Paddle 3.3.1 keeps the tail projections
+    in a plain list, so its ``parameters()`` and ``state_dict()`` miss them (an optimizer never trains them);
+    here they are registered (``tail_weights.<cluster>.<0|1>``) after the head's.
+    """
+
+    def __init__(self, in_features: int, n_classes: int, cutoffs: Any, weight_attr: Any = None,
+                 bias_attr: Any = None, div_value: float = 4.0, head_bias: bool = False,
+                 name: str | None = None) -> None:
+        super().__init__()
+        cut = list(cutoffs)
+        if (cut != sorted(cut) or not cut or min(cut) <= 0 or max(cut) > n_classes - 1 or len(set(cut)) != len(cut)
+                or any(int(c) != c for c in cut)):
+            raise ValueError(f"AdaptiveLogSoftmaxWithLoss: cutoffs must be unique positive ints in increasing "
+                             f"order, each in [1, n_classes - 1] = [1, {n_classes - 1}], but received {cut}.")
+        self.in_features, self.n_classes, self.div_value = in_features, n_classes, div_value
+        self.cutoffs = [*[int(c) for c in cut], n_classes]
+        self._weight_attr, self._bias_attr, self.is_head_bias, self._name = weight_attr, bias_attr, head_bias, name
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self._dtype = _dtypes.get_default_dtype()
+        self.head_weight = self.create_parameter([in_features, self.head_size], weight_attr, self._dtype)
+        self.head_bias = self.create_parameter([self.head_size], bias_attr, self._dtype, True) if head_bias else None
+        tails = []
+        for i in range(self.n_clusters):
+            hsz = int(in_features // (div_value ** (i + 1)))
+            osz = self.cutoffs[i + 1] - self.cutoffs[i]
+            tails.append(ParameterList([self.create_parameter([in_features, hsz], weight_attr, self._dtype),
+                                        self.create_parameter([hsz, osz], weight_attr, self._dtype)]))
+        self.tail_weights = LayerList(tails)
+
+    def forward(self, input: Any, label: Any) -> Any:  # noqa: A002
+        return F.adaptive_log_softmax_with_loss(input, label, self.head_weight,
+                                                [[p[0], p[1]] for p in self.tail_weights], self.cutoffs,
+                                                self.head_bias)
+
+    def log_prob(self, input: Any) -> Any:  # noqa: A002
+        """``[N, n_classes]`` log-probabilities: the head's for the shortlist, head + cluster for the others."""
+        head = F.log_softmax(F.linear(input, self.head_weight, self.head_bias), axis=1)
+        parts = [head[:, : self.shortlist_size]]
+        for i, p in enumerate(self.tail_weights):
+            cluster = F.log_softmax(F.linear(F.linear(input, p[0]), p[1]), axis=1)
+            parts.append(cluster + head[:, self.shortlist_size + i: self.shortlist_size + i + 1])
+        return _concat(parts, axis=1)
+
+    def predict(self, input: Any) -> Any:  # noqa: A002
+        """The most likely class per row: float32, or int64 when no row's head picks a shortlist class (Paddle's
+        dtypes)."""
+        best = self.log_prob(input).argmax(axis=1)
+        head_best = F.linear(input, self.head_weight, self.head_bias).argmax(axis=1)
+        if bool((head_best >= self.shortlist_size).all()):
+            return best
+        return best.astype("float32")
