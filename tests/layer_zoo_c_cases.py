@@ -28,6 +28,8 @@ META_CASES = [
                        "nn.BatchNorm2D(5, momentum=0.8), nn.Sequential(nn.BatchNorm1D(5, data_format='NLC'))))"),
     ("spectral", "nn.SpectralNorm([2, 3, 4], dim=1, power_iters=2)"),
     ("batchnorm_named", "nn.BatchNorm(3, moving_mean_name='mm', moving_variance_name='mv', act='relu')"),
+    ("hsigmoid", "nn.HSigmoidLoss(3, 7)"),
+    ("hsigmoid_custom_nobias", "nn.HSigmoidLoss(3, 5, is_custom=True, bias_attr=False)"),
 ]
 
 # SpectralNorm: (name, constructor, weight shape); outputs recorded, and Paddle's gradient (see the test)

@@ -1065,3 +1065,41 @@ SAMPLES.update(
         ],
     }
 )
+
+
+def _hsigmoid_ref(x, label, w, b=None, table=None, code=None, num_classes=2):
+    """Paddle's hsigmoid: per row, over its path (padded to the longest with pre-activations 0), softplus(pre) -
+    bit * pre."""
+    if table is None:
+        depth = int(num_classes - 1).bit_length()
+        rows = []
+        for lab in np.reshape(label, -1):
+            c = int(lab) + num_classes
+            rows.append([((c >> (j + 1)) - 1, (c >> j) & 1) if (c >> (j + 1)) > 0 else (-1, 0) for j in range(depth)])
+    else:
+        rows = []
+        for t_row, c_row in zip(table, code):
+            r, stop = [], False
+            for t, c in zip(t_row, c_row):
+                stop = stop or t < 0
+                r.append((-1, 0) if stop else (int(t), int(c)))
+            rows.append(r)
+    out = np.zeros((len(rows), 1))
+    for n, r in enumerate(rows):
+        for node, bit in r:
+            pre = 0.0 if node < 0 else np.clip(x[n] @ w[node] + (0 if b is None else b[node, 0]), -40, 40)
+            out[n, 0] += np.log1p(np.exp(pre)) - bit * pre
+    return out
+
+
+SAMPLES.update(
+    {
+        "hsigmoid_loss": [
+            Sample((rand(4, 3), np.array([0, 3, 5, 2]), rand(5, 3), rand(5, 1)), {"num_classes": 6},
+                   ref=_hsigmoid_ref),
+            Sample((rand(3, 2), np.array([[1], [0], [2]]), rand(2, 2), None), {"num_classes": 3}, ref=_hsigmoid_ref),
+            Sample((rand(3, 3), np.array([0, 1, 2]), rand(4, 3), rand(4, 1), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
+                    np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]])), {"num_classes": 4}, ref=_hsigmoid_ref),
+        ],
+    }
+)

@@ -192,6 +192,12 @@ CASES = [
                                             [[R(8, 2), R(2, 4)], [R(8, 1), R(1, 6)]], [3, 7, 13], R(5)], {}, (0, 2, 5)),
     case("adaptive_log_softmax_with_loss", [R(8), FX(4, False), R(8, 4), [[R(8, 2), R(2, 10)]], [3, 13]], {},
          (0, 2), tag="-unbatched"),
+    # hsigmoid_loss: the default tree (each row's path shorter than the longest adds log 2), a custom tree
+    case("hsigmoid_loss", [R(5, 3), FX([0, 3, 5, 2, 6], False), 7, R(6, 3), R(6, 1)], {}, (0, 3, 4)),
+    case("hsigmoid_loss", [R(4, 3), FX([[1], [0], [2], [1]], False), 3, R(2, 3)], {}, (0, 3), tag="-nobias"),
+    case("hsigmoid_loss", [R(4, 3), FX([0, 1, 2, 3], False), 5, R(5, 3), R(5, 1)],
+         {"path_table": FX([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]], False),
+          "path_code": FX([[1, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0]], False)}, (0, 3, 4), tag="-custom"),
     # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
     case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
          {"reduction": "none", "zero_infinity": True}, tag="-edge"),

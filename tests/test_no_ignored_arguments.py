@@ -80,6 +80,7 @@ ALLOWED: dict[str, str] = {
     "_api/functional.py::scale::name": NAME,
     "nn/_functional.py::adaptive_log_softmax_with_loss::name": NAME,
     "nn/_functional.py::cross_entropy::name": NAME,
+    "nn/_functional.py::hsigmoid_loss::name": NAME,
     "nn/_functional.py::interpolate::name": NAME,
     "_api/irregular.py::unique::name": NAME,
     "_api/irregular.py::unique_consecutive::name": NAME,

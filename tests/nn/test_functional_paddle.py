@@ -164,6 +164,9 @@ OTHER = {
     # lengths); here the backward differentiates the loss from the saved logits, labels and lengths
     **{k: "keeps the gradient warp-ctc computed in the forward" for k in
        ("ctc_loss", "ctc_loss-mean", "ctc_loss-blank3-sum-norm", "ctc_loss-edge")},
+    # Paddle's hsigmoid kernel also keeps its clipped pre-activations [N, path length]; here the backward
+    # recomputes them from the input, weight and bias it keeps
+    **{k: "keeps its pre-activations" for k in ("hsigmoid_loss", "hsigmoid_loss-nobias", "hsigmoid_loss-custom")},
 }
 
 

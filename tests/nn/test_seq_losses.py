@@ -77,3 +77,60 @@ def test_ctc_loss_bad_blank_and_reduction_raise():
         F.ctc_loss(**_args(), reduction="avg")
     with pytest.raises(ValueError, match=r"CTCLoss: reduction must be 'sum', 'mean' or 'none', but received 'avg'"):
         nn.CTCLoss(reduction="avg")
+
+
+# ---- hsigmoid_loss / HSigmoidLoss ----
+HX = RS.standard_normal((4, 3)).astype("float32")
+HLAB = np.array([0, 3, 5, 2])
+
+
+def test_hsigmoid_layer_is_the_function_with_its_parameters():
+    layer = nn.HSigmoidLoss(3, 6)
+    assert layer.weight.shape == [5, 3] and layer.bias.shape == [5, 1]
+    x = paddle.to_tensor(HX, stop_gradient=False)
+    out = layer(x, paddle.to_tensor(HLAB))
+    want = F.hsigmoid_loss(x, paddle.to_tensor(HLAB), 6, layer.weight, layer.bias)
+    np.testing.assert_allclose(out.numpy(), want.numpy())
+    custom = nn.HSigmoidLoss(3, 4, is_custom=True, bias_attr=False)
+    assert custom.weight.shape == [4, 3] and custom.bias is None
+    table = paddle.to_tensor(np.array([[0, 1], [2, -1], [3, 0], [1, 2]]))
+    code = paddle.to_tensor(np.array([[1, 0], [0, 0], [1, 1], [0, 1]]))
+    out = custom(x, paddle.to_tensor(HLAB), table, code)
+    np.testing.assert_allclose(out.numpy(), F.hsigmoid_loss(x, paddle.to_tensor(HLAB), 4, custom.weight, None, table,
+                                                            code).numpy())
+
+
+def _hs(**kw):
+    a = {"input": paddle.to_tensor(HX), "label": paddle.to_tensor(HLAB), "num_classes": 6,
+         "weight": paddle.to_tensor(RS.standard_normal((5, 3)).astype("float32")), "bias": None}
+    a.update(kw)
+    return F.hsigmoid_loss(**a)
+
+
+@pytest.mark.parametrize(("kw", "exc", "match"), [
+    ({"label": paddle.to_tensor(np.array([0, 6, 1, 1]))}, ValueError,
+     r"hsigmoid_loss: label 6 is out of range for num_classes=6: it must be in \[0, 6\)"),
+    ({"num_classes": 1}, ValueError, r"hsigmoid_loss: num_classes must be an int >= 2 with the default tree"),
+    ({"num_classes": 7}, ValueError, r"the default tree over 7 classes has 6 nodes, so weight must have 6 rows"),
+    ({"input": paddle.to_tensor(HX[0])}, ValueError, r"hsigmoid_loss: input must be 2-D"),
+    ({"label": paddle.to_tensor(HLAB[:3])}, ValueError, r"hsigmoid_loss: label must have shape \[4\] or \[4, 1\]"),
+    ({"label": paddle.to_tensor(HLAB.astype("float32"))}, TypeError, r"hsigmoid_loss: label must be an integer"),
+    ({"bias": paddle.ones([5])}, ValueError, r"hsigmoid_loss: bias must have shape \[5, 1\]"),
+    ({"path_table": paddle.to_tensor(np.zeros((4, 2), np.int64))}, ValueError,
+     r"hsigmoid_loss: path_table and path_code go together .* only path_table was given"),
+    ({"path_table": paddle.to_tensor(np.array([[0, 5], [1, -1], [2, 0], [0, 0]])),
+      "path_code": paddle.to_tensor(np.zeros((4, 2), np.int64))}, ValueError,
+     r"hsigmoid_loss: path_table holds 5, which is not a node index in \[0, 5\)"),
+    ({"path_table": paddle.to_tensor(np.zeros((4, 2), np.int64)),
+      "path_code": paddle.to_tensor(np.zeros((4, 3), np.int64))}, ValueError,
+     r"path_table and path_code must have the same shape"),
+    ({"is_sparse": 1}, TypeError, r"hsigmoid_loss: is_sparse must be a bool"),
+])
+def test_hsigmoid_loss_misuse_raises(kw, exc, match):
+    with pytest.raises(exc, match=match):
+        _hs(**kw)
+
+
+def test_hsigmoid_layer_needs_two_classes_with_the_default_tree():
+    with pytest.raises(ValueError, match=r"HSigmoidLoss: num_classes must be at least 2 with the default tree"):
+        nn.HSigmoidLoss(3, 1)

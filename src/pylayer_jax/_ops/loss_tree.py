@@ -77,3 +77,81 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, head
     out = out.astype(input.dtype)
     loss = jnp.mean(-out)
     return (out if batched else out[0]), loss
+
+
+def _hsigmoid_checks(op: str, a: dict) -> list:
+    x, label, w, b = a["input"], a["label"], a["weight"], a["bias"]
+    table, code, n_cls = a["path_table"], a["path_code"], a["num_classes"]
+    if len(x.shape) != 2:
+        raise ValueError(f"{op}: input must be 2-D [N, feature_size], but received shape {list(x.shape)}.")
+    dt = dtype_of(label)
+    if dt is None or not np.issubdtype(dt, np.integer):
+        raise TypeError(f"{op}: label must be an integer tensor (int64), but received "
+                        f"{getattr(dt, 'name', type(label).__name__)}.")
+    n = x.shape[0]
+    if list(label.shape) not in ([n], [n, 1]):
+        raise ValueError(f"{op}: label must have shape [{n}] or [{n}, 1] (one class per row of input), but received "
+                         f"{list(label.shape)}.")
+    if len(w.shape) != 2 or w.shape[1] != x.shape[1]:
+        raise ValueError(f"{op}: weight must be [nodes, {x.shape[1]}] (feature_size columns), but received "
+                         f"{list(w.shape)}.")
+    if b is not None and list(b.shape) != [w.shape[0], 1]:
+        raise ValueError(f"{op}: bias must have shape [{w.shape[0]}, 1] (one per weight row), but received "
+                         f"{list(b.shape)}.")
+    if (table is None) != (code is None):
+        raise ValueError(f"{op}: path_table and path_code go together (a custom tree), but only "
+                         f"{'path_table' if code is None else 'path_code'} was given.")
+    if table is None:
+        if not isinstance(n_cls, int) or n_cls < 2:
+            raise ValueError(f"{op}: num_classes must be an int >= 2 with the default tree, but received {n_cls!r}.")
+        if w.shape[0] != n_cls - 1:
+            raise ValueError(f"{op}: the default tree over {n_cls} classes has {n_cls - 1} nodes, so weight must "
+                             f"have {n_cls - 1} rows, but it has shape {list(w.shape)}.")
+        return [ValueCheck(label, f"{op}: label {{value}} is out of range for num_classes={n_cls}: it must be in "
+                           f"[0, {n_cls}).", lo=0, hi=n_cls)]
+    for t, what in ((table, "path_table"), (code, "path_code")):
+        tdt = dtype_of(t)
+        if tdt is None or not np.issubdtype(tdt, np.integer):
+            raise TypeError(f"{op}: {what} must be an integer tensor (int64), but received "
+                            f"{getattr(tdt, 'name', type(t).__name__)}.")
+        if len(t.shape) != 2 or t.shape[0] != n:
+            raise ValueError(f"{op}: {what} must be [{n}, path_length] (a path per row of input), but received "
+                             f"{list(t.shape)}.")
+    if list(table.shape) != list(code.shape):
+        raise ValueError(f"{op}: path_table and path_code must have the same shape, but received "
+                         f"{list(table.shape)} and {list(code.shape)}.")
+    rows = w.shape[0]
+    return [ValueCheck(table, f"{op}: path_table holds {{value}}, which is not a node index in [0, {rows}) (the "
+                       f"weight's rows) or the padding -1.", lo=-1, hi=rows)]
+
+
+@defop(("input", "label", "weight", "bias", "path_table", "path_code"),
+       saves=("input", "label", "weight", "bias", "path_table", "path_code"),
+       nondiff=("label", "path_table", "path_code"), method=False, checks=_hsigmoid_checks)
+def hsigmoid_loss(input, label, weight, bias=None, path_table=None, path_code=None, num_classes=2):
+    """(Op order: tensors first.) Hierarchical sigmoid loss ``[N, 1]``: per row, over the nodes on its class's
+    path, ``softplus(pre) - bit * pre`` with ``pre = clip(input . weight[node] + bias[node], -40, 40)``.
+
+    The default tree is Paddle's complete binary tree over ``num_classes`` classes (class ``c``'s code is
+    ``c + num_classes``; node ``(code >> (j + 1)) - 1`` and bit ``(code >> j) & 1`` at depth ``j``); a custom tree
+    gives the nodes in ``path_table`` and the bits in ``path_code`` per row (ending at the first -1). As in
+    Paddle's kernel, each position of the padded path beyond a row's own length adds ``log(2)``.
+    """
+    if path_table is None:
+        depth = int(num_classes - 1).bit_length()
+        code = jnp.reshape(label, (-1,)).astype(jnp.int64)[:, None] + num_classes
+        j = jnp.arange(depth, dtype=jnp.int64)[None, :]
+        nodes = (code >> (j + 1)) - 1
+        bits = (code >> j) & 1
+        valid = nodes >= 0
+    else:
+        nodes = path_table.astype(jnp.int64)
+        bits = path_code
+        valid = jnp.cumprod(nodes >= 0, axis=1).astype(bool)
+    safe = jnp.where(valid, nodes, 0)
+    pre = jnp.einsum("nd,nld->nl", input, weight[safe])
+    if bias is not None:
+        pre = pre + bias[safe, 0]
+    pre = jnp.where(valid, jnp.clip(pre, -40.0, 40.0), jnp.zeros((), input.dtype))
+    bits = jnp.where(valid, bits, 0).astype(input.dtype)
+    return jnp.sum(jax.nn.softplus(pre) - bits * pre, axis=1, keepdims=True).astype(input.dtype)

@@ -99,6 +99,7 @@ from .layer._loss import TripletMarginLoss as TripletMarginLoss
 from .layer._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
 from .layer._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
 from .layer._loss_seq import CTCLoss as CTCLoss
+from .layer._loss_seq import HSigmoidLoss as HSigmoidLoss
 from .layer._norm import BatchNorm1D as BatchNorm1D
 from .layer._norm import BatchNorm2D as BatchNorm2D
 from .layer._norm import BatchNorm3D as BatchNorm3D

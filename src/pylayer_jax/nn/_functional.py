@@ -324,6 +324,27 @@ def adaptive_log_softmax_with_loss(
     return out[0], out[1]
 
 
+def hsigmoid_loss(
+    input: Tensor,
+    label: Tensor,
+    num_classes: int,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    path_table: Tensor | None = None,
+    path_code: Tensor | None = None,
+    is_sparse: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Hierarchical sigmoid loss ``[N, 1]`` over Paddle's default binary tree of ``num_classes`` classes
+    (``weight`` ``[num_classes - 1, D]``, ``bias`` ``[num_classes - 1, 1]``), or over a custom tree given by
+    ``path_table`` (node ids, -1 padded) and ``path_code`` (bits). ``is_sparse`` gives the same (dense) gradient.
+    """
+    if not isinstance(is_sparse, bool):
+        raise TypeError(f"hsigmoid_loss: is_sparse must be a bool, but received {type(is_sparse).__name__}.")
+    return apply_op(TABLE["hsigmoid_loss"], (input, label, weight, bias, path_table, path_code),
+                    {"num_classes": num_classes})
+
+
 def group_norm(
     x: Tensor,
     num_groups: int,

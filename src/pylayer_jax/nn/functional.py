@@ -50,6 +50,7 @@ from ._functional import hardswish as hardswish
 from ._functional import hardtanh as hardtanh
 from ._functional import hardtanh_ as hardtanh_
 from ._functional import hinge_embedding_loss as hinge_embedding_loss
+from ._functional import hsigmoid_loss as hsigmoid_loss
 from ._functional import instance_norm as instance_norm
 from ._functional import interpolate as interpolate
 from ._functional import kl_div as kl_div

@@ -91,3 +91,28 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         if bool((head_best >= self.shortlist_size).all()):
             return best
         return best.astype("float32")
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss (see ``F.hsigmoid_loss``) with its ``weight`` ``[C, feature_size]`` and ``bias``
+    ``[C, 1]``: ``C = num_classes - 1`` nodes of the default tree, or ``num_classes`` nodes when ``is_custom``
+    (the paths then come with each call). ``bias_attr=False`` drops the bias."""
+
+    def __init__(self, feature_size: int, num_classes: int, weight_attr: Any = None, bias_attr: Any = None,
+                 is_custom: bool = False, is_sparse: bool = False, name: str | None = None) -> None:
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError(f"HSigmoidLoss: num_classes must be at least 2 with the default tree, but received "
+                             f"{num_classes}.")
+        self._feature_size, self._num_classes, self._is_custom = feature_size, num_classes, is_custom
+        # (as Paddle: sparse gradients only with a custom tree)
+        self._is_sparse = bool(is_sparse and is_custom)
+        self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
+        self._dtype = _dtypes.get_default_dtype()
+        c = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([c, feature_size], weight_attr, self._dtype)
+        self.bias = None if bias_attr is False else self.create_parameter([c, 1], bias_attr, self._dtype, True)
+
+    def forward(self, input: Any, label: Any, path_table: Any = None, path_code: Any = None) -> Any:  # noqa: A002
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table=path_table,
+                               path_code=path_code, is_sparse=self._is_sparse)
