@@ -5,6 +5,8 @@ The old-style ``nn.BatchNorm`` creates float32 parameters unless given ``dtype``
 dtype. Paddle 3.3.1 has no CPU kernel for ``SyncBatchNorm``: its forward here (one process) is compared with
 Paddle's ``BatchNorm1D/2D/3D`` of the same configuration."""
 
+import numpy as np
+
 DT = "dtype=paddle.get_default_dtype()"
 
 CASES = [
@@ -45,3 +47,32 @@ ADAPTIVE = [
      [0, 4, 8, 12, 2, 6]),
     ("adaptive_one_cluster", "nn.AdaptiveLogSoftmaxWithLoss(6, 9, [4])", [5, 6], [8, 8, 1, 5, 0]),
 ]
+
+# BeamSearchDecoder + dynamic_decode: (name, cell constructor, end_token, beam_size, dynamic_decode keywords);
+# an Embedding(10, 4) in, the cell, a Linear(hidden, 10) out, all set from RandomState(0)
+DECODE = [
+    ("beam_gru", "nn.GRUCell(4, 6)", 3, 3, {"max_step_num": 6}),
+    ("beam_lstm_ends", "nn.LSTMCell(4, 5)", 1, 2, {"output_time_major": True, "max_step_num": 20}),
+    ("beam_rnn_one", "nn.SimpleRNNCell(4, 6)", 4, 1, {"max_step_num": 3}),
+]
+
+
+def decoder(paddle, cell_ctor, end_token, beam):
+    """A BeamSearchDecoder over Embedding(10, 4) -> cell -> Linear(hidden, 10), weights from RandomState(0),
+    and a [2, hidden] initial state (a pair of them for an LSTM cell). (``paddle``: the framework module, Paddle or pylayer_jax.)"""
+    nn = paddle.nn
+    rs = np.random.RandomState(0)
+    cell = eval(cell_ctor)
+    emb = nn.Embedding(10, 4)
+    out = nn.Linear(cell.hidden_size, 10)
+    emb.weight.set_value(rs.standard_normal((10, 4)).astype("float32"))
+    out.weight.set_value(rs.standard_normal((cell.hidden_size, 10)).astype("float32"))
+    out.bias.set_value(rs.standard_normal(10).astype("float32"))
+    for _, p in cell.named_parameters():
+        p.set_value((rs.standard_normal(p.shape) * 0.5).astype("float32"))
+    h = paddle.to_tensor(rs.standard_normal((2, cell.hidden_size)).astype("float32"))
+    if "LSTM" in cell_ctor:
+        h = [h, paddle.to_tensor(rs.standard_normal((2, cell.hidden_size)).astype("float32"))]
+    dec = nn.BeamSearchDecoder(cell, start_token=0, end_token=end_token, beam_size=beam, embedding_fn=emb,
+                               output_fn=out)
+    return dec, h, out

@@ -1103,3 +1103,25 @@ SAMPLES.update(
         ],
     }
 )
+
+
+def _gather_tree_ref(ids, parents):
+    out = np.zeros_like(ids)
+    t_max, batch, beam = ids.shape
+    for b in range(batch):
+        for k in range(beam):
+            idx = k
+            for t in range(t_max - 1, -1, -1):
+                out[t, b, k] = ids[t, b, idx]
+                idx = parents[t, b, idx]
+    return out
+
+
+SAMPLES.update(
+    {
+        "gather_tree": [
+            Sample((randint(4, 2, 3, low=0, high=9), randint(4, 2, 3, low=0, high=3)), grad=False, ref=_gather_tree_ref),
+            Sample((randint(1, 1, 2, low=0, high=9), randint(1, 1, 2, low=0, high=2)), grad=False, ref=_gather_tree_ref),
+        ],
+    }
+)

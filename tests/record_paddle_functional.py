@@ -198,6 +198,8 @@ CASES = [
     case("hsigmoid_loss", [R(4, 3), FX([0, 1, 2, 3], False), 5, R(5, 3), R(5, 1)],
          {"path_table": FX([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]], False),
           "path_code": FX([[1, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0]], False)}, (0, 3, 4), tag="-custom"),
+    case("gather_tree", [FX([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]], False),
+                         FX([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]], False)], {}, ()),
     # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
     case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
          {"reduction": "none", "zero_infinity": True}, tag="-edge"),

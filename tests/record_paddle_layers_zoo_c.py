@@ -14,7 +14,7 @@ import numpy as np
 import paddle
 
 sys.path.insert(0, os.path.dirname(__file__))
-from layer_zoo_c_cases import ADAPTIVE, CASES, META_CASES, SPECTRAL  # noqa: E402
+from layer_zoo_c_cases import ADAPTIVE, CASES, DECODE, META_CASES, SPECTRAL, decoder  # noqa: E402
 from record_paddle_layers_zoo_b import inputs, run_case, weights  # noqa: E402
 
 nn = paddle.nn
@@ -67,6 +67,12 @@ def main():
             arrays[f"{key}/log_prob"] = layer.log_prob(x).numpy()
             arrays[f"{key}/predict"] = layer.predict(x).numpy()
         paddle.set_default_dtype("float32")
+    for name, cell_ctor, end_token, beam, kw in DECODE:
+        dec, h, out = decoder(paddle, cell_ctor, end_token, beam)
+        ids, states, lengths = nn.dynamic_decode(dec, inits=h, return_length=True, **kw)
+        arrays[f"{name}/ids"], arrays[f"{name}/lengths"] = ids.numpy(), lengths.numpy()
+        arrays[f"{name}/log_probs"] = states.log_probs.numpy()
+        arrays[f"{name}/g_out_w"] = paddle.grad(states.log_probs.sum(), [out.weight])[0].numpy()
     paddle.seed(1)
     big = nn.AdaptiveLogSoftmaxWithLoss(64, 200, [20, 100]).head_weight.numpy().astype(np.float64)
     meta["__init__"] = {"adaptive_head": {"mean": float(big.mean()), "std": float(big.std()), "min": float(big.min()),

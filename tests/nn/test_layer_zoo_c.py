@@ -11,9 +11,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from layer_zoo_c_cases import ADAPTIVE, CASES, META_CASES, SPECTRAL
+from layer_zoo_c_cases import ADAPTIVE, CASES, DECODE, META_CASES, SPECTRAL, decoder
 
 import pylayer_jax as paddle
+import pylayer_jax.nn.functional as F
 from pylayer_jax import nn
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tests folder
@@ -282,5 +283,53 @@ def test_adaptive_log_softmax_trains_its_tail_weights():
      TypeError, r"label must be an integer tensor"),
 ])
 def test_adaptive_log_softmax_misuse_raises(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize(("name", "cell_ctor", "end_token", "beam", "kw"), DECODE, ids=[c[0] for c in DECODE])
+def test_beam_search_decoding_matches_paddle(name, cell_ctor, end_token, beam, kw):
+    dec, h, out = decoder(paddle, cell_ctor, end_token, beam)
+    ids, states, lengths = nn.dynamic_decode(dec, inits=h, return_length=True, **kw)
+    np.testing.assert_array_equal(ids.numpy(), DATA[f"{name}/ids"])
+    np.testing.assert_array_equal(lengths.numpy(), DATA[f"{name}/lengths"])
+    np.testing.assert_allclose(states.log_probs.numpy(), DATA[f"{name}/log_probs"], rtol=1e-5, atol=1e-5)
+    g = paddle.grad(states.log_probs.sum(), [out.weight])[0]
+    np.testing.assert_allclose(g.numpy(), DATA[f"{name}/g_out_w"], rtol=1e-4, atol=1e-5)
+
+
+def test_gather_tree_follows_the_parents_back():
+    ids = np.array([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]])
+    parents = np.array([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]])
+    out = F.gather_tree(paddle.to_tensor(ids), paddle.to_tensor(parents)).numpy()
+    # the documented example's result (Paddle 3.3.1 gives the same)
+    assert out.tolist() == [[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]]
+
+
+def test_tile_beam_merge_with_batch_repeats_each_row():
+    x = paddle.to_tensor(np.arange(6.0).reshape(2, 3))
+    out = nn.BeamSearchDecoder.tile_beam_merge_with_batch(x, 2).numpy()
+    np.testing.assert_array_equal(out, np.repeat(np.arange(6.0).reshape(2, 3), 2, axis=0))
+
+
+@pytest.mark.parametrize(("call", "exc", "match"), [
+    (lambda: nn.BeamSearchDecoder(nn.GRUCell(2, 3), 0, 1, 0), ValueError,
+     r"BeamSearchDecoder: beam_size must be a positive int, but received 0"),
+    (lambda: nn.BeamSearchDecoder(nn.GRUCell(2, 3), 0.5, 1, 2), TypeError, r"start_token must be an int"),
+    (lambda: nn.BeamSearchDecoder("cell", 0, 1, 2), TypeError, r"cell must be an RNN cell"),
+    (lambda: nn.dynamic_decode("decoder"), TypeError, r"dynamic_decode: decoder must be a paddle.nn.Decoder"),
+    (lambda: nn.dynamic_decode(decoder(paddle, "nn.GRUCell(4, 6)", 3, 2)[0], inits=paddle.ones([2, 6]),
+                               max_step_num=-1), ValueError, r"max_step_num must be None or a non-negative int"),
+    (lambda: nn.dynamic_decode(decoder(paddle, "nn.GRUCell(4, 6)", 12, 2)[0], inits=paddle.ones([2, 6])),
+     ValueError, r"BeamSearchDecoder: end_token 12 is not a token of the cell's 10-way output"),
+    (lambda: F.gather_tree(paddle.to_tensor(np.zeros((2, 1, 2), np.int64)),
+                           paddle.to_tensor(np.array([[[0, 2]], [[1, 0]]]))), ValueError,
+     r"gather_tree: parents holds 2, which is not a beam index in \[0, 2\)"),
+    (lambda: F.gather_tree(paddle.to_tensor(np.zeros((2, 2), np.int64)), paddle.to_tensor(np.zeros((2, 2), np.int64))),
+     ValueError, r"gather_tree: ids must be 3-D"),
+    (lambda: F.gather_tree(paddle.ones([2, 1, 2]), paddle.to_tensor(np.zeros((2, 1, 2), np.int64))),
+     TypeError, r"gather_tree: ids must be an integer tensor"),
+])
+def test_decoding_misuse_raises(call, exc, match):
     with pytest.raises(exc, match=match):
         call()

@@ -3,6 +3,7 @@
 from . import activation as activation  # noqa: F401
 from . import conv as conv  # noqa: F401
 from . import creation as creation  # noqa: F401
+from . import decode as decode  # noqa: F401
 from . import device as device  # noqa: F401
 from . import gather as gather  # noqa: F401
 from . import indexing as indexing  # noqa: F401

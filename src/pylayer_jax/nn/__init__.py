@@ -2,6 +2,7 @@
 
 # gradient clipping
 from . import clip as clip
+from . import decode as decode
 from . import functional as functional
 from . import initializer as initializer
 from . import layer as layer
@@ -70,6 +71,8 @@ from .layer._conv import Conv2DTranspose as Conv2DTranspose
 from .layer._conv import Conv3D as Conv3D
 from .layer._conv import Conv3d as Conv3d
 from .layer._conv import Conv3DTranspose as Conv3DTranspose
+from .layer._decode import BeamSearchDecoder as BeamSearchDecoder
+from .layer._decode import dynamic_decode as dynamic_decode
 from .layer._dropout import AlphaDropout as AlphaDropout
 from .layer._dropout import Dropout as Dropout
 from .layer._dropout import Dropout2D as Dropout2D

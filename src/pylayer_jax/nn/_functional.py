@@ -261,6 +261,7 @@ triplet_margin_loss = public(TABLE["triplet_margin_loss"])
 npair_loss = public(TABLE["npair_loss"])
 softmax_with_cross_entropy = public(TABLE["softmax_with_cross_entropy"])
 ctc_loss = public(TABLE["ctc_loss"])
+gather_tree = public(TABLE["gather_tree"])
 # (paddle.static.nn.spectral_norm in Paddle; nn.SpectralNorm calls it)
 spectral_norm = public(TABLE["spectral_norm"])
 

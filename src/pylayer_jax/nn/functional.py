@@ -38,6 +38,7 @@ from ._functional import elu_ as elu_
 from ._functional import embedding as embedding
 from ._functional import feature_alpha_dropout as feature_alpha_dropout
 from ._functional import fold as fold
+from ._functional import gather_tree as gather_tree
 from ._functional import gaussian_nll_loss as gaussian_nll_loss
 from ._functional import gelu as gelu
 from ._functional import glu as glu
