@@ -1014,3 +1014,157 @@ SAMPLES.update(
         "adaptive_max_pool3d_mask_residuals": [Sample((rand(1, 1, 3, 4, 5), 2), {"return_mask": True})],
     }
 )
+
+
+def _ctc_ref(logits, labels, il, ll, blank=0, reduction="mean", norm_by_times=False, zero_infinity=False):
+    """-log p(label | logits) per sequence by the CTC forward recursion over the blank-extended label."""
+    lp = logits - np.log(np.sum(np.exp(logits), -1, keepdims=True))
+    out = []
+    for b in range(lp.shape[1]):
+        lab = list(labels[b, : ll[b]])
+        ext = [blank]
+        for c in lab:
+            ext += [c, blank]
+        if len(lab) + sum(x == y for x, y in zip(lab, lab[1:])) > il[b]:
+            out.append(0.0)
+            continue
+        alpha = np.full(len(ext), -np.inf)
+        alpha[0] = lp[0, b, blank]
+        if len(ext) > 1:
+            alpha[1] = lp[0, b, ext[1]]
+        for t in range(1, il[b]):
+            prev = alpha.copy()
+            for s in range(len(ext)):
+                terms = [prev[s]] + ([prev[s - 1]] if s >= 1 else [])
+                if s >= 2 and ext[s] != blank and ext[s] != ext[s - 2]:
+                    terms.append(prev[s - 2])
+                alpha[s] = np.logaddexp.reduce(terms) + lp[t, b, ext[s]]
+        out.append(-np.logaddexp.reduce(alpha[-2:] if len(ext) > 1 else alpha[-1:]))
+    per = np.asarray(out)
+    if reduction == "mean":
+        return np.mean(per / ll)
+    return np.sum(per) if reduction == "sum" else per
+
+
+def _spectral_ref(w, u, v, dim=0, power_iters=1, eps=1e-12):
+    mat = np.moveaxis(w, dim, 0).reshape(w.shape[dim], -1)
+    for _ in range(power_iters):
+        v = mat.T @ u
+        v = v / (np.linalg.norm(v) + eps)
+        u = mat @ v
+        u = u / (np.linalg.norm(u) + eps)
+    return w / (u @ mat @ v)
+
+
+_CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]], np.int32)
+SAMPLES.update(
+    {
+        "ctc_loss": [
+            Sample((rand(6, 3, 4), _CTC_LABELS, np.array([6, 5, 2], np.int64), np.array([3, 2, 1], np.int64)),
+                   {"reduction": "none"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([5, 4], np.int64), np.array([3, 2], np.int64)),
+                   {"blank": 3, "reduction": "sum"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([3, 4], np.int64), np.array([3, 0], np.int64)),
+                   {"reduction": "none"}, ref=_ctc_ref),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([5, 4], np.int64), np.array([3, 2], np.int64)),
+                   ref=_ctc_ref),
+        ],
+        # power_iters=0 for the gradient checks: with iterations the gradient holds the iterated vectors fixed,
+        # which is not the derivative finite differences see
+        "spectral_norm": [
+            Sample((rand(3, 4), rand(3), rand(4)), {"power_iters": 0}, ref=_spectral_ref),
+            Sample((rand(2, 3, 4), rand(3), rand(8)), {"dim": 1, "power_iters": 3}, grad=False, ref=_spectral_ref),
+        ],
+    }
+)
+
+
+def _log_softmax_np(z):
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def _adaptive_ref(x, label, head_w, tails, head_b=None, cutoffs=()):
+    head = x @ head_w + (0 if head_b is None else head_b)
+    head_lp = _log_softmax_np(head)
+    out = np.zeros(len(label))
+    for r, lab in enumerate(label):
+        if lab < cutoffs[0]:
+            out[r] = head_lp[r, lab]
+            continue
+        i = next(k for k in range(len(cutoffs) - 1) if cutoffs[k] <= lab < cutoffs[k + 1])
+        cl = _log_softmax_np((x[r: r + 1] @ tails[2 * i]) @ tails[2 * i + 1])
+        out[r] = head_lp[r, cutoffs[0] + i] + cl[0, lab - cutoffs[i]]
+    return out, np.mean(-out)
+
+
+SAMPLES.update(
+    {
+        "adaptive_log_softmax_with_loss": [
+            Sample((rand(5, 6), np.array([0, 2, 4, 7, 6]), rand(6, 4), [rand(6, 3), rand(3, 3), rand(6, 1), rand(1, 3)],
+                    rand(4)), {"cutoffs": (2, 5, 8)}, ref=_adaptive_ref),
+            Sample((rand(3, 4), np.array([1, 5, 3]), rand(4, 4), [rand(4, 2), rand(2, 3)], None), {"cutoffs": (3, 6)},
+                   ref=_adaptive_ref),
+        ],
+    }
+)
+
+
+def _hsigmoid_ref(x, label, w, b=None, table=None, code=None, num_classes=2):
+    """Paddle's hsigmoid: per row, over its path (padded to the longest with pre-activations 0), softplus(pre) -
+    bit * pre."""
+    if table is None:
+        depth = int(num_classes - 1).bit_length()
+        rows = []
+        for lab in np.reshape(label, -1):
+            c = int(lab) + num_classes
+            rows.append([((c >> (j + 1)) - 1, (c >> j) & 1) if (c >> (j + 1)) > 0 else (-1, 0) for j in range(depth)])
+    else:
+        rows = []
+        for t_row, c_row in zip(table, code):
+            r, stop = [], False
+            for t, c in zip(t_row, c_row):
+                stop = stop or t < 0
+                r.append((-1, 0) if stop else (int(t), int(c)))
+            rows.append(r)
+    out = np.zeros((len(rows), 1))
+    for n, r in enumerate(rows):
+        for node, bit in r:
+            pre = 0.0 if node < 0 else np.clip(x[n] @ w[node] + (0 if b is None else b[node, 0]), -40, 40)
+            out[n, 0] += np.log1p(np.exp(pre)) - bit * pre
+    return out
+
+
+SAMPLES.update(
+    {
+        "hsigmoid_loss": [
+            Sample((rand(4, 3), np.array([0, 3, 5, 2]), rand(5, 3), rand(5, 1)), {"num_classes": 6},
+                   ref=_hsigmoid_ref),
+            Sample((rand(3, 2), np.array([[1], [0], [2]]), rand(2, 2), None), {"num_classes": 3}, ref=_hsigmoid_ref),
+            Sample((rand(3, 3), np.array([0, 1, 2]), rand(4, 3), rand(4, 1), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
+                    np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]])), {"num_classes": 4}, ref=_hsigmoid_ref),
+        ],
+    }
+)
+
+
+def _gather_tree_ref(ids, parents):
+    out = np.zeros_like(ids)
+    t_max, batch, beam = ids.shape
+    for b in range(batch):
+        for k in range(beam):
+            idx = k
+            for t in range(t_max - 1, -1, -1):
+                out[t, b, k] = ids[t, b, idx]
+                idx = parents[t, b, idx]
+    return out
+
+
+SAMPLES.update(
+    {
+        "gather_tree": [
+            Sample((randint(4, 2, 3, low=0, high=9), randint(4, 2, 3, low=0, high=3)), grad=False, ref=_gather_tree_ref),
+            Sample((randint(1, 1, 2, low=0, high=9), randint(1, 1, 2, low=0, high=2)), grad=False, ref=_gather_tree_ref),
+        ],
+    }
+)

@@ -24,6 +24,7 @@ AW = lambda *s: ("away", list(s))  # noqa: E731
 PR = lambda *s: ("prob", list(s))  # noqa: E731
 INT = lambda lo, hi, *s: ("int", list(s), lo, hi)  # noqa: E731
 FX = lambda v, float_=True: ("fixed", v, float_)  # noqa: E731
+I32 = lambda v: ("fixed32", v)  # noqa: E731  (int32 values: labels of ctc_loss / rnnt_loss)
 
 
 def case(fn, args, kwargs=None, grad=(0,), tag="", dtypes=("float32", "float64")):  # noqa: ANN001, ANN201
@@ -181,13 +182,36 @@ CASES = [
     case("cosine_similarity", [R(2, 3), R(2, 3)], {}, (0, 1)),
     case("pairwise_distance", [R(2, 3), R(2, 3)], {}, (0, 1)),
     case("linear", [R(2, 3), R(3, 4), R(4)], {}, (0, 1, 2)),
+    # ctc_loss: [T, B, C] logits; labels int32 [B, L] (Paddle's only label type); lengths int64
+    case("ctc_loss", [R(6, 3, 5), I32([[1, 2, 2], [4, 3, 0], [2, 0, 0]]), FX([6, 5, 3], False), FX([3, 2, 1], False)],
+         {"reduction": "none"}),
+    case("ctc_loss", [R(6, 3, 5), I32([[1, 2, 2], [4, 3, 0], [2, 0, 0]]), FX([6, 5, 3], False), FX([3, 2, 1], False)],
+         {}, tag="-mean"),
+    case("ctc_loss", [R(5, 2, 4), I32([[0, 1, 1], [2, 1, 0]]), FX([5, 4], False), FX([3, 2], False)],
+         {"blank": 3, "reduction": "sum", "norm_by_times": True}, tag="-blank3-sum-norm"),
+    case("adaptive_log_softmax_with_loss", [R(6, 8), FX([0, 3, 5, 9, 12, 2], False), R(8, 5),
+                                            [[R(8, 2), R(2, 4)], [R(8, 1), R(1, 6)]], [3, 7, 13], R(5)], {}, (0, 2, 5)),
+    case("adaptive_log_softmax_with_loss", [R(8), FX(4, False), R(8, 4), [[R(8, 2), R(2, 10)]], [3, 13]], {},
+         (0, 2), tag="-unbatched"),
+    # hsigmoid_loss: the default tree (each row's path shorter than the longest adds log 2), a custom tree
+    case("hsigmoid_loss", [R(5, 3), FX([0, 3, 5, 2, 6], False), 7, R(6, 3), R(6, 1)], {}, (0, 3, 4)),
+    case("hsigmoid_loss", [R(4, 3), FX([[1], [0], [2], [1]], False), 3, R(2, 3)], {}, (0, 3), tag="-nobias"),
+    case("hsigmoid_loss", [R(4, 3), FX([0, 1, 2, 3], False), 5, R(5, 3), R(5, 1)],
+         {"path_table": FX([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]], False),
+          "path_code": FX([[1, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0]], False)}, (0, 3, 4), tag="-custom"),
+    case("gather_tree", [FX([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]], False),
+                         FX([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]], False)], {}, ()),
+    # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
+    case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
+         {"reduction": "none", "zero_infinity": True}, tag="-edge"),
 ]
 
 
 # Paddle 3.3.1's backward disagrees with the derivative of its own forward here (layer_norm whose
-# normalized_shape spans two dims with weight and bias; group_norm in NHWC): the fixture also keeps
-# central differences of Paddle's float64 forward, and the tests compare the gradients with those
-FD_CASES = {"layer_norm", "group_norm-nhwc"}
+# normalized_shape spans two dims with weight and bias; group_norm in NHWC; ctc_loss on a label that holds the
+# blank index): the fixture also keeps central differences of Paddle's float64 forward, and the tests compare the
+# gradients with those
+FD_CASES = {"layer_norm", "group_norm-nhwc", "ctc_loss-edge"}
 
 
 def central_differences(fn, args, kwargs, ct, wrt, eps=1e-6):  # noqa: ANN001, ANN201
@@ -225,6 +249,8 @@ def draw(spec, rng):  # noqa: ANN001, ANN201
         return e / e.sum(-1, keepdims=True)
     if kind == "int":
         return rng.integers(spec[2], spec[3], spec[1]).astype(np.int64)
+    if kind == "fixed32":
+        return np.asarray(spec[1], np.int32)
     if kind == "fixed":
         return np.asarray(spec[1], np.float64 if spec[2] else np.int64)
     raise ValueError(kind)
@@ -237,12 +263,19 @@ def is_spec(a):  # noqa: ANN001, ANN201
 def materialise(c):  # noqa: ANN001, ANN201
     """The case with every array spec replaced by its numpy array (deterministic per case id)."""
     rng = np.random.default_rng(zlib.crc32(c["id"].encode()))
-    args = [draw(a, rng) if is_spec(a) else a for a in c["args"]]
+    def one(a):  # noqa: ANN001, ANN202  (a list of specs: a nested list of arrays, e.g. tail_weights)
+        if is_spec(a):
+            return draw(a, rng)
+        return [one(x) for x in a] if isinstance(a, list) else a
+
+    args = [one(a) for a in c["args"]]
     kwargs = {k: draw(v, rng) if is_spec(v) else v for k, v in c["kwargs"].items()}
     return args, kwargs
 
 
 def enc(a):  # noqa: ANN001, ANN201
+    if isinstance(a, list):
+        return [enc(x) for x in a]
     if isinstance(a, np.ndarray):
         return {"array": a.tolist(), "dtype": str(a.dtype), "shape": list(a.shape)}
     return a
@@ -259,6 +292,8 @@ def main() -> None:
                "kwargs": {k: enc(v) for k, v in kwargs.items()}, "results": {}}
         for dt in c["dtypes"]:
             def tens(a, i, c=c, dt=dt):  # noqa: ANN001, ANN202
+                if isinstance(a, list):
+                    return [tens(x, -1) for x in a]
                 if not isinstance(a, np.ndarray):
                     return a
                 t = paddle.to_tensor(a.astype(dt) if a.dtype.kind == "f" else a)

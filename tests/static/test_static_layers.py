@@ -244,6 +244,53 @@ def test_save_and_load_errors(tmp_path):
         np.testing.assert_array_equal(np.asarray(scope.find_var("linear_0.w_0").get_tensor()), before)
 
 
+def test_load_with_var_list_sets_only_those_variables(tmp_path):
+    main, startup, net, loss, _ = _mlp("momentum_decay_clip")
+    feed = {"x": IN["mlp_x"], "y": IN["mlp_y"]}
+    exe = paddle.static.Executor()
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        exe.run(main, feed=feed, fetch_list=[loss])
+        paddle.static.save(main, str(tmp_path / "mlp"))
+        saved = {v.name: np.asarray(scope.find_var(v.name).get_tensor()).copy() for v in main.list_vars()
+                 if v.persistable and scope.find_var(v.name) is not None}
+        for name, value in saved.items():  # every persistable value changed in the scope
+            scope.find_var(name).get_tensor().set(value + 5, paddle.CPUPlace())
+        velocity = next(v for v in main.list_vars() if v.persistable and "velocity" in v.name)
+        chosen = [net[0].weight, net[2].bias, velocity]
+        paddle.static.load(main, str(tmp_path / "mlp"), exe, var_list=chosen)
+        for name, value in saved.items():
+            got = np.asarray(scope.find_var(name).get_tensor())
+            want = value if name in {v.name for v in chosen} else value + 5
+            np.testing.assert_array_equal(got, want, err_msg=name)
+        paddle.static.load(main, str(tmp_path / "mlp"), exe, var_list=[])  # nothing to load
+        np.testing.assert_array_equal(np.asarray(scope.find_var(net[0].bias.name).get_tensor()),
+                                      saved[net[0].bias.name] + 5)
+
+
+def test_load_var_list_errors(tmp_path):
+    main, startup, net, loss, _ = _mlp("sgd")
+    other, other_start = programs()
+    with paddle.utils.unique_name.guard("other_"), paddle.static.program_guard(other, other_start):
+        foreign = paddle.nn.Linear(2, 2).weight
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        paddle.static.Executor().run(startup)
+        paddle.static.save(main, str(tmp_path / "m"))
+        x = main.global_block().var("x")
+        with pytest.raises(LookupError, match=r"paddle.static.load: the variable \S*linear_0.w_0 in var_list is "
+                                              r"not in the program's variable list"):
+            paddle.static.load(main, str(tmp_path / "m"), var_list=[foreign])
+        with pytest.raises(ValueError, match=r"paddle.static.load: the variable x in var_list is not persistable"):
+            paddle.static.load(main, str(tmp_path / "m"), var_list=[x])
+        with pytest.raises(TypeError, match=r"paddle.static.load: var_list must hold Variables of the program, but "
+                                            r"received str"):
+            paddle.static.load(main, str(tmp_path / "m"), var_list=["linear_0.w_0"])
+        with pytest.raises(TypeError, match=r"paddle.static.load: var_list must be a list"):
+            paddle.static.load(main, str(tmp_path / "m"), var_list=net[0].weight)
+
+
 _FORWARD_CASES = [
     ("nn.LSTM(4, 5)", [2, 3, 4], 1), ("nn.GRU(4, 5, num_layers=2, direction='bidirect')", [2, 3, 4], 1),
     ("nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)", [2, 3, 4], 1), ("nn.MultiHeadAttention(4, 2)", [2, 3, 4], 3),

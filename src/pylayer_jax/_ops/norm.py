@@ -249,3 +249,40 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     acc = sum(padded[..., i : i + c] for i in range(size))
     div = jnp.moveaxis((k + alpha / size * acc) ** beta, -1, caxis)
     return x / div
+
+
+def _spectral_checks(op, a):  # noqa: ANN001, ANN202
+    w, u, v, dim = a["weight"], a["u"], a["v"], a["dim"]
+    shape = list(w.shape)
+    if not isinstance(dim, int) or not 0 <= dim < len(shape):
+        raise ValueError(f"{op}: dim must be an axis in [0, {len(shape)}) of the {len(shape)}-D weight, but received "
+                         f"{dim!r}.")
+    h = shape[dim]
+    rest = 1
+    for i, d in enumerate(shape):
+        rest *= d if i != dim else 1
+    if list(u.shape) != [h] or list(v.shape) != [rest]:
+        raise ValueError(f"{op}: u must have shape [{h}] (weight's axis {dim}) and v [{rest}] (the other axes' "
+                         f"product) for a weight of shape {shape}, but received {list(u.shape)} and {list(v.shape)}.")
+    if a["power_iters"] < 0:
+        raise ValueError(f"{op}: power_iters must not be negative, but received {a['power_iters']}.")
+    return []
+
+
+@defop(("weight", "u", "v"), saves=("weight", "u", "v"), nondiff=("u", "v"), method=False, checks=_spectral_checks)
+def spectral_norm(weight, u, v, dim=0, power_iters=1, eps=1e-12):
+    """``weight / sigma``: sigma is ``u^T W v`` for the weight as an ``[h, w]`` matrix ``W`` (axis ``dim`` first),
+    after ``power_iters`` power-iteration steps from the vectors ``u`` ``[h]`` and ``v`` ``[w]`` (which are not
+    changed, as in Paddle). The gradient holds the iterated ``u`` and ``v`` fixed: ``(g - <g, W> / sigma * u v^T) /
+    sigma``. (Paddle 3.3.1's kernel computes ``g * (1 - u v^T * sum(W / sigma)) / sigma`` instead, which is not
+    the derivative.)"""
+    perm = (dim, *[i for i in range(weight.ndim) if i != dim])
+    mat = jnp.reshape(jnp.transpose(weight, perm), (weight.shape[dim], -1))
+    fixed = lax.stop_gradient(mat)
+    for _ in range(power_iters):
+        v = fixed.T @ u
+        v = v / (jnp.linalg.norm(v) + eps)
+        u = fixed @ v
+        u = u / (jnp.linalg.norm(u) + eps)
+    sigma = u @ mat @ v
+    return weight / sigma

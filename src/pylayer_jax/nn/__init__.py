@@ -2,6 +2,7 @@
 
 # gradient clipping
 from . import clip as clip
+from . import decode as decode
 from . import functional as functional
 from . import initializer as initializer
 from . import layer as layer
@@ -70,6 +71,8 @@ from .layer._conv import Conv2DTranspose as Conv2DTranspose
 from .layer._conv import Conv3D as Conv3D
 from .layer._conv import Conv3d as Conv3d
 from .layer._conv import Conv3DTranspose as Conv3DTranspose
+from .layer._decode import BeamSearchDecoder as BeamSearchDecoder
+from .layer._decode import dynamic_decode as dynamic_decode
 from .layer._dropout import AlphaDropout as AlphaDropout
 from .layer._dropout import Dropout as Dropout
 from .layer._dropout import Dropout2D as Dropout2D
@@ -97,6 +100,9 @@ from .layer._loss import SmoothL1Loss as SmoothL1Loss
 from .layer._loss import SoftMarginLoss as SoftMarginLoss
 from .layer._loss import TripletMarginLoss as TripletMarginLoss
 from .layer._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from .layer._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
+from .layer._loss_seq import CTCLoss as CTCLoss
+from .layer._loss_seq import HSigmoidLoss as HSigmoidLoss
 from .layer._norm import BatchNorm1D as BatchNorm1D
 from .layer._norm import BatchNorm2D as BatchNorm2D
 from .layer._norm import BatchNorm3D as BatchNorm3D
@@ -106,6 +112,9 @@ from .layer._norm import InstanceNorm2D as InstanceNorm2D
 from .layer._norm import InstanceNorm3D as InstanceNorm3D
 from .layer._norm import LayerNorm as LayerNorm
 from .layer._norm import LocalResponseNorm as LocalResponseNorm
+from .layer._norm_extra import BatchNorm as BatchNorm
+from .layer._norm_extra import SpectralNorm as SpectralNorm
+from .layer._norm_extra import SyncBatchNorm as SyncBatchNorm
 from .layer._padding import CircularPad1D as CircularPad1D
 from .layer._padding import CircularPad1d as CircularPad1d
 from .layer._padding import CircularPad2D as CircularPad2D

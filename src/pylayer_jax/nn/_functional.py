@@ -305,6 +305,10 @@ sigmoid_focal_loss = with_chain("sigmoid_focal_loss", _chains.sigmoid_focal_loss
 dice_loss = with_chain("dice_loss", _chains.dice_loss)
 triplet_margin_loss = with_chain("triplet_margin_loss", _chains.triplet_margin_loss)
 npair_loss = with_chain("npair_loss", _chains.npair_loss)
+ctc_loss = public(TABLE["ctc_loss"])
+gather_tree = public(TABLE["gather_tree"])
+# (paddle.static.nn.spectral_norm in Paddle; nn.SpectralNorm calls it)
+spectral_norm = public(TABLE["spectral_norm"])
 
 
 def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False, ignore_index: int = -100,
@@ -362,6 +366,52 @@ def batch_norm(
         running_mean.set_value(mean)
         running_var.set_value(var)
     return out
+
+
+def adaptive_log_softmax_with_loss(
+    input: Tensor,
+    label: Tensor,
+    head_weight: Tensor,
+    tail_weights: Sequence[Sequence[Tensor]],
+    cutoffs: Sequence[int],
+    head_bias: Tensor | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """Adaptive softmax: ``(output, loss)``, the log-probability of each row's label and ``mean(-output)``.
+
+    Labels below ``cutoffs[0]`` are scored by the head (``input @ head_weight + head_bias``, log-softmax over the
+    shortlist and one entry per cluster); a label in cluster ``i`` (``[cutoffs[i], cutoffs[i + 1])``) adds the
+    log-softmax of ``input @ tail_weights[i][0] @ tail_weights[i][1]``. ``cutoffs`` ends with the class count.
+    """
+    pairs = list(tail_weights)
+    if not all(isinstance(p, list | tuple) and len(p) == 2 for p in pairs):
+        raise TypeError("adaptive_log_softmax_with_loss: tail_weights must be a list of [weight, weight] pairs "
+                        f"(one per cluster), but received {[type(p).__name__ for p in pairs]}.")
+    cut = tuple(int(c.item()) if isinstance(c, Tensor) else c for c in cutoffs)
+    out = apply_op(TABLE["adaptive_log_softmax_with_loss"],
+                   (input, label, head_weight, [w for p in pairs for w in p], head_bias), {"cutoffs": cut})
+    return out[0], out[1]
+
+
+def hsigmoid_loss(
+    input: Tensor,
+    label: Tensor,
+    num_classes: int,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    path_table: Tensor | None = None,
+    path_code: Tensor | None = None,
+    is_sparse: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Hierarchical sigmoid loss ``[N, 1]`` over Paddle's default binary tree of ``num_classes`` classes
+    (``weight`` ``[num_classes - 1, D]``, ``bias`` ``[num_classes - 1, 1]``), or over a custom tree given by
+    ``path_table`` (node ids, -1 padded) and ``path_code`` (bits). ``is_sparse`` gives the same (dense) gradient.
+    """
+    if not isinstance(is_sparse, bool):
+        raise TypeError(f"hsigmoid_loss: is_sparse must be a bool, but received {type(is_sparse).__name__}.")
+    return apply_op(TABLE["hsigmoid_loss"], (input, label, weight, bias, path_table, path_code),
+                    {"num_classes": num_classes})
 
 
 def group_norm(

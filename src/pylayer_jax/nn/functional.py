@@ -3,6 +3,7 @@
 from ._functional import adaptive_avg_pool1d as adaptive_avg_pool1d
 from ._functional import adaptive_avg_pool2d as adaptive_avg_pool2d
 from ._functional import adaptive_avg_pool3d as adaptive_avg_pool3d
+from ._functional import adaptive_log_softmax_with_loss as adaptive_log_softmax_with_loss
 from ._functional import adaptive_max_pool1d as adaptive_max_pool1d
 from ._functional import adaptive_max_pool2d as adaptive_max_pool2d
 from ._functional import adaptive_max_pool3d as adaptive_max_pool3d
@@ -26,6 +27,7 @@ from ._functional import conv3d_transpose as conv3d_transpose
 from ._functional import cosine_embedding_loss as cosine_embedding_loss
 from ._functional import cosine_similarity as cosine_similarity
 from ._functional import cross_entropy as cross_entropy
+from ._functional import ctc_loss as ctc_loss
 from ._functional import dice_loss as dice_loss
 from ._functional import dropout as dropout
 from ._functional import dropout1d as dropout1d
@@ -36,6 +38,7 @@ from ._functional import elu_ as elu_
 from ._functional import embedding as embedding
 from ._functional import feature_alpha_dropout as feature_alpha_dropout
 from ._functional import fold as fold
+from ._functional import gather_tree as gather_tree
 from ._functional import gaussian_nll_loss as gaussian_nll_loss
 from ._functional import gelu as gelu
 from ._functional import glu as glu
@@ -48,6 +51,7 @@ from ._functional import hardswish as hardswish
 from ._functional import hardtanh as hardtanh
 from ._functional import hardtanh_ as hardtanh_
 from ._functional import hinge_embedding_loss as hinge_embedding_loss
+from ._functional import hsigmoid_loss as hsigmoid_loss
 from ._functional import instance_norm as instance_norm
 from ._functional import interpolate as interpolate
 from ._functional import kl_div as kl_div

@@ -57,14 +57,41 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
             pickle.dump({v.name: np.asarray(scope.values[v.name]) for v in vs}, f, protocol=protocol)
 
 
+def _selected(api: str, program: Program, var_list: Any, params: list[Variable],
+              opt: list[Variable]) -> tuple[list[Variable], list[Variable]]:
+    """The parameters and optimizer-state Variables named by ``var_list`` (all of them when it is None)."""
+    if var_list is None:
+        return params, opt
+    if not isinstance(var_list, list | tuple):
+        raise TypeError(f"{api}: var_list must be a list of the program's Variables, but received "
+                        f"{type(var_list).__name__}.")
+    names = set()
+    known = {v.name for v in program.list_vars()}
+    loadable = {v.name for v in params + opt}
+    for v in var_list:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{api}: var_list must hold Variables of the program, but received "
+                            f"{type(v).__name__} ({v!r}).")
+        if v.name not in known:
+            raise LookupError(f"{api}: the variable {v.name} in var_list is not in the program's variable list; pass "
+                              "Variables of the program being loaded.")
+        if v.name not in loadable:
+            raise ValueError(f"{api}: the variable {v.name} in var_list is not persistable (neither a parameter nor "
+                             "optimizer state), so no file holds it; pass parameters or optimizer state.")
+        names.add(v.name)
+    return [v for v in params if v.name in names], [v for v in opt if v.name in names]
+
+
 def load(program: Program, model_path: str, executor: Any = None, var_list: Any = None) -> None:
     """Set the program's parameters (and optimizer state, when ``.pdopt`` exists) in the scope from the files
-    ``save`` (here or in Paddle) wrote."""
+    ``save`` (here or in Paddle) wrote.
+
+    ``var_list``: a list of the program's parameters / optimizer-state Variables to load (the others keep their
+    values in the scope); None loads them all. (Paddle 3.3.1 reads ``var_list`` only for files written by
+    ``save_vars`` and loads every variable of a ``.pdparams`` file whatever it holds.)
+    """
     api = "paddle.static.load"
     _check_program(api, program)
-    if var_list is not None:
-        raise NotImplementedError(f"{api}: var_list (files written by save_vars/save_params) is not supported; "
-                                  f"received {var_list!r}. Save with paddle.static.save and pass var_list=None.")
     prefix = model_path
     for ext in (".pdparams", ".pdopt", ".pdmodel", ".json"):
         if prefix.endswith(ext):
@@ -73,13 +100,18 @@ def load(program: Program, model_path: str, executor: Any = None, var_list: Any 
     if not os.path.exists(prefix + ".pdparams"):
         raise ValueError(f"{api}: {prefix + '.pdparams'} does not exist; pass the prefix given to "
                          "paddle.static.save.")
-    params, opt = _split(program)
+    params, opt = _selected(api, program, var_list, *_split(program))
     scope = global_scope()
     todo = [(".pdparams", params)]
     if opt and os.path.exists(prefix + ".pdopt"):
         todo.append((".pdopt", opt))
+    elif opt and var_list is not None:
+        raise ValueError(f"{api}: var_list names optimizer state ({[v.name for v in opt]}) but "
+                         f"{prefix + '.pdopt'} does not exist.")
     new = {}
     for suffix, vs in todo:
+        if not vs:
+            continue
         with open(prefix + suffix, "rb") as f:
             saved = pickle.load(f, encoding="latin1")
         for v in vs:

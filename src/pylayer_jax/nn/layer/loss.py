@@ -20,3 +20,6 @@ from ._loss import SmoothL1Loss as SmoothL1Loss
 from ._loss import SoftMarginLoss as SoftMarginLoss
 from ._loss import TripletMarginLoss as TripletMarginLoss
 from ._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from ._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
+from ._loss_seq import CTCLoss as CTCLoss
+from ._loss_seq import HSigmoidLoss as HSigmoidLoss

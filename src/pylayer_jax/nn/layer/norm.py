@@ -9,3 +9,6 @@ from ._norm import InstanceNorm2D as InstanceNorm2D
 from ._norm import InstanceNorm3D as InstanceNorm3D
 from ._norm import LayerNorm as LayerNorm
 from ._norm import LocalResponseNorm as LocalResponseNorm
+from ._norm_extra import BatchNorm as BatchNorm
+from ._norm_extra import SpectralNorm as SpectralNorm
+from ._norm_extra import SyncBatchNorm as SyncBatchNorm
