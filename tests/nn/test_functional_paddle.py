@@ -154,8 +154,7 @@ def test_nn_functional_name_coverage() -> None:
 #   (getitem), then where / maximum / scatter_nd_add: 7 tensors whose sizes depend on the label values ([6] = the
 #   number of valid pairs). Removing it needs that data-dependent chain (nonzero, gather, scatter_nd_add) eagerly.
 COMPOSED_IN_PYTHON = {
-    "scaled_dot_product_attention",
-    "scaled_dot_product_attention-causal", "scaled_dot_product_attention-mask", "multi_label_margin_loss",
+    "multi_label_margin_loss",
     # Paddle writes it as a chain of linear / gather / log_softmax ops (head and each tail cluster)
     "adaptive_log_softmax_with_loss", "adaptive_log_softmax_with_loss-unbatched",
 }

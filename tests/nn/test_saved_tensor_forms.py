@@ -87,6 +87,17 @@ CASES = {
     "cross_entropy-soft-smooth": ("cross_entropy", [R(3, 4), rng.dirichlet(np.ones(4), 3)], (0,),
                                   {"soft_label": True, "label_smoothing": 0.1}),
     "npair_loss": ("npair_loss", [R(4, 3), R(4, 3), np.array([1.0, 2.0, 1.0, 3.0])], (0, 1), {"l2_reg": 0.01}),
+    "scaled_dot_product_attention-gqa": ("scaled_dot_product_attention", [R(2, 3, 4, 5), R(2, 6, 2, 5), R(2, 6, 2, 5)],
+                                         (0, 1, 2), {}),
+    "scaled_dot_product_attention-causal": ("scaled_dot_product_attention", [R(1, 4, 2, 3), R(1, 4, 2, 3),
+                                                                             R(1, 4, 2, 3)], (0, 1, 2),
+                                            {"is_causal": True, "scale": 0.3}),
+    "scaled_dot_product_attention-bool-mask": ("scaled_dot_product_attention",
+                                               [R(1, 3, 2, 4), R(1, 5, 2, 4), R(1, 5, 2, 4),
+                                                np.tril(np.ones((3, 5), bool), 1)], (0, 1, 2), {}),
+    "scaled_dot_product_attention-float-mask": ("scaled_dot_product_attention",
+                                                [R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 1, 3, 3)],
+                                                (0, 1, 2, 3), {"is_causal": True}),
 }
 
 
@@ -165,6 +176,23 @@ def test_rrelu_training_under_hooks_uses_the_same_slopes_and_gradient() -> None:
     np.testing.assert_array_equal(y2.numpy(), y.numpy())
     np.testing.assert_array_equal(g2.numpy(), g.numpy())
     assert log == ["pack", "pack", "unpack", "unpack"]  # x and the noise
+
+
+def test_attention_dropout_under_hooks_uses_the_same_mask_and_gradient() -> None:
+    q, k, v = (P.to_tensor(R(2, 3, 2, 4), stop_gradient=False) for _ in range(3))
+    P.seed(5)
+    y = F.scaled_dot_product_attention(q, k, v, dropout_p=0.4)
+    g = P.grad(y.sum(), [q, k, v])
+    P.seed(5)
+    log: list = []
+    with _negating_hooks(log):
+        y2 = F.scaled_dot_product_attention(q, k, v, dropout_p=0.4)
+    g2 = P.grad(y2.sum(), [q, k, v])
+    np.testing.assert_allclose(y2.numpy(), y.numpy(), rtol=1e-12, atol=1e-14)
+    for a, b in zip(g2, g):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+    # the scaled query, key, softmax, weights and value (dropout keeps its key, not a packed tensor)
+    assert log.count("pack") == 5 and log.count("unpack") == 5, log
 
 
 @pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])

@@ -238,3 +238,34 @@ def cross_entropy_soft(input: Tensor, label: Tensor, weight: Tensor | None, redu
         return _op("sum", out)
     total = _op("sum", wg)
     return _op("sum", out) / (total + _op("cast", total == 0.0, dtype=total.dtype))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 rng: Tensor | None = None, dropout_p: float = 0.0, is_causal: bool = False,
+                                 training: bool = True, scale: float | None = None) -> Tensor:
+    # Paddle's math backend: key and value heads repeated for grouped-query attention, [batch, heads, seq, dim]
+    # views, the scaled query times the key, the mask added, softmax, dropout, times the value
+    hq, hk = query.shape[2], key.shape[2]
+    if hk != hq:
+        key, value = ([_op("flatten", _op("expand", _op("unsqueeze", t, 3), [-1, -1, -1, hq // hk, -1]), 2, 3)
+                       for t in (key, value)])
+    q, k, v = (_op("transpose", t, [0, 2, 1, 3]) for t in (query, key, value))
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    product = _op("matmul", _op("scale", q, sc), k, transpose_y=True)
+    if is_causal:
+        lq, lk = product.shape[-2:]
+        with no_grad():
+            upper = _op("triu", _op("full", [lq, lk], -math.inf, dtype=product.dtype), 1)
+        product = product + upper
+    if attn_mask is not None:
+        if attn_mask.dtype.name == "bool":
+            with no_grad():
+                attn_mask = _op("where", attn_mask, _op("zeros", [1], dtype=product.dtype),
+                                _op("full", [1], -math.inf, dtype=product.dtype))
+        product = product + (attn_mask if attn_mask.dtype == product.dtype else
+                             _op("cast", attn_mask, dtype=product.dtype))
+    weights = _op("softmax", product)
+    if dropout_p > 0 and training:
+        weights = _op("dropout", weights, rng, p=dropout_p)
+    out = _op("transpose", _op("matmul", weights, v), [0, 2, 1, 3])
+    return out if out.dtype == query.dtype else _op("cast", out, dtype=query.dtype)

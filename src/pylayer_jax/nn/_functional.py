@@ -581,8 +581,11 @@ def scaled_dot_product_attention(
     if not enable_gqa and query.shape[2] != key.shape[2]:
         raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
     rng = random_key() if dropout_p > 0 and training else _NO_KEY
-    return apply_op(TABLE["scaled_dot_product_attention"], (query, key, value, attn_mask, rng),
-                    {"dropout_p": float(dropout_p), "is_causal": is_causal, "training": training, "scale": scale})
+    return _sdpa(query, key, value, attn_mask, rng, dropout_p=float(dropout_p), is_causal=is_causal,
+                 training=training, scale=scale)
+
+
+_sdpa = with_chain("scaled_dot_product_attention", _chains.scaled_dot_product_attention)
 
 
 # ---- in-place forms: the out-of-place op written into x ----
