@@ -146,17 +146,11 @@ def test_nn_functional_name_coverage() -> None:
 # Paddle writes these functions in Python as chains of elementary ops, each packing its own operands and results;
 # here each is one fused op that saves what its derivative reads. The other chains run as the same chains of table
 # ops under hooks (nn/_chains.py); these do not yet:
-# - scaled_dot_product_attention: Paddle 3.3.1 on CPU transposes q, k, v to [B, H, L, D] and packs the scaled query
-#   and the key (matmul), the softmax, and the weights and value (matmul): 5 tensors in the head-major layout, where
-#   the fused op keeps q, k, v (and the mask) as given. Removing it needs sdpa.py's chain (GQA repeat, bool masks made
-#   additive, the causal -1e4 triangle, dropout) written with transpose / scale / matmul / softmax table ops.
 # - multi_label_margin_loss: Paddle's chain indexes the valid (sample, target) pairs with three int64 index tensors
 #   (getitem), then where / maximum / scatter_nd_add: 7 tensors whose sizes depend on the label values ([6] = the
 #   number of valid pairs). Removing it needs that data-dependent chain (nonzero, gather, scatter_nd_add) eagerly.
 COMPOSED_IN_PYTHON = {
     "multi_label_margin_loss",
-    # Paddle writes it as a chain of linear / gather / log_softmax ops (head and each tail cluster)
-    "adaptive_log_softmax_with_loss", "adaptive_log_softmax_with_loss-unbatched",
 }
 # Paddle's kernels keep tensors the fused ops here recompute in their backward
 OTHER = {

@@ -195,6 +195,38 @@ def test_attention_dropout_under_hooks_uses_the_same_mask_and_gradient() -> None
     assert log.count("pack") == 5 and log.count("unpack") == 5, log
 
 
+@pytest.mark.parametrize("batched", [True, False])
+def test_adaptive_log_softmax_chain_under_transforming_hooks_equals_jax_grad(batched: bool) -> None:
+    # labels in the head, in both clusters and (unbatched) in the second cluster only
+    x = R(5, 6) if batched else R(6)
+    label = np.array([0, 7, 3, 9, 5]) if batched else np.array(8)
+    cutoffs = [3, 6, 10]
+    head_w, head_b = R(6, 5), R(5)
+    tails = [R(6, 3), R(3, 3), R(6, 2), R(2, 4)]
+    arrays = [x, head_w, head_b, *tails]
+    ts = [P.to_tensor(a, stop_gradient=False) for a in arrays]
+    log: list = []
+    with _negating_hooks(log):
+        out, loss = F.adaptive_log_softmax_with_loss(ts[0], P.to_tensor(label), ts[1], [ts[3:5], ts[5:7]], cutoffs,
+                                                     head_bias=ts[2])
+    ct = _ct(tuple(out.shape))
+    got = P.grad((out * P.to_tensor(ct)).sum() + loss * 0.7, ts, allow_unused=True)
+    assert log.count("pack") >= 9 and log.count("unpack") == log.count("pack"), log
+
+    def f(x, hw, hb, *tw):  # noqa: ANN001, ANN002, ANN202
+        o, m = TABLE["adaptive_log_softmax_with_loss"].fn(x, jnp.asarray(label), hw, list(tw), hb, tuple(cutoffs))
+        return jnp.sum(o * ct) + m * 0.7
+
+    want = jax.grad(f, argnums=tuple(range(len(arrays))))(*[jnp.asarray(a) for a in arrays])
+    # (as in Paddle's chain, a cluster without rows is not in the graph: its weights get no gradient)
+    assert [g is None for g in got] == [False] * 3 + [not batched] * 2 + [False] * 2
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g is None:
+            assert not np.any(np.asarray(w)), f"tensor {i}"
+        else:
+            np.testing.assert_allclose(g.numpy(), np.asarray(w), rtol=1e-10, atol=1e-12, err_msg=f"tensor {i}")
+
+
 @pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])
 def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> None:
     fn, arrays, diff, attrs = CASES[cid]

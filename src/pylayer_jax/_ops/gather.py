@@ -104,7 +104,7 @@ def scatter_nd(index, updates, shape):
     return jnp.zeros(tuple(shape), updates.dtype).at[_index_tuple(index)].add(updates)
 
 
-@defop(2, saves=("indices",), nondiff=("indices",), checks=_along("arr", "indices", True))
+@defop(2, saves=("arr", "indices"), nondiff=("indices",), checks=_along("arr", "indices", True))
 def take_along_axis(arr, indices, axis, broadcast=True):
     """Elements of ``arr`` picked along ``axis`` by ``indices`` (same rank as ``arr``)."""
     if arr.ndim != indices.ndim:

@@ -14,11 +14,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .._autograd.grad_mode import no_grad
 from .._ops.table import TABLE
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
-from .._tensor.facade import Tensor
+from .._tensor.facade import Tensor, to_tensor
 
 
 def _op(name: str, *tensors: Any, **attrs: Any) -> Any:
@@ -269,3 +271,35 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         weights = _op("dropout", weights, rng, p=dropout_p)
     out = _op("transpose", _op("matmul", weights, v), [0, 2, 1, 3])
     return out if out.dtype == query.dtype else _op("cast", out, dtype=query.dtype)
+
+
+def adaptive_log_softmax_with_loss(input: Tensor, label: Tensor, head_weight: Tensor, tail_weights: list,
+                                   head_bias: Tensor | None = None, cutoffs: tuple = ()) -> tuple[Tensor, Tensor]:
+    # Paddle's loop over the clusters with rows: their rows selected, the two linear maps, log-softmax, the label's
+    # entry taken and scattered into the output (the output so far masked where it lands); then the head over all
+    # rows, its entry (the label, or the cluster's) taken and added
+    batched = label.ndim == 1
+    x = input if batched else _op("unsqueeze", input, 0)
+    lab = label if batched else _op("unsqueeze", label, 0)
+    labels = np.asarray(lab.numpy()).astype(np.int64)
+    n = labels.shape[0]
+    output = _op("zeros", [n], dtype=x.dtype)
+    gather = np.array(labels)
+    for i in range(1, len(cutoffs)):
+        lo, hi = cutoffs[i - 1], cutoffs[i]
+        in_cluster = (labels >= lo) & (labels < hi)
+        rows = np.nonzero(in_cluster)[0]
+        if rows.size == 0:
+            continue
+        gather[rows] = cutoffs[0] + i - 1
+        row_index = to_tensor(rows.astype(np.int64))
+        hidden = _op("linear", _op("index_select", x, row_index, axis=0), tail_weights[2 * i - 2])
+        logprob = _op("log_softmax", _op("linear", hidden, tail_weights[2 * i - 1]), axis=1)
+        relative = to_tensor((labels[rows] - lo)[:, None])
+        local = _op("squeeze", _op("take_along_axis", logprob, relative, 1), 1)
+        scattered = _op("scatter_nd", _op("unsqueeze", row_index, 1), local, [n])
+        output = output * _op("cast", scattered == 0, dtype=output.dtype) + scattered
+    head = _op("log_softmax", _op("linear", x, head_weight, head_bias), axis=1)
+    output = output + _op("squeeze", _op("take_along_axis", head, to_tensor(gather[:, None]), 1), 1)
+    loss = _op("mean", -output)
+    return (output if batched else _op("squeeze", output, 0)), loss

@@ -388,9 +388,12 @@ def adaptive_log_softmax_with_loss(
         raise TypeError("adaptive_log_softmax_with_loss: tail_weights must be a list of [weight, weight] pairs "
                         f"(one per cluster), but received {[type(p).__name__ for p in pairs]}.")
     cut = tuple(int(c.item()) if isinstance(c, Tensor) else c for c in cutoffs)
-    out = apply_op(TABLE["adaptive_log_softmax_with_loss"],
-                   (input, label, head_weight, [w for p in pairs for w in p], head_bias), {"cutoffs": cut})
+    out = _adaptive_log_softmax_with_loss(input, label, head_weight, [w for p in pairs for w in p], head_bias,
+                                          cutoffs=cut)
     return out[0], out[1]
+
+
+_adaptive_log_softmax_with_loss = with_chain("adaptive_log_softmax_with_loss", _chains.adaptive_log_softmax_with_loss)
 
 
 def hsigmoid_loss(
