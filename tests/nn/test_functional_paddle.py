@@ -143,15 +143,9 @@ def test_nn_functional_name_coverage() -> None:
 # test compares the count, shapes, dtypes and order of the packed tensors with Paddle's. The cases below are the
 # exceptions, each with its reason; each is asserted to differ, so a case that comes to match fails.
 #
-# Paddle writes these functions in Python as chains of elementary ops, each packing its own operands and results;
-# here each is one fused op that saves what its derivative reads. The other chains run as the same chains of table
-# ops under hooks (nn/_chains.py); these do not yet:
-# - multi_label_margin_loss: Paddle's chain indexes the valid (sample, target) pairs with three int64 index tensors
-#   (getitem), then where / maximum / scatter_nd_add: 7 tensors whose sizes depend on the label values ([6] = the
-#   number of valid pairs). Removing it needs that data-dependent chain (nonzero, gather, scatter_nd_add) eagerly.
-COMPOSED_IN_PYTHON = {
-    "multi_label_margin_loss",
-}
+# Paddle writes some functions in Python as chains of elementary ops, each packing its own operands and results;
+# under hooks they run here as the same chains of table ops (nn/_chains.py). None is left as an exception.
+COMPOSED_IN_PYTHON: set[str] = set()
 # Paddle's kernels keep tensors the fused ops here recompute in their backward
 OTHER = {
     # Paddle's warp-ctc kernel computes the logits' gradient during the forward and keeps it (with the input

@@ -303,3 +303,22 @@ def adaptive_log_softmax_with_loss(input: Tensor, label: Tensor, head_weight: Te
     output = output + _op("squeeze", _op("take_along_axis", head, to_tensor(gather[:, None]), 1), 1)
     loss = _op("mean", -output)
     return (output if batched else _op("squeeze", output, 0)), loss
+
+
+def multi_label_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean") -> Tensor:
+    # Paddle's chain over the valid (row, target) pairs: the target scores and the rows gathered by index tensors,
+    # the hinge masked off at each row's targets, relu as a maximum, the per-pair sums scattered back to the rows
+    n, c = input.shape
+    labels = np.asarray(label.numpy()).astype(np.int64)
+    valid = np.cumprod(labels != -1, axis=1).astype(bool)  # the targets: entries before the first -1
+    rows, cols = np.nonzero(valid)
+    targets = labels[rows, cols]
+    non_target = np.ones((n, c), bool)
+    non_target[rows, targets] = False
+    row_ids = to_tensor(rows.astype(np.int64))
+    margin = 1 - _op("unsqueeze", input[row_ids, to_tensor(targets)], -1) + input[row_ids]
+    margin = _op("where", to_tensor(non_target[rows]), margin, _op("zeros_like", margin))
+    hinge = _op("maximum", margin, _op("zeros_like", margin))
+    losses = _op("scatter_nd_add", _op("zeros", [n], dtype=input.dtype), _op("unsqueeze", row_ids, -1),
+                 _op("sum", hinge, axis=1))
+    return _reduce(_op("scale", losses, 1.0 / c), reduction)
