@@ -161,10 +161,6 @@ COMPOSED_IN_PYTHON = {
 }
 # Paddle's kernels keep tensors the fused ops here recompute in their backward
 OTHER = {
-    # Paddle's warp-ctc kernel computes the logits' gradient during the forward and keeps it (with the input
-    # lengths); here the backward differentiates the loss from the saved logits, labels and lengths
-    **{k: "keeps the gradient warp-ctc computed in the forward" for k in
-       ("ctc_loss", "ctc_loss-mean", "ctc_loss-blank3-sum-norm", "ctc_loss-edge")},
     # Paddle's hsigmoid kernel also keeps its clipped pre-activations [N, path length]; here the backward
     # recomputes them from the input, weight and bias it keeps
     **{k: "keeps its pre-activations" for k in ("hsigmoid_loss", "hsigmoid_loss-nobias", "hsigmoid_loss-custom")},
