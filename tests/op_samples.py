@@ -1150,6 +1150,13 @@ SAMPLES.update(
             Sample((rand(3, 3), np.array([0, 1, 2]), rand(4, 3), rand(4, 1), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
                     np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]])), {"num_classes": 4}, ref=_hsigmoid_ref),
         ],
+        # (tensors in the order of Paddle's backward: input, weight, label, path_table, path_code, bias)
+        "hsigmoid_loss_residuals": [
+            Sample((rand(4, 3), rand(5, 3), np.array([0, 3, 5, 2]), None, None, rand(5, 1)), {"num_classes": 6}),
+            Sample((rand(3, 2), rand(2, 2), np.array([[1], [0], [2]])), {"num_classes": 3}),
+            Sample((rand(3, 3), rand(4, 3), np.array([0, 1, 2]), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
+                    np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]]), rand(4, 1)), {"num_classes": 4}),
+        ],
     }
 )
 

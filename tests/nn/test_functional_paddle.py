@@ -159,12 +159,9 @@ COMPOSED_IN_PYTHON = {
     # Paddle writes it as a chain of linear / gather / log_softmax ops (head and each tail cluster)
     "adaptive_log_softmax_with_loss", "adaptive_log_softmax_with_loss-unbatched",
 }
-# Paddle's kernels keep tensors the fused ops here recompute in their backward
-OTHER = {
-    # Paddle's hsigmoid kernel also keeps its clipped pre-activations [N, path length]; here the backward
-    # recomputes them from the input, weight and bias it keeps
-    **{k: "keeps its pre-activations" for k in ("hsigmoid_loss", "hsigmoid_loss-nobias", "hsigmoid_loss-custom")},
-}
+# Paddle's kernels keep tensors the fused ops here would recompute in their backward (none left: under hooks
+# ctc_loss and hsigmoid_loss run forms that keep the warp-ctc gradient and the pre-activations)
+OTHER: dict[str, str] = {}
 
 
 def _packed(c: dict, dt: str) -> list[tuple[list[int], str]]:

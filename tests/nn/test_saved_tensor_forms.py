@@ -99,10 +99,19 @@ CASES = {
     "ctc_loss-edge": ("ctc_loss", [R(4, 3, 4), np.array([[1, 1, 2], [3, 0, 0], [2, 2, 0]], np.int32),
                                    np.array([3, 4, 4]), np.array([3, 1, 2])], (0,),
                       {"zero_infinity": True, "norm_by_times": True}),
+    # the hsigmoid form keeps the pre-activations (clipped to [-40, 40]: the large weights clip some)
+    "hsigmoid_loss": ("hsigmoid_loss", [R(5, 3), np.array([0, 3, 5, 2, 6]), R(6, 3), R(6, 1)], (0, 2, 3),
+                      {"num_classes": 7}),
+    "hsigmoid_loss-nobias": ("hsigmoid_loss", [R(4, 3), np.array([[1], [0], [2], [1]]), R(2, 3)], (0, 2),
+                             {"num_classes": 3}),
+    "hsigmoid_loss-custom-clipped": ("hsigmoid_loss", [R(4, 3), np.array([0, 1, 2, 3]), R(5, 3) * 30, R(5, 1),
+                                                       np.array([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]]),
+                                                       np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0]])],
+                                     (0, 2, 3), {"num_classes": 5}),
 }
 
-# functions called with their tensors by name
-BY_NAME = {"ctc_loss"}
+# functions called with their tensors by name (hsigmoid_loss takes num_classes before the weight)
+BY_NAME = {"ctc_loss", "hsigmoid_loss"}
 
 
 def _call_f(fn: str, tensors: list, attrs: dict):  # noqa: ANN202
@@ -188,7 +197,7 @@ def test_rrelu_training_under_hooks_uses_the_same_slopes_and_gradient() -> None:
     assert log == ["pack", "pack", "unpack", "unpack"]  # x and the noise
 
 
-@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])
+@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask", "hsigmoid_loss"])
 def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> None:
     fn, arrays, diff, attrs = CASES[cid]
 

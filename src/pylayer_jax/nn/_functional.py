@@ -438,6 +438,10 @@ def hsigmoid_loss(
     """
     if not isinstance(is_sparse, bool):
         raise TypeError(f"hsigmoid_loss: is_sparse must be a bool, but received {type(is_sparse).__name__}.")
+    if modes.saved_hooks:  # the form that keeps the pre-activations, as Paddle's kernel does
+        form = TABLE["hsigmoid_loss_residuals"]
+        return form.visible(apply_op(form, (input, weight, label, path_table, path_code, bias),
+                                     {"num_classes": num_classes}))
     return apply_op(TABLE["hsigmoid_loss"], (input, label, weight, bias, path_table, path_code),
                     {"num_classes": num_classes})
 
