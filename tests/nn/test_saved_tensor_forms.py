@@ -222,6 +222,21 @@ def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> N
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
 
 
+def test_ctc_and_hsigmoid_under_hooks_raise_the_errors_of_their_functions() -> None:
+    lp = P.to_tensor(R(4, 2, 3), stop_gradient=False)
+    labels, lengths = P.to_tensor(np.array([[1, 2], [2, 0]], np.int32)), P.to_tensor(np.array([4, 3]))
+    with saved_tensors_hooks(lambda t: t, lambda t: t):
+        with pytest.raises(ValueError, match=r"^ctc_loss: blank must be a class index in \[0, 3\), but received 3"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([2, 1])), blank=3)
+        with pytest.raises(ValueError, match=r"^ctc_loss: label_lengths holds 5, but each length must be in \[0, 2\]"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([5, 1])))
+        with pytest.raises(ValueError, match="reduction"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([2, 1])), reduction="avg")
+        x, w = P.to_tensor(R(3, 2), stop_gradient=False), P.to_tensor(R(3, 2))
+        with pytest.raises(ValueError, match=r"^hsigmoid_loss: label 4 is out of range for num_classes=4"):
+            F.hsigmoid_loss(x, P.to_tensor(np.array([0, 4, 1])), 4, w)
+
+
 def test_softmax_with_cross_entropy_forms_refuse_the_other_return_softmax() -> None:
     x, lab = P.to_tensor(R(3, 4)), P.to_tensor(np.array([[1], [0], [3]]))
     with pytest.raises(ValueError, match="runs with return_softmax=False.*use softmax_with_cross_entropy_softmax_residuals"):

@@ -189,7 +189,7 @@ def _hsigmoid_residuals_vjp(s, ct, num_classes=2):  # noqa: ANN001, ANN202
 @defop(("input", "weight", "label", "path_table", "path_code", "bias"),
        saves=("input", "weight", "label", "path_table", "path_code", "bias", "out1"), vjp=_hsigmoid_residuals_vjp,
        hidden=1, nondiff=("label", "path_table", "path_code"), method=False,
-       checks=_hsigmoid_checks)
+       checks=lambda op, a: _hsigmoid_checks("hsigmoid_loss", a))  # (the messages name the caller's function)
 def hsigmoid_loss_residuals(input, weight, label, path_table=None, path_code=None, bias=None, num_classes=2):
     """hsigmoid_loss (tensors in the order of Paddle's backward) that also gives (hidden) the clipped
     pre-activations ``[N, path length]`` its backward reads."""

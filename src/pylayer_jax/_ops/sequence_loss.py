@@ -114,10 +114,6 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     return per
 
 
-def _ctc_form_checks(op: str, a: dict) -> list:
-    return _lengths_checks(op, {**a, "reduction": "none"}, "log_probs", 0, 3, "labels")
-
-
 def _ctc_residuals_vjp(s, ct, blank=0, norm_by_times=False):  # noqa: ANN001, ANN202
     # the loss's cotangent scales the gradient the forward computed (the gradient's own cotangent adds nothing:
     # the op's derivative holds that gradient fixed, as Paddle's kernel does)
@@ -128,7 +124,9 @@ def _ctc_residuals_vjp(s, ct, blank=0, norm_by_times=False):  # noqa: ANN001, AN
 # Paddle's warp-ctc kernel computes the logits' gradient in the forward and keeps it with the input lengths (the
 # logits themselves are not kept): under saved-tensor hooks nn.functional runs this form, then reduces in Python
 @defop(4, saves=("input_lengths", "out1"), vjp=_ctc_residuals_vjp, hidden=1,
-       nondiff=("labels", "input_lengths", "label_lengths"), method=False, checks=_ctc_form_checks)
+       nondiff=("labels", "input_lengths", "label_lengths"), method=False,
+       # (the messages name the function the caller called)
+       checks=lambda op, a: _lengths_checks("ctc_loss", {**a, "reduction": "none"}, "log_probs", 0, 3, "labels"))
 def ctc_loss_residuals(log_probs, labels, input_lengths, label_lengths, blank=0, norm_by_times=False):
     """ctc_loss per sequence (``reduction='none'``, no ``zero_infinity``) that also gives (hidden) the gradient of
     each sequence's loss with respect to the logits ``[T, B, C]``, divided by the sequence's frame count with
