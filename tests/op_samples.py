@@ -66,7 +66,7 @@ def idx(values: Any) -> np.ndarray:
 RANDOM_OPS: set[str] = set()
 # outputs that pass no gradient by design (as Paddle's returned softmax of softmax_with_cross_entropy): their
 # numerical derivative is not their VJP, so check_grads leaves them out
-NO_GRAD_OUTPUTS: dict[str, tuple[int, ...]] = {"softmax_with_cross_entropy": (1,),
+NO_GRAD_OUTPUTS: dict[str, tuple[int, ...]] = {"softmax_with_cross_entropy": (1,), "ctc_loss_residuals": (1,),
                                                "softmax_with_cross_entropy_softmax_residuals": (1,)}
 
 SAMPLES: dict[str, list[Sample]] = {}
@@ -1059,6 +1059,12 @@ def _spectral_ref(w, u, v, dim=0, power_iters=1, eps=1e-12):
 _CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]], np.int32)
 SAMPLES.update(
     {
+        "ctc_loss_residuals": [
+            Sample((rand(6, 3, 4), _CTC_LABELS, np.array([6, 5, 2], np.int64), np.array([3, 2, 1], np.int64))),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([5, 4], np.int64), np.array([3, 2], np.int64)),
+                   {"blank": 3, "norm_by_times": True}),
+            Sample((rand(5, 2, 4), _CTC_LABELS[:2], np.array([3, 4], np.int64), np.array([3, 0], np.int64))),
+        ],
         "ctc_loss": [
             Sample((rand(6, 3, 4), _CTC_LABELS, np.array([6, 5, 2], np.int64), np.array([3, 2, 1], np.int64)),
                    {"reduction": "none"}, ref=_ctc_ref),
@@ -1143,6 +1149,13 @@ SAMPLES.update(
             Sample((rand(3, 2), np.array([[1], [0], [2]]), rand(2, 2), None), {"num_classes": 3}, ref=_hsigmoid_ref),
             Sample((rand(3, 3), np.array([0, 1, 2]), rand(4, 3), rand(4, 1), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
                     np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]])), {"num_classes": 4}, ref=_hsigmoid_ref),
+        ],
+        # (tensors in the order of Paddle's backward: input, weight, label, path_table, path_code, bias)
+        "hsigmoid_loss_residuals": [
+            Sample((rand(4, 3), rand(5, 3), np.array([0, 3, 5, 2]), None, None, rand(5, 1)), {"num_classes": 6}),
+            Sample((rand(3, 2), rand(2, 2), np.array([[1], [0], [2]])), {"num_classes": 3}),
+            Sample((rand(3, 3), rand(4, 3), np.array([0, 1, 2]), np.array([[0, 1, -1], [0, 2, 3], [1, -1, 2]]),
+                    np.array([[1, 0, 0], [0, 1, 1], [1, 0, 1]]), rand(4, 1)), {"num_classes": 4}),
         ],
     }
 )

@@ -210,6 +210,9 @@ ALLOWED: dict[str, str] = {
                                                          "the op always normalises by the input's statistics",
     **{f"_ops/activation.py::_rrelu_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
                                                 "noise already holds the slopes" for p in ("lower", "upper", "training")},
+    **{f"_ops/sequence_loss.py::_ctc_residuals_vjp::{p}": "an explicit VJP receives every attribute of its op; the "
+                                                          "saved gradient already holds the blank and the frame "
+                                                          "normalisation" for p in ("blank", "norm_by_times")},
     "_ops/loss_extra.py::_swce_vjp.rule::numeric_stable_mode": "an explicit VJP receives every attribute of its op; "
                                                                "the gradient reads the saved softmax",
     "_ops/loss_extra.py::_swce_vjp.rule::return_softmax": "an explicit VJP receives every attribute of its op; "

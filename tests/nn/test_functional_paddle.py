@@ -144,18 +144,11 @@ def test_nn_functional_name_coverage() -> None:
 # exceptions, each with its reason; each is asserted to differ, so a case that comes to match fails.
 #
 # Paddle writes some functions in Python as chains of elementary ops, each packing its own operands and results;
-# under hooks they run here as the same chains of table ops (nn/_chains.py). None is left as an exception.
+# under hooks they run here as the same chains of table ops (nn/_chains.py), and ctc_loss and hsigmoid_loss run
+# forms that keep what Paddle's kernels keep (the warp-ctc gradient, the pre-activations). No exception is left;
+# a case that must differ would be listed here with its reason.
 COMPOSED_IN_PYTHON: set[str] = set()
-# Paddle's kernels keep tensors the fused ops here recompute in their backward
-OTHER = {
-    # Paddle's warp-ctc kernel computes the logits' gradient during the forward and keeps it (with the input
-    # lengths); here the backward differentiates the loss from the saved logits, labels and lengths
-    **{k: "keeps the gradient warp-ctc computed in the forward" for k in
-       ("ctc_loss", "ctc_loss-mean", "ctc_loss-blank3-sum-norm", "ctc_loss-edge")},
-    # Paddle's hsigmoid kernel also keeps its clipped pre-activations [N, path length]; here the backward
-    # recomputes them from the input, weight and bias it keeps
-    **{k: "keeps its pre-activations" for k in ("hsigmoid_loss", "hsigmoid_loss-nobias", "hsigmoid_loss-custom")},
-}
+OTHER: dict[str, str] = {}
 
 
 def _packed(c: dict, dt: str) -> list[tuple[list[int], str]]:

@@ -102,7 +102,37 @@ CASES = {
     "scaled_dot_product_attention-float-mask": ("scaled_dot_product_attention",
                                                 [R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 1, 3, 3)],
                                                 (0, 1, 2, 3), {"is_causal": True}),
+    # the warp-ctc form keeps the logits' gradient from the forward; the reductions run as ops after it
+    "ctc_loss": ("ctc_loss", [R(6, 3, 5), np.array([[1, 2, 2], [4, 3, 0], [2, 0, 0]], np.int32), np.array([6, 5, 3]),
+                              np.array([3, 2, 1])], (0,), {"reduction": "none"}),
+    "ctc_loss-mean": ("ctc_loss", [R(6, 3, 5), np.array([[1, 2, 2], [4, 3, 0], [2, 0, 0]], np.int32),
+                                   np.array([6, 4, 3]), np.array([3, 2, 1])], (0,), {}),
+    "ctc_loss-blank3-sum-norm": ("ctc_loss", [R(5, 2, 4), np.array([[0, 1, 1], [2, 1, 0]], np.int32),
+                                              np.array([5, 4]), np.array([3, 2])], (0,),
+                                 {"blank": 3, "reduction": "sum", "norm_by_times": True}),
+    # too few frames for the label, an empty label; zero_infinity and the mean over label lengths
+    "ctc_loss-edge": ("ctc_loss", [R(4, 3, 4), np.array([[1, 1, 2], [3, 0, 0], [2, 2, 0]], np.int32),
+                                   np.array([3, 4, 4]), np.array([3, 1, 2])], (0,),
+                      {"zero_infinity": True, "norm_by_times": True}),
+    # the hsigmoid form keeps the pre-activations (clipped to [-40, 40]: the large weights clip some)
+    "hsigmoid_loss": ("hsigmoid_loss", [R(5, 3), np.array([0, 3, 5, 2, 6]), R(6, 3), R(6, 1)], (0, 2, 3),
+                      {"num_classes": 7}),
+    "hsigmoid_loss-nobias": ("hsigmoid_loss", [R(4, 3), np.array([[1], [0], [2], [1]]), R(2, 3)], (0, 2),
+                             {"num_classes": 3}),
+    "hsigmoid_loss-custom-clipped": ("hsigmoid_loss", [R(4, 3), np.array([0, 1, 2, 3]), R(5, 3) * 30, R(5, 1),
+                                                       np.array([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]]),
+                                                       np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0]])],
+                                     (0, 2, 3), {"num_classes": 5}),
 }
+
+# functions called with their tensors by name (hsigmoid_loss takes num_classes before the weight)
+BY_NAME = {"ctc_loss", "hsigmoid_loss"}
+
+
+def _call_f(fn: str, tensors: list, attrs: dict):  # noqa: ANN202
+    if fn in BY_NAME:
+        return getattr(F, fn)(**dict(zip(TABLE[fn].tensor_names, tensors)), **attrs)
+    return getattr(F, fn)(*tensors, **attrs)
 
 
 # as Paddle, the chain smooths the label in float32 (one_hot's type) before casting it to the input's type, where the
@@ -139,7 +169,7 @@ def test_gradients_through_transforming_hooks_equal_jax_grad(cid: str) -> None:
         kw["pos_weight"] = tensors.pop()
     log: list = []
     with _negating_hooks(log):
-        out = getattr(F, fn)(*tensors, **kw)
+        out = _call_f(fn, tensors, kw)
     out0 = out[0] if isinstance(out, tuple) else out
     ct = _ct(tuple(out0.shape))
     got = P.grad((out0 * P.to_tensor(ct)).sum(), [tensors[i] for i in diff])
@@ -231,7 +261,7 @@ def test_adaptive_log_softmax_chain_under_transforming_hooks_equals_jax_grad(bat
             np.testing.assert_allclose(g.numpy(), np.asarray(w), rtol=1e-10, atol=1e-12, err_msg=f"tensor {i}")
 
 
-@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask"])
+@pytest.mark.parametrize("cid", ["batch_norm-train", "conv1d", "max_pool2d-mask", "hsigmoid_loss"])
 def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> None:
     fn, arrays, diff, attrs = CASES[cid]
 
@@ -240,9 +270,9 @@ def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> N
         log: list = []
         if hooked:
             with _negating_hooks(log):
-                out = getattr(F, fn)(*ts, **attrs)
+                out = _call_f(fn, ts, attrs)
         else:
-            out = getattr(F, fn)(*ts, **attrs)
+            out = _call_f(fn, ts, attrs)
         out0 = out[0] if isinstance(out, tuple) else out
         (gx,) = P.grad((out0 * P.to_tensor(_ct(tuple(out0.shape)))).sum(), [ts[0]], create_graph=True)
         wrt = [ts[i] for i in diff]
@@ -254,6 +284,21 @@ def test_second_order_through_the_hook_forms_equals_the_plain_ops(cid: str) -> N
             assert b is None or not np.any(b)
         else:
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+
+
+def test_ctc_and_hsigmoid_under_hooks_raise_the_errors_of_their_functions() -> None:
+    lp = P.to_tensor(R(4, 2, 3), stop_gradient=False)
+    labels, lengths = P.to_tensor(np.array([[1, 2], [2, 0]], np.int32)), P.to_tensor(np.array([4, 3]))
+    with saved_tensors_hooks(lambda t: t, lambda t: t):
+        with pytest.raises(ValueError, match=r"^ctc_loss: blank must be a class index in \[0, 3\), but received 3"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([2, 1])), blank=3)
+        with pytest.raises(ValueError, match=r"^ctc_loss: label_lengths holds 5, but each length must be in \[0, 2\]"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([5, 1])))
+        with pytest.raises(ValueError, match="reduction"):
+            F.ctc_loss(lp, labels, lengths, P.to_tensor(np.array([2, 1])), reduction="avg")
+        x, w = P.to_tensor(R(3, 2), stop_gradient=False), P.to_tensor(R(3, 2))
+        with pytest.raises(ValueError, match=r"^hsigmoid_loss: label 4 is out of range for num_classes=4"):
+            F.hsigmoid_loss(x, P.to_tensor(np.array([0, 4, 1])), 4, w)
 
 
 def test_softmax_with_cross_entropy_forms_refuse_the_other_return_softmax() -> None:

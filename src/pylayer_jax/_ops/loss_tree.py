@@ -137,6 +137,12 @@ def hsigmoid_loss(input, label, weight, bias=None, path_table=None, path_code=No
     gives the nodes in ``path_table`` and the bits in ``path_code`` per row (ending at the first -1). As in
     Paddle's kernel, each position of the padded path beyond a row's own length adds ``log(2)``.
     """
+    out, _ = _hsigmoid_terms(input, label, weight, bias, path_table, path_code, num_classes)
+    return out
+
+
+def _hsigmoid_path(label, path_table, path_code, num_classes):  # noqa: ANN001, ANN202
+    """Each row's nodes (0 at the padding), bits and valid positions along its path ``[N, path length]``."""
     if path_table is None:
         depth = int(num_classes - 1).bit_length()
         code = jnp.reshape(label, (-1,)).astype(jnp.int64)[:, None] + num_classes
@@ -148,10 +154,43 @@ def hsigmoid_loss(input, label, weight, bias=None, path_table=None, path_code=No
         nodes = path_table.astype(jnp.int64)
         bits = path_code
         valid = jnp.cumprod(nodes >= 0, axis=1).astype(bool)
-    safe = jnp.where(valid, nodes, 0)
+    return jnp.where(valid, nodes, 0), jnp.where(valid, bits, 0), valid
+
+
+def _hsigmoid_terms(input, label, weight, bias, path_table, path_code, num_classes):  # noqa: ANN001, ANN202
+    """The loss ``[N, 1]`` and the clipped pre-activations ``[N, path length]`` (0 at the padding)."""
+    safe, bits, valid = _hsigmoid_path(label, path_table, path_code, num_classes)
     pre = jnp.einsum("nd,nld->nl", input, weight[safe])
     if bias is not None:
         pre = pre + bias[safe, 0]
     pre = jnp.where(valid, jnp.clip(pre, -40.0, 40.0), jnp.zeros((), input.dtype))
-    bits = jnp.where(valid, bits, 0).astype(input.dtype)
-    return jnp.sum(jax.nn.softplus(pre) - bits * pre, axis=1, keepdims=True).astype(input.dtype)
+    bits = bits.astype(input.dtype)
+    return jnp.sum(jax.nn.softplus(pre) - bits * pre, axis=1, keepdims=True).astype(input.dtype), pre
+
+
+def _hsigmoid_residuals_vjp(s, ct, num_classes=2):  # noqa: ANN001, ANN202
+    """From the saved input, weight, label, tree and pre-activations: the loss's cotangent times
+    ``sigmoid(pre) - bit`` plus the pre-activations' own cotangent, where the pre-activation is on the path and
+    inside the clip, carried back through ``input . weight[node] + bias[node]``."""
+    x, w, pre = s["input"], s["weight"], s["out1"]
+    g, g_pre = ct[0], ct[1]
+    safe, bits, valid = _hsigmoid_path(s["label"], s["path_table"], s["path_code"], num_classes)
+    d_pre = g.astype(pre.dtype) * (jax.nn.sigmoid(pre) - bits.astype(pre.dtype)) + g_pre.astype(pre.dtype)
+    d_pre = jnp.where(valid & (pre > -40.0) & (pre < 40.0), d_pre, jnp.zeros((), pre.dtype))
+    dx = jnp.einsum("nl,nld->nd", d_pre, w[safe])
+    dw = jnp.zeros_like(w).at[safe].add(d_pre[:, :, None] * x[:, None, :])
+    db = None if s.get("bias") is None else jnp.zeros(s["bias"].shape, pre.dtype).at[safe, 0].add(d_pre)
+    return dx, dw, None, None, None, db
+
+
+# Paddle's kernel keeps the input, weight, label, tree, bias and its pre-activations [N, path length] (the
+# buffer holds them after the softplus there): under saved-tensor hooks nn.functional runs this form, its
+# parameters in the order Paddle's backward takes them
+@defop(("input", "weight", "label", "path_table", "path_code", "bias"),
+       saves=("input", "weight", "label", "path_table", "path_code", "bias", "out1"), vjp=_hsigmoid_residuals_vjp,
+       hidden=1, nondiff=("label", "path_table", "path_code"), method=False,
+       checks=lambda op, a: _hsigmoid_checks("hsigmoid_loss", a))  # (the messages name the caller's function)
+def hsigmoid_loss_residuals(input, weight, label, path_table=None, path_code=None, bias=None, num_classes=2):
+    """hsigmoid_loss (tensors in the order of Paddle's backward) that also gives (hidden) the clipped
+    pre-activations ``[N, path length]`` its backward reads."""
+    return _hsigmoid_terms(input, label, weight, bias, path_table, path_code, num_classes)

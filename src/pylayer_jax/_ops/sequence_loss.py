@@ -7,9 +7,9 @@ buffers on a length longer than the padding, and crashes).
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
 from jax import lax
 
 from .checks import ValueCheck, dtype_of
@@ -69,6 +69,26 @@ def _ctc_checks(op: str, a: dict) -> list:
     return _lengths_checks(op, a, "log_probs", 0, 3, "labels")
 
 
+def _ctc_per_sequence(log_probs, labels, input_lengths, label_lengths, blank):  # noqa: ANN001, ANN202
+    """Each sequence's ``-log p(label | logits)`` (0 when its frames are too few for its label), and the lengths
+    as int32."""
+    t_max, _, _ = log_probs.shape
+    l_max = labels.shape[1]
+    dt = log_probs.dtype
+    il = input_lengths.astype(jnp.int32)
+    ll = label_lengths.astype(jnp.int32)
+    lab = labels.astype(jnp.int32)
+    frame_pad = (jnp.arange(t_max)[None, :] >= il[:, None]).astype(dt)
+    label_pad = (jnp.arange(l_max)[None, :] >= ll[:, None]).astype(dt)
+    import optax  # (here, not at import: a script without ctc_loss does not load optax)
+
+    per = optax.ctc_loss(jnp.transpose(log_probs, (1, 0, 2)), frame_pad, lab, label_pad, blank_id=blank).astype(dt)
+    # a label needs one frame per entry plus one between each pair of equal neighbours
+    in_label = jnp.arange(l_max)[None, 1:] < ll[:, None]
+    repeats = jnp.sum((lab[:, 1:] == lab[:, :-1]) & in_label, axis=1)
+    return jnp.where(ll + repeats <= il, per, jnp.zeros((), dt)), il, ll
+
+
 @defop(4, saves=("log_probs", "labels", "input_lengths", "label_lengths"),
        nondiff=("labels", "input_lengths", "label_lengths"), method=False, checks=_ctc_checks)
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False,
@@ -81,19 +101,8 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     ``norm_by_times`` divides each sequence's gradient (not its loss) by its frame count;
     ``zero_infinity`` turns infinite losses into 0; ``reduction='mean'`` averages ``loss / label_length``.
     """
-    t_max, _, _ = log_probs.shape
-    l_max = labels.shape[1]
+    per, il, ll = _ctc_per_sequence(log_probs, labels, input_lengths, label_lengths, blank)
     dt = log_probs.dtype
-    il = input_lengths.astype(jnp.int32)
-    ll = label_lengths.astype(jnp.int32)
-    lab = labels.astype(jnp.int32)
-    frame_pad = (jnp.arange(t_max)[None, :] >= il[:, None]).astype(dt)
-    label_pad = (jnp.arange(l_max)[None, :] >= ll[:, None]).astype(dt)
-    per = optax.ctc_loss(jnp.transpose(log_probs, (1, 0, 2)), frame_pad, lab, label_pad, blank_id=blank).astype(dt)
-    # a label needs one frame per entry plus one between each pair of equal neighbours
-    in_label = jnp.arange(l_max)[None, 1:] < ll[:, None]
-    repeats = jnp.sum((lab[:, 1:] == lab[:, :-1]) & in_label, axis=1)
-    per = jnp.where(ll + repeats <= il, per, jnp.zeros((), dt))
     if norm_by_times:
         scaled = per / jnp.maximum(il, 1).astype(dt)
         per = scaled + lax.stop_gradient(per - scaled)
@@ -105,3 +114,30 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         return jnp.sum(per)
     return per
 
+
+def _ctc_residuals_vjp(s, ct, blank=0, norm_by_times=False):  # noqa: ANN001, ANN202
+    # the loss's cotangent scales the gradient the forward computed (the gradient's own cotangent adds nothing:
+    # the op's derivative holds that gradient fixed, as Paddle's kernel does)
+    grad = s["out1"]
+    return grad * ct[0].astype(grad.dtype)[None, :, None], None, None, None
+
+
+# Paddle's warp-ctc kernel computes the logits' gradient in the forward and keeps it with the input lengths (the
+# logits themselves are not kept): under saved-tensor hooks nn.functional runs this form, then reduces in Python
+@defop(4, saves=("input_lengths", "out1"), vjp=_ctc_residuals_vjp, hidden=1,
+       nondiff=("labels", "input_lengths", "label_lengths"), method=False,
+       # (the messages name the function the caller called)
+       checks=lambda op, a: _lengths_checks("ctc_loss", {**a, "reduction": "none"}, "log_probs", 0, 3, "labels"))
+def ctc_loss_residuals(log_probs, labels, input_lengths, label_lengths, blank=0, norm_by_times=False):
+    """ctc_loss per sequence (``reduction='none'``, no ``zero_infinity``) that also gives (hidden) the gradient of
+    each sequence's loss with respect to the logits ``[T, B, C]``, divided by the sequence's frame count with
+    ``norm_by_times``, which the backward scales by the incoming gradient. The loss's derivative is that gradient
+    held fixed (no second derivative, as warp-ctc has none)."""
+    per, pull = jax.vjp(lambda lp: _ctc_per_sequence(lp, labels, input_lengths, label_lengths, blank)[0], log_probs)
+    (grad,) = pull(jnp.ones_like(per))
+    if norm_by_times:
+        grad = grad / jnp.maximum(input_lengths, 1).astype(grad.dtype)[None, :, None]
+    grad = lax.stop_gradient(grad)
+    # the value of ``per`` whose derivative is ``grad``
+    moved = log_probs - lax.stop_gradient(log_probs)
+    return lax.stop_gradient(per) + jnp.sum(grad * moved, axis=(0, 2)), grad

@@ -305,7 +305,35 @@ sigmoid_focal_loss = with_chain("sigmoid_focal_loss", _chains.sigmoid_focal_loss
 dice_loss = with_chain("dice_loss", _chains.dice_loss)
 triplet_margin_loss = with_chain("triplet_margin_loss", _chains.triplet_margin_loss)
 npair_loss = with_chain("npair_loss", _chains.npair_loss)
-ctc_loss = public(TABLE["ctc_loss"])
+
+
+def ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """ctc_loss; under saved-tensor hooks, as Paddle runs it: the warp-ctc form per sequence (which keeps the input
+    lengths and the logits' gradient), then ``where(isinf)`` for ``zero_infinity`` and ``mean(loss / label_lengths)``
+    or ``sum`` as separate ops."""
+    plain = TABLE["ctc_loss"]
+    if not modes.saved_hooks:
+        return apply_op(plain, args, kwargs)
+    a = plain.bind(args, tuple((k, v) for k, v in kwargs.items() if k != "name"))
+    if a["reduction"] not in ("none", "mean", "sum"):  # (the plain op raises the error)
+        return apply_op(plain, args, kwargs)
+    form = TABLE["ctc_loss_residuals"]
+    tensors = (a["log_probs"], a["labels"], a["input_lengths"], a["label_lengths"])
+    loss = form.visible(apply_op(form, tensors, {"blank": a["blank"], "norm_by_times": a["norm_by_times"]}))
+    if a["zero_infinity"]:
+        loss = apply_op(TABLE["where"], (apply_op(TABLE["isinf"], (loss,), {}),
+                                         apply_op(TABLE["zeros_like"], (loss,), {}), loss), {})
+    if a["reduction"] == "mean":
+        lengths = apply_op(TABLE["cast"], (a["label_lengths"],), {"dtype": loss.dtype})
+        return apply_op(TABLE["mean"], (apply_op(TABLE["divide"], (loss, lengths), {}),), {})
+    if a["reduction"] == "sum":
+        return apply_op(TABLE["sum"], (loss,), {})
+    return loss
+
+
+ctc_loss.__doc__ = TABLE["ctc_loss"].doc
+ctc_loss.__signature__ = TABLE["ctc_loss"].signature  # type: ignore[attr-defined]
+
 gather_tree = public(TABLE["gather_tree"])
 # (paddle.static.nn.spectral_norm in Paddle; nn.SpectralNorm calls it)
 spectral_norm = public(TABLE["spectral_norm"])
@@ -413,6 +441,10 @@ def hsigmoid_loss(
     """
     if not isinstance(is_sparse, bool):
         raise TypeError(f"hsigmoid_loss: is_sparse must be a bool, but received {type(is_sparse).__name__}.")
+    if modes.saved_hooks:  # the form that keeps the pre-activations, as Paddle's kernel does
+        form = TABLE["hsigmoid_loss_residuals"]
+        return form.visible(apply_op(form, (input, weight, label, path_table, path_code, bias),
+                                     {"num_classes": num_classes}))
     return apply_op(TABLE["hsigmoid_loss"], (input, label, weight, bias, path_table, path_code),
                     {"num_classes": num_classes})
 
