@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pylayer_support import CusTanh
 
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
@@ -38,25 +39,12 @@ class _GradReverseKw(paddle.autograd.PyLayer):
         return dy * (-ctx.alpha)
 
 
-class _Tanh(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, h):  # noqa: ANN001, ANN205
-        y = paddle.tanh(h)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):  # noqa: ANN001, ANN205
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
-
-
 class _Outer(paddle.autograd.PyLayer):
     """A PyLayer whose forward and backward apply another PyLayer."""
 
     @staticmethod
     def forward(ctx, h):  # noqa: ANN001, ANN205
-        return _Tanh.apply(h) * 2.0
+        return CusTanh.apply(h) * 2.0
 
     @staticmethod
     def backward(ctx, dy):  # noqa: ANN001, ANN205
@@ -89,7 +77,7 @@ FORMS = {
     "paddle.add(x, 1.0), x * 0.5": lambda h, m, c: (paddle.add(h, 1.0) * 0.5).square().mean(),
     "PyLayer with a float argument": lambda h, m, c: (_GradReverse.apply(h, 0.5) ** 2).mean(),
     "PyLayer with a keyword argument": lambda h, m, c: (_GradReverseKw.apply(h, alpha=0.25) ** 2).mean(),
-    "nested PyLayers": lambda h, m, c: _Outer.apply(h).mean() + _Tanh.apply(h).sum(),
+    "nested PyLayers": lambda h, m, c: _Outer.apply(h).mean() + CusTanh.apply(h).sum(),
     "PyLayer with several outputs": lambda h, m, c: sum((o * c).mean() for o in _TwoOut.apply(h)),
     "split": lambda h, m, c: sum((p * p).mean() for p in paddle.split(h, 2, axis=1)),
     "topk": lambda h, m, c: paddle.topk(h, 2)[0].mean(),
@@ -242,7 +230,7 @@ def test_an_op_left_out_of_the_loss_on_a_pylayer_output(monkeypatch):
         replayed = 0
         for _ in range(N_STEPS):
             s0 = _replay.STATS["steps"]
-            y = _Tanh.apply(paddle.matmul(x, w))
+            y = CusTanh.apply(paddle.matmul(x, w))
             aux = (y * 3.0).sum()  # not part of the loss
             y.mean().backward()
             replayed += _replay.STATS["steps"] - s0
