@@ -18,13 +18,15 @@ from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
-@defop(1, saves=("x",))
+# (the derivative is 0 where x is 0, as Paddle's: jnp.maximum's would split the tie, giving 0.5)
+@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)))
 def relu(x):
-    """``max(x, 0)``."""
+    """``max(x, 0)``; keeps its output, as Paddle's kernel does."""
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x",), method=False,
+       vjp=lambda s, g: jnp.where((s["x"] > 0) & (s["x"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
     """``min(max(x, 0), 6)``."""
     return jnp.clip(x, 0, 6).astype(x.dtype)
