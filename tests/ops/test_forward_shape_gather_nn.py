@@ -384,7 +384,7 @@ def test_layer_norm_matches_numpy() -> None:
 def test_shared_table_entries_and_saves() -> None:
     assert F.tanh.__name__ == paddle.tanh.__name__ == "tanh"
     np.testing.assert_allclose(F.tanh(T([0.5])).numpy(), paddle.tanh(T([0.5])).numpy())
-    assert TABLE["softmax"].saves == ("out",) and TABLE["relu"].saves == ("x",)
+    assert TABLE["softmax"].saves == ("out",) and TABLE["relu"].saves == ("out",) and TABLE["sigmoid"].saves == ("out",)
     assert TABLE["reshape"].saves == () and TABLE["transpose"].saves == () and TABLE["concat"].saves == ()
 
 
