@@ -222,6 +222,67 @@ def test_a_read_waiting_for_a_run_does_not_undo_a_later_write() -> None:
         np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
 
 
+_VALUE_CODE = paddle.Tensor._value.fget.__code__
+
+
+def _read_across_a_step(warm: int, stop: int) -> bool:
+    """A reader thread reads a parameter's deferred value; stopped at the ``stop``-th line event of
+    ``Tensor._value`` after that value has arrived, it waits while the trainer takes a step that rebinds the
+    parameter. Checks the values; False when the read ended before that line."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    for _ in range(warm + 1):
+        _step(x, params, opt, False)
+    w = params[0]
+    old = w._v  # the Pending of the last update, not run yet
+    assert type(old) is _lazy.Pending and old.array is None
+    paused, go = threading.Event(), threading.Event()
+    lines = [0]
+    got: list = []
+
+    def in_value(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line" and old.array is not None:  # the value has arrived
+            if lines[0] == stop:
+                paused.set()
+                go.wait(30)
+            lines[0] += 1
+        return in_value
+
+    def read() -> None:
+        sys.settrace(lambda frame, event, arg: in_value if frame.f_code is _VALUE_CODE else None)
+        try:
+            got.append(w.numpy())
+        finally:
+            sys.settrace(None)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    while not paused.wait(0.01) and reader.is_alive():
+        pass
+    if not paused.is_set():
+        reader.join()
+        return False
+    opt.clear_grad()
+    _step(x, params, opt, False)  # the trainer rebinds the parameter meanwhile
+    go.set()
+    reader.join()
+    np.testing.assert_allclose(got[0], REF[warm + 1][0], rtol=1e-10, atol=1e-12)  # the value it read
+    for p, want in zip(params, REF[warm + 2]):  # and the trainer's new values stay
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+    return True
+
+
+@pytest.mark.parametrize("warm", [0, 3], ids=["first-steps", "replayed"])
+def test_a_read_from_another_thread_does_not_undo_a_write_made_while_it_reads(warm: int) -> None:
+    """A thread switch may fall on any line of a read from another thread: at each line of ``Tensor._value`` after
+    the value arrived, a step that rebinds the parameter keeps its new value."""
+    stop = 0
+    while _read_across_a_step(warm, stop):
+        stop += 1
+    assert stop >= 2  # (the read does go on after its value arrives: a check, a write, a return)
+
+
 def _train_with_readers(steps: int, readers: int) -> list[np.ndarray]:
     rng = np.random.default_rng(3)
     xv = rng.standard_normal((16, 32))
