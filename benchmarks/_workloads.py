@@ -25,6 +25,33 @@ def mlp_step(paddle: Any, x: Any, params: list[Any]) -> Callable[[], Any]:
     return step
 
 
+def mlp_opt_step(paddle: Any, x: Any, params: list[Any], opt: Any = None) -> Callable[[], Any]:
+    """The eager step of the ``mlp SGD/AdamW step`` rows: forward, backward, ``opt.step()`` and ``opt.clear_grad()``
+    (with no ``opt``, clear_grad of each parameter); returns the first weight."""
+
+    def step() -> Any:
+        w1, b1, w2, b2 = params
+        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
+        out.mean().backward()
+        if opt is None:
+            for p in params:
+                p.clear_grad()
+        else:
+            opt.step()
+            opt.clear_grad()
+        return w1
+
+    return step
+
+
+def optimizers(paddle: Any) -> dict[str, Callable[[list[Any]], Any]]:
+    """The optimizers of the ``mlp SGD/AdamW step`` rows, each made for a list of parameters."""
+    return {
+        "SGD": lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps),
+        "AdamW": lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
+    }
+
+
 def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float | Callable[[int], float]) -> Callable[[], Any]:
     """A gradient-reversal step: a PyLayer taking a float ``alpha`` (or ``alpha(step number)``: a schedule, as
     DANN's), then ``h ** 2`` in the loss."""

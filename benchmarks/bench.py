@@ -24,7 +24,15 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
-from _workloads import batch_loop, grl_step, mlp_step, mlp_train_step, pylayer_train_step  # noqa: E402
+from _workloads import (  # noqa: E402
+    batch_loop,
+    grl_step,
+    mlp_opt_step,
+    mlp_step,
+    mlp_train_step,
+    optimizers,
+    pylayer_train_step,
+)
 
 import pylayer_jax as paddle  # noqa: E402
 from pylayer_jax._autograd import fused_backward  # noqa: E402
@@ -179,12 +187,14 @@ def jax_mlp_loss(ps: list[Any], x: Any) -> Any:
     return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
 
 
-def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01, donate: bool = False
-            ) -> Callable[[], Any]:
+# optax's rules with the settings of ``_workloads.optimizers``
+OPTAX = {"SGD": optax.sgd(1e-3), "AdamW": optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)}
+
+
+def jax_step(loss: Callable[..., Any], ps: list[Any], x: Any, tx: Any, donate: bool = False) -> Callable[[], Any]:
     """A hand-written training step (one call a step, returning the loss): ``jax.jit`` of
-    ``jax.value_and_grad`` and an optax SGD update; with ``donate`` the parameters and optimizer state are
+    ``jax.value_and_grad`` and the optax update ``tx``; with ``donate`` the parameters and optimizer state are
     donated to it."""
-    tx = optax.sgd(lr)
     state = [tx.init(ps)]
 
     def jstep(ps: Any, st: Any, x: Any) -> Any:
@@ -199,6 +209,12 @@ def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01, d
         return value
 
     return run
+
+
+def jax_sgd(loss: Callable[..., Any], ps: list[Any], x: Any, lr: float = 0.01, donate: bool = False
+            ) -> Callable[[], Any]:
+    """``jax_step`` with an optax SGD update."""
+    return jax_step(loss, ps, x, optax.sgd(lr), donate)
 
 
 def cache_sizes() -> dict[str, int]:
@@ -260,37 +276,11 @@ def _optimizer_rows(x_np: Any, p_np: list[Any], loss: Callable[..., Any], big: b
     ``jax.jit`` of ``jax.value_and_grad`` + the optax rule, with the batch as an argument (our step computes the
     loss's value too, and reads the batch from an input)."""
     rows = {}
-    for name, make, tx in [
-        ("SGD", lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
-        ("AdamW", lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
-         optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)),
-    ]:
-        x = paddle.to_tensor(x_np)
+    jx = jnp.asarray(x_np)
+    for name, make in optimizers(paddle).items():
         params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
-        opt = make(params)
-
-        def step(params: list[Any] = params, x: Any = x, opt: Any = opt) -> Any:
-            w1, b1, w2, b2 = params
-            out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-            out.mean().backward()
-            opt.step()
-            opt.clear_grad()
-            return w1
-
-        jp = [jnp.asarray(p) for p in p_np]
-        state = [tx.init(jp)]
-        jx = jnp.asarray(x_np)
-
-        @jax.jit
-        def jstep(ps: Any, st: Any, x: Any, tx: Any = tx) -> Any:
-            val, g = jax.value_and_grad(loss)(ps, x)
-            upd, st = tx.update(g, st, ps)
-            return optax.apply_updates(ps, upd), st, val
-
-        def jrun(jp: list[Any] = jp, state: list[Any] = state, jx: Any = jx, jstep: Any = jstep) -> Any:
-            jp[:], state[0], _ = jstep(list(jp), state[0], jx)
-            return jp[0]
-
+        step = mlp_opt_step(paddle, paddle.to_tensor(x_np), params, make(params))
+        jrun = jax_step(loss, [jnp.asarray(p) for p in p_np], jx, OPTAX[name])
         rows[f"mlp {name} step {x_np.shape[0]}x{x_np.shape[1]}"] = (timed(step, big=big), timed(jrun, big=big))
     return rows
 

@@ -30,39 +30,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-import optax  # noqa: E402
+from _workloads import mlp_opt_step, optimizers  # noqa: E402
+from bench import OPTAX, jax_mlp_loss, jax_step  # noqa: E402
 from floor import program_alone_fn  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
 
-OPTS: dict[str, tuple[Callable[[list[Any]], Any], Any]] = {
-    "SGD": (lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
-    "AdamW": (lambda ps: paddle.optimizer.AdamW(learning_rate=1e-3, parameters=ps, weight_decay=0.01),
-              optax.adamw(1e-3, b1=0.9, b2=0.999, eps=1e-8, weight_decay=0.01)),
-}
-
-
-def _loss(ps: Any, x: Any) -> Any:
-    w1, b1, w2, b2 = ps
-    return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
-
 
 def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[[], Any]]:
-    out: dict[str, Callable[[], Any]] = {}
     x = paddle.to_tensor(x_np)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
-
-    def none(params: list[Any] = params) -> Any:
-        w1, b1, w2, b2 = params
-        out = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-        out.mean().backward()
-        for p in params:
-            p.clear_grad()
-        return w1
-
-    out["none"] = none
+    out: dict[str, Callable[[], Any]] = {"none": mlp_opt_step(paddle, x, params)}
     jx = jnp.asarray(x_np)
-    for name, (make, tx) in OPTS.items():
+    for name, make in optimizers(paddle).items():
         for off in ("", " full", " per-param") if full else ("",):
             ps = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
             opt = make(ps)
@@ -70,31 +50,9 @@ def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[
                 opt._fast_record = lambda *a: None
             if off == " per-param":  # and each parameter updated apart (no flat update)
                 opt._FLAT = False
-
-            def step(params: list[Any] = ps, opt: Any = opt) -> Any:
-                w1, b1, w2, b2 = params
-                o = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
-                o.mean().backward()
-                opt.step()
-                opt.clear_grad()
-                return w1
-
-            out[name + off] = step
-        jp = [jnp.asarray(p) for p in p_np]
-        state = [tx.init(jp)]
-
-        @jax.jit
-        def jstep(ps: Any, st: Any, x: Any, tx: Any = tx) -> Any:
-            val, g = jax.value_and_grad(_loss)(ps, x)
-            upd, st = tx.update(g, st, ps)
-            return optax.apply_updates(ps, upd), st, val
-
-        def jrun(jp: list[Any] = jp, state: list[Any] = state, jstep: Any = jstep) -> Any:
-            jp[:], state[0], _ = jstep(list(jp), state[0], jx)
-            return jp[0]
-
-        out[f"JAX {name}"] = jrun
-    jg = jax.jit(jax.grad(_loss))
+            out[name + off] = mlp_opt_step(paddle, x, ps, opt)
+        out[f"JAX {name}"] = jax_step(jax_mlp_loss, [jnp.asarray(p) for p in p_np], jx, OPTAX[name])
+    jg = jax.jit(jax.grad(jax_mlp_loss))
     jp0 = [jnp.asarray(p) for p in p_np]
     out["JAX none"] = lambda: jg(jp0, jx)
     return out
@@ -166,7 +124,7 @@ def main() -> None:
     p_np = [rng.random(s, np.float32) * 0.1 for s in [(h, h), (h,), (h, h), (h,)]]
     fns = cases(x_np, p_np, args.full)
     if args.profile:
-        for k in ("none", *OPTS):
+        for k in ("none", *OPTAX):
             print(f"\n== {k}")
             profile(fns[k])
         return
@@ -178,7 +136,7 @@ def main() -> None:
     for k, (w, c, pc) in res.items():
         print(f"{k:<12} {w:9.1f} {c:11.1f} {pc:12.1f}")
     base = res["none"]
-    for name in OPTS:
+    for name in OPTAX:
         w, c, _ = res[name]
         print(f"{name}: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); ours/JAX {w / res['JAX ' + name][0]:.2f}x"
               f" (wall); XLA alone {res['XLA ' + name][0]:.1f} µs vs none's {res['XLA none'][0]:.1f}")

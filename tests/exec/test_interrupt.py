@@ -30,6 +30,7 @@ from pylayer_support import CusTanh
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred as _lazy
 from pylayer_jax._replay import follow as _replay
+from pylayer_jax._replay import note as _note
 from pylayer_jax._runtime.state import modes
 
 FULL = os.environ.get("PYLAYER_JAX_INTERRUPT_SWEEP", "") == "full"
@@ -220,6 +221,134 @@ def test_a_read_waiting_for_a_run_does_not_undo_a_later_write() -> None:
     np.testing.assert_allclose(got[0], REF[1][0], rtol=1e-10, atol=1e-12)  # the reader saw the value it read
     for p, want in zip(params, REF[2]):  # and the trainer's second update stays
         np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+_VALUE_CODE = paddle.Tensor._value.fget.__code__
+
+
+def _read_across_a_step(warm: int, stop: int) -> bool:
+    """A reader thread reads a parameter's deferred value; stopped at the ``stop``-th line event of
+    ``Tensor._value`` after that value has arrived, it waits while the trainer takes a step that rebinds the
+    parameter. Checks the values; False when the read ended before that line."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    for _ in range(warm + 1):
+        _step(x, params, opt, False)
+    w = params[0]
+    old = w._v  # the Pending of the last update, not run yet
+    assert type(old) is _lazy.Pending and old.array is None
+    paused, go = threading.Event(), threading.Event()
+    lines = [0]
+    got: list = []
+
+    def in_value(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line" and old.array is not None:  # the value has arrived
+            if lines[0] == stop:
+                paused.set()
+                go.wait(30)
+            lines[0] += 1
+        return in_value
+
+    def read() -> None:
+        sys.settrace(lambda frame, event, arg: in_value if frame.f_code is _VALUE_CODE else None)
+        try:
+            got.append(w.numpy())
+        finally:
+            sys.settrace(None)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    while not paused.wait(0.01) and reader.is_alive():
+        pass
+    if not paused.is_set():
+        reader.join()
+        return False
+    opt.clear_grad()
+    _step(x, params, opt, False)  # the trainer rebinds the parameter meanwhile
+    go.set()
+    reader.join()
+    np.testing.assert_allclose(got[0], REF[warm + 1][0], rtol=1e-10, atol=1e-12)  # the value it read
+    for p, want in zip(params, REF[warm + 2]):  # and the trainer's new values stay
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+    return True
+
+
+@pytest.mark.parametrize("warm", [0, 3], ids=["first-steps", "replayed"])
+def test_a_read_from_another_thread_does_not_undo_a_write_made_while_it_reads(warm: int) -> None:
+    """A thread switch may fall on any line of a read from another thread: at each line of ``Tensor._value`` after
+    the value arrived, a step that rebinds the parameter keeps its new value."""
+    stop = 0
+    while _read_across_a_step(warm, stop):
+        stop += 1
+    assert stop >= 2  # (the read does go on after its value arrives: a check, a write, a return)
+
+
+_NOTE_BACKWARD = {f.__code__ for name, f in vars(_note).items() if "note_backward" in name and callable(f)}
+
+
+def _read_while_noting(stop: int, layer: bool, where: list | None = None) -> bool:
+    """Train a step, then one whose note is taken: when the note of its ``backward()`` is at its ``stop``-th line
+    event, another thread reads the parameters (running the step's buffer, unless the note holds it); then four
+    steps that follow the note must give the parameters of six steps. False when the note has fewer events.
+    ``where`` (with no stop) gets each event's (function, line)."""
+    x = paddle.to_tensor(X)
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+    _step(x, params, opt, layer)
+    buf = params[0]._v.buf  # the buffer the next step records into, after this step's update
+    events = [0]
+
+    def read() -> None:  # the reader lets the trainer go on once its read has run or is waiting for the buffer
+        if buf.lock.acquire(blocking=False):
+            buf.lock.release()
+            for p in params:
+                p.numpy()
+            ready.set()
+        else:
+            ready.set()
+            for p in params:
+                p.numpy()
+
+    ready = threading.Event()
+    reader = threading.Thread(target=read)
+
+    def in_note(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            if where is not None:
+                where.append((frame.f_code.co_name, frame.f_lineno))
+            elif events[0] == stop:
+                reader.start()
+                ready.wait(30)
+            events[0] += 1
+        return in_note
+
+    sys.settrace(lambda frame, event, arg: in_note if frame.f_code in _NOTE_BACKWARD else None)
+    try:
+        _step(x, params, opt, layer)
+    finally:
+        sys.settrace(None)
+    if reader.ident is None:
+        return False
+    reader.join()
+    for _ in range(4):
+        _step(x, params, opt, layer)
+    for p, want in zip(params, REF[6]):
+        np.testing.assert_allclose(p.numpy(), want, rtol=1e-10, atol=1e-12)
+    return True
+
+
+@pytest.mark.parametrize("layer", [False, True], ids=["mlp", "pylayer"])
+def test_a_read_from_another_thread_while_a_backward_is_noted_leaves_the_note_whole(layer: bool) -> None:
+    """A read from another thread runs the step's buffer, which empties it: not while the note of the step's
+    backward reads it (the steps that follow the note would run calls that do not make their results). Tried at
+    the first event of each line of the note."""
+    where: list = []
+    _read_while_noting(-1, layer, where)
+    firsts = sorted({w: k for k, w in reversed(list(enumerate(where)))}.values())
+    assert len(firsts) > 30  # (the note was taken)
+    for k in firsts:
+        assert _read_while_noting(k, layer)
 
 
 def _train_with_readers(steps: int, readers: int) -> list[np.ndarray]:

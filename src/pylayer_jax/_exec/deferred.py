@@ -135,7 +135,7 @@ _DEAD = weakref.ref(_Gone())  # a result nobody holds (what a dropped Pending's 
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks", "owner")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
@@ -147,6 +147,7 @@ class _Buffer:
         self.error: BaseException | None = None
         # held while recording into or running the buffer: a reader in another thread waits for the run
         self.lock = threading.RLock()
+        self.owner = threading.get_ident()  # the thread recording into it (see ``Tensor._value``)
         # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> its compiled program
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``

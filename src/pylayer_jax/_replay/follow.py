@@ -592,6 +592,14 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
     return None
 
 
+def _forward_recorded(step: Step, buf: Any, ev: LayerEvent) -> bool:
+    """At ``layer_end``, under the buffer's lock: the step still follows its note in this thread's buffer, and the
+    apply's forward recorded there the noted calls and new slots, and nothing else."""
+    return (step.live and not buf.done and _current_buf() is buf and len(buf.refs) == ev.slot + ev.n_new
+            and len(buf.calls) == ev.n_calls + len(ev.calls)
+            and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
+
+
 def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
     """After the forward of an apply that ``layer_begin`` let through: True if forward recorded the noted calls
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
@@ -607,11 +615,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     lock.acquire()
     try:
         v = out._v if type(out) is type(inputs[0]) else None
-        if (ok and not nested and step.live and not buf.done and _current_buf() is buf and type(v) is Pending
-                and v.buf is buf and v.idx == ev.out_slot and v.array is None and v.aval == ev.aval
-                and out._e is None and out.stop_gradient and len(buf.refs) == ev.slot + ev.n_new
-                and len(buf.calls) == ev.n_calls + len(ev.calls)
-                and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
+        if (ok and not nested and type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
+                and v.aval == ev.aval and out._e is None and out.stop_gradient and _forward_recorded(step, buf, ev)
                 and all(out is not t for t in inputs)):
             out._e = (step, k)
             out.stop_gradient = False
@@ -631,10 +636,7 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
     lock = buf.lock
     lock.acquire()
     try:
-        if (ok and type(outs) is list and len(outs) == ev.out_tree and step.live and not buf.done
-                and _current_buf() is buf and len(buf.refs) == ev.slot + ev.n_new
-                and len(buf.calls) == ev.n_calls + len(ev.calls)
-                and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)):
+        if ok and type(outs) is list and len(outs) == ev.out_tree and _forward_recorded(step, buf, ev):
             for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
                 v = o._v
                 if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None

@@ -364,6 +364,20 @@ def _same_leaf_state(a: list, b: list) -> bool:
 
 def note_backward(before: BackwardMark) -> None:
     """After the normal ``backward()`` (before its flush): finish the note; the next step follows it."""
+    buf = st.rec_buf
+    if buf is None:
+        return
+    # under the buffer's lock: a read from another thread that ran the buffer meanwhile would empty its lists
+    # between the note's reads of them (a note with calls and results that do not match)
+    lock = buf.lock
+    lock.acquire()
+    try:
+        _note_backward(before)
+    finally:
+        lock.release()
+
+
+def _note_backward(before: BackwardMark) -> None:
     s = st
     root, nc, ne, nr, states = before
     buf = s.rec_buf

@@ -13,6 +13,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable, Sequence
+from threading import get_ident as _thread_id
 from typing import Any
 
 import jax
@@ -94,7 +95,10 @@ class Tensor:
         v = self._v
         if type(v) is Pending:
             a = v.get()  # (may wait for another thread's run, which may rebind this Tensor meanwhile)
-            if self._v is v:  # keep the array in place of its Pending, unless a write came in between
+            # the array takes the place of its Pending, unless a write came in between; only in the thread that
+            # recorded it, which is the one rebinding the Tensor: in another thread a switch between the check and
+            # the write could let a rebinding in, which the write would undo (the Pending keeps the array anyway)
+            if self._v is v and v.buf.owner == _thread_id():
                 self._v = a
             return a
         return v

@@ -4,20 +4,20 @@ of table ops while saved-tensor hooks are active (layer L5).
 Each elementary op keeps what Paddle's op of that name keeps, so the chain hands the hooks the tensors Paddle's
 chain hands them: the same count, shapes, dtypes and order (``tests/nn/test_functional_paddle.py`` compares them
 with Paddle's). Without hooks the functions run as one fused table op each; both give the same values and
-gradients. ``with_chain`` first runs the fused op without recording it, so that a misuse raises the fused op's
+gradients. ``run_chain`` first runs the fused op without recording it, so that a misuse raises the fused op's
 exception.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .._autograd.grad_mode import no_grad
-from .._ops.table import TABLE
+from .._ops.table import TABLE, Op
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, to_tensor
@@ -35,18 +35,23 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss
 
 
+def run_chain(op: Op, args: Sequence[Any], attrs: dict[str, Any], chain: Callable[..., Any]) -> Any:
+    """Table op ``op`` on ``args`` and ``attrs``; while saved-tensor hooks are active, ``chain`` (Paddle's op
+    chain, called with the op's arguments by parameter name) after the op's own checks instead."""
+    if modes.saved_hooks:
+        attrs = {k: v for k, v in attrs.items() if k != "name"}
+        with no_grad():  # the fused op's argument checks and shape rules, nothing recorded or packed
+            apply_op(op, args, dict(attrs))  # (a copy: dispatch takes tensor keywords out of it)
+        return chain(**op.bind(args, tuple(attrs.items())))
+    return apply_op(op, args, attrs)
+
+
 def with_chain(name: str, chain: Callable[..., Any]) -> Callable[..., Any]:
-    """The public function of op ``name``: while saved-tensor hooks are active, ``chain`` (Paddle's op chain,
-    called with the arguments by parameter name) after the op's own checks; the fused op otherwise."""
+    """The public function of op ``name``: ``run_chain`` with the op's own signature."""
     plain = TABLE[name]
 
     def fn(*args: Any, **kwargs: Any) -> Any:
-        if modes.saved_hooks:
-            kwargs.pop("name", None)
-            with no_grad():  # the fused op's argument checks and shape rules, nothing recorded or packed
-                apply_op(plain, args, dict(kwargs))  # (a copy: dispatch takes tensor keywords out of it)
-            return chain(**plain.bind(args, tuple(kwargs.items())))
-        return apply_op(plain, args, kwargs)
+        return run_chain(plain, args, kwargs, chain)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = plain.doc

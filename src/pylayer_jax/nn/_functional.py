@@ -21,7 +21,7 @@ from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
 from . import _chains
-from ._chains import with_chain
+from ._chains import run_chain, with_chain
 
 _NO_KEY = jax.device_put(np.zeros((2,), np.int64))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
@@ -474,12 +474,8 @@ def multi_margin_loss(
     name: str | None = None,
 ) -> Tensor:
     """Multi-class hinge loss per row of ``[N, C]`` (``p`` 1 or 2, optional class weights), reduced."""
-    attrs = {"p": p, "margin": margin, "reduction": reduction}
-    if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
-        with no_grad():
-            apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
-        return _chains.multi_margin_loss(input, label, weight, **attrs)
-    return apply_op(TABLE["multi_margin_loss"], (input, label, weight), attrs)
+    return run_chain(TABLE["multi_margin_loss"], (input, label, weight),
+                     {"p": p, "margin": margin, "reduction": reduction}, _chains.multi_margin_loss)
 
 
 def triplet_margin_with_distance_loss(
@@ -494,12 +490,9 @@ def triplet_margin_with_distance_loss(
 ) -> Tensor:
     """``max(d(a, p) - d(a, n) + margin, 0)``; ``distance_function`` defaults to pairwise_distance."""
     if distance_function is None:
-        attrs = {"margin": margin, "swap": swap, "reduction": reduction}
-        if modes.saved_hooks:  # Paddle's op chain (see _chains), after the fused op's checks
-            with no_grad():
-                apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
-            return _chains.triplet_margin_with_distance_loss(input, positive, negative, **attrs)
-        return apply_op(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative), attrs)
+        return run_chain(TABLE["triplet_margin_with_distance_loss"], (input, positive, negative),
+                         {"margin": margin, "swap": swap, "reduction": reduction},
+                         _chains.triplet_margin_with_distance_loss)
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(
             f"triplet_margin_with_distance_loss: reduction must be 'mean', 'sum' or 'none', but received {reduction!r}."

@@ -164,6 +164,15 @@ class _BuiltinCell(RNNCellBase):
         h0, c0 = self._split_states(states, api, x.shape[batch_axis])
         return _scan(self, x, h0, c0, sequence_length, is_reverse, time_axis == 0, zero_padded)
 
+    # a cell with one state (SimpleRNNCell, GRUCell; LSTMCell has two)
+    def forward(self, inputs: Tensor, states: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        out, h, _ = self._step(inputs, states)
+        return out, h
+
+    @property
+    def state_shape(self) -> tuple[int]:
+        return (self.hidden_size,)
+
     def _split_states(self, states: Any, api: str, batch: int) -> tuple[Tensor, Tensor | None]:
         _check_state(api, states, [batch, self.hidden_size], "the state")
         return states, None
@@ -190,14 +199,6 @@ class SimpleRNNCell(_BuiltinCell):
             raise ValueError(f"activation for SimpleRNNCell should be tanh or relu, but get {activation}")
         self.activation = activation
         self._mode = "RNN_TANH" if activation == "tanh" else "RNN_RELU"
-
-    def forward(self, inputs: Tensor, states: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        out, h, _ = self._step(inputs, states)
-        return out, h
-
-    @property
-    def state_shape(self) -> tuple[int]:
-        return (self.hidden_size,)
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
@@ -266,14 +267,6 @@ class GRUCell(_BuiltinCell):
                  bias_ih_attr: Any = None, bias_hh_attr: Any = None, name: str | None = None) -> None:
         super().__init__()
         self._make(input_size, hidden_size, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, hidden_size)
-
-    def forward(self, inputs: Tensor, states: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        out, h, _ = self._step(inputs, states)
-        return out, h
-
-    @property
-    def state_shape(self) -> tuple[int]:
-        return (self.hidden_size,)
 
 
 _OWN_FORWARD = {SimpleRNNCell: SimpleRNNCell.forward, LSTMCell: LSTMCell.forward, GRUCell: GRUCell.forward}
