@@ -149,10 +149,11 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
     follow = noting = None
-    # an apply event (a repeated step may replay this apply, or note it): Tensors each in a slot of their own (other
-    # arguments, such as a float, are not compared: forward and backward run for real, and their recorded calls
-    # must match the note)
-    if record and (slots is None or all(s.tdef is None for s in slots)):
+    # an apply event (a repeated step may replay this apply, or note it): its Tensors in slot order, each its own
+    # slot or nested in a list, tuple or dict (other arguments, such as a float, are not compared: forward and
+    # backward run for real, and their recorded calls must match the note; the node takes this call's slots, so
+    # backward's results are checked against them as always)
+    if record:
         follow, noting = _ev.EVENTS.apply_begin(cls, flat)
     # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
     # has none yet: they stand for nodes not built)

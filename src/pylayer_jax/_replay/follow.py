@@ -574,8 +574,8 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     ev = inner[i]
     m = modes
     refs = buf.refs
-    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or buf.done
-            or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in
+    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or m.capture is not None
+            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in
             or lazy._local.__dict__.get("buf") is not buf):
         s.inner = None
         return None
