@@ -319,6 +319,9 @@ def test_a_number_seen_in_two_runs_becomes_a_device_array_of_the_aval_jit_gives_
         assert a.item() == ext[i]
     assert np.signbit(second[3].item()) and not np.signbit(second[4].item())  # -0.0 and 0.0 kept apart
     assert _lazy._device_numbers(ext)[1] is second[1]  # made once
+    second[1].delete()  # as a program donating its inputs would
+    again = _lazy._device_numbers(ext)[1]
+    assert not again.is_deleted() and again.item() == 0.5
 
 
 def test_the_number_caches_stay_bounded(monkeypatch):

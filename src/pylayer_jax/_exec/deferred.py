@@ -337,7 +337,7 @@ def _device_numbers(ext: list[Any]) -> list[Any]:
         else:
             key = (t, e)
         a = _NUMBER_ARRAYS.get(key)
-        if a is None:
+        if a is None or a.is_deleted():  # (deleted: a program that donated its inputs took it)
             if key not in _NUMBERS_SEEN:
                 if len(_NUMBERS_SEEN) >= _MAX_NUMBERS:
                     _NUMBERS_SEEN.clear()
