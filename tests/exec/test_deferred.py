@@ -301,3 +301,59 @@ def test_a_call_that_fails_on_a_broken_input_leaves_the_buffer_consistent() -> N
     r1, r2 = paddle.add(d, p), paddle.add(c, p)
     np.testing.assert_array_equal(r1.numpy(), [100.0, 200.0])
     np.testing.assert_array_equal(r2.numpy(), [10.0, 20.0])
+
+
+# ---- Python numbers as inputs of a replayed step's program ---------------------------------------------
+def test_a_number_seen_in_two_runs_becomes_a_device_array_of_the_aval_jit_gives_it(monkeypatch):
+    monkeypatch.setattr(_lazy, "_NUMBER_ARRAYS", {})
+    monkeypatch.setattr(_lazy, "_NUMBERS_SEEN", {})
+    nan = float("nan")
+    ext = [jnp.ones(2), 0.5, 3, -0.0, 0.0, True, nan]
+    first = _lazy._device_numbers(ext)
+    assert first is ext  # a first sighting: the numbers stay numbers
+    second = _lazy._device_numbers(ext)
+    assert second[0] is ext[0] and second[5] is True and second[6] is nan  # arrays, bools and NaN as they are
+    for i, want in ((1, jnp.float64), (2, jnp.int64), (3, jnp.float64), (4, jnp.float64)):
+        a = second[i]
+        assert type(a) is _lazy._ArrayImpl and a.dtype == want and a.weak_type  # what jit makes of the number
+        assert a.item() == ext[i]
+    assert np.signbit(second[3].item()) and not np.signbit(second[4].item())  # -0.0 and 0.0 kept apart
+    assert _lazy._device_numbers(ext)[1] is second[1]  # made once
+    second[1].delete()  # as a program donating its inputs would
+    again = _lazy._device_numbers(ext)[1]
+    assert not again.is_deleted() and again.item() == 0.5
+
+
+def test_the_number_caches_stay_bounded(monkeypatch):
+    monkeypatch.setattr(_lazy, "_NUMBER_ARRAYS", {})
+    monkeypatch.setattr(_lazy, "_NUMBERS_SEEN", {})
+    monkeypatch.setattr(_lazy, "_MAX_NUMBERS", 4)
+    for k in range(10):
+        _lazy._device_numbers([float(k)])
+        _lazy._device_numbers([float(k)])
+        assert len(_lazy._NUMBERS_SEEN) <= 4 and len(_lazy._NUMBER_ARRAYS) <= 4
+
+
+def test_a_replayed_step_with_constant_numbers_computes_what_immediate_runs_do(monkeypatch):
+    def run() -> tuple[list, np.ndarray]:
+        w = paddle.to_tensor(np.array([1.0, 2.0, 3.0], np.float32), stop_gradient=False)
+        outs = []
+        for _ in range(6):
+            y = w * -0.0  # a signed zero: its sign must survive as the program's input
+            loss = ((w + 1.5) ** 2).mean() + y.sum()
+            loss.backward()
+            with paddle.no_grad():
+                w.set_value(w - 0.1 * w.grad)
+            w.clear_grad()
+            outs.append((float(loss), np.signbit(y.numpy()).tolist()))
+        return outs, w.numpy()
+
+    monkeypatch.setattr(_lazy, "_NUMBER_ARRAYS", {})
+    monkeypatch.setattr(_lazy, "_NUMBERS_SEEN", {})
+    got, w = run()
+    assert (float, -0.0, "-0.0") in _lazy._NUMBER_ARRAYS  # the later steps passed it as an array
+    assert all(signs == [True, True, True] for _, signs in got)
+    monkeypatch.setattr(_lazy, "ENABLED", False)
+    want, w_want = run()
+    np.testing.assert_allclose([v for v, _ in got], [v for v, _ in want], rtol=1e-6)
+    np.testing.assert_allclose(w, w_want, rtol=1e-6)

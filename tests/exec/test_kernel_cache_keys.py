@@ -120,3 +120,11 @@ def test_exact_keys_compare_by_type_and_bits():
     key = ((exact(-0.0), (exact(True), 2)), exact(float("nan")))
     back = plain(key)
     assert np.signbit(back[0][0]) and back[0][1][0] is True and back[0][1][1] == 2 and np.isnan(back[1])
+
+
+def test_whole_floats_and_signed_zeros_are_one_key_object_each():
+    # the same object each call: a kernel lookup meets it by identity (``1 - x`` is ``scale(x, -1.0, 1)``)
+    assert exact(-1.0) is exact(-1.0) and exact(0.0) is exact(0.0) and exact(-0.0) is exact(-0.0)
+    assert exact(-0.0) is not exact(0.0) and np.signbit(plain(exact(-0.0))) and not np.signbit(plain(exact(0.0)))
+    assert exact(1.0) != exact(1) and exact(1.0) != exact(True) and plain(exact(4.0)) == 4.0
+    assert type(plain(exact(4.0))) is float

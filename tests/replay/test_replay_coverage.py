@@ -63,6 +63,36 @@ class _TwoOut(paddle.autograd.PyLayer):
         return d1 * 2.0 + d2 * 2.0 * h
 
 
+class _Mix(paddle.autograd.PyLayer):
+    """Tensors nested in a list and in a dict: backward returns one gradient per slot, in the slot's structure."""
+
+    @staticmethod
+    def forward(ctx, pair, named, scale):  # noqa: ANN001, ANN205
+        a, b = pair
+        ctx.scale = scale
+        ctx.save_for_backward(a, b)
+        return a * b * scale + named["c"]
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        a, b = ctx.saved_tensor()
+        return [dy * b * ctx.scale, dy * a * ctx.scale], {"c": dy}
+
+
+class _Affine(paddle.autograd.PyLayer):
+    """``h * w`` for a trained weight ``w``: its value each step is the optimizer's last result."""
+
+    @staticmethod
+    def forward(ctx, h, w):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(h, w)
+        return h * w
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        h, w = ctx.saved_tensor()
+        return dy * w, (dy * h).sum(axis=0)
+
+
 def _layers() -> dict:
     paddle.seed(7)
     return {"lstm": paddle.nn.LSTM(6, 4), "gru": paddle.nn.GRU(6, 4), "bn": paddle.nn.BatchNorm1D(6),
@@ -79,6 +109,8 @@ FORMS = {
     "PyLayer with a keyword argument": lambda h, m, c: (_GradReverseKw.apply(h, alpha=0.25) ** 2).mean(),
     "nested PyLayers": lambda h, m, c: _Outer.apply(h).mean() + CusTanh.apply(h).sum(),
     "PyLayer with several outputs": lambda h, m, c: sum((o * c).mean() for o in _TwoOut.apply(h)),
+    "PyLayer given Tensors in a list and a dict": lambda h, m, c: _Mix.apply([h, h * c], {"c": h}, 0.5).square().mean(),
+    "PyLayer of a trained weight": lambda h, m, c: _Affine.apply(h, m["ln"].weight).square().mean(),
     "split": lambda h, m, c: sum((p * p).mean() for p in paddle.split(h, 2, axis=1)),
     "topk": lambda h, m, c: paddle.topk(h, 2)[0].mean(),
     "LSTM": lambda h, m, c: m["lstm"](h.reshape([2, 4, 6]))[0].square().mean(),

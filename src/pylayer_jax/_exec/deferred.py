@@ -293,7 +293,7 @@ class _Buffer:
             prog = None if self.memo is None else self.memo.get(live)
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
-                outs = prog(*self.ext)
+                outs = prog(*_device_numbers(self.ext))
             elif len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
@@ -313,6 +313,44 @@ class _Buffer:
             raise
         for i, arr in zip(live, outs):
             res[i].array = arr
+
+
+# Python numbers that were inputs of two runs of a replayed step's program, as weakly typed device arrays (the
+# aval jit gives the number itself): passing a number costs jit's dispatch ~2 us each run to convert, an array
+# nothing; a number that changes every run (a schedule's value) stays a number (making its array costs more)
+_NUMBER_ARRAYS: dict[tuple, Any] = {}
+_NUMBERS_SEEN: dict[tuple, bool] = {}
+_MAX_NUMBERS = 1024
+
+
+def _device_numbers(ext: list[Any]) -> list[Any]:
+    """``ext`` with each int or float seen in an earlier run replaced by its device array (same aval, same
+    program: jit reuses the executable it compiled for the number)."""
+    out = None
+    for i, e in enumerate(ext):
+        t = type(e)
+        if t is not float and t is not int:
+            continue
+        if t is float:
+            if e != e:  # NaN: no key finds it again
+                continue
+            key: tuple = (t, e, e == 0.0 and str(e))  # (-0.0 and 0.0 are equal keys otherwise)
+        else:
+            key = (t, e)
+        a = _NUMBER_ARRAYS.get(key)
+        if a is None or a.is_deleted():  # (deleted: a program that donated its inputs took it)
+            if key not in _NUMBERS_SEEN:
+                if len(_NUMBERS_SEEN) >= _MAX_NUMBERS:
+                    _NUMBERS_SEEN.clear()
+                _NUMBERS_SEEN[key] = True
+                continue
+            if len(_NUMBER_ARRAYS) >= _MAX_NUMBERS:
+                _NUMBER_ARRAYS.clear()
+            a = _NUMBER_ARRAYS[key] = jax.numpy.asarray(e)
+        if out is None:
+            out = list(ext)
+        out[i] = a
+    return ext if out is None else out
 
 
 def _salvage(calls: tuple, live: tuple, ext: Sequence[Any]) -> list[Any]:
@@ -517,7 +555,8 @@ _SCALARS = (bool, int, float, complex)
 def _aval_of(a: Any) -> Any:
     """What a concrete input contributes to a call's signature, or None: not recordable, call at once."""
     if type(a) is _ArrayImpl:
-        return (a.shape, a.dtype, a.weak_type)
+        av = a.aval  # (the array's shape, dtype and weak_type properties each read it: ~1 us for three)
+        return (av.shape, av.dtype, av.weak_type)
     if isinstance(a, np.ndarray | np.generic):
         return (a.shape, a.dtype, False)
     t = type(a)
@@ -577,7 +616,8 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
                 av = a.aval
                 a = a.get()
             elif ta is _ArrayImpl:
-                av = (a.shape, a.dtype, a.weak_type)
+                av = a.aval  # (one read, where the three properties read it three times)
+                av = (av.shape, av.dtype, av.weak_type)
             else:
                 av = _aval_of(a)
                 if av is None:  # not recordable: call at once

@@ -38,14 +38,15 @@ class PyLayerContext:
         ...         return dy * (1 - paddle.square(y))
     """
 
-    def __init__(self) -> None:
-        self._in_forward = False
-        self._saved: tuple[Any, ...] | None = None
-        self._not_inplace: tuple[Any, ...] = ()
-        self._non_diff: tuple[Any, ...] = ()
-        self._materialize = True
-        self._grad_in_dtype_consistent = True
-        self.needs_input_grad: tuple[bool, ...] = ()
+    # the defaults, read from the class until forward sets one (an apply makes a ctx every step: no per-instance
+    # copies of them)
+    _in_forward = False
+    _saved: tuple[Any, ...] | None = None
+    _not_inplace: tuple[Any, ...] = ()
+    _non_diff: tuple[Any, ...] = ()
+    _materialize = True
+    _grad_in_dtype_consistent = True
+    needs_input_grad: tuple[bool, ...] = ()
 
     def _forward_only(self, api: str) -> None:
         if not self._in_forward:

@@ -90,16 +90,19 @@ class PyLayer:
             raise NotImplementedError(
                 f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
             )
-        if kwargs or not all(type(a) is Tensor and not isinstance(a._v, _Tracer) for a in args):
-            flat = _tensors_and_scalars(args) if not kwargs else None
-            if flat is None:
-                if _any_traced(args, kwargs):
-                    return traced_apply(cls, args, kwargs)
-                slots, flat = input_slots(args, kwargs)
-            else:  # positional Tensors and Python scalars (a float ``alpha``): one slot per Tensor, as plain Tensors
-                slots = None
-        else:  # the common case: positional Tensors only
-            slots, flat = None, args
+        if not kwargs:
+            for a in args:
+                if type(a) is not Tensor or isinstance(a._v, _Tracer):
+                    break
+            else:  # the common case: positional Tensors only
+                return _eager_apply(cls, args, kwargs, None, args)
+        flat = _tensors_and_scalars(args) if not kwargs else None
+        if flat is None:
+            if _any_traced(args, kwargs):
+                return traced_apply(cls, args, kwargs)
+            slots, flat = input_slots(args, kwargs)
+        else:  # positional Tensors and Python scalars (a float ``alpha``): one slot per Tensor, as plain Tensors
+            slots = None
         return _eager_apply(cls, args, kwargs, slots, flat)
 
 
@@ -134,8 +137,8 @@ def _layer(cls: type) -> str:
 
 def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: Any, flat: Sequence[Any]) -> Any:
     grad_on = modes.grad_enabled
-    needs = [grad_on and not t.stop_gradient for t in flat]
-    record = any(needs)
+    needs = [grad_on and not t._sg for t in flat]  # (``_sg``: stop_gradient, read without the property)
+    record = True in needs
     ctx = PyLayerContext()
     if slots is None:
         ctx.needs_input_grad = tuple(needs)
@@ -146,10 +149,11 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
     follow = noting = None
-    # an apply event (a repeated step may replay this apply, or note it): Tensors each in a slot of their own (other
-    # arguments, such as a float, are not compared: forward and backward run for real, and their recorded calls
-    # must match the note)
-    if record and (slots is None or all(s.tdef is None for s in slots)):
+    # an apply event (a repeated step may replay this apply, or note it): its Tensors in slot order, each its own
+    # slot or nested in a list, tuple or dict (other arguments, such as a float, are not compared: forward and
+    # backward run for real, and their recorded calls must match the note; the node takes this call's slots, so
+    # backward's results are checked against them as always)
+    if record:
         follow, noting = _ev.EVENTS.apply_begin(cls, flat)
     # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
     # has none yet: they stand for nodes not built)
@@ -158,7 +162,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
     else:
         edges = None
-        raw = [t._e if need else None for t, need in zip(flat, needs)]
+        raw = [t._e for t in flat]  # (read only where needed)
 
     prev = modes.grad_enabled
     depth = len(modes.pylayer_forward_ctx)
@@ -179,13 +183,14 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
 
     saved = ctx._saved
     if follow is not None:
-        outs = [out] if type(out) is Tensor else _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
-        ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+        one = type(out) is Tensor
+        outs = [out] if one else _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
+        ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and (not saved or _plain(saved))
         node = None
         if ok:
-            o_slots = None if type(out) is Tensor else output_slots(out, _layer(cls))[0]
-            node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs, o_slots)
-        if _ev.EVENTS.apply_end(follow, ok, flat, outs if ok and type(out) is not Tensor else out, node):
+            node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs,
+                               None if one else output_slots(out, _layer(cls))[0])
+        if _ev.EVENTS.apply_end(follow, ok, flat, out if one or not ok else outs, node):
             if saved:
                 _link_saved(saved, outs, outs)
             return out
@@ -255,7 +260,7 @@ def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) ->
 
     ``out_flat`` holds None for outputs that are inputs: a saved input keeps its own history.
     """
-    for s in saved if all(type(v) is SavedSlot for v in saved) else iter_slots(saved):
+    for s in saved if _all_slots(saved) else iter_slots(saved):
         if type(s) is not SavedSlot or s.ref is None:
             continue
         for j, o in enumerate(out_flat):
@@ -264,9 +269,20 @@ def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) ->
         s.ref = None
 
 
+def _all_slots(saved: Any) -> bool:
+    """``saved`` is a tuple of SavedSlots (what ``save_for_backward`` of Tensors makes)."""
+    for v in saved:
+        if type(v) is not SavedSlot:
+            return False
+    return True
+
+
 def _plain(saved: Any) -> bool:
     """Nothing saved, or Tensors/arrays saved without hooks (what a replayed step may hold)."""
-    return not saved or all(type(v) is SavedSlot and v.unpack is None for v in saved)
+    for v in saved or ():
+        if type(v) is not SavedSlot or v.unpack is not None:
+            return False
+    return True
 
 
 def _edge_of(t: Tensor, e: Any) -> Any:
@@ -323,14 +339,12 @@ class PyLayerNode(Node):
         out_flat: list[Any],
         out_slots: Any,
     ) -> None:
-        out_avals = [(tuple(o._v.shape), o._v.dtype) if isinstance(o, Tensor) else (tuple(o.shape), o.dtype)
-                     for o in out_flat]
-        super().__init__(edges, out_avals)
+        super().__init__(edges, [_aval_of(o._v if isinstance(o, Tensor) else o) for o in out_flat])
         self.cls = cls
         self.ctx = ctx
         self.slots = slots
         self.needs = needs
-        self.in_avals = [(tuple(t._v.shape), t._v.dtype) if need else None for t, need in zip(inputs, needs)]
+        self.in_avals = [_aval_of(t._v) if need else None for t, need in zip(inputs, needs)]
         self.out_slots = out_slots
         self.non_diff: set[int] = set()
 
@@ -390,6 +404,11 @@ class PyLayerNode(Node):
             if g is None or aval is None:
                 out.append(None)
                 continue
+            if diff is None and type(g) is Tensor:  # the common case: a deferred result of the input's aval
+                v = g._v
+                if type(v) is lazy.Pending and v.shape == aval[0] and v.dtype == aval[1]:
+                    out.append(v)
+                    continue
             out.append(self._fix(g, aval, k, diff, err_node))
         return out
 
@@ -416,6 +435,16 @@ class PyLayerNode(Node):
     def release(self) -> None:
         super().release()
         self.ctx = None  # type: ignore[assignment]
+
+
+def _aval_of(v: Any) -> tuple:
+    """``(shape, dtype)`` of an array or Pending (a Pending's are plain slots)."""
+    if type(v) is lazy.Pending:
+        return (v.shape, v.dtype)
+    if type(v) is lazy._ArrayImpl:  # (one read of its aval: its shape and dtype properties each read it)
+        a = v.aval
+        return (a.shape, a.dtype)
+    return (tuple(v.shape), v.dtype)
 
 
 def _keeps_grad_dtype(edge: Any) -> bool:

@@ -1,7 +1,7 @@
 """Step replay as the observer of the core's step events (``_tensor.step_events``).
 
 Layer L5, beside ``_replay.follow`` and ``_replay.note``. Each event goes to the step being replayed
-(``follow``) or to the note being taken (``note``), as the thread's state (``follow.st``) says (the
+(``follow``) or to the note being taken (``note``), as the thread's state (``follow._tls.s``) says (the
 predicates that decide it: ``follow.may_begin``, ``follow.may_note``). ``install()`` registers the
 observer (the package's ``__init__`` calls it); ``PYLAYER_JAX_REPLAY=0`` (``follow.ENABLED``) turns every
 event into a no-op.
@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._runtime.state import modes
 from .._tensor import step_events
 from . import follow, note
-from .follow import Step, st
+from .follow import Step, _tls
 
 _NONE2 = (None, None)
 
@@ -25,18 +26,25 @@ class ReplayEvents(step_events.StepEvents):
     op = staticmethod(follow.try_op)  # (the function itself: called for every op)
 
     def op_begin(self) -> Any:
-        if follow.ENABLED and follow.may_note(st):
+        if follow.ENABLED and follow.may_note(_tls.s):
             return note.mark()
         return None
 
     def op_end(self, token: Any, op: Any, key: tuple, leaves: Sequence[Any], leaf_param: Any, arrays: Sequence[Any],
                needs: tuple | None, out: Any, node: Any) -> None:
-        note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
+        if type(token) is note.InnerMark:  # an op inside the user code of an apply or callout being noted
+            note.note_inner(token.mark, op, key, leaves, arrays, out)
+        else:
+            note.note_op(token, op, key, leaves, leaf_param, arrays, needs, out, node)
 
     def plain_op(self, op: Any, key: tuple, leaves: Sequence[Any]) -> Any:
-        s = st
+        s = _tls.s
         if s.step is not None:  # a step being replayed: follow the note (a plain op never begins a step)
             return follow.try_op(op, key, leaves)
+        if s.inner is not None:  # an op of a followed apply's forward or PyLayer backward
+            return follow.try_inner(s, op, key, leaves)
+        if s.rec_inner is not None and (modes.pylayer_forward_ctx or s.rec_co is not None):
+            return step_events.Noted(note.inner_mark())  # an op of the user code of an apply or callout noted
         if s.rec is not None and follow.ENABLED:  # a note being taken
             token = note.plain_mark()
             return None if token is None else step_events.Noted(token)
@@ -45,11 +53,12 @@ class ReplayEvents(step_events.StepEvents):
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
         if not follow.ENABLED:
             return _NONE2
-        s = st
+        s = _tls.s
         token = None
-        if s.step is not None or follow.may_begin(s):
+        if s.step is not None or (s.pos is follow.BEGIN and s.plan is not None):  # (``may_begin``, written out)
             token = follow.layer_begin(cls, inputs)
         if token is None and follow.may_note(s):
+            s.rec_inner = []  # forward's ops (``note.note_inner``)
             return (None, note.mark())
         return (token, None)
 
@@ -74,7 +83,7 @@ class ReplayEvents(step_events.StepEvents):
         follow.boundary()
 
     def callout_begin(self, node: Any, cts: Sequence[Any], walk: Any) -> Any:
-        return None if st.rec_co is None else note.callout_begin(node, cts, walk)
+        return None if _tls.s.rec_co is None else note.callout_begin(node, cts, walk)
 
     def callout_end(self, token: Any, grads: Sequence[Any]) -> None:
         note.callout_end(token, grads)

@@ -141,6 +141,7 @@ class CalloutNote(NamedTuple):
     r1: int
     e1: int
     grads: tuple  # per input: the slot of the gradient it returned, or -1 for None
+    inner: tuple | None = None  # its calls as ``Inner`` events, or None
 
 
 class LeafNote(NamedTuple):
@@ -195,7 +196,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree")
+                 "out_slot", "aval", "out_tree", "inner")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -211,12 +212,14 @@ class LayerEvent:
         self.out_slot = out_slot  # its output's slot and aval; with several outputs (``out_tree``), tuples of them
         self.aval = aval
         self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
+        self.inner: tuple | None = None  # forward's calls as ``Inner`` events, where each was an op of its own
 
 
 class Callout:
     """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
 
-    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending", "reached", "rest")
+    __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending", "reached", "rest",
+                 "inner")
 
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
                  grads: tuple, freed: tuple, pending: tuple, reached: tuple, rest: tuple) -> None:
@@ -232,6 +235,27 @@ class Callout:
         self.pending = pending
         self.reached = reached
         self.rest = rest
+        self.inner: tuple | None = None  # the backward's calls as ``Inner`` events (see ``LayerEvent.inner``)
+
+
+class Inner:
+    """An op inside a PyLayer's forward or backward that recorded one call with one result (no node): a followed
+    apply or callout appends the noted call for it, as normal dispatch would record it, without looking up its
+    kernel and output shape. What the user code records is checked as a whole when it returns, as always: an op
+    that does not match ends the following there (the rest dispatch normally)."""
+
+    __slots__ = ("op", "plain", "key", "srcs", "n_in", "call", "slot", "n_calls", "aval")
+
+    def __init__(self, op: Any, key: tuple, srcs: tuple, call: tuple, slot: int, n_calls: int, aval: tuple) -> None:
+        self.op = op
+        self.key = key
+        self.plain = key[3] if key[0] is None and key[1] == () and key[2] == () else None  # (as ``Event.plain``)
+        self.srcs = srcs  # per input: (IN_STEP, slot, None), (OUTSIDE, buffer input, aval) or (SCALAR, input, type)
+        self.n_in = len(srcs)
+        self.call = call
+        self.slot = slot  # the buffer's results and calls before it
+        self.n_calls = n_calls
+        self.aval = aval
 
 
 class Backward:
@@ -337,7 +361,14 @@ class Pos(enum.Enum):
 BEGIN, OFF, SUSPENDED = Pos.BEGIN, Pos.OFF, Pos.SUSPENDED
 
 
-class _State(threading.local):
+class _State:
+    """A thread's replay state (see ``Pos``): a plain object, one per thread (``_tls.s``), whose attributes cost a
+    slot read where a ``threading.local``'s cost a per-thread dictionary lookup."""
+
+    __slots__ = ("plan", "pos", "step", "rec", "rec_nodes", "rec_node_idx", "rec_slots", "rec_leaves",
+                 "rec_leaf_ids", "rec_buf", "rec_start", "rec_end", "rec_co", "rec_bwd_refs", "rec_inner",
+                 "inner", "inner_i", "inner_buf")
+
     def __init__(self) -> None:
         self.plan: Plan | None = None  # the note the next step follows
         self.pos = BEGIN  # see ``Pos``
@@ -353,15 +384,41 @@ class _State(threading.local):
         self.rec_end = 0
         self.rec_co: list[tuple] | None = None  # the PyLayer backwards of the backward() being noted
         self.rec_bwd_refs = 0  # the buffer's results when that backward() began
+        self.rec_inner: list | None = None  # the ops of the noted apply's forward or PyLayer backward running now
+        # inside a followed apply's forward or a replayed PyLayer backward: its noted ops (``Inner``), the next
+        # one's index, the step's buffer
+        self.inner: tuple | None = None
+        self.inner_i = 0
+        self.inner_buf: Any = None
 
 
-st = _State()
+class _Local(threading.local):
+    def __init__(self) -> None:
+        self.s = _State()
+
+
+_tls = _Local()  # ``_tls.s``: this thread's state (read once per event, then its slots)
+
+
+class _StateView:
+    """``st``: this thread's state by attribute, for the rare paths and tests (``st.plan``)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_tls.s, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(_tls.s, name, value)
+
+
+st = _StateView()
 
 
 def reset() -> None:
     """Forget this thread's note and the step it follows, if any (the state of a fresh thread): for tests that
     must not follow a note an earlier test left. The stubs of a step being followed stay as they are."""
-    st.__init__()
+    _tls.s = _State()
 
 
 _AVALS: dict[int, tuple[Any, tuple]] = {}  # id(array) -> (weak reference, aval): inputs seen step after step
@@ -372,7 +429,8 @@ def _aval(v: Any) -> tuple:
     c = _AVALS.get(id(v))
     if c is not None and c[0]() is v:
         return c[1]
-    av = (v.shape, v.dtype, v.weak_type)
+    a = v.aval  # (one attribute: the array's shape, dtype and weak_type properties read it three times over)
+    av = (a.shape, a.dtype, a.weak_type)
     if len(_AVALS) > 4096:
         _AVALS.clear()
     _AVALS[id(v)] = (weakref.ref(v), av)
@@ -386,14 +444,16 @@ def _current_buf() -> Any:
 # ---- following a note ------------------------------------------------------------------
 def _begin() -> Step | None:
     """A step begins: it follows the note if the buffer holds what it held when the noted step began."""
-    s = st
+    s = _tls.s
     if s.pos is not BEGIN:
         return None
     plan = s.plan
     buf = lazy._buffer()
     # the buffer holds what it held when the noted step began (an optimizer's update, say)
     if (plan is None or len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls)
-            or not buf.same_since(0, 0, plan.start_calls, plan.start_ext_avals)):
+            or len(buf.ext) != len(plan.start_ext_avals)
+            or ((plan.start_calls or plan.start_ext_avals)
+                and not buf.same_since(0, 0, plan.start_calls, plan.start_ext_avals))):
         s.plan = None  # this step begins differently: it is noted instead
         return None
     step = s.step = Step(plan, buf)
@@ -426,9 +486,11 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     dispatch knows that an input trains. Only an op that makes a tape node can match (the noted inputs'
     stop_gradient flags say one trains).
     """
-    s = st
+    s = _tls.s
     step = s.step
     if step is None:  # may a step begin here? (asked before dispatch: only with an input that trains)
+        if s.inner is not None:  # an op of a followed apply's forward or PyLayer backward
+            return try_inner(s, op, key, leaves)
         if not ENABLED or s.pos is not BEGIN or s.plan is None:  # (``may_begin``, written out: every op)
             return None
         if key is None:
@@ -496,6 +558,77 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     finally:
         lock.release()
     return _off_note(leaves)
+
+
+def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
+    """An op inside the user code of a followed apply or callout (``s.inner`` set): its result Tensor if it is the
+    next noted ``Inner`` event (its call appended as normal dispatch appends it), else None: the following ends
+    there and the op and the rest dispatch normally (the user code's calls are checked as a whole when it
+    returns)."""
+    inner = s.inner
+    i = s.inner_i
+    buf = s.inner_buf
+    if i >= len(inner):
+        s.inner = None
+        return None
+    ev = inner[i]
+    m = modes
+    refs = buf.refs
+    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or m.capture is not None
+            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in
+            or lazy._local.__dict__.get("buf") is not buf):
+        s.inner = None
+        return None
+    if key is None:
+        if ev.plain is None or ev.plain != _dtypes._default.name:
+            s.inner = None
+            return None
+    else:
+        try:
+            same = ev.key == key
+        except Exception:  # an attribute whose comparison raises: not the noted call
+            same = False
+        if not same:
+            s.inner = None
+            return None
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if buf.done:
+            s.inner = None
+            return None
+        at = (len(buf.calls), len(refs), len(buf.ext))
+        try:
+            for t, (kind, j, av) in zip(leaves, ev.srcs):
+                v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
+                if kind == IN_STEP:
+                    if type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
+                        break
+                    continue
+                if kind == SCALAR:
+                    if type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
+                        break
+                elif type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
+                    if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
+                        break
+                    v = v.array
+                elif _aval(v) != av:
+                    break
+                if not buf.enter_at(v, av, j):
+                    break
+            else:
+                out = Tensor(buf.append_call(ev.call, ev.aval))
+                s.inner_i = i + 1
+                return out
+            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
+        except BaseException:
+            if len(refs) == at[1]:
+                lazy.rollback(buf, at)
+            raise
+    finally:
+        lock.release()
+    s.inner = None
+    return None
 
 
 def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
@@ -571,7 +704,7 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
     """Before the forward of a ``PyLayer.apply`` (positional Tensors, a gradient needed) in a step that may
     follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
     suspended, so its ops record calls and are not events), else None (the step left its note)."""
-    s = st
+    s = _tls.s
     step = s.step or _begin()
     if step is None:
         return None
@@ -587,6 +720,8 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
         return None
     if _inputs_match(step, buf, ev.srcs, inputs, type(inputs[0]), False):
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
+        if ev.inner is not None:
+            s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
         return (step, k)
     diverge()
     return None
@@ -595,7 +730,7 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
 def _forward_recorded(step: Step, buf: Any, ev: LayerEvent) -> bool:
     """At ``layer_end``, under the buffer's lock: the step still follows its note in this thread's buffer, and the
     apply's forward recorded there the noted calls and new slots, and nothing else."""
-    return (step.live and not buf.done and _current_buf() is buf and len(buf.refs) == ev.slot + ev.n_new
+    return (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf and len(buf.refs) == ev.slot + ev.n_new
             and len(buf.calls) == ev.n_calls + len(ev.calls)
             and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
 
@@ -606,7 +741,13 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
     step, k = token
-    nested = _resume(step)
+    s = _tls.s
+    nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
+    if nested:
+        _resume(step)
+    else:
+        s.step, s.pos, s.plan = step, BEGIN, step.plan
+        s.inner = None
     buf = step.buf
     ev = step.events[k]
     if ev.out_tree is not None:
@@ -616,16 +757,24 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     try:
         v = out._v if type(out) is type(inputs[0]) else None
         if (ok and not nested and type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
-                and v.aval == ev.aval and out._e is None and out.stop_gradient and _forward_recorded(step, buf, ev)
-                and all(out is not t for t in inputs)):
+                and v.aval == ev.aval and out._e is None and out._sg and _forward_recorded(step, buf, ev)
+                and _none_is(out, inputs)):
             out._e = (step, k)
-            out.stop_gradient = False
+            out._sg = False  # (``stop_gradient = False``)
             step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
             return True
     finally:
         lock.release()
     diverge()
     return False
+
+
+def _none_is(x: Any, items: Sequence[Any]) -> bool:
+    """Whether ``x`` is none of ``items`` (by identity: ``in`` would compare Tensors by value)."""
+    for t in items:
+        if t is x:
+            return False
+    return True
 
 
 def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], outs: Any,
@@ -656,7 +805,7 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
 
 def try_backward(t: Any) -> bool:
     """Replay the noted ``backward()`` from ``t``; False when it does not match (run it normally)."""
-    s = st
+    s = _tls.s
     step = s.step
     if step is None or not step.live or not ENABLED:
         return False
@@ -725,7 +874,10 @@ def try_backward(t: Any) -> bool:
     try:
         ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
         if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
-            ok = len(buf.ext) == tail and all(buf.input_index(v) is None for v, _ in new)
+            ok = len(buf.ext) == tail
+            for v, _ in new:
+                if buf.input_index(v) is not None:
+                    ok = False
         if ok:
             for v, aval in new:
                 buf.enter(v, aval)
@@ -778,7 +930,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
     leaves its note on the way, what ``_rest`` returns: True once it has walked on from there, False if the
     backward is to be walked from its root.
     """
-    s = st
+    s = _tls.s
     log = step.log
     written = [False] * len(accs)
     made: dict[int, Any] = {}  # one Pending per buffer slot
@@ -800,7 +952,12 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                 step.freed = co.freed
                 for _, _, _, slot, aval in co.pending:  # kept alive: a walk may have to go on from them
                     _made(made, buf, slot, aval)
-                cts = [_made(made, buf, slot, aval) for slot, aval in co.cts]
+                cts = []
+                for slot, aval in co.cts:
+                    p = made.get(slot)
+                    if p is None:  # (``_made``, written out)
+                        p = made[slot] = buf.pending(slot, aval)
+                    cts.append(p)
                 c0 = at[0] + len(calls)
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
@@ -813,6 +970,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             return _rest(step, state, accs)
         node = log[co.k][2]
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended: its ops record calls, not events
+        if co.inner is not None:
+            s.inner, s.inner_i, s.inner_buf = co.inner, 0, buf
         try:
             grads = node.backward(cts, None)
         except BaseException:
@@ -820,10 +979,16 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             diverge()  # the tape as the normal walk leaves it when this raises
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
-        nested = _resume(step)
+        nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every callout)
+        if nested:
+            _resume(step)
+        else:
+            s.step, s.pos, s.plan = step, BEGIN, step.plan
+            s.inner = None
         state = (co, made, grads)
-        if (nested or buf.done or _current_buf() is not buf or not step.live or len(buf.refs) != r0 + co.n_new
-                or len(buf.calls) != c0 + len(co.calls) or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
+        if (nested or buf.done or lazy._local.__dict__.get("buf") is not buf or not step.live
+                or len(buf.refs) != r0 + co.n_new or len(buf.calls) != c0 + len(co.calls)
+                or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
             return _rest(step, state, accs)
     return state, written, made
@@ -885,7 +1050,7 @@ def _rest(step: Step, state: tuple | None, accs: list) -> bool:
     is not called again) and walk on over the nodes the walk had yet to run, in its order, from the gradients
     it held. Returns True; False if no PyLayer's backward has run (then nothing was done and the caller walks
     from the root)."""
-    s = st
+    s = _tls.s
     s.step, s.pos, s.plan = step, BEGIN, step.plan
     diverge()
     if state is None:
@@ -917,13 +1082,14 @@ def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:
 
 def _resume(step: Step) -> bool:
     """Back from user code run with the step suspended; True if that code began a step or note of its own."""
-    s = st
+    s = _tls.s
     nested = s.step is not None or s.rec is not None
     if nested:
         if s.step is not None:
             materialise(s.step)
         abort()
     s.step, s.pos, s.plan = step, BEGIN, step.plan
+    s.inner = None
     return nested
 
 
@@ -947,7 +1113,7 @@ def _same_state(a: Any, b: Any) -> bool:
 
 def diverge() -> None:
     """The step leaves the note: build its real tape so far; drop the note (the next step is noted)."""
-    s = st
+    s = _tls.s
     step = s.step
     s.step = None
     s.pos = OFF
@@ -973,10 +1139,11 @@ def _materialise(step: Step) -> None:
     step.live = False
     _LIVE.pop(id(step), None)
     STATS["materialised"] += 1
-    if st.step is step:
-        st.step = None
-        st.pos = OFF
-        st.plan = None
+    s = _tls.s
+    if s.step is step:
+        s.step = None
+        s.pos = OFF
+        s.plan = None
     hooks, modes.saved_hooks = modes.saved_hooks, []  # the ops ran before any hook entered since: none packs
     try:
         for k, entry in enumerate(step.log):
@@ -1036,7 +1203,7 @@ def mark_write(t: Any = None) -> None:
     thread, materialises first (its nodes save the versions and arrays its ops saw; backward checks them), unless
     the Tensor written (``t``) is no input of an op of the step that made a node nor of a PyLayer's apply: a
     BatchNorm's running statistics, read by a plain op (no node) and written each step."""
-    s = st
+    s = _tls.s
     step = s.step
     if step is not None and not _untouched(step, t):
         diverge()
@@ -1067,8 +1234,8 @@ def _untouched(step: Step, t: Any) -> bool:
 
 def abort() -> None:
     """Stop taking the note of this step."""
-    s = st
-    s.rec_co = None
+    s = _tls.s
+    s.rec_co = s.rec_inner = s.inner = None
     if s.rec is not None:  # (one assignment: an interrupt leaves all or none of it)
         s.rec, s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves, s.rec_leaf_ids, s.rec_buf = (
             None, [], {}, {}, [], {}, None)
@@ -1078,7 +1245,7 @@ def abort() -> None:
 
 def boundary() -> None:
     """A backward ended (or failed): the next op begins a new step."""
-    s = st
+    s = _tls.s
     step = s.step
     if step is not None:
         s.step = None

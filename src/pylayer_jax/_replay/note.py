@@ -38,6 +38,7 @@ from .follow import (
     CalloutNote,
     CalloutStart,
     Event,
+    Inner,
     LayerEvent,
     LeafNote,
     Mark,
@@ -50,8 +51,8 @@ from .follow import (
     _current_buf,
     _grad_state,
     _same_state,
+    _tls,
     abort,
-    st,
 )
 
 
@@ -62,10 +63,69 @@ def mark() -> Mark:
     return Mark(buf, n_calls, n_ext, n_refs)
 
 
+class InnerMark:
+    """The token of an op inside the user code of an apply or PyLayer backward being noted (``note_inner``)."""
+
+    __slots__ = ("mark",)
+
+    def __init__(self, mark: Mark) -> None:
+        self.mark = mark
+
+
+def inner_mark() -> InnerMark:
+    """The buffer's state before an op inside the forward of the apply being noted, or inside the PyLayer
+    backward being noted."""
+    return InnerMark(mark())
+
+
+def note_inner(before: Mark, op: Any, key: tuple, leaves: Sequence[Any], arrays: Sequence[Any], out: Any) -> None:
+    """Note an op of user code inside a noted apply or PyLayer backward: one call, one result, no node. One that
+    cannot be noted so ends the noting of that user code's ops (its calls are still noted whole)."""
+    s = _tls.s
+    inner = s.rec_inner
+    if inner is None:
+        return
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    if (buf is not buf0 or buf is None or buf.done or type(out) is not Pending or out.buf is not buf
+            or out.idx != nr or len(buf.calls) != nc + 1 or len(buf.refs) != nr + 1 or modes.saved_hooks
+            or len(inner) >= MAX_EVENTS):
+        s.rec_inner = None
+        return
+    call = buf.calls[nc]
+    srcs = []
+    for i, t in enumerate(leaves):
+        r = call[2][i]
+        if r >= 0:
+            srcs.append((IN_STEP, r, None))
+            continue
+        j = -1 - r
+        a = arrays[i]
+        if type(a) in _SCALARS and a is t:
+            srcs.append((SCALAR, j, type(a)))
+        elif type(a) is _ArrayImpl or type(a) is Pending:
+            srcs.append((OUTSIDE, j, buf.ext_avals[j]))
+        else:
+            s.rec_inner = None
+            return
+    inner.append(Inner(op, key, tuple(srcs), call, nr, nc, out.aval))
+
+
+def _checked_inner(inner: list | None, calls: tuple, nc: int, nr: int) -> tuple | None:
+    """The noted ops of user code that recorded ``calls`` (from the buffer's ``nc`` calls and ``nr`` results on), if
+    they are exactly those calls, one result each; else None."""
+    if not inner or len(inner) != len(calls):
+        return None
+    for k, (ie, c) in enumerate(zip(inner, calls)):
+        if ie.call is not c or ie.n_calls != nc + k or ie.slot != nr + k:
+            return None
+    return tuple(inner)
+
+
 def plain_mark() -> Mark | None:
     """The buffer's state before an op that makes no node, where it may be noted: inside a note being taken,
     outside a PyLayer's forward and before the step's ``backward()`` (a plain op never begins a note)."""
-    s = st
+    s = _tls.s
     if s.rec is None or s.rec_co is not None or modes.pylayer_forward_ctx:
         return None
     return mark()
@@ -120,6 +180,8 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
     """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
+    s = _tls.s
+    inner, s.rec_inner = s.rec_inner, None
     outs = out if type(out) is list else [out]  # (a list: several fresh output Tensors)
     vs = [o._v for o in outs]
     if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or len({id(v) for v in vs}) != len(vs)
@@ -145,17 +207,19 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
     if type(out) is list:
         ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                         n_refs - nr, (nc, ne, nr), tuple([v.idx for v in vs]), tuple([v.aval for v in vs]), len(vs))
+        ev.inner = _checked_inner(inner, ev.calls, nc, nr)
         _add_event(ev, None, node, n_refs, [v.idx for v in vs])
         return
     v = vs[0]
     ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                     n_refs - nr, (nc, ne, nr), v.idx, v.aval)
+    ev.inner = _checked_inner(inner, ev.calls, nc, nr)
     _add_event(ev, v.idx, node, n_refs)
 
 
 def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
     """Whether the event beginning at this buffer state goes into a note (begun now if the step begins here)."""
-    s = st
+    s = _tls.s
     if s.rec is None:
         if s.pos is not BEGIN or s.step is not None:
             return False
@@ -173,7 +237,7 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
 def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
     """Where input ``t`` of a noted event comes from: buffer slot ``r``, or else the outside array ``v`` (buffer
     input ``ext_idx``); None when the note cannot say (the step is not noted further)."""
-    s = st
+    s = _tls.s
     sg = t.stop_gradient
     e = t._e
     n_leaf = -1
@@ -211,7 +275,7 @@ def _no_node() -> None:
 def _add_event(ev: Any, out_slot: int | None, node: Any, end: int, n_out: Any = None) -> None:
     """Add ``ev`` to the note: its result in ``out_slot``; several results: ``n_out`` of them in the slots from
     ``out_slot`` on, or (a list) in those slots."""
-    s = st
+    s = _tls.s
     try:
         k = len(s.rec)
         if n_out is None:
@@ -233,7 +297,7 @@ def _add_event(ev: Any, out_slot: int | None, node: Any, end: int, n_out: Any = 
 
 def backward_mark(t: Any) -> BackwardMark | None:
     """Before a normal ``backward()`` from ``t``: what the note needs of the moment, or None (not noted)."""
-    s = st
+    s = _tls.s
     if s.rec is None:
         return None
     buf = s.rec_buf
@@ -267,7 +331,7 @@ def backward_mark(t: Any) -> BackwardMark | None:
 def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple[CalloutStart, list] | None:
     """A PyLayer's backward is about to run inside the ``backward()`` being noted (``walk``: the engine's running
     walk): what the note needs of it."""
-    s = st
+    s = _tls.s
     buf = s.rec_buf
     k = s.rec_node_idx.get(id(node))
     if k is None or s.rec_nodes[k]() is not node or _current_buf() is not buf or buf.done:
@@ -311,13 +375,14 @@ def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple[CalloutStar
         s.rec_co = None
         return None
     n_calls, n_refs, n_ext = buf.size()
+    s.rec_inner = []  # its ops (``note_inner``)
     return CalloutStart(k, tuple(cs), n_calls, n_refs, n_ext, freed, tuple(pending), tuple(reached),
                         tuple(rest)), _leaf_state()
 
 
 def _where(nid: int, accs: dict[int, int]) -> tuple[int, int] | None:
     """A node of the noted step by id: (0, its event) or (1, the leaf it accumulates into); None if not one."""
-    s = st
+    s = _tls.s
     j = s.rec_node_idx.get(nid)
     if j is not None and id(s.rec_nodes[j]()) == nid:
         return (0, j)
@@ -329,7 +394,7 @@ def _leaf_state() -> list:
     """The noted step's leaves' gradients and hooks (a PyLayer's backward must not change them in a noted step:
     the note keeps which leaves the backward wrote from what they hold at its end)."""
     state = []
-    for ref in st.rec_leaves:
+    for ref in _tls.s.rec_leaves:
         leaf = ref()
         acc = None if leaf is None else leaf._acc
         state.append(None if acc is None else (acc.grad, bool(acc.pre_hooks)))
@@ -338,9 +403,10 @@ def _leaf_state() -> list:
 
 def callout_end(co: tuple[CalloutStart, list], grads: Sequence[Any]) -> None:
     """The PyLayer's backward returned ``grads`` (one per input: None, or an array to pass on)."""
-    s = st
+    s = _tls.s
     buf = s.rec_buf
     co, before = co
+    inner, s.rec_inner = s.rec_inner, None
     if s.rec_co is None or _current_buf() is not buf or buf.done or not _same_leaf_state(before, _leaf_state()):
         s.rec_co = None
         return
@@ -354,7 +420,8 @@ def callout_end(co: tuple[CalloutStart, list], grads: Sequence[Any]) -> None:
             s.rec_co = None
             return
     n_calls, n_refs, n_ext = buf.size()
-    s.rec_co.append(CalloutNote(co, n_calls, n_refs, n_ext, tuple(slots)))
+    s.rec_co.append(CalloutNote(co, n_calls, n_refs, n_ext, tuple(slots),
+                                _checked_inner(inner, buf.calls_since(co.c0), co.c0, co.r0)))
 
 
 def _same_leaf_state(a: list, b: list) -> bool:
@@ -364,7 +431,7 @@ def _same_leaf_state(a: list, b: list) -> bool:
 
 def note_backward(before: BackwardMark) -> None:
     """After the normal ``backward()`` (before its flush): finish the note; the next step follows it."""
-    buf = st.rec_buf
+    buf = _tls.s.rec_buf
     if buf is None:
         return
     # under the buffer's lock: a read from another thread that ran the buffer meanwhile would empty its lists
@@ -378,7 +445,7 @@ def note_backward(before: BackwardMark) -> None:
 
 
 def _note_backward(before: BackwardMark) -> None:
-    s = st
+    s = _tls.s
     root, nc, ne, nr, states = before
     buf = s.rec_buf
     if s.rec is None or _current_buf() is not buf or buf.done:
@@ -457,8 +524,10 @@ def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int
         if type(events[b.k]) is not LayerEvent or b.e0 != pe or b.c0 < pc:
             return None
         segs.append(Segment(all_calls[pc:b.c0], b.r0 - pr))
-        callouts.append(Callout(b.k, b.cts, all_calls[b.c0:c.c1], all_avals[b.e0:c.e1], c.r1 - b.r0, b.e0, c.grads,
-                                b.freed, b.pending, b.reached, b.rest))
+        callout = Callout(b.k, b.cts, all_calls[b.c0:c.c1], all_avals[b.e0:c.e1], c.r1 - b.r0, b.e0, c.grads,
+                          b.freed, b.pending, b.reached, b.rest)
+        callout.inner = c.inner
+        callouts.append(callout)
         pc, pr, pe = c.c1, c.r1, c.e1
     segs.append(Segment(all_calls[pc:], buf.size()[1] - pr))
     return tuple(segs), tuple(callouts), pe

@@ -56,13 +56,29 @@ class Exact:
 
 TRUE = Exact(True)
 FALSE = Exact(False)
+_ZERO = Exact(0.0)
+_NEG_ZERO = Exact(-0.0)
+# one Exact per whole float (``1 - x`` is ``scale(x, -1.0, 1)`` every step): a key lookup that meets the same
+# object skips ``__eq__``; floats only, so 1.0 never meets 1 or True here
+_WHOLE: dict[float, Exact] = {}
 
 
 def exact(v: Any) -> Any:
     """``v`` as a cache key holds it: wrapped in :class:`Exact` where ``==`` would confuse it."""
     t = type(v)
     if t is float:
-        return Exact(v) if v != v or v.is_integer() else v
+        if v != v:
+            return Exact(v)
+        if not v.is_integer():
+            return v
+        if v == 0.0:
+            return _NEG_ZERO if math.copysign(1.0, v) < 0 else _ZERO
+        e = _WHOLE.get(v)
+        if e is None:
+            e = Exact(v)
+            if len(_WHOLE) < 1024:
+                _WHOLE[v] = e
+        return e
     if t is bool:
         return TRUE if v else FALSE
     if t is complex:

@@ -250,7 +250,13 @@ def _add(self: Tensor, o: Any) -> Any:
     return apply_op(_ADD, (self, o))
 
 
+_SUBTRACT = TABLE["subtract"]
+_MULTIPLY = TABLE["multiply"]
+
+
 def _sub(self: Tensor, o: Any) -> Any:
+    if type(o) is Tensor:  # (the common case first: no operand checks to make)
+        return apply_op(_SUBTRACT, (self, o))
     _operand("subtract", "-", o)
     if _traced_number(self, o):
         return apply_op(_op("subtract"), (self, o))
@@ -267,6 +273,8 @@ def _rsub(self: Tensor, o: Any) -> Any:
 
 
 def _mul(self: Tensor, o: Any) -> Any:
+    if type(o) is Tensor:  # (the common case first: no operand checks to make)
+        return apply_op(_MULTIPLY, (self, o))
     _operand("multiply", "*", o)
     if _traced_number(self, o):
         return apply_op(_op("scale_by"), (self, o))

@@ -168,8 +168,12 @@ def _save_one(v: Any, hooks: Any) -> Any:
 
 def load_values(saved: Any) -> Any:
     """The inverse of ``save_values``: unpack (running unpack hooks) every SavedSlot."""
-    if type(saved) is tuple and all(type(e) is SavedSlot for e in saved):  # the common case
-        return tuple([e.value() for e in saved])
+    if type(saved) is tuple:
+        for e in saved:  # the common case: SavedSlots only (checked before any unpack hook runs)
+            if type(e) is not SavedSlot:
+                break
+        else:
+            return tuple([e.value() for e in saved])
     if isinstance(saved, SavedSlot):
         return saved.value()
     if type(saved) in (list, tuple):

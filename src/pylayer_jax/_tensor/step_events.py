@@ -69,7 +69,7 @@ class StepEvents:
 
     # ---- apply --------------------------------------------------------------------------------
     def apply_begin(self, cls: type, inputs: Sequence[Any]) -> tuple[Any, Any]:
-        """A ``PyLayer.apply`` on positional Tensors that needs a gradient, before its forward:
+        """A ``PyLayer.apply`` that needs a gradient, before its forward (``inputs``: its Tensors in slot order):
         ``(follow, note)`` tokens (the first for ``apply_end``, the second for ``apply_noted``), or Nones."""
         return (None, None)
 
