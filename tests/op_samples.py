@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import fractional_rnnt_refs as _refs
 import jax
 import numpy as np
 
@@ -67,6 +68,7 @@ RANDOM_OPS: set[str] = set()
 # outputs that pass no gradient by design (as Paddle's returned softmax of softmax_with_cross_entropy): their
 # numerical derivative is not their VJP, so check_grads leaves them out
 NO_GRAD_OUTPUTS: dict[str, tuple[int, ...]] = {"softmax_with_cross_entropy": (1,), "ctc_loss_residuals": (1,),
+                                               "warprnnt": (1,),
                                                "softmax_with_cross_entropy_softmax_residuals": (1,)}
 
 SAMPLES: dict[str, list[Sample]] = {}
@@ -1178,6 +1180,30 @@ SAMPLES.update(
         "gather_tree": [
             Sample((randint(4, 2, 3, low=0, high=9), randint(4, 2, 3, low=0, high=3)), grad=False, ref=_gather_tree_ref),
             Sample((randint(1, 1, 2, low=0, high=9), randint(1, 1, 2, low=0, high=2)), grad=False, ref=_gather_tree_ref),
+        ],
+    }
+)
+
+
+# ---- _ops/pool_fractional.py and rnnt (sequence_loss.py): numpy references in fractional_rnnt_refs ------------
+_RNNT_LABELS = np.array([[1, 2, 3], [3, 1, 0], [2, 2, 0]], np.int32)
+SAMPLES.update(
+    {
+        "fractional_max_pool2d": [
+            Sample((rand(1, 2, 7, 6), np.array(0.3), [4, 3]), ref=_refs.fractional_max_pool),
+            Sample((rand(2, 1, 6, 7), np.array(0.65), [3, None]), {"kernel_size": [2, 1]},
+                   ref=_refs.fractional_max_pool),
+        ],
+        "fractional_max_pool3d": [
+            Sample((rand(1, 2, 5, 4, 6), np.array(0.45), [3, 2, 4]), ref=_refs.fractional_max_pool),
+            Sample((rand(1, 1, 5, 5, 4), np.array(0.8), 2), {"kernel_size": 2}, ref=_refs.fractional_max_pool),
+        ],
+        # the first sample without FastEmit: check_grads compares the gradient with the loss's derivative
+        "warprnnt": [
+            Sample((rand(3, 5, 4, 4), _RNNT_LABELS, np.array([5, 3, 4], np.int32), np.array([3, 2, 0], np.int32)),
+                   {"fastemit_lambda": 0.0}, ref=_refs.rnnt),
+            Sample((rand(2, 3, 4, 5), _RNNT_LABELS[:2], np.array([3, 2], np.int64), np.array([3, 1], np.int64)),
+                   {"blank": 4, "fastemit_lambda": 0.5}, ref=_refs.rnnt),
         ],
     }
 )

@@ -204,6 +204,20 @@ CASES = [
     # too few frames for the label (warp-ctc: loss 0, zero gradient), an empty label, a label holding the blank
     case("ctc_loss", [R(4, 3, 4), I32([[1, 1, 2], [3, 0, 0], [0, 2, 0]]), FX([3, 4, 4], False), FX([3, 0, 2], False)],
          {"reduction": "none", "zero_infinity": True}, tag="-edge"),
+    # fractional max pools at a given random_u (disjoint regions, and overlapping ones with kernel_size)
+    case("fractional_max_pool2d", [R(1, 2, 7, 6)], {"output_size": [4, 3], "random_u": 0.3, "return_mask": True}),
+    case("fractional_max_pool2d", [R(2, 1, 6, 7)], {"output_size": [3, 4], "kernel_size": [2, 3], "random_u": 0.65},
+         tag="-kernel"),
+    case("fractional_max_pool3d", [R(1, 2, 5, 4, 6)], {"output_size": [3, 2, 4], "random_u": 0.45,
+                                                     "return_mask": True}),
+    case("fractional_max_pool3d", [R(1, 1, 5, 5, 4)], {"output_size": [2, 3, 2], "kernel_size": 2, "random_u": 0.8,
+                                                     "return_mask": True}, tag="-kernel"),
+    # rnnt_loss: [B, T, U + 1, D] log-probabilities taken as they are; labels and lengths int32 (Paddle's only type)
+    case("rnnt_loss", [R(2, 4, 3, 5), I32([[1, 2], [3, 0]]), I32([4, 3]), I32([2, 1])], {"reduction": "none"}),
+    case("rnnt_loss", [R(3, 5, 4, 4), I32([[1, 2, 3], [3, 1, 0], [2, 0, 0]]), I32([5, 3, 4]), I32([3, 2, 0])],
+         {"fastemit_lambda": 0.5}, tag="-mean-fastemit"),
+    case("rnnt_loss", [R(2, 3, 3, 4), I32([[0, 1], [2, 0]]), I32([3, 2]), I32([2, 1])],
+         {"blank": 3, "reduction": "sum", "fastemit_lambda": 0.0}, tag="-blank3-sum"),
 ]
 
 

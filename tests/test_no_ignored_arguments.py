@@ -210,6 +210,17 @@ ALLOWED: dict[str, str] = {
                                                          "the op always normalises by the input's statistics",
     **{f"_ops/activation.py::_rrelu_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
                                                 "noise already holds the slopes" for p in ("lower", "upper", "training")},
+    **{f"_ops/sequence_loss.py::_rnnt_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
+                                                 "gradient already holds the blank and the FastEmit scaling"
+       for p in ("blank", "fastemit_lambda")},
+    **{f"_ops/pool_fractional.py::_scatter_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
+                                                      "index mask already holds the pooling regions"
+       for p in ("output_size", "kernel_size")},
+    "_ops/sequence_loss.py::_rnnt_checks::op": "the checks(op, args) signature; the messages name the public "
+                                               "function rnnt_loss, not the op warprnnt",
+    "nn/_functional.py::fractional_max_pool2d::name": NAME,
+    "nn/_functional.py::fractional_max_pool3d::name": NAME,
+    "nn/_functional.py::rnnt_loss::name": NAME,
     **{f"_ops/sequence_loss.py::_ctc_residuals_vjp::{p}": "an explicit VJP receives every attribute of its op; the "
                                                           "saved gradient already holds the blank and the frame "
                                                           "normalisation" for p in ("blank", "norm_by_times")},

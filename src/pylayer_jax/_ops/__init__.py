@@ -17,6 +17,7 @@ from . import nn as nn  # noqa: F401
 from . import norm as norm  # noqa: F401
 from . import pool as pool  # noqa: F401
 from . import pool_conv_residuals as pool_conv_residuals  # noqa: F401
+from . import pool_fractional as pool_fractional  # noqa: F401
 from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
 from . import recurrent as recurrent  # noqa: F401

@@ -1,4 +1,4 @@
-"""Sequence losses (``paddle.nn.functional.ctc_loss``, ``rnnt_loss``; layer L1).
+"""Sequence losses (``paddle.nn.functional.ctc_loss``; ``rnnt_loss`` over the ``warprnnt`` op; layer L1).
 
 Both take padded batches with per-sequence lengths, as Paddle's warp-ctc and warp-transducer kernels
 do, and check shapes, dtypes and the length and label values at the call (Paddle reads past the
@@ -141,3 +141,96 @@ def ctc_loss_residuals(log_probs, labels, input_lengths, label_lengths, blank=0,
     # the value of ``per`` whose derivative is ``grad``
     moved = log_probs - lax.stop_gradient(log_probs)
     return lax.stop_gradient(per) + jnp.sum(grad * moved, axis=(0, 2)), grad
+
+
+# ---- rnnt_loss: Paddle's warprnnt kernel ---------------------------------------------------------------------------
+def _rnnt_checks(op: str, a: dict) -> list:
+    """rnnt_loss's checks (the messages name the function the caller called): input ``[B, T, U + 1, D]`` with
+    ``U`` the label's padded length, lengths within the padding and at least one frame, fastemit_lambda >= 0."""
+    api = "rnnt_loss"
+    checks = _lengths_checks(api, {**a, "reduction": "none"}, "input", 1, 4, "label")
+    x, label = a["input"], a["label"]
+    if x.shape[2] != label.shape[1] + 1:
+        raise ValueError(f"{api}: input must be [batch_size, max_input_length, max_label_length + 1, num_classes] "
+                         f"= [.., .., {label.shape[1] + 1}, ..] for a label of shape {list(label.shape)}, but "
+                         f"received shape {list(x.shape)}. Pad the label or the input's third dim to match.")
+    lam = a["fastemit_lambda"]
+    if isinstance(lam, bool) or not isinstance(lam, int | float) or not lam >= 0:
+        # (Paddle's warp-transducer refuses it in a RuntimeError too)
+        raise RuntimeError(f"{api}: fastemit_lambda must be a number >= 0, but received {lam!r}. Pass 0 to "
+                           f"turn FastEmit off.")
+    t_max = x.shape[1]
+    checks[1] = ValueCheck(a["input_lengths"], f"{api}: input_lengths holds {{value}}, but each length must be in "
+                           f"[1, {t_max}] (at least one frame, at most the padded length of input). Fix the lengths "
+                           f"or pad input further.", lo=1, hi=t_max + 1)
+    return checks
+
+
+_NEG = -1e30  # "log 0" off the lattice: finite, so that the derivative of logaddexp stays finite there
+
+
+def _rnnt_per_sequence(x, label, input_lengths, label_lengths, blank, fastemit_lambda):  # noqa: ANN001, ANN202
+    """Each sequence's ``-log p(label | x)`` with ``x`` [B, T, U + 1, D] taken as log-probabilities (Paddle's CPU
+    kernel applies no log_softmax). The forward variable alpha is computed along the lattice's anti-diagonals
+    ``t + u = n`` (a scan over n, vectorised over the batch and u). FastEmit scales the derivative of each label
+    emission by ``1 + fastemit_lambda`` and leaves the loss as it is, as warp-transducer does."""
+    nb, t_max, up, _ = x.shape
+    u_max = up - 1
+    dt = x.dtype
+    lab = label.astype(jnp.int32)
+    il = input_lengths.astype(jnp.int32)
+    ll = label_lengths.astype(jnp.int32)
+    blank_lp = x[..., blank]  # [B, T, U + 1]
+    emit = jnp.take_along_axis(x[:, :, :u_max, :], lab[:, None, :, None], axis=-1)[..., 0]  # [B, T, U]
+    emit = emit + fastemit_lambda * (emit - lax.stop_gradient(emit))  # the same value, (1 + lambda) x derivative
+    n_diag = t_max + u_max
+    n = jnp.arange(n_diag)[:, None]
+    u = jnp.arange(up)[None, :]
+    t = n - u  # [N, U + 1]: the frame of lattice point (n, u)
+    on = (t >= 0) & (t < t_max)
+    tc = jnp.clip(t, 0, t_max - 1)
+    neg = jnp.asarray(_NEG, dt)
+    blank_d = jnp.where(on[None], blank_lp[:, tc, u], neg)  # [B, N, U + 1]
+    uc = jnp.minimum(u, u_max - 1) if u_max > 0 else u
+    emit_d = jnp.where((on & (u < u_max))[None], emit[:, tc, uc], neg) if u_max > 0 else jnp.full(blank_d.shape, neg)
+    alpha0 = jnp.where(jnp.arange(up)[None, :] == 0, jnp.zeros((), dt), neg) * jnp.ones((nb, 1), dt)
+
+    def step(alpha, xs):  # noqa: ANN001, ANN202
+        b, e = xs  # the diagonal's blank and emission log-probabilities [B, U + 1]
+        from_blank = alpha + b  # (t, u) -> (t + 1, u)
+        from_emit = jnp.concatenate([jnp.full((nb, 1), neg), (alpha + e)[:, :-1]], axis=1)  # (t, u - 1) -> (t, u)
+        nxt = jnp.logaddexp(from_blank, from_emit)
+        return nxt, nxt
+
+    xs = (jnp.moveaxis(blank_d, 1, 0)[:-1], jnp.moveaxis(emit_d, 1, 0)[:-1])
+    _, alphas = lax.scan(step, alpha0, xs)
+    alphas = jnp.concatenate([alpha0[None], alphas], axis=0)  # [N, B, U + 1]
+    bi = jnp.arange(nb)
+    last = il - 1
+    ll_c = jnp.minimum(ll, u_max)
+    loglik = alphas[last + ll_c, bi, ll_c] + blank_lp[bi, jnp.clip(last, 0, t_max - 1), ll_c]
+    return -loglik
+
+
+def _rnnt_vjp(s, ct, blank=0, fastemit_lambda=0.001):  # noqa: ANN001, ANN202
+    # the loss's cotangent scales the gradient the forward computed (the gradient's own cotangent adds nothing:
+    # the op's derivative holds that gradient fixed, as Paddle's kernel does)
+    grad = s["out1"]
+    return grad * ct[0].astype(grad.dtype)[:, None, None, None], None, None, None
+
+
+@defop(4, saves=("input_lengths", "out1"), vjp=_rnnt_vjp, hidden=1, nondiff=("label", "input_lengths", "label_lengths"),
+       method=False, checks=_rnnt_checks)
+def warprnnt(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001):  # noqa: A002
+    """RNN-T loss per sequence of padded ``[B, T, U + 1, D]`` log-probabilities (no log_softmax is applied, as in
+    Paddle's CPU kernel) against padded ``[B, U]`` labels, that also gives (hidden) the gradient of each sequence's
+    loss with respect to ``input``, label emissions scaled by ``1 + fastemit_lambda``, which the backward scales by
+    the incoming gradient. The loss's derivative is that gradient held fixed (no second derivative, as Paddle's
+    kernel has none)."""
+    per, pull = jax.vjp(lambda v: _rnnt_per_sequence(v, label, input_lengths, label_lengths, blank,
+                                                     float(fastemit_lambda)), input)
+    (grad,) = pull(jnp.ones_like(per))
+    grad = lax.stop_gradient(grad)
+    moved = input - lax.stop_gradient(input)  # the value of ``per`` whose derivative is ``grad``
+    return lax.stop_gradient(per) + jnp.sum(grad * moved, axis=(1, 2, 3)), grad
+

@@ -103,6 +103,7 @@ from .layer._loss import TripletMarginWithDistanceLoss as TripletMarginWithDista
 from .layer._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
 from .layer._loss_seq import CTCLoss as CTCLoss
 from .layer._loss_seq import HSigmoidLoss as HSigmoidLoss
+from .layer._loss_seq import RNNTLoss as RNNTLoss
 from .layer._norm import BatchNorm1D as BatchNorm1D
 from .layer._norm import BatchNorm2D as BatchNorm2D
 from .layer._norm import BatchNorm3D as BatchNorm3D
@@ -165,6 +166,8 @@ from .layer._pooling import AvgPool1D as AvgPool1D
 from .layer._pooling import AvgPool2D as AvgPool2D
 from .layer._pooling import AvgPool3D as AvgPool3D
 from .layer._pooling import Fold as Fold
+from .layer._pooling import FractionalMaxPool2D as FractionalMaxPool2D
+from .layer._pooling import FractionalMaxPool3D as FractionalMaxPool3D
 from .layer._pooling import LPPool1D as LPPool1D
 from .layer._pooling import LPPool1d as LPPool1d
 from .layer._pooling import LPPool2D as LPPool2D

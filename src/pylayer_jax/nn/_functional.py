@@ -15,6 +15,7 @@ import numpy as np
 
 from .._api.random import random_key
 from .._autograd.grad_mode import no_grad
+from .._ops.loss import _check_reduction
 from .._ops.table import TABLE
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
@@ -333,6 +334,87 @@ def ctc_loss(*args: Any, **kwargs: Any) -> Any:
 
 ctc_loss.__doc__ = TABLE["ctc_loss"].doc
 ctc_loss.__signature__ = TABLE["ctc_loss"].signature  # type: ignore[attr-defined]
+
+def rnnt_loss(input: Tensor, label: Tensor, input_lengths: Tensor, label_lengths: Tensor, blank: int = 0,
+              fastemit_lambda: float = 0.001, reduction: str = "mean", name: str | None = None) -> Tensor:
+    """RNN-T (transducer) loss of padded ``[B, T, U + 1, D]`` log-probabilities against padded ``[B, U]`` labels.
+
+    As Paddle's CPU kernel (warp-transducer), ``input`` is taken as log-probabilities as it is (apply
+    ``F.log_softmax(x, -1)`` first for logits). Per sequence: ``-log p(label | input)`` over its first
+    ``input_lengths`` frames (at least 1) and ``label_lengths`` labels. ``fastemit_lambda`` (FastEmit) scales the
+    gradient of each label emission by ``1 + fastemit_lambda`` and leaves the loss unchanged.
+    ``reduction='mean'`` divides the summed loss by the batch size; ``'sum'`` sums; ``'none'`` gives ``[B]``.
+    Labels and lengths are int32 (as Paddle requires) or int64.
+
+    >>> import numpy as np, pylayer_jax as paddle
+    >>> import pylayer_jax.nn.functional as F
+    >>> x = paddle.to_tensor(np.log(np.full((1, 2, 2, 3), 1 / 3)), stop_gradient=False)
+    >>> loss = F.rnnt_loss(x, paddle.to_tensor([[1]], 'int32'), paddle.to_tensor([2], 'int32'),
+    ...                    paddle.to_tensor([1], 'int32'), reduction='sum')
+    >>> round(float(loss), 4)   # -log(2 / 27): two paths, each of three 1/3 steps
+    2.6027
+    """
+    _check_reduction("rnnt_loss", reduction)
+    # (one form, with or without saved-tensor hooks: it keeps what Paddle's kernel keeps, and its backward only
+    # scales the gradient the forward computed)
+    op = TABLE["warprnnt"]
+    loss = op.visible(apply_op(op, (input, label, input_lengths, label_lengths),
+                               {"blank": blank, "fastemit_lambda": fastemit_lambda}))
+    if reduction == "none":
+        return loss
+    # as Paddle: sum, then for 'mean' a scale by 1 / batch_size (ops that keep nothing for the backward)
+    total = apply_op(TABLE["sum"], (loss,), {})
+    return apply_op(TABLE["scale"], (total,), {"scale": 1.0 / loss.shape[0]}) if reduction == "mean" else total
+
+
+def _fractional_max_pool(api: str, x: Tensor, output_size: Any, kernel_size: Any, random_u: float | None,
+                         return_mask: bool) -> Any:
+    if random_u is None:  # a draw from the global generator (paddle.seed repeats it)
+        u = apply_op(TABLE["random_uniform"], (random_key(),), {"shape": [], "dtype": "float32"})
+    elif isinstance(random_u, bool) or not isinstance(random_u, int | float) or not 0 < random_u < 1:
+        raise ValueError(f"{api}: random_u must be a float in (0, 1) (or None for a random draw), but received "
+                         f"{random_u!r}.")
+    else:
+        u = float(random_u)
+    if not isinstance(return_mask, bool):
+        raise TypeError(f"{api}: return_mask must be a bool, but received {type(return_mask).__name__}.")
+    out, mask = apply_op(TABLE[api], (x, u), {"output_size": output_size, "kernel_size": kernel_size})
+    return (out, mask) if return_mask else out
+
+
+def fractional_max_pool2d(x: Tensor, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
+                          return_mask: bool = False, name: str | None = None) -> Any:
+    """Fractional max pooling of ``[N, C, H, W]`` to ``output_size`` (an int or ``[H, W]``; None keeps that size).
+
+    Each spatial dim is cut into pooling regions from ``u = random_u`` with Paddle's CPU formula (see
+    ``_ops/pool_fractional.py``): without ``kernel_size`` disjoint regions of ``in / out`` entries on average
+    (Graham's fractional max pooling), with it overlapping regions of ``kernel_size`` entries. For a given
+    ``random_u`` the values, the ``return_mask`` indices (flat into each channel's ``H * W``, int32) and the
+    gradients are Paddle's. Without ``random_u``, ``u`` is drawn from this package's generator (``paddle.seed``
+    repeats it); the draw differs from Paddle's, so the regions do too.
+
+    >>> import numpy as np, pylayer_jax as paddle
+    >>> import pylayer_jax.nn.functional as F
+    >>> x = paddle.to_tensor(np.array([2., 4, 3, 1, 5, 2, 3]).reshape(1, 1, 1, 7))
+    >>> F.fractional_max_pool2d(x, [1, 5], random_u=0.3).numpy().ravel().tolist()
+    [2.0, 4.0, 1.0, 5.0, 3.0]
+    """
+    return _fractional_max_pool("fractional_max_pool2d", x, output_size, kernel_size, random_u, return_mask)
+
+
+def fractional_max_pool3d(x: Tensor, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
+                          return_mask: bool = False, name: str | None = None) -> Any:
+    """Fractional max pooling of ``[N, C, D, H, W]`` to ``output_size`` (an int or ``[D, H, W]``; None keeps
+    that size), as ``fractional_max_pool2d`` per spatial dim; the mask indexes each channel's ``D * H * W``.
+    Without ``random_u`` the regions come from this package's generator (not Paddle's draw).
+
+    >>> import pylayer_jax as paddle
+    >>> import pylayer_jax.nn.functional as F
+    >>> F.fractional_max_pool3d(paddle.rand([1, 2, 5, 5, 5]), 3, kernel_size=2, random_u=0.5).shape
+    [1, 2, 3, 3, 3]
+    """
+    return _fractional_max_pool("fractional_max_pool3d", x, output_size, kernel_size, random_u, return_mask)
+
 
 gather_tree = public(TABLE["gather_tree"])
 # (paddle.static.nn.spectral_norm in Paddle; nn.SpectralNorm calls it)

@@ -38,6 +38,8 @@ from ._functional import elu_ as elu_
 from ._functional import embedding as embedding
 from ._functional import feature_alpha_dropout as feature_alpha_dropout
 from ._functional import fold as fold
+from ._functional import fractional_max_pool2d as fractional_max_pool2d
+from ._functional import fractional_max_pool3d as fractional_max_pool3d
 from ._functional import gather_tree as gather_tree
 from ._functional import gaussian_nll_loss as gaussian_nll_loss
 from ._functional import gelu as gelu
@@ -94,6 +96,7 @@ from ._functional import prelu as prelu
 from ._functional import relu as relu
 from ._functional import relu6 as relu6
 from ._functional import relu_ as relu_
+from ._functional import rnnt_loss as rnnt_loss
 from ._functional import rrelu as rrelu
 from ._functional import scaled_dot_product_attention as scaled_dot_product_attention
 from ._functional import selu as selu

@@ -31,6 +31,20 @@ class CTCLoss(Layer):
                           norm_by_times=norm_by_times, zero_infinity=self.zero_infinity)
 
 
+class RNNTLoss(Layer):
+    """RNN-T (transducer) loss of padded ``[B, T, U + 1, D]`` log-probabilities (see ``F.rnnt_loss``)."""
+
+    def __init__(self, blank: int = 0, fastemit_lambda: float = 0.001, reduction: str = "mean",
+                 name: str | None = None) -> None:
+        super().__init__()
+        self.blank, self.fastemit_lambda = blank, fastemit_lambda
+        self.reduction, self.name = _reduction("RNNTLoss", reduction), name
+
+    def forward(self, input: Any, label: Any, input_lengths: Any, label_lengths: Any) -> Any:  # noqa: A002
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank, self.fastemit_lambda,
+                           self.reduction)
+
+
 class AdaptiveLogSoftmaxWithLoss(Layer):
     """Adaptive softmax over ``n_classes`` classes split at ``cutoffs`` (see
     ``F.adaptive_log_softmax_with_loss``): a head ``[in_features, cutoffs[0] + n_clusters]`` (with ``head_bias``

@@ -1,4 +1,4 @@
-"""Pooling layers (layer L5): max/avg/lp/adaptive pools 1-3D, ``MaxUnPool1D/2D/3D``, ``Fold``/``Unfold``.
+"""Pooling layers (layer L5): max/avg/lp/adaptive/fractional pools 1-3D, ``MaxUnPool1D/2D/3D``, ``Fold``/``Unfold``.
 
 Each layer keeps its constructor arguments (Paddle's signature, in Paddle's order) and forwards them by
 keyword to the ``nn.functional`` function of the same name."""
@@ -105,6 +105,12 @@ AdaptiveMaxPool2D = _pool("AdaptiveMaxPool2D", F.adaptive_max_pool2d, _OM, (4,),
                           "Max over adaptive bins of ``[N, C, H, W]`` input.")
 AdaptiveMaxPool3D = _pool("AdaptiveMaxPool3D", F.adaptive_max_pool3d, _OM, (5,), ("output_size", "return_mask"),
                           "Max over adaptive bins of ``[N, C, D, H, W]`` input.")
+_FR = (_O, ("kernel_size", None), ("random_u", None), ("return_mask", False))
+FractionalMaxPool2D = _pool("FractionalMaxPool2D", F.fractional_max_pool2d, _FR, (4,), ("output_size", "return_mask"),
+                            "Fractional max pooling of ``[N, C, H, W]`` input (see ``F.fractional_max_pool2d``; "
+                            "without ``random_u`` each call draws ``u`` from this package's generator).")
+FractionalMaxPool3D = _pool("FractionalMaxPool3D", F.fractional_max_pool3d, _FR, (5,), ("output_size", "return_mask"),
+                            "Fractional max pooling of ``[N, C, D, H, W]`` input (see ``F.fractional_max_pool3d``).")
 _UN = (_K, ("stride", None), ("padding", 0))
 MaxUnPool1D = _pool("MaxUnPool1D", F.max_unpool1d, (*_UN, ("data_format", "NCL"), ("output_size", None)), (3,),
                     _SPR, "Inverse of MaxPool1D: ``layer(x, indices)`` scatters into zeros.")

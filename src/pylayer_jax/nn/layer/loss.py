@@ -23,3 +23,4 @@ from ._loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLos
 from ._loss_seq import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
 from ._loss_seq import CTCLoss as CTCLoss
 from ._loss_seq import HSigmoidLoss as HSigmoidLoss
+from ._loss_seq import RNNTLoss as RNNTLoss

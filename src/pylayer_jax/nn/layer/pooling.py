@@ -16,6 +16,8 @@ from ._pooling import AvgPool1D as AvgPool1D
 from ._pooling import AvgPool2D as AvgPool2D
 from ._pooling import AvgPool3D as AvgPool3D
 from ._pooling import Fold as Fold
+from ._pooling import FractionalMaxPool2D as FractionalMaxPool2D
+from ._pooling import FractionalMaxPool3D as FractionalMaxPool3D
 from ._pooling import LPPool1D as LPPool1D
 from ._pooling import LPPool1d as LPPool1d
 from ._pooling import LPPool2D as LPPool2D
