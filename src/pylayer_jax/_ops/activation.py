@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ._util import dtype_arg
 from .table import defop
@@ -16,8 +17,8 @@ from .table import defop
 
 @defop(1, saves=("x",), method=False)
 def thresholded_relu(x, threshold=1.0, value=0.0):
-    """``x`` where ``x > threshold``, else ``value``."""
-    return jnp.where(x > threshold, x, value).astype(x.dtype)
+    """``x`` where ``x > threshold``, else ``value`` (both float32 numbers, as Paddle's kernel holds them)."""
+    return jnp.where(x > float(np.float32(threshold)), x, float(np.float32(value))).astype(x.dtype)
 
 
 @defop(("x", "weight"), saves=("x", "weight"), method=False)

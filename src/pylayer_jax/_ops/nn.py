@@ -25,10 +25,10 @@ def relu(x):
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False,
-       vjp=lambda s, g: jnp.where((s["x"] > 0) & (s["x"] < 6), g, jnp.zeros((), g.dtype)))
+@defop(1, saves=("out",), method=False,
+       vjp=lambda s, g: jnp.where((s["out"] > 0) & (s["out"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
-    """``min(max(x, 0), 6)``."""
+    """``min(max(x, 0), 6)``; keeps its output, as Paddle's kernel does."""
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
@@ -45,7 +45,20 @@ def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
 _leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
+def _f32(a):  # noqa: ANN001, ANN202
+    """An attribute as Paddle's kernels hold it: a float32 (also when they compute in float64), so a kink at
+    ``threshold=0.3`` is where Paddle's is."""
+    return float(np.float32(a))
+
+
+def _zero(g):  # noqa: ANN001, ANN202
+    return jnp.zeros((), g.dtype)
+
+
+# (at 0 the derivative is 1, as Paddle's: its kernel takes the slope only where x < 0, and 0 at NaN)
+@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks,
+       vjp=lambda s, g, negative_slope=0.01: g * jnp.where(s["x"] >= 0, 1.0, jnp.where(s["x"] < 0, negative_slope,
+                                                                                       0.0)).astype(g.dtype))
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
@@ -53,27 +66,41 @@ def leaky_relu(x, negative_slope=0.01):
 
 def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
     x, out = s["x"], s["out"]
-    return g * jnp.where(x > 0, 1.0, out + alpha).astype(g.dtype)
+    return g * jnp.where(x > 0, 1.0, out + _f32(alpha)).astype(g.dtype)
 
 
+# elu, selu and celu are Paddle's formulas: ``exp(x) - 1`` (0 for a tiny negative x, as Paddle's) with float32
+# constants; at 0 the derivative is the negative side's, as Paddle's
 @defop(1, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
-    return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
+    return jnp.where(x < 0, _f32(alpha) * (jnp.exp(jnp.minimum(x, 0)) - 1), x).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _selu_vjp(s, g, scale=1.0507009873554805, alpha=1.6732632423543772):  # noqa: ANN001, ANN202
+    out = s["out"]
+    return g * jnp.where(out <= 0, out + _f32(_f32(scale) * _f32(alpha)), _f32(scale)).astype(g.dtype)
+
+
+@defop(1, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
-    """``scale * elu(x, alpha)``."""
-    return (scale * jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))).astype(x.dtype)
+    """``scale * x`` for positive inputs, ``scale * alpha * (exp(x) - 1)`` otherwise."""
+    sc, al = _f32(scale), _f32(alpha)
+    return jnp.where(x > 0, sc * x, sc * (al * jnp.exp(jnp.minimum(x, 0)) - al)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _celu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
+    x = s["x"]
+    return g * jnp.where(x > 0, 1.0, jnp.exp(jnp.minimum(x, 0) / _f32(alpha))).astype(g.dtype)
+
+
+@defop(1, saves=("x",), vjp=_celu_vjp, method=False)
 def celu(x, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha must not be 0; received 0.")
-    return (jnp.maximum(x, 0) + jnp.minimum(0, alpha * jnp.expm1(x / alpha))).astype(x.dtype)
+    a = _f32(alpha)
+    return jnp.where(x < 0, a * (jnp.exp(jnp.minimum(x, 0) / a) - 1), x).astype(x.dtype)
 
 
 @defop(1, saves=("x",), method=False)
@@ -126,34 +153,54 @@ def tanhshrink(x):
     return x - jnp.tanh(x)
 
 
-@defop(1, saves=("x",), method=False)
+# (the derivative is 0 on hardtanh's bounds, hardsigmoid's and hardswish's kinks and inside hardshrink's and
+# softshrink's thresholds, as Paddle's; jnp.clip would split a tie)
+@defop(1, saves=("x",), method=False,
+       vjp=lambda s, g, min=-1.0, max=1.0: jnp.where((s["x"] > _f32(min)) & (s["x"] < _f32(max)), g, _zero(g)))  # noqa: A006
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
-    return jnp.clip(x, min, max).astype(x.dtype)
+    return jnp.clip(x, _f32(min), _f32(max)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardsigmoid_vjp(s, g, slope=0.1666667, offset=0.5):  # noqa: ANN001, ANN202, ARG001
+    out = s["out"]
+    return jnp.where((out > 0) & (out < 1), g * _f32(slope), _zero(g))
+
+
+@defop(1, saves=("out",), vjp=_hardsigmoid_vjp, method=False)  # Paddle's hardsigmoid_grad reads the output
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
-    return jnp.clip(slope * x + offset, 0, 1).astype(x.dtype)
+    return jnp.clip(_f32(slope) * x + _f32(offset), 0, 1).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardswish_vjp(s, g):  # noqa: ANN001, ANN202
+    x = s["x"]
+    inner = jnp.where(x + 3 > 0, g * (2 * x + 3) / 6, _zero(g))
+    return jnp.where(x + 3 < 6, inner, g)
+
+
+@defop(1, saves=("x",), vjp=_hardswish_vjp, method=False)
 def hardswish(x):
     """``x * relu6(x + 3) / 6``."""
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardshrink_keep(x, threshold):  # noqa: ANN001, ANN202
+    t = _f32(threshold)
+    return ((x >= t) | (x <= -t)).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False, vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
 def hardshrink(x, threshold=0.5):
-    """``x`` where ``|x| > threshold``, else 0."""
-    return jnp.where(jnp.abs(x) > threshold, x, 0).astype(x.dtype)
+    """``x`` where ``|x| >= threshold``, else 0 (``x * 0``, as Paddle's)."""
+    return x * _hardshrink_keep(x, threshold)
 
 
 @defop(1, saves=("x",), method=False)
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
-    return jnp.where(x > threshold, x - threshold, jnp.where(x < -threshold, x + threshold, 0)).astype(x.dtype)
+    t = _f32(threshold)
+    return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, 0)).astype(x.dtype)
 
 
 @defop(1, saves=("x",), method=False)
