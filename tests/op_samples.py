@@ -558,7 +558,8 @@ SAMPLES.update(
         "softsign": [Sample((rand(2, 3),), ref=lambda x: x / (1 + np.abs(x)))],
         "tanhshrink": [Sample((rand(2, 3),), ref=lambda x: x - np.tanh(x))],
         "hardtanh": [Sample((away(2, 3) * 2,), ref=lambda x: np.clip(x, -1, 1))],
-        "hardsigmoid": [Sample((rand(2, 3),), ref=lambda x: np.clip(x * 0.1666667 + 0.5, 0, 1))],
+        # (Paddle's kernel holds the slope as a float32)
+        "hardsigmoid": [Sample((rand(2, 3),), ref=lambda x: np.clip(x * float(np.float32(0.1666667)) + 0.5, 0, 1))],
         "hardswish": [Sample((rand(2, 3) * 2,), ref=lambda x: x * np.clip(x + 3, 0, 6) / 6)],
         "hardshrink": [Sample((away(2, 3),), ref=lambda x: np.where(np.abs(x) > 0.5, x, 0))],
         "softshrink": [Sample((away(2, 3),))],

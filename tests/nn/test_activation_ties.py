@@ -53,7 +53,8 @@ def test_values_packs_and_gradients_at_ties_match_paddle(cid: str) -> None:
     gs = paddle.grad((y * paddle.to_tensor(ct)).sum(), xs, allow_unused=True)
     for i, (g, want) in enumerate(zip(gs, c["grads"])):
         assert g is not None, f"{cid}: input {i} got no gradient"
-        np.testing.assert_allclose(g.numpy(), np.array(want), rtol=1e-14, atol=0, err_msg=f"{cid}: input {i}")
+        # (1e-7: Paddle's selu_grad adds scale * alpha rounded to float32, 2e-8 from its forward's derivative)
+        np.testing.assert_allclose(g.numpy(), np.array(want), rtol=1e-7, atol=0, err_msg=f"{cid}: input {i}")
 
 
 CASES = [

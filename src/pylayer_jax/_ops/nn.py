@@ -79,7 +79,9 @@ def elu(x, alpha=1.0):
 
 def _selu_vjp(s, g, scale=1.0507009873554805, alpha=1.6732632423543772):  # noqa: ANN001, ANN202
     out = s["out"]
-    return g * jnp.where(out <= 0, out + _f32(_f32(scale) * _f32(alpha)), _f32(scale)).astype(g.dtype)
+    # (Paddle's kernel adds scale * alpha rounded to float32: 2e-8 from the derivative of its own forward, which
+    # this rule keeps)
+    return g * jnp.where(out <= 0, out + _f32(scale) * _f32(alpha), _f32(scale)).astype(g.dtype)
 
 
 @defop(1, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
