@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._util import dtype_arg
+from .nn import keep_mask
 from .table import defop
 
 
@@ -119,8 +120,7 @@ def _alpha_drop(x, key, p, mshape):  # noqa: ANN001, ANN202
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
     b = -a * alpha_p * p
-    keep = jax.random.uniform(key.astype(jnp.uint32), mshape) >= p
-    keep = keep.astype(x.dtype)
+    keep = keep_mask(key, p, mshape).astype(x.dtype)
     return ((x * keep + alpha_p * (1 - keep)) * a + b).astype(x.dtype)
 
 

@@ -248,11 +248,29 @@ def glu(x, axis=-1):
 
 
 # ---- dropout ------------------------------------------------------------------------
+def keep_mask(key, p, shape):  # noqa: ANN001, ANN201
+    """The elements dropout keeps (True with probability ``1 - p``), drawn from ``key``: every dropout form draws
+    through this, so a form run under saved-tensor hooks keeps the elements the plain op keeps."""
+    return jax.random.bernoulli(key.astype(jnp.uint32), 1.0 - p, shape)
+
+
+def _dropout_mode(mode):  # noqa: ANN001, ANN202
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
+
+
+def _upscale(p, mode):  # noqa: ANN001, ANN202
+    """The factor kept values get in training: ``1 / (1 - p)`` (0 when everything is dropped), 1 when downscaling."""
+    if mode == "downscale_in_infer":
+        return 1.0
+    return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+
+
+# The plain op keeps its key (the backward draws the same mask again); ``dropout_residuals`` keeps the mask
 @defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
 def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout."""
-    if mode not in ("upscale_in_train", "downscale_in_infer"):
-        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
+    _dropout_mode(mode)
     if not training:
         return x if mode == "upscale_in_train" else (x * (1.0 - p)).astype(x.dtype)
     if axis is None:
@@ -260,11 +278,25 @@ def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     else:
         axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
         mshape = tuple(d if i in axes else 1 for i, d in enumerate(x.shape))
-    keep = jax.random.bernoulli(key.astype(jnp.uint32), 1.0 - p, mshape)
+    keep = keep_mask(key, p, mshape)
     if mode == "downscale_in_infer":
         return jnp.where(keep, x, 0).astype(x.dtype)
-    scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
-    return jnp.where(keep, x * scale, 0).astype(x.dtype)
+    return jnp.where(keep, x * _upscale(p, mode), 0).astype(x.dtype)
+
+
+def _dropout_residuals_vjp(s, ct, p=0.5, training=True, mode="upscale_in_train"):  # noqa: ANN001, ANN202, ARG001
+    g, _ = ct
+    return g * (s["out1"].astype(g.dtype) * _upscale(p, mode)).astype(g.dtype), None
+
+
+@defop(("x", "key"), saves=("out1",), vjp=_dropout_residuals_vjp, hidden=1, nondiff=("key",), method=False)
+def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train"):
+    """dropout of single elements in training as Paddle's kernel runs it (``nn.functional.dropout`` under saved-tensor
+    hooks): it also gives (hidden) the uint8 mask it drew, which the backward multiplies by."""
+    _dropout_mode(mode)
+    if not training:
+        raise ValueError("dropout_residuals: this form draws a training mask; received training=False. Use dropout.")
+    return dropout.fn(x, key, p, None, True, mode), keep_mask(key, p, x.shape).astype(jnp.uint8)
 
 
 # ---- layers as functions --------------------------------------------------------------
