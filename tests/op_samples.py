@@ -560,7 +560,8 @@ SAMPLES.update(
         "softsign": [Sample((rand(2, 3),), ref=lambda x: x / (1 + np.abs(x)))],
         "tanhshrink": [Sample((rand(2, 3),), ref=lambda x: x - np.tanh(x))],
         "hardtanh": [Sample((away(2, 3) * 2,), ref=lambda x: np.clip(x, -1, 1))],
-        "hardsigmoid": [Sample((rand(2, 3),), ref=lambda x: np.clip(x * 0.1666667 + 0.5, 0, 1))],
+        # (Paddle's kernel holds the slope as a float32)
+        "hardsigmoid": [Sample((rand(2, 3),), ref=lambda x: np.clip(x * float(np.float32(0.1666667)) + 0.5, 0, 1))],
         "hardswish": [Sample((rand(2, 3) * 2,), ref=lambda x: x * np.clip(x + 3, 0, 6) / 6)],
         "hardshrink": [Sample((away(2, 3),), ref=lambda x: np.where(np.abs(x) > 0.5, x, 0))],
         "softshrink": [Sample((away(2, 3),))],
@@ -984,6 +985,11 @@ SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
     "rrelu", "conv1d", "conv1d_transpose", "avg_pool1d", "adaptive_avg_pool1d", "max_unpool1d")})
 SAMPLES.update(
     {
+        "dropout_residuals": [
+            Sample((rand(3, 4), _KEY), {"p": 0.5}),
+            Sample((rand(3, 4), _KEY), {"p": 0.3, "mode": "downscale_in_infer"}),
+            Sample((rand(2, 3), _KEY), {"p": 1.0}),
+        ],
         "batch_norm_residuals": [
             Sample((rand(4, 3), rand(3), pos(3), rand(3), rand(3))),
             Sample((rand(4, 3, 2), rand(3), pos(3), rand(3), rand(3)), {"training": True, "momentum": 0.8}),

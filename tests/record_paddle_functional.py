@@ -25,12 +25,17 @@ PR = lambda *s: ("prob", list(s))  # noqa: E731
 INT = lambda lo, hi, *s: ("int", list(s), lo, hi)  # noqa: E731
 FX = lambda v, float_=True: ("fixed", v, float_)  # noqa: E731
 I32 = lambda v: ("fixed32", v)  # noqa: E731  (int32 values: labels of ctc_loss / rnnt_loss)
+F64 = ("float64",)
 
 
-def case(fn, args, kwargs=None, grad=(0,), tag="", dtypes=("float32", "float64")):  # noqa: ANN001, ANN201
-    """One recorded call; ``dtypes`` lists the float types Paddle has CPU kernels for."""
-    return {"fn": fn, "args": list(args), "kwargs": kwargs or {}, "grad": list(grad), "id": f"{fn}{tag}",
-            "dtypes": list(dtypes)}
+def case(fn, args, kwargs=None, grad=(0,), tag="", dtypes=("float32", "float64"), random=False):  # noqa: ANN001, ANN201
+    """One recorded call; ``dtypes`` lists the float types Paddle has CPU kernels for. A ``random`` case (a dropout
+    drawing its mask) stores the outputs' shapes and dtypes and what the hooks pack, not values or gradients."""
+    c = {"fn": fn, "args": list(args), "kwargs": kwargs or {}, "grad": list(grad), "id": f"{fn}{tag}",
+         "dtypes": list(dtypes)}
+    if random:
+        c["random"] = True
+    return c
 
 
 CASES = [
@@ -218,6 +223,36 @@ CASES = [
          {"fastemit_lambda": 0.5}, tag="-mean-fastemit"),
     case("rnnt_loss", [R(2, 3, 3, 4), I32([[0, 1], [2, 0]]), I32([3, 2]), I32([2, 1])],
          {"blank": 3, "reduction": "sum", "fastemit_lambda": 0.0}, tag="-blank3-sum"),
+    # dropouts: what the hooks receive while training (Paddle's kernel keeps its uint8 mask; with ``axis`` its chain
+    # keeps the scaled input and the broadcast float mask; the alpha dropouts keep x and the mask), and the values
+    # where they are deterministic (p=0, p=1, inference); float32 for two of them (the masks take x's type or uint8)
+    case("dropout", [R(3, 4)], {"p": 0.3}, tag="-train", random=True),
+    case("dropout", [R(3, 4)], {"p": 0.3, "mode": "downscale_in_infer"}, tag="-train-down", dtypes=F64, random=True),
+    case("dropout", [R(3, 4)], {"p": 0.3, "axis": 1}, tag="-train-axis", random=True),
+    case("dropout", [R(3, 4, 2)], {"p": 0.4, "axis": [0, 2], "mode": "downscale_in_infer"}, tag="-train-axes-down",
+         dtypes=F64, random=True),
+    case("dropout", [R(3, 4)], {"p": 1.0}, tag="-p1", dtypes=F64),
+    case("dropout", [R(3, 4)], {"p": 1.0, "axis": 0}, tag="-p1-axis", dtypes=F64),
+    case("dropout", [R(3, 4)], {"p": 0.0}, tag="-p0", dtypes=F64),
+    case("dropout", [R(3, 4)], {"p": 0.3, "training": False, "mode": "downscale_in_infer"}, tag="-eval-down",
+         dtypes=F64),
+    case("dropout1d", [R(2, 3, 4)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    case("dropout2d", [R(2, 3, 4, 5)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    case("dropout2d", [R(2, 3, 4, 5)], {"p": 0.3, "data_format": "NHWC"}, tag="-train-nhwc", dtypes=F64, random=True),
+    case("dropout2d", [R(2, 3, 2, 2)], {"p": 1.0}, tag="-p1", dtypes=F64),
+    case("dropout3d", [R(2, 3, 2, 2, 2)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    case("dropout3d", [R(2, 2, 2, 2, 3)], {"p": 0.3, "data_format": "NDHWC"}, tag="-train-ndhwc", dtypes=F64,
+         random=True),
+    case("alpha_dropout", [R(3, 4)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    case("alpha_dropout", [R(3, 4)], {"p": 0.0}, tag="-p0", dtypes=F64),
+    case("alpha_dropout", [R(3, 4)], {"p": 1.0}, tag="-p1", dtypes=F64),
+    case("alpha_dropout", [R(3, 4)], {"p": 0.3, "training": False}, tag="-eval", dtypes=F64),
+    case("feature_alpha_dropout", [R(2, 3, 4)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    case("feature_alpha_dropout", [R(2, 3, 4)], {"p": 1.0}, tag="-p1", dtypes=F64),
+    case("scaled_dot_product_attention", [R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 3, 2, 4)], {"dropout_p": 0.4},
+         (0, 1, 2), "-dropout", dtypes=F64, random=True),
+    case("scaled_dot_product_attention", [R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 3, 2, 4)],
+         {"dropout_p": 0.4, "training": False}, (0, 1, 2), "-dropout-eval", dtypes=F64),
 ]
 
 
@@ -330,6 +365,12 @@ def main() -> None:
                 print(f"{c['id']} {dt}: {type(e).__name__}: {str(e)[:300]}")
                 break
             outs = list(res) if isinstance(res, tuple | list) else [res]
+            if c.get("random"):  # the mask is Paddle's draw: only shapes, dtypes and the packs are comparable
+                rec["random"] = True
+                rec["results"][dt] = {"out_shapes": [list(o.shape) for o in outs], "packed": packed,
+                                      "out_dtypes": [str(o.dtype).replace("paddle.", "") for o in outs],
+                                      "packed_dtypes": packed_dtypes}
+                continue
             rng = np.random.default_rng(1)
             cts = [rng.standard_normal(o.shape) if o.dtype in (paddle.float32, paddle.float64) else None for o in outs]
             r = {"outs": [o.numpy().tolist() for o in outs], "out_dtypes": [str(o.dtype).replace("paddle.", "") for o in outs],

@@ -208,6 +208,10 @@ ALLOWED: dict[str, str] = {
                                                   "statistics have no gradient",
     "_ops/norm.py::_instance_norm_vjp::use_input_stats": "an explicit VJP receives every attribute of its op; "
                                                          "the op always normalises by the input's statistics",
+    "_ops/nn.py::_dropout_residuals_vjp::training": "an explicit VJP receives every attribute of its op; the form "
+                                                    "runs only in training (it raises otherwise)",
+    "_ops/nn.py::_hardsigmoid_vjp::offset": "an explicit VJP receives every attribute of its op; the derivative, "
+                                            "read from the saved output, does not depend on the offset",
     **{f"_ops/activation.py::_rrelu_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "
                                                 "noise already holds the slopes" for p in ("lower", "upper", "training")},
     **{f"_ops/sequence_loss.py::_rnnt_vjp::{p}": "an explicit VJP receives every attribute of its op; the saved "

@@ -225,8 +225,53 @@ def test_attention_dropout_under_hooks_uses_the_same_mask_and_gradient() -> None
     np.testing.assert_allclose(y2.numpy(), y.numpy(), rtol=1e-12, atol=1e-14)
     for a, b in zip(g2, g):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
-    # the scaled query, key, softmax, weights and value (dropout keeps its key, not a packed tensor)
-    assert log.count("pack") == 5 and log.count("unpack") == 5, log
+    # the scaled query, key, softmax, dropout's uint8 mask, the dropped weights and value, as Paddle's
+    assert log.count("pack") == 6 and log.count("unpack") == 6, log
+
+
+# dropout forms in training: (call, input shape, the tensors Paddle packs). Under hooks they run the forms that keep
+# the mask (Paddle's kernel, or its chain for slices and the alpha dropouts); with the same seed they must draw the
+# mask the plain ops draw and give the same values and gradients (the packs of the other forms, dropout2d/3d and p=0
+# included, are compared with Paddle's in tests/nn/test_functional_paddle.py)
+DROPOUTS = {
+    "dropout": (lambda x: F.dropout(x, 0.4), (4, 5), 1),
+    "dropout-p1": (lambda x: F.dropout(x, 1.0), (4, 5), 1),
+    "dropout-axes-down": (lambda x: F.dropout(x, 0.5, axis=[0, 2], mode="downscale_in_infer"), (3, 2, 4), 2),
+    "alpha_dropout": (lambda x: F.alpha_dropout(x, 0.3), (4, 5), 2),
+    "feature_alpha_dropout": (lambda x: F.feature_alpha_dropout(x, 0.5), (3, 4, 2), 2),
+}
+
+
+@pytest.mark.parametrize("cid", list(DROPOUTS))
+def test_dropouts_under_hooks_use_the_same_mask_and_gradient(cid: str) -> None:
+    call, shape, n_packed = DROPOUTS[cid]
+    x = P.to_tensor(R(*shape), stop_gradient=False)
+    ct = P.to_tensor(_ct(shape))
+    P.seed(5)
+    y = call(x)
+    (g,) = P.grad((y * ct).sum(), [x])
+    P.seed(5)
+    log: list = []
+    with _negating_hooks(log):
+        y2 = call(x)
+    assert log == ["pack"] * n_packed
+    (g2,) = P.grad((y2 * ct).sum(), [x])
+    assert log == ["pack"] * n_packed + ["unpack"] * n_packed
+    np.testing.assert_allclose(y2.numpy(), y.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(g2.numpy(), g.numpy(), rtol=1e-12, atol=1e-14)
+    # the backward multiplies by the mask: the gradient is ct times the factor each element was multiplied by
+    # (for the alpha dropouts, by the affine correction's a where kept)
+    gx, yv, xv, cv = g.numpy(), y.numpy(), x.numpy(), ct.numpy()
+    if cid.startswith(("alpha", "feature_alpha")):
+        factor = gx / cv
+        kept = factor != 0
+        b = yv[kept] - factor[kept] * xv[kept]
+        np.testing.assert_allclose(b, b.flat[0], rtol=1e-10)  # kept: a * x + b with one a and one b
+        assert len(set(np.round(yv[~kept], 10))) <= 1  # dropped: one constant
+    else:
+        np.testing.assert_allclose(gx, cv * yv / xv, rtol=1e-10, atol=1e-12)
+    if not cid.endswith(("p0", "p1")):  # a real draw: some kept, some dropped
+        assert 0 < np.count_nonzero(gx) < gx.size
 
 
 @pytest.mark.parametrize("batched", [True, False])

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ._util import dtype_arg
+from .nn import keep_mask
 from .table import defop
 
 
 @defop(1, saves=("x",), method=False)
 def thresholded_relu(x, threshold=1.0, value=0.0):
-    """``x`` where ``x > threshold``, else ``value``."""
-    return jnp.where(x > threshold, x, value).astype(x.dtype)
+    """``x`` where ``x > threshold``, else ``value`` (both float32 numbers, as Paddle's kernel holds them)."""
+    return jnp.where(x > float(np.float32(threshold)), x, float(np.float32(value))).astype(x.dtype)
 
 
 @defop(("x", "weight"), saves=("x", "weight"), method=False)
@@ -118,8 +120,7 @@ def _alpha_drop(x, key, p, mshape):  # noqa: ANN001, ANN202
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
     b = -a * alpha_p * p
-    keep = jax.random.uniform(key.astype(jnp.uint32), mshape) >= p
-    keep = keep.astype(x.dtype)
+    keep = keep_mask(key, p, mshape).astype(x.dtype)
     return ((x * keep + alpha_p * (1 - keep)) * a + b).astype(x.dtype)
 
 

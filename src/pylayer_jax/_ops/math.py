@@ -7,7 +7,10 @@ math lives in ``unary.py``.
 
 from __future__ import annotations
 
+import math
+
 import jax.numpy as jnp
+from jax import lax
 
 from ._promote import alias, autocast, binary, is_weak
 from .checks import ValueCheck
@@ -131,19 +134,31 @@ def pow(x, y):
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype
+    if not jnp.issubdtype(dt, jnp.inexact):  # Paddle's kernel casts both numbers to x's integer type (truncating)
+        scale = int(scale) if isinstance(scale, int | float) else jnp.asarray(scale).astype(dt)
+        bias = int(bias)
     if bias_after_scale and type(scale) in (int, float) and scale == -1 and jnp.issubdtype(dt, jnp.floating):
         out = bias - x  # ``1 - y``: one subtract (``-x + bias`` is ``bias - x`` exactly), as jax writes it
     else:
-        out = x * scale + bias if bias_after_scale else (x + bias) * scale
+        out = _plus(x * scale, bias) if bias_after_scale else _plus(x, bias) * scale
     return out.astype(dt)
+
+
+def _plus(a, b):  # noqa: ANN001, ANN202
+    """``a + b``, also for ``b = +0.0``: XLA drops that addition, which would keep a -0.0 that Paddle's turns
+    into +0.0 (``scale(-0.0, 1.0, 0.0)`` is 0.0). The zero added instead is a select XLA cannot fold (``-a`` where
+    ``a`` is zero), held out of the derivative, which stays 1."""
+    if isinstance(b, int | float) and b == 0 and not math.copysign(1.0, b) < 0 and jnp.issubdtype(a.dtype, jnp.inexact):
+        return a + lax.stop_gradient(jnp.where(a == 0, -a, jnp.zeros((), a.dtype)))
+    return a + b
 
 
 @defop(("x", "s"), saves=("s",), nondiff=("s",), method=False)
 def scale_by(x, s):
     """``x * s`` for a Python number ``s`` taken as a traced input (one kernel serves every value of ``s``, so a
     coefficient that changes each step compiles nothing new), keeping x's dtype; its backward reads only ``s``,
-    as ``scale``'s: x may be changed in place afterwards."""
-    return (x * s).astype(x.dtype)
+    as ``scale``'s: x may be changed in place afterwards. A zero product is +0.0, as ``scale``'s."""
+    return _plus((x * s).astype(x.dtype), 0.0)
 
 
 @defop(1, inplace=True)
@@ -172,18 +187,30 @@ def multiplex(inputs, index):
 
 
 # ---- extrema, selection ----------------------------------------------------------------
-@defop(2, saves=("x", "y"))
+def _extremum_vjp(first):  # noqa: ANN001, ANN202
+    """``first(x, y)`` is where x alone wins: it gets the gradient there, y where y wins, each half on a tie (as
+    Paddle's kernels; neither where one is NaN)."""
+    def rule(s, g):  # noqa: ANN001, ANN202
+        x, y = binary("maximum", s["x"], s["y"])
+        half = jnp.where(x == y, 0.5, 0.0)
+        return (g * jnp.where(first(x, y), 1.0, half).astype(g.dtype),
+                g * jnp.where(first(y, x), 1.0, half).astype(g.dtype))
+    return rule
+
+
+# x where it wins or is NaN, else y: on a tie the result is y, as Paddle's (maximum(0.0, -0.0) is -0.0)
+@defop(2, saves=("x", "y"), vjp=_extremum_vjp(jnp.greater))
 def maximum(x, y):
     """Elementwise maximum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("maximum", x, y)
-    return jnp.maximum(x, y)
+    return jnp.where((x > y) | (x != x), x, y)
 
 
-@defop(2, saves=("x", "y"))
+@defop(2, saves=("x", "y"), vjp=_extremum_vjp(jnp.less))
 def minimum(x, y):
     """Elementwise minimum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("minimum", x, y)
-    return jnp.minimum(x, y)
+    return jnp.where((x < y) | (x != x), x, y)
 
 
 @defop(2, saves=("x", "y"))

@@ -25,10 +25,10 @@ def relu(x):
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False,
-       vjp=lambda s, g: jnp.where((s["x"] > 0) & (s["x"] < 6), g, jnp.zeros((), g.dtype)))
+@defop(1, saves=("out",), method=False,
+       vjp=lambda s, g: jnp.where((s["out"] > 0) & (s["out"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
-    """``min(max(x, 0), 6)``."""
+    """``min(max(x, 0), 6)``; keeps its output, as Paddle's kernel does."""
     return jnp.clip(x, 0, 6).astype(x.dtype)
 
 
@@ -45,7 +45,20 @@ def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
 _leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
+def _f32(a):  # noqa: ANN001, ANN202
+    """An attribute as Paddle's kernels hold it: a float32 (also when they compute in float64), so a kink at
+    ``threshold=0.3`` is where Paddle's is."""
+    return float(np.float32(a))
+
+
+def _zero(g):  # noqa: ANN001, ANN202
+    return jnp.zeros((), g.dtype)
+
+
+# (at 0 the derivative is 1, as Paddle's: its kernel takes the slope only where x < 0, and 0 at NaN)
+@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks,
+       vjp=lambda s, g, negative_slope=0.01: g * jnp.where(s["x"] >= 0, 1.0, jnp.where(s["x"] < 0, negative_slope,
+                                                                                       0.0)).astype(g.dtype))
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
@@ -53,27 +66,43 @@ def leaky_relu(x, negative_slope=0.01):
 
 def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
     x, out = s["x"], s["out"]
-    return g * jnp.where(x > 0, 1.0, out + alpha).astype(g.dtype)
+    return g * jnp.where(x > 0, 1.0, out + _f32(alpha)).astype(g.dtype)
 
 
+# elu, selu and celu are Paddle's formulas: ``exp(x) - 1`` (0 for a tiny negative x, as Paddle's) with float32
+# constants; at 0 the derivative is the negative side's, as Paddle's
 @defop(1, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
-    return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
+    return jnp.where(x < 0, _f32(alpha) * (jnp.exp(jnp.minimum(x, 0)) - 1), x).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _selu_vjp(s, g, scale=1.0507009873554805, alpha=1.6732632423543772):  # noqa: ANN001, ANN202
+    out = s["out"]
+    # (Paddle's kernel adds scale * alpha rounded to float32: 2e-8 from the derivative of its own forward, which
+    # this rule keeps)
+    return g * jnp.where(out <= 0, out + _f32(scale) * _f32(alpha), _f32(scale)).astype(g.dtype)
+
+
+@defop(1, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
-    """``scale * elu(x, alpha)``."""
-    return (scale * jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))).astype(x.dtype)
+    """``scale * x`` for positive inputs, ``scale * alpha * (exp(x) - 1)`` otherwise."""
+    sc, al = _f32(scale), _f32(alpha)
+    return jnp.where(x > 0, sc * x, sc * (al * jnp.exp(jnp.minimum(x, 0)) - al)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _celu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
+    x = s["x"]
+    return g * jnp.where(x > 0, 1.0, jnp.exp(jnp.minimum(x, 0) / _f32(alpha))).astype(g.dtype)
+
+
+@defop(1, saves=("x",), vjp=_celu_vjp, method=False)
 def celu(x, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha must not be 0; received 0.")
-    return (jnp.maximum(x, 0) + jnp.minimum(0, alpha * jnp.expm1(x / alpha))).astype(x.dtype)
+    a = _f32(alpha)
+    return jnp.where(x < 0, a * (jnp.exp(jnp.minimum(x, 0) / a) - 1), x).astype(x.dtype)
 
 
 @defop(1, saves=("x",), method=False)
@@ -126,34 +155,54 @@ def tanhshrink(x):
     return x - jnp.tanh(x)
 
 
-@defop(1, saves=("x",), method=False)
+# (the derivative is 0 on hardtanh's bounds, hardsigmoid's and hardswish's kinks and inside hardshrink's and
+# softshrink's thresholds, as Paddle's; jnp.clip would split a tie)
+@defop(1, saves=("x",), method=False,
+       vjp=lambda s, g, min=-1.0, max=1.0: jnp.where((s["x"] > _f32(min)) & (s["x"] < _f32(max)), g, _zero(g)))  # noqa: A006
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
-    return jnp.clip(x, min, max).astype(x.dtype)
+    return jnp.clip(x, _f32(min), _f32(max)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardsigmoid_vjp(s, g, slope=0.1666667, offset=0.5):  # noqa: ANN001, ANN202, ARG001
+    out = s["out"]
+    return jnp.where((out > 0) & (out < 1), g * _f32(slope), _zero(g))
+
+
+@defop(1, saves=("out",), vjp=_hardsigmoid_vjp, method=False)  # Paddle's hardsigmoid_grad reads the output
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
-    return jnp.clip(slope * x + offset, 0, 1).astype(x.dtype)
+    return jnp.clip(_f32(slope) * x + _f32(offset), 0, 1).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardswish_vjp(s, g):  # noqa: ANN001, ANN202
+    x = s["x"]
+    inner = jnp.where(x + 3 > 0, g * (2 * x + 3) / 6, _zero(g))
+    return jnp.where(x + 3 < 6, inner, g)
+
+
+@defop(1, saves=("x",), vjp=_hardswish_vjp, method=False)
 def hardswish(x):
     """``x * relu6(x + 3) / 6``."""
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+def _hardshrink_keep(x, threshold):  # noqa: ANN001, ANN202
+    t = _f32(threshold)
+    return ((x >= t) | (x <= -t)).astype(x.dtype)
+
+
+@defop(1, saves=("x",), method=False, vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
 def hardshrink(x, threshold=0.5):
-    """``x`` where ``|x| > threshold``, else 0."""
-    return jnp.where(jnp.abs(x) > threshold, x, 0).astype(x.dtype)
+    """``x`` where ``|x| >= threshold``, else 0 (``x * 0``, as Paddle's)."""
+    return x * _hardshrink_keep(x, threshold)
 
 
 @defop(1, saves=("x",), method=False)
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
-    return jnp.where(x > threshold, x - threshold, jnp.where(x < -threshold, x + threshold, 0)).astype(x.dtype)
+    t = _f32(threshold)
+    return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, 0)).astype(x.dtype)
 
 
 @defop(1, saves=("x",), method=False)
@@ -199,11 +248,29 @@ def glu(x, axis=-1):
 
 
 # ---- dropout ------------------------------------------------------------------------
+def keep_mask(key, p, shape):  # noqa: ANN001, ANN201
+    """The elements dropout keeps (True with probability ``1 - p``), drawn from ``key``: every dropout form draws
+    through this, so a form run under saved-tensor hooks keeps the elements the plain op keeps."""
+    return jax.random.bernoulli(key.astype(jnp.uint32), 1.0 - p, shape)
+
+
+def _dropout_mode(mode):  # noqa: ANN001, ANN202
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
+
+
+def _upscale(p, mode):  # noqa: ANN001, ANN202
+    """The factor kept values get in training: ``1 / (1 - p)`` (0 when everything is dropped), 1 when downscaling."""
+    if mode == "downscale_in_infer":
+        return 1.0
+    return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
+
+
+# The plain op keeps its key (the backward draws the same mask again); ``dropout_residuals`` keeps the mask
 @defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
 def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout."""
-    if mode not in ("upscale_in_train", "downscale_in_infer"):
-        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
+    _dropout_mode(mode)
     if not training:
         return x if mode == "upscale_in_train" else (x * (1.0 - p)).astype(x.dtype)
     if axis is None:
@@ -211,11 +278,25 @@ def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     else:
         axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
         mshape = tuple(d if i in axes else 1 for i, d in enumerate(x.shape))
-    keep = jax.random.bernoulli(key.astype(jnp.uint32), 1.0 - p, mshape)
+    keep = keep_mask(key, p, mshape)
     if mode == "downscale_in_infer":
         return jnp.where(keep, x, 0).astype(x.dtype)
-    scale = 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
-    return jnp.where(keep, x * scale, 0).astype(x.dtype)
+    return jnp.where(keep, x * _upscale(p, mode), 0).astype(x.dtype)
+
+
+def _dropout_residuals_vjp(s, ct, p=0.5, training=True, mode="upscale_in_train"):  # noqa: ANN001, ANN202, ARG001
+    g, _ = ct
+    return g * (s["out1"].astype(g.dtype) * _upscale(p, mode)).astype(g.dtype), None
+
+
+@defop(("x", "key"), saves=("out1",), vjp=_dropout_residuals_vjp, hidden=1, nondiff=("key",), method=False)
+def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train"):
+    """dropout of single elements in training as Paddle's kernel runs it (``nn.functional.dropout`` under saved-tensor
+    hooks): it also gives (hidden) the uint8 mask it drew, which the backward multiplies by."""
+    _dropout_mode(mode)
+    if not training:
+        raise ValueError("dropout_residuals: this form draws a training mask; received training=False. Use dropout.")
+    return dropout.fn(x, key, p, None, True, mode), keep_mask(key, p, x.shape).astype(jnp.uint8)
 
 
 # ---- layers as functions --------------------------------------------------------------

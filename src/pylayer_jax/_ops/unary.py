@@ -100,8 +100,9 @@ def abs(x):
 
 @defop(1)
 def sign(x):
-    """-1, 0 or 1 by the sign of ``x`` (zero gradient)."""
-    return jnp.sign(x)
+    """-1, 0 or 1 by the sign of ``x`` (zero gradient); 0.0 for -0.0, as Paddle's."""
+    s = jnp.sign(x)
+    return jnp.where(x == 0, jnp.zeros((), s.dtype), s) if jnp.issubdtype(s.dtype, jnp.floating) else s
 
 
 @defop(1)

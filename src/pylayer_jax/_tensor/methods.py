@@ -286,7 +286,7 @@ def _mul(self: Tensor, o: Any) -> Any:
 def _div(self: Tensor, o: Any) -> Any:
     _operand("divide", "/", o)
     if _is_scalar(o) and self.dtype.is_floating_point and o != 0:  # x / 0 is inf (or nan), as in Paddle
-        return apply_op(_op("scale"), (self, 1.0 / o))
+        return apply_op(_op("scale"), (self, 1.0 / o, -0.0))  # (adding -0.0 keeps a -0.0 quotient, as divide's)
     return apply_op(_op("divide"), (self, o))
 
 

@@ -273,7 +273,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
                              _op("cast", attn_mask, dtype=product.dtype))
     weights = _op("softmax", product)
     if dropout_p > 0 and training:
-        weights = _op("dropout", weights, rng, p=dropout_p)
+        weights = dropout(weights, rng, dropout_p, None, "upscale_in_train")
     out = _op("transpose", _op("matmul", weights, v), [0, 2, 1, 3])
     return out if out.dtype == query.dtype else _op("cast", out, dtype=query.dtype)
 
@@ -327,3 +327,51 @@ def multi_label_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean
     losses = _op("scatter_nd_add", _op("zeros", [n], dtype=input.dtype), _op("unsqueeze", row_ids, -1),
                  _op("sum", hinge, axis=1))
     return _reduce(_op("scale", losses, 1.0 / c), reduction)
+
+
+# ---- dropouts in training (Paddle's kernel, or its chain where a mask is broadcast) ----
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _kept(key: Any, p: float, shape: Sequence[int], dtype: Any) -> Tensor:
+    """1 where the plain ops keep an element, 0 where they drop it: dropout (unscaled) of ones under the same key
+    draws the same mask (``_ops.nn.keep_mask``); nothing of it is recorded or packed."""
+    with no_grad():
+        return _op("dropout", _op("ones", list(shape), dtype=dtype), key, p=p, mode="downscale_in_infer")
+
+
+def _mask_shape(x: Tensor, axis: Any) -> list[int]:
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    TABLE["dropout"].checks("dropout", {"x": x, "axis": axis})  # the plain op's check of the axes
+    axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+    return [d if i in axes else 1 for i, d in enumerate(x.shape)]
+
+
+def dropout(x: Tensor, key: Any, p: float, axis: Any, mode: str) -> Tensor:
+    """dropout in training (``0 < p <= 1``) as Paddle runs it: of single elements, its kernel, which keeps the uint8
+    mask (``dropout_residuals``); with ``axis``, its chain: ``scale`` (upscaling), then ``multiply`` by the
+    broadcast float mask, which keeps both (everything dropped: ``scale`` by 0)."""
+    if axis is None:
+        return apply_op(TABLE["dropout_residuals"], (x, key), {"p": p, "mode": mode})[0]
+    shape = _mask_shape(x, axis)
+    if p >= 1.0:
+        return _op("scale", x, 0.0)
+    scaled = _op("scale", x, 1.0 / (1.0 - p)) if mode == "upscale_in_train" else x
+    return _op("multiply", scaled, _kept(key, p, shape, x.dtype))
+
+
+def alpha_dropout(x: Tensor, key: Any, p: float, feature: bool) -> Tensor:
+    """alpha_dropout / feature_alpha_dropout in training as Paddle's chain: ``multiply`` by the keep mask (keeping
+    x and the mask), the dropped value added, the affine correction (everything dropped: ``scale`` by 0)."""
+    if p >= 1.0:
+        return _op("scale", x, 0.0)
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
+    b = -a * alpha_p * p
+    shape = list(x.shape[:2]) + [1] * (x.ndim - 2) if feature else list(x.shape)
+    keep = _kept(key, p, shape, x.dtype)
+    with no_grad():
+        drop = 1.0 - keep
+    y = _op("multiply", x, keep) + _op("scale", drop, alpha_p)
+    return _op("scale", y, a) + b

@@ -105,7 +105,11 @@ def dropout(
         return x
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
-    out = apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training), "mode": mode})
+    if training and modes.saved_hooks:  # the forms that keep what Paddle's keep (its mask)
+        out = _chains.dropout(x, key, float(p), axis, mode)
+    else:
+        out = apply_op(TABLE["dropout"], (x, key), {"p": float(p), "axis": axis, "training": bool(training),
+                                                    "mode": mode})
     return _inplace("dropout", x, out) if inplace else out
 
 
@@ -642,6 +646,8 @@ def alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name: str | 
     """Dropout for SELU networks: keeps the activations' mean and variance."""
     p = _check_p("alpha_dropout", p)
     key = random_key() if training and 0 < p < 1 else _NO_KEY
+    if training and modes.saved_hooks:  # Paddle's chain, which keeps x and the mask (also for p=0)
+        return _chains.alpha_dropout(x, key, p, False)
     return apply_op(TABLE["alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
 
 
@@ -649,6 +655,10 @@ def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True, name
     """alpha_dropout of whole channels of ``[N, C, ...]``."""
     p = _check_p("feature_alpha_dropout", p)
     key = random_key() if training and 0 < p < 1 else _NO_KEY
+    if training and modes.saved_hooks:
+        if x.ndim < 2:  # (the plain op's check)
+            apply_op(TABLE["feature_alpha_dropout"], (x, key), {"p": p, "training": True})
+        return _chains.alpha_dropout(x, key, p, True)
     return apply_op(TABLE["feature_alpha_dropout"], (x, key), {"p": p, "training": bool(training)})
 
 
