@@ -452,8 +452,8 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                     seen = FUSE_AFTER  # a new step: one program now, not a kernel compiled per call
                     _STREAK[0] += 1
                     _UNREPEATED[key] = None
-                    while len(_UNREPEATED) > MAX_UNREPEATED:
-                        _UNREPEATED.popitem(last=False)
+                    if len(_UNREPEATED) > MAX_UNREPEATED:
+                        _UNREPEATED.pop(next(iter(_UNREPEATED), None), None)  # (another thread may empty it)
         elif seen == FUSE_AFTER:  # a signature seen a third time: steps repeat again
             _STREAK[0] = 0
         if seen >= FUSE_AFTER:
@@ -473,8 +473,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         else:
             _SEEN.put(key, seen)
             return _run_calls(calls, live, ext)
-    elif _UNREPEATED and key in _UNREPEATED:  # a program compiled at its first sighting runs again
-        del _UNREPEATED[key]
+    elif _UNREPEATED and _UNREPEATED.pop(key, _DEAD) is not _DEAD:  # compiled at its first sighting, run again
         _STREAK[0] = 0
     elif type(prog) is _Quick:
         prog.seen += 1
