@@ -63,3 +63,12 @@ def test_host_keys_are_the_keys_ops_draw() -> None:
     generator.next_host_key()
     (state,) = paddle.get_rng_state()  # the state moved on by one split
     assert np.array_equal(state.numpy(), np.asarray(jax.random.split(jax.random.PRNGKey(9))[0]).astype(np.int64))
+
+
+def test_the_state_first_read_inside_a_trace_is_an_array_not_a_tracer() -> None:
+    # after seed() the state is two words on the host; its array is made when first read, also inside a trace
+    paddle.seed(3)
+    seen = []
+    jax.make_jaxpr(lambda v: seen.append(generator.get_state()) or v)(1.0)
+    assert not isinstance(seen[0], jax.core.Tracer)
+    assert np.array_equal(np.asarray(seen[0]), np.asarray(jax.random.PRNGKey(3)).astype(np.int64))

@@ -60,7 +60,8 @@ class _Generator:
         """The state as an array (made from its host words on first use; the same object until it changes)."""
         dev = self._dev
         if dev is None:
-            dev = self._dev = jax.device_put(np.array(self._host, np.int64))
+            with jax.ensure_compile_time_eval():  # a concrete array, also when first asked for inside a trace
+                dev = self._dev = jax.device_put(np.array(self._host, np.int64))
         return dev
 
     @_state.setter
