@@ -475,6 +475,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
             return _run_calls(calls, live, ext)
     elif _UNREPEATED and _UNREPEATED.pop(key, _DEAD) is not _DEAD:  # compiled at its first sighting, run again
         _STREAK[0] = 0
+        _UNREPEATED.clear()  # (a new count starts: the check above then costs nothing per step)
     elif type(prog) is _Quick:
         prog.seen += 1
         _QUICK_KEYS[key] = True
