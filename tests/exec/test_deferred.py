@@ -87,6 +87,7 @@ def test_shape_and_dtype_are_known_before_the_run() -> None:
 
 def test_results_nobody_holds_are_not_computed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_lazy, "FUSE_AFTER", 10**9)  # call by call, so the calls run can be counted
+    monkeypatch.setattr(_lazy, "FUSE_FIRST_CALLS", 10**9)
     _lazy.flush()
     x = paddle.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
     with paddle.no_grad():

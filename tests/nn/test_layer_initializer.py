@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import jax
 import numpy as np
 import pytest
 
@@ -191,8 +192,6 @@ def test_constant_fills_a_new_shape_without_compiling(caplog) -> None:
     # small constants are filled on the host and transferred (jnp.full compiled a program per shape)
     import logging
 
-    import jax
-
     with jax.log_compiles(True), caplog.at_level(logging.WARNING, logger="jax"):
         caplog.clear()
         w = paddle.create_parameter([5, 11], "float64", default_initializer=I.Constant(0.25))
@@ -200,3 +199,50 @@ def test_constant_fills_a_new_shape_without_compiling(caplog) -> None:
     assert not [r.getMessage() for r in caplog.records if "Compiling" in r.getMessage() and "split" not in r.getMessage()]
     np.testing.assert_array_equal(w.numpy(), np.full([5, 11], 0.25))
     assert b.dtype == paddle.float16 and np.array_equal(b.numpy(), np.full([11], -3.0, np.float16))
+
+
+_COMPILES = [0]  # XLA compiles in this process
+
+
+def _count_compiles(event: str, duration: float, **kw: object) -> None:
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILES[0] += 1
+
+
+jax.monitoring.register_event_duration_secs_listener(_count_compiles)
+
+
+def test_building_a_model_compiles_nothing_and_draws_jaxs_numbers() -> None:
+    # random initializers draw on the host (JAX's threefry stream in numpy): no program per weight shape
+    inits = [I.XavierUniform(), I.XavierNormal(), I.KaimingUniform(), I.KaimingNormal(), I.Uniform(-0.5, 0.25),
+             I.Normal(0.5, 2.0)]
+    shapes = [[3, 5], [7, 2], [2, 3, 3, 3], [11], [4, 9], [6, 1]]
+    paddle.seed(123)
+    before = _COMPILES[0]
+    params = [paddle.create_parameter(s, "float32", default_initializer=i) for i, s in zip(inits, shapes)]
+    half = paddle.create_parameter([5, 4], "float16", default_initializer=I.XavierUniform())
+    assert _COMPILES[0] == before
+    # the oracle: jax.random on the keys the generator splits off, scaled as the initializers' formulas say (two of
+    # them: each oracle compiles)
+    state, k0 = jax.random.split(jax.random.PRNGKey(123))
+    state, k1 = jax.random.split(state)
+    lim = math.sqrt(6.0 / (3 + 5))
+    np.testing.assert_array_equal(params[0].numpy(), jax.random.uniform(k0, (3, 5), "float32", -lim, lim))
+    std = math.sqrt(2.0 / (7 + 2))
+    np.testing.assert_allclose(params[1].numpy(), std * jax.random.normal(k1, (7, 2), "float32"), rtol=1e-6, atol=1e-7)
+    assert half.dtype == paddle.float16 and np.abs(half.numpy()).max() <= math.sqrt(6.0 / 9)
+    assert params[5].numpy().std() > 0.5 and np.abs(params[4].numpy() + 0.125).max() <= 0.375
+
+
+def test_large_draws_use_jax_random_with_the_same_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # above HOST_DRAW elements jax.random draws (a compile is small beside such a draw): the same stream either way
+    from pylayer_jax.nn.initializer import _base
+
+    monkeypatch.setattr(_base, "HOST_DRAW", 50)
+    paddle.seed(4)
+    big = paddle.create_parameter([8, 8], "float32", default_initializer=I.XavierUniform()).numpy()
+    monkeypatch.setattr(_base, "HOST_DRAW", 1 << 17)
+    paddle.seed(4)
+    small = paddle.create_parameter([8, 8], "float32", default_initializer=I.XavierUniform()).numpy()
+    np.testing.assert_array_equal(big, small)
+    assert np.abs(big).max() <= math.sqrt(6.0 / 16) and big.std() > 0.1

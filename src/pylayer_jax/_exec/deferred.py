@@ -8,11 +8,18 @@ or when it grows long. Running it:
 
 - the buffer's structure (which kernels, how results feed later calls, which results
   are still referenced) is its signature;
-- the first times a signature is seen, the calls are dispatched one by one (each is a
-  cached ``jax.jit`` function, so nothing compiles that eager dispatch would not);
-- from the third time on (``PYLAYER_JAX_FUSE_AFTER``), the whole buffer is one cached
-  ``jax.jit`` program: a training step (forward, backward, accumulation, optimizer
-  update) becomes a single XLA dispatch;
+- a signature of a new family (below) with at least ``FUSE_FIRST_CALLS`` (4) calls is a new
+  step: it is one cached ``jax.jit`` program from its first sighting, a training step
+  (forward, backward, accumulation, optimizer update) a single XLA dispatch. Run call by
+  call, its first sightings would compile a kernel per op and per shape, then the
+  program at the third: a script's first run compiled 8 programs for a 64x8 MLP's SGD
+  steps where 2 do (the first step's, without an optimizer update, and the loop's).
+  When ``MAX_UNREPEATED`` (4) such programs in a row are never seen again (a Python loop
+  unrolled to a new length each time, new combinations of ops in a notebook), new
+  families run call by call, as below, until a signature repeats;
+- another signature (a few ops on data, an expression) runs call by call the first times
+  it is seen (each call a cached ``jax.jit`` kernel, shared by every buffer that calls it);
+  from the third time on (``PYLAYER_JAX_FUSE_AFTER``) it is one program too;
 - a signature seen for the first time whose *family* (the signature with every shape
   replaced by its rank, see ``_runtime.kernel_cache.family``) ran before is a known step on
   inputs of new sizes (a smaller last batch, a batch size that changes every step): it is
@@ -58,6 +65,8 @@ from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, erase_shap
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
+FUSE_FIRST_CALLS = 4  # a buffer of a new family with at least this many calls is compiled at its first sighting,
+MAX_UNREPEATED = 4  # unless this many such programs in a row were never seen again
 MAX_CALLS = 512  # a buffer this long runs on its own
 _MAX_SEEN = 4096
 
@@ -417,6 +426,10 @@ _PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0}
 _SEEN = BoundedDict(_MAX_SEEN)
 _FAMILIES_RUN = BoundedDict(_MAX_SEEN)  # families of the signatures run so far (see ``_family``)
+# the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
+# programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
+_UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
+_STREAK = [0]
 
 
 def _needed(calls: tuple, live: tuple) -> list[bool]:
@@ -474,6 +487,14 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                 seen = FUSE_AFTER + 1
             else:
                 _FAMILIES_RUN.put(fam, True)
+                if len(calls) >= FUSE_FIRST_CALLS and _STREAK[0] < MAX_UNREPEATED:
+                    seen = FUSE_AFTER  # a new step: one program now, not a kernel compiled per call
+                    _STREAK[0] += 1
+                    _UNREPEATED[key] = None
+                    if len(_UNREPEATED) > MAX_UNREPEATED:
+                        _UNREPEATED.pop(next(iter(_UNREPEATED), None), None)  # (another thread may empty it)
+        elif seen == FUSE_AFTER:  # a signature seen a third time: steps repeat again
+            _STREAK[0] = 0
         if seen >= FUSE_AFTER:
             STATS["compiled"] += 1
             if seen > FUSE_AFTER:  # a new shape of a known step: compiled quickly, as it may never repeat
@@ -491,6 +512,9 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         else:
             _SEEN.put(key, seen)
             return _run_calls(calls, live, ext)
+    elif _UNREPEATED and _UNREPEATED.pop(key, _DEAD) is not _DEAD:  # compiled at its first sighting, run again
+        _STREAK[0] = 0
+        _UNREPEATED.clear()  # (a new count starts: the check above then costs nothing per step)
     elif type(prog) is _Quick:
         prog.seen += 1
         _QUICK_KEYS[key] = True

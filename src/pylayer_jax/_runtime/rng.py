@@ -3,6 +3,11 @@
 Paddle has one global generator; so do we: a JAX key (kept as int64 [2] so it can be an op
 input) behind a lock. Every draw splits it: one half is the new state, the other the key
 the op uses, so results are reproducible after ``seed(n)``.
+
+The state lives on the host after ``seed`` and after a host draw (``next_host_key``: parameter
+initialisation, shuffles), where ``host_random`` splits it exactly as ``jax.random.split`` does
+without compiling anything; it becomes an array when an op draws (``next_key``: one cached jitted
+split per draw, cheaper than a transfer) or when something reads it (``get_state``).
 """
 
 from __future__ import annotations
@@ -16,16 +21,25 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import host_random
 from . import jax_setup as _jax_setup  # noqa: F401  (x64 on: the key is int64)
 
 
-def _make(seed: int) -> Any:
+def _seed_words(seed: int) -> tuple[int, int] | None:
+    """What ``jax.random.PRNGKey(seed)`` holds (the seed's high and low 32 bits), computed on the host: that
+    function compiles three small programs, a tenth of a second at import and at every paddle.seed. None
+    where it does not apply (another PRNG implementation, a seed outside int64)."""
     if -(2**63) <= seed < 2**63 and jax.config.jax_default_prng_impl == "threefry2x32":
-        # what jax.random.PRNGKey(seed) computes (the seed's high and low 32 bits), made on the host: that
-        # function compiles three small programs, a tenth of a second at import and at every paddle.seed
         bits = seed % 2**64
-        return jax.device_put(np.array([bits >> 32, bits & 0xFFFFFFFF], np.int64))
-    return jax.random.PRNGKey(seed).astype(jnp.int64)
+        return bits >> 32, bits & 0xFFFFFFFF
+    return None
+
+
+def seed_key(seed: int) -> Any:
+    """``jax.random.PRNGKey(seed)`` as a uint32 array, made on the host where it can be (an initializer's own
+    ``seed``)."""
+    words = _seed_words(seed)
+    return jax.random.PRNGKey(seed) if words is None else np.array(words, np.uint32)
 
 
 @jax.jit
@@ -37,16 +51,52 @@ def _split(state: Any) -> tuple[Any, Any]:
 class _Generator:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._state = _make(int(np.random.SeedSequence().entropy % (2**63)))
+        self._dev: Any = None  # the state as an int64 [2] array (or a tracer), None until asked for
+        self._host: tuple[int, int] | None = None  # the state's two words, when known on the host
+        self.seed(int(np.random.SeedSequence().entropy % (2**63)))
+
+    @property
+    def _state(self) -> Any:
+        """The state as an array (made from its host words on first use; the same object until it changes)."""
+        dev = self._dev
+        if dev is None:
+            with jax.ensure_compile_time_eval():  # a concrete array, also when first asked for inside a trace
+                dev = self._dev = jax.device_put(np.array(self._host, np.int64))
+        return dev
+
+    @_state.setter
+    def _state(self, value: Any) -> None:
+        self._dev, self._host = value, None
 
     def seed(self, n: int) -> None:
+        words = _seed_words(int(n))
         with self._lock:
-            self._state = _make(int(n))
+            if words is None:
+                self._state = jax.random.PRNGKey(int(n)).astype(jnp.int64)
+            else:
+                self._dev, self._host = None, words
 
     def next_key(self) -> Any:
+        """The key of one draw, an int64 [2] array (the state moves on)."""
         with self._lock:
             self._state, use = _split(self._state)
             return use
+
+    def next_host_key(self) -> Any:
+        """The key of one draw made on the host, a uint32 [2] numpy array: the key ``next_key`` would give,
+        without compiling or running anything on the device. Where the state cannot be split on the host (a
+        tracer inside ``to_static``, another PRNG implementation), ``next_key``'s array instead."""
+        with self._lock:
+            words = self._host
+            if words is None:
+                dev = self._dev
+                if isinstance(dev, jax.core.Tracer) or not host_random.usable() or np.shape(dev) != (2,):
+                    self._state, use = _split(self._state)
+                    return use
+                words = self._host = tuple(int(v) for v in np.asarray(dev))
+            new, use = host_random.split(words)
+            self._dev, self._host = None, new
+            return np.array(use, np.uint32)
 
     def get_state(self) -> Any:
         with self._lock:

@@ -14,5 +14,5 @@ from .._runtime.rng import generator
 
 def host_rng() -> np.random.Generator:
     """A numpy Generator seeded from the next key of the global generator."""
-    key = np.asarray(generator.next_key()).astype(np.uint64) & np.uint64(0xFFFFFFFF)
+    key = np.asarray(generator.next_host_key()).astype(np.uint64) & np.uint64(0xFFFFFFFF)
     return np.random.default_rng([int(k) for k in key])

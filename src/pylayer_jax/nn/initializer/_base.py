@@ -4,6 +4,11 @@ An initializer is called as Paddle calls it, ``init(param)``: it fills the Tenso
 Parameter) with new values of its shape and dtype and returns it. Random initializers draw
 their key from the global generator, so ``paddle.seed(n)`` makes initialization repeat.
 Static programs call ``init(shape, np_dtype, key)`` instead and get the array.
+
+Eagerly, uniform and normal draws of at most ``HOST_DRAW`` elements are made on the host
+(``_runtime.host_random``: JAX's threefry stream in numpy, the same numbers as ``jax.random``),
+so building a model compiles no program per weight shape; larger ones, and draws inside a
+trace, use ``jax.random``.
 """
 
 from __future__ import annotations
@@ -17,11 +22,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._runtime import dtypes as _dtypes
-from ..._runtime.rng import generator
+from ..._runtime import host_random
+from ..._runtime.rng import generator, seed_key
 from ..._tensor.facade import Tensor
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 _HOST_FILL = 1 << 20  # constants of at most this many elements are filled on the host
+# random draws of at most this many elements are made on the host (~0.1 µs an element there; beyond, a compile of
+# jax.random's program for the shape is small beside the draw)
+HOST_DRAW = 1 << 17
 
 
 def compute_fans(shape: Sequence[int]) -> tuple[int, int]:
@@ -53,18 +62,44 @@ class Initializer:
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
         if key is None:
-            key = generator.next_key()
+            key = generator.next_host_key()
         if isinstance(key, jax.core.Tracer):  # a static program's key, inside its trace
             key = jnp.asarray(key).astype(jnp.uint32)
         else:  # on the host: casting a JAX array would compile a program for the cast
             key = np.asarray(key).astype(np.uint32)
-        return jnp.asarray(self._sample(key, list(shape), dtype), dtype)
+        out = self._sample(key, list(shape), dtype)
+        if isinstance(out, np.ndarray):  # drawn on the host: cast there and transferred (nothing compiles)
+            return jax.device_put(out.astype(dtype, copy=False))
+        return jnp.asarray(out, dtype)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
         raise NotImplementedError(f"{type(self).__name__} does not define how to sample its values (_sample).")
 
     def _compute_fans(self, var: Any) -> tuple[int, int]:
         return compute_fans(var.shape if not isinstance(var, list | tuple) else var)
+
+
+def _on_host(key: Any, shape: list[int]) -> bool:
+    return isinstance(key, np.ndarray) and math.prod(shape) <= HOST_DRAW and host_random.usable()
+
+
+def draw_uniform(key: Any, shape: list[int], dt: Any, low: float, high: float) -> Any:
+    """``jax.random.uniform(key, shape, dt, low, high)``: a numpy array drawn on the host when it is small."""
+    if _on_host(key, shape):
+        return host_random.uniform(key, shape, dt, low, high)
+    return jax.random.uniform(key, shape, dt, low, high)
+
+
+def draw_normal(key: Any, shape: list[int], dt: Any, mean: float = 0.0, std: float = 1.0) -> Any:
+    """``mean + std * jax.random.normal(key, shape, dt)``, rounded as JAX's eager ops round it: a numpy array drawn
+    on the host when it is small and float32."""
+    if np.dtype(dt) == np.float32 and _on_host(key, shape):
+        z = host_random.normal(key, shape, np.float32)
+        z = z if std == 1.0 else np.float32(std) * z
+        return z if mean == 0.0 else np.float32(mean) + z
+    z = jax.random.normal(key, shape, dt)
+    z = z if std == 1.0 else std * z
+    return z if mean == 0.0 else mean + z
 
 
 def _float_dtype(dtype: np.dtype, api: str) -> Any:
@@ -108,7 +143,7 @@ class Uniform(Initializer):
         self._low, self._high = float(low), float(high)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
-        return jax.random.uniform(key, shape, _float_dtype(dtype, "Uniform"), self._low, self._high)
+        return draw_uniform(key, shape, _float_dtype(dtype, "Uniform"), self._low, self._high)
 
 
 class UniformInitializer(Uniform):
@@ -122,7 +157,7 @@ class UniformInitializer(Uniform):
         self._seed = seed
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
-        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+        return super()._make(shape, dtype, seed_key(self._seed) if self._seed else key)
 
 
 class Normal(Initializer):
@@ -132,7 +167,7 @@ class Normal(Initializer):
         self._mean, self._std = float(mean), float(std)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
-        return self._mean + self._std * jax.random.normal(key, shape, _float_dtype(dtype, "Normal"))
+        return draw_normal(key, shape, _float_dtype(dtype, "Normal"), self._mean, self._std)
 
 
 class NormalInitializer(Normal):
@@ -143,7 +178,7 @@ class NormalInitializer(Normal):
         self._seed = seed
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
-        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+        return super()._make(shape, dtype, seed_key(self._seed) if self._seed else key)
 
 
 class TruncatedNormal(Initializer):
@@ -169,7 +204,7 @@ class TruncatedNormalInitializer(TruncatedNormal):
         self._seed = seed
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
-        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+        return super()._make(shape, dtype, seed_key(self._seed) if self._seed else key)
 
 
 class NumpyArrayInitializer(Initializer):

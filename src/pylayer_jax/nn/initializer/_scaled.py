@@ -15,7 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._base import Initializer, _float_dtype, compute_fans
+from ..._runtime.rng import seed_key
+from ._base import Initializer, _float_dtype, compute_fans, draw_normal, draw_uniform
 
 
 def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> float:
@@ -47,7 +48,7 @@ class XavierInitializer(Initializer):
         self._seed = seed
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
-        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+        return super()._make(shape, dtype, seed_key(self._seed) if self._seed else key)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
         f_in, f_out = compute_fans(shape)
@@ -56,9 +57,9 @@ class XavierInitializer(Initializer):
         dt = _float_dtype(dtype, type(self).__name__)
         if self._uniform:
             limit = self._gain * math.sqrt(6.0 / float(fan_in + fan_out))
-            return jax.random.uniform(key, shape, dt, -limit, limit)
+            return draw_uniform(key, shape, dt, -limit, limit)
         std = self._gain * math.sqrt(2.0 / float(fan_in + fan_out))
-        return std * jax.random.normal(key, shape, dt)
+        return draw_normal(key, shape, dt, 0.0, std)
 
 
 class XavierUniform(XavierInitializer):
@@ -94,7 +95,7 @@ class MSRAInitializer(Initializer):
         self._negative_slope, self._nonlinearity, self._mode = negative_slope, nonlinearity, mode
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:
-        return super()._make(shape, dtype, jax.random.PRNGKey(self._seed) if self._seed else key)
+        return super()._make(shape, dtype, seed_key(self._seed) if self._seed else key)
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
         f_in, f_out = compute_fans(shape)
@@ -103,8 +104,8 @@ class MSRAInitializer(Initializer):
         dt = _float_dtype(dtype, type(self).__name__)
         if self._uniform:
             limit = gain * math.sqrt(3.0 / float(fan))
-            return jax.random.uniform(key, shape, dt, -limit, limit)
-        return gain / math.sqrt(float(fan)) * jax.random.normal(key, shape, dt)
+            return draw_uniform(key, shape, dt, -limit, limit)
+        return draw_normal(key, shape, dt, 0.0, gain / math.sqrt(float(fan)))
 
 
 class KaimingNormal(MSRAInitializer):
