@@ -351,7 +351,7 @@ class Optimizer:
 
     def _step_params(self, params: list[Tensor]) -> None:
         fast = self._fast
-        if fast is not None and fast[0] is params and self._step_fast(params, fast):
+        if fast is not None and fast[0] is params and self._step_fast(params, fast, lazy.cut_buffer()):
             return
         todo, grads = [], []
         for p in params:
@@ -405,8 +405,15 @@ class Optimizer:
             if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
                 flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
         flat.append(self.get_lr())
-        # recorded like any op: the update joins the next step's program
-        out = lazy.call(kernel, flat)
+        # recorded like any op: the update joins the program of the step's backward (``lazy.join``), or the next one
+        cut = lazy.cut_buffer()
+        if cut is not None:
+            out = lazy.join(cut, kernel, flat, [lazy.concrete_or_none(v) for v in (*flat[:n], *flat[2 * n:-1])])
+            lazy.expect_join(self)
+        else:
+            if lazy.idle():  # the update follows backward's run: the next backward leaves its calls for it to join
+                lazy.expect_join(self)
+            out = lazy.call(kernel, flat)
         self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
         acc = self._accumulators
         for k in ids:  # their state is in the pack now (an entry an interrupt leaves here is never read)
@@ -436,11 +443,12 @@ class Optimizer:
         return (params, tuple(params), mask, tuple(todo), tuple(avals[:n]), tuple(avals[n:2 * n]),
                 tuple(avals[2 * n:-1]), avals[-1], tuple(avals), kernel, tuple(o.aval for o in out), ids, layout)
 
-    def _step_fast(self, params: list[Tensor], fast: tuple) -> bool:
+    def _step_fast(self, params: list[Tensor], fast: tuple, cut: Any) -> bool:
         """The update of a step like the last one, recorded without rebuilding it: the same parameters with
-        gradients (computed: a step whose backward has run), of the same shapes and dtypes, the state packed by
-        the last step, the buffer empty (the update is the first call after backward's run). False (nothing
-        done) otherwise: ``_step_params`` then records it in full."""
+        gradients of the same shapes and dtypes, the state packed by the last step, and either the gradients
+        computed (a step whose backward has run) and the buffer empty (the update is the first call after
+        backward's run), or the gradients results of ``cut``, the buffer a backward left for the update to join.
+        False (nothing done) otherwise: ``_step_params`` then records it in full."""
         (_, plist, mask, todo, p_avals, g_avals, s_avals, lr_aval, in_avals, kernel, out_avals, ids, layout) = fast
         pack = self._pack
         if (pack is None or pack[0] is not ids or len(params) != len(plist) or modes.capture is not None
@@ -477,7 +485,8 @@ class Optimizer:
                 return False
             if type(g) is Pending:
                 av = g.aval
-                g = g.array
+                if g.buf is not cut:  # (else a result of the backward the update joins)
+                    g = g.array
             elif type(g) is _ArrayImpl:
                 av = (g.shape, g.dtype, g.weak_type)
             else:  # None, zeroed or a Tensor: the full step says what it is
@@ -503,10 +512,16 @@ class Optimizer:
             return False
         arrays.append(lr)
         before_write()  # the parameters are rebound below
-        out = lazy.call_first(kernel, arrays, in_avals, out_avals)
-        if out is None:
-            return False
         n = len(todo)
+        if cut is not None:  # if the run fails, the parameters and the state keep their values
+            out = lazy.join_known(cut, kernel, arrays, in_avals, out_avals, [*vals, *arrays[2 * n:-1]])
+            if out is None:
+                return False
+        else:
+            out = lazy.call_first(kernel, arrays, in_avals, out_avals)
+            if out is None:
+                return False
+        lazy.expect_join(self)
         self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
         return True
 
@@ -572,6 +587,7 @@ class Optimizer:
         """Reset the gradients of the parameters (dynamic mode)."""
         for p in self._eager_params("clear_grad"):
             p.clear_grad(set_to_zero)
+        lazy.run_cut()  # the step's end: its program runs now, without the gradients just cleared
 
     clear_gradients = clear_grad
 
