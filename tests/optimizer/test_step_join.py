@@ -75,7 +75,7 @@ def test_the_joined_update_gives_the_parameters_and_state_of_the_update_run_apar
     got, got_state, joined = _train(rule, True, monkeypatch)
     assert joined_apart == 0
     if deferred.ENABLED:  # (PYLAYER_JAX_LAZY=0: every call runs at once, nothing joins)
-        assert joined == STEPS - 1  # every step after the first: its backward was left for the update
+        assert joined == STEPS  # every step: its backward was left for the update
     for k, (g, w) in enumerate(zip(got, want)):
         for i, (a, b) in enumerate(zip(g, w)):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=f"step {k}, parameter {i}")
@@ -90,7 +90,7 @@ def test_reading_grad_between_backward_and_step_gives_the_gradient(monkeypatch: 
     want, want_state, _ = _train("adamw", True, monkeypatch)
     got, got_state, joined = _train("adamw", True, monkeypatch, read_grad_at=4)
     if deferred.ENABLED:
-        assert joined == STEPS - 2  # the step with the read updated after backward's run
+        assert joined == STEPS - 1  # the step with the read updated after backward's run
     for k, (g, w) in enumerate(zip(got, want)):
         for a, b in zip(g, w):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=f"step {k}")

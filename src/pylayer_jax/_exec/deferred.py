@@ -3,8 +3,9 @@
 Layer L1. Every eager kernel call (an op's forward, a backward, an accumulation) is
 appended to a per-thread buffer instead of being dispatched; its results are
 ``Pending`` placeholders that already know their shape and dtype. The buffer runs when
-a value is needed (``numpy()``, printing, a JAX transform, the end of ``backward()``)
-or when it grows long. Running it:
+a value is needed (``numpy()``, printing, a JAX transform, the end of ``backward()``, or
+in a training loop the optimizer's ``clear_grad()``: see ``end_backward``) or when it grows
+long. Running it:
 
 - the buffer's structure (which kernels, how results feed later calls, which results
   are still referenced) is its signature;

@@ -2,7 +2,7 @@
 
 Layer L4. They seed the roots, run the engine's walk (``_autograd.engine``) with grad mode off, or
 with the backward's own ops recorded as ops (``create_graph``: ``DiffOps``), and run the step's
-deferred calls at the end.
+deferred calls at the end, or leave them for the optimizer's update to join (``deferred.end_backward``).
 """
 
 from __future__ import annotations

@@ -5,13 +5,16 @@ Layer L5. Each optimizer class names its hyperparameters and builds, per paramet
 All parameters are updated by ONE jitted function (``_update_all``), cached per (class,
 per-parameter settings, clip): gradient clipping over the parameters with ``need_clip``, then
 each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
-the update joins the training step's compiled program; the learning rate is an argument, so a
-scheduler's changing value never recompiles. The state of the parameters a step updates is kept
+the update joins the training step's compiled program: appended to the calls of the backward before it, which
+wait for it (``deferred.join``; ``clear_grad()`` runs them), the gradients are values inside that program,
+not its outputs, and if its run fails the parameters and the state keep their values; the learning rate is an
+argument, so a scheduler's changing value never recompiles. The state of the parameters a step updates is kept
 packed (``_packed``: a few arrays instead of one per accumulator); parameters of an element-wise rule with
 the same settings whose states start together are updated as one flat parameter (one fused loop for
-all of them, ``_packed.flat_groups``). A step like the last one (the same parameters with computed
-gradients of the same shapes, the state packed by the last step, the update the first call after
-backward's run: a training loop's) records the last step's update call again without rebuilding it
+all of them, ``_packed.flat_groups``). A step like the last one (the same parameters with gradients of the
+same shapes, the state packed by the last step, the gradients those of the backward the update joins, or
+computed with the update the first call after backward's run: a training loop's) records the last step's
+update call again without rebuilding it
 (``_step_fast``: about half the Python of a full step). A step is all or nothing:
 an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
 and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
@@ -176,6 +179,8 @@ class Optimizer:
         self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...], Any] | None = None
         self._key_cache: tuple[Any, ...] | None = None
         self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
+        if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
+            lazy.expect_join(self)
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
