@@ -4,12 +4,15 @@ Cases, timed interleaved in one process (round after round, each case a batch pe
 batch of each kept), by wall time and by this thread's CPU time:
 
 - ``none``: forward, backward, clear_grad of each parameter (``mlp_step`` without its ``.grad`` read);
-- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()``; with ``--full`` also each with
-  its update recorded in full every step (``full``) and, besides, each parameter updated apart (``per-param``);
+- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()`` (the update joins the program of
+  the backward: one program per step); with ``--apart`` also each with the update run in the program after the
+  backward's (``deferred.JOIN = False``: the backward's program returns the gradients, the next takes them);
+  with ``--full`` also each with its update recorded in full every step (``full``) and, besides, each parameter
+  updated apart (``per-param``);
 - each one's compiled XLA program alone (the step's arrays fed straight to it, as ``floor.py`` does);
 - JAX (+ optax) doing the same work in one ``jax.jit``.
 
-    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--full] [--profile]
+    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--apart] [--full] [--profile]
 
 ``--profile`` prints, per optimizer, the Python functions one step calls (cProfile, per step).
 """
@@ -34,6 +37,7 @@ import optax  # noqa: E402
 from floor import program_alone_fn  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
+from pylayer_jax._exec import deferred  # noqa: E402
 
 OPTS: dict[str, tuple[Callable[[list[Any]], Any], Any]] = {
     "SGD": (lambda ps: paddle.optimizer.SGD(learning_rate=1e-3, parameters=ps), optax.sgd(1e-3)),
@@ -47,7 +51,7 @@ def _loss(ps: Any, x: Any) -> Any:
     return jnp.mean(jnp.matmul(jnp.tanh(jnp.matmul(x, w1) + b1), w2) + b2)
 
 
-def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[[], Any]]:
+def cases(x_np: Any, p_np: list[Any], full: bool = False, apart: bool = False) -> dict[str, Callable[[], Any]]:
     out: dict[str, Callable[[], Any]] = {}
     x = paddle.to_tensor(x_np)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
@@ -63,15 +67,17 @@ def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[
     out["none"] = none
     jx = jnp.asarray(x_np)
     for name, (make, tx) in OPTS.items():
-        for off in ("", " full", " per-param") if full else ("",):
+        for off in ("", *((" apart",) if apart else ()), *((" full", " per-param") if full else ())):
             ps = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
             opt = make(ps)
-            if off:  # the update recorded in full every step (no repeat of the last step's)
+            join = off != " apart"
+            if off in (" full", " per-param"):  # the update recorded in full every step (no repeat of the last step's)
                 opt._fast_record = lambda *a: None
             if off == " per-param":  # and each parameter updated apart (no flat update)
                 opt._FLAT = False
 
-            def step(params: list[Any] = ps, opt: Any = opt) -> Any:
+            def step(params: list[Any] = ps, opt: Any = opt, join: bool = join) -> Any:
+                deferred.JOIN = join  # (each case sets it: the cases run interleaved)
                 w1, b1, w2, b2 = params
                 o = paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2
                 o.mean().backward()
@@ -157,6 +163,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--size", default="64x8")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--apart", action="store_true",
+                    help="also time each optimizer with its update run after the backward's program, not joined")
     ap.add_argument("--full", action="store_true",
                     help="also time each optimizer with its update recorded in full every step, and also per parameter")
     args = ap.parse_args()
@@ -164,7 +172,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     x_np = rng.random((b, h), np.float32)
     p_np = [rng.random(s, np.float32) * 0.1 for s in [(h, h), (h,), (h, h), (h,)]]
-    fns = cases(x_np, p_np, args.full)
+    fns = cases(x_np, p_np, args.full, args.apart)
     if args.profile:
         for k in ("none", *OPTS):
             print(f"\n== {k}")
@@ -173,6 +181,9 @@ def main() -> None:
     for k in [k for k in fns if not k.startswith("JAX")]:
         prog, ext = program_alone_fn(fns[k])
         fns[f"XLA {k}"] = (lambda prog=prog, ext=ext: prog(*ext)[0])
+    for fn in fns.values():  # each case's steady state (the program compiled, the step replayed), unsynced
+        for _ in range(100):
+            fn()
     res = measure(fns, args.rounds)
     print(f"{'case':<12} {'wall µs':>9} {'thread cpu':>11} {'process cpu':>12}")
     for k, (w, c, pc) in res.items():
@@ -182,6 +193,10 @@ def main() -> None:
         w, c, _ = res[name]
         print(f"{name}: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); ours/JAX {w / res['JAX ' + name][0]:.2f}x"
               f" (wall); XLA alone {res['XLA ' + name][0]:.1f} µs vs none's {res['XLA none'][0]:.1f}")
+        if name + " apart" in res:
+            w, c, _ = res[name + " apart"]
+            print(f"{name} apart: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); XLA alone "
+                  f"{res['XLA ' + name + ' apart'][0]:.1f} µs")
     w, c, _ = res["AdamW"]
     print(f"AdamW/SGD: {w / res['SGD'][0]:.2f}x (wall), {c / res['SGD'][1]:.2f}x (cpu)")
 

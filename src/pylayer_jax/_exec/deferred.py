@@ -316,12 +316,17 @@ class _Buffer:
         live = tuple([i for i, p in enumerate(res) if p is not None])
         try:
             memo = self.memo
-            prog = mkey = None
+            prog = tail = None
             if memo is not None:
                 n_calls, n_ext = self.memo_at
-                # calls joined after the noted step (an optimizer's update) are part of the key
-                mkey = live if len(calls) == n_calls else (live, tuple(calls[n_calls:]), tuple(self.ext_avals[n_ext:]))
-                prog = memo.get(mkey)
+                if len(calls) == n_calls:
+                    prog = memo.get(live)
+                else:  # calls joined after the noted step (an optimizer's update): compared, not hashed (cheaper)
+                    tail = (calls[n_calls:], self.ext_avals[n_ext:])
+                    for t_calls, t_avals, p in memo.get((live, len(tail[0])), ()):
+                        if t_calls == tail[0] and t_avals == tail[1]:
+                            prog = p
+                            break
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
                 outs = prog(*self.ext)
@@ -333,7 +338,13 @@ class _Buffer:
                 key = (tuple(calls), live, tuple(self.ext_avals))
                 outs = _execute(key, self.ext, compile_ok)
                 if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
-                    memo[mkey] = _PROGRAMS[key]  # (not a quick one: it is replaced if it repeats)
+                    # (not a quick one: it is replaced if it repeats)
+                    if tail is None:
+                        memo[live] = _PROGRAMS[key]
+                    else:
+                        tails = memo.setdefault((live, len(tail[0])), [])
+                        if len(tails) < 8:
+                            tails.append((list(tail[0]), list(tail[1]), _PROGRAMS[key]))
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say); a result with a

@@ -179,6 +179,7 @@ class Optimizer:
         self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...], Any] | None = None
         self._key_cache: tuple[Any, ...] | None = None
         self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
+        self._lr_in: tuple | None = None  # (rate, its device scalar, its aval): see ``_lr_input``
         if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
             lazy.expect_join(self)
 
@@ -315,6 +316,17 @@ class Optimizer:
         lr = self._learning_rate
         return float(lr()) if is_scheduler(lr) else lr
 
+    def _lr_input(self) -> tuple[Any, tuple]:
+        """The learning rate as the update's input, and its aval: a device scalar, made again only when the rate
+        changes (a Python float would be transferred at every run of the step's program, a few µs). Weakly typed
+        like the float, it gives the program the float gives."""
+        lr = self.get_lr()
+        c = self._lr_in
+        if c is None or c[0] != lr:
+            arr = jax.device_put(lr)
+            c = self._lr_in = (lr, arr, (arr.shape, arr.dtype, arr.weak_type))
+        return c[1], c[2]
+
     def set_lr(self, value: float) -> None:
         """Set a float learning rate; an error when the optimizer uses an LRScheduler."""
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -409,7 +421,7 @@ class Optimizer:
             kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
             if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
                 flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
-        flat.append(self.get_lr())
+        flat.append(self._lr_input()[0])
         # recorded like any op: the update joins the program of the step's backward (``lazy.join``), or the next one
         cut = lazy.cut_buffer()
         if cut is not None:
@@ -435,7 +447,8 @@ class Optimizer:
             if type(v) is Pending:
                 avals.append(v.aval)
             elif type(v) is _ArrayImpl:
-                avals.append((v.shape, v.dtype, v.weak_type))
+                lr_in = self._lr_in
+                avals.append(lr_in[2] if lr_in is not None and v is lr_in[1] else (v.shape, v.dtype, v.weak_type))
             elif type(v) is float:
                 avals.append(float)
             else:
@@ -512,8 +525,8 @@ class Optimizer:
             elif type(v) is not _ArrayImpl or (v.shape, v.dtype, v.weak_type) != av:
                 return False
             arrays.append(v)
-        lr = self.get_lr()
-        if type(lr) is not lr_aval:
+        lr, av = self._lr_input()
+        if av is not lr_aval and av != lr_aval:
             return False
         arrays.append(lr)
         before_write()  # the parameters are rebound below
