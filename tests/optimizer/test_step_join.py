@@ -23,12 +23,15 @@ from pylayer_jax._exec import deferred
 _rng = np.random.default_rng(5)
 X = _rng.standard_normal((6, 4)).astype(np.float32)
 P0 = [(_rng.standard_normal(s) * 0.5).astype(np.float32) for s in [(4, 5), (5,), (5, 3), (3,)]]
-STEPS = 7
+STEPS = 6
 
 
 def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
     w1, b1, w2, b2 = ps
     return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
+
+
+_grad_jax = jax.jit(jax.grad(_loss_jax))
 
 
 def _make(rule: str, params: list) -> tuple:
@@ -44,9 +47,16 @@ def _make(rule: str, params: list) -> tuple:
     return opt, sched
 
 
+def _oracle_mode(monkeypatch: pytest.MonkeyPatch, join: bool) -> None:
+    """The update run after backward's program (``join`` False), its calls run one by one (no program compiled for
+    the reference: the test stays cheap), or joined and compiled as usual."""
+    monkeypatch.setattr(deferred, "JOIN", join)
+    monkeypatch.setattr(deferred, "FUSE_AFTER", 3 if join else 1000)
+
+
 def _train(rule: str, join: bool, monkeypatch: pytest.MonkeyPatch, read_grad_at: int = -1) -> tuple:
     """Parameters after each step, the optimizer's state at the end, and the updates that joined a backward."""
-    monkeypatch.setattr(deferred, "JOIN", join)
+    _oracle_mode(monkeypatch, join)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
     x = paddle.to_tensor(X)
     opt, sched = _make(rule, params)
@@ -56,7 +66,7 @@ def _train(rule: str, join: bool, monkeypatch: pytest.MonkeyPatch, read_grad_at:
         w1, b1, w2, b2 = params
         ((paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2) ** 2).mean().backward()
         if k == read_grad_at:  # a read between backward and step: the gradient, then the same update
-            want = jax.grad(_loss_jax)([jnp.asarray(p.numpy()) for p in params], jnp.asarray(X))
+            want = _grad_jax([jnp.asarray(p.numpy()) for p in params], jnp.asarray(X))
             for p, g in zip(params, want):
                 np.testing.assert_allclose(p.grad.numpy(), g, rtol=1e-5, atol=1e-6)
         opt.step()
@@ -87,7 +97,7 @@ def test_the_joined_update_gives_the_parameters_and_state_of_the_update_run_apar
 def test_reading_grad_between_backward_and_step_gives_the_gradient(monkeypatch: pytest.MonkeyPatch) -> None:
     """The read runs backward's calls (the gradients are computed); the update then runs after them, with the
     values of a loop without the read."""
-    want, want_state, _ = _train("adamw", True, monkeypatch)
+    want, want_state, _ = _train("adamw", False, monkeypatch)
     got, got_state, joined = _train("adamw", True, monkeypatch, read_grad_at=4)
     if deferred.ENABLED:
         assert joined == STEPS - 1  # the step with the read updated after backward's run
@@ -102,7 +112,7 @@ def test_reading_grad_between_backward_and_step_gives_the_gradient(monkeypatch: 
 def test_a_repeated_step_is_one_program_that_returns_no_gradient() -> None:
     params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
     x = paddle.to_tensor(X)
-    opt = paddle.optimizer.AdamW(learning_rate=0.01, parameters=params)
+    opt, _ = _make("adamw", params)  # (the step the tests above compiled)
     lives = []
     run = deferred._Buffer._run
 
@@ -146,10 +156,11 @@ def test_a_failing_step_leaves_the_parameters_and_state_as_they_were(monkeypatch
     ones = jax.jit(lambda v: jax.pure_callback(host, jax.ShapeDtypeStruct(v.shape, v.dtype), v))
 
     def train(join: bool, fail_at: int) -> tuple:
-        monkeypatch.setattr(deferred, "JOIN", join)
+        _oracle_mode(monkeypatch, join)
         params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
         x = paddle.to_tensor(X)
-        opt = paddle.optimizer.Adam(learning_rate=0.1, parameters=params)
+        opt = paddle.optimizer.AdamW(learning_rate=0.1, parameters=params, weight_decay=0.05,  # (``_make``'s update)
+                                     grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5))
         history = []
         for k in range(5):
             fail[0] = k == fail_at
