@@ -4,12 +4,15 @@ Cases, timed interleaved in one process (round after round, each case a batch pe
 batch of each kept), by wall time and by this thread's CPU time:
 
 - ``none``: forward, backward, clear_grad of each parameter (``mlp_step`` without its ``.grad`` read);
-- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()``; with ``--full`` also each with
-  its update recorded in full every step (``full``) and, besides, each parameter updated apart (``per-param``);
+- ``SGD`` / ``AdamW``: forward, backward, ``opt.step()``, ``opt.clear_grad()`` (the update joins the program of
+  the backward: one program per step); with ``--apart`` also each with the update run in the program after the
+  backward's (``deferred.JOIN = False``: the backward's program returns the gradients, the next takes them);
+  with ``--full`` also each with its update recorded in full every step (``full``) and, besides, each parameter
+  updated apart (``per-param``);
 - each one's compiled XLA program alone (the step's arrays fed straight to it, as ``floor.py`` does);
 - JAX (+ optax) doing the same work in one ``jax.jit``.
 
-    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--full] [--profile]
+    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--apart] [--full] [--profile]
 
 ``--profile`` prints, per optimizer, the Python functions one step calls (cProfile, per step).
 """
@@ -35,22 +38,34 @@ from bench import OPTAX, jax_mlp_loss, jax_step  # noqa: E402
 from floor import program_alone_fn  # noqa: E402
 
 import pylayer_jax as paddle  # noqa: E402
+from pylayer_jax._exec import deferred  # noqa: E402
 
 
-def cases(x_np: Any, p_np: list[Any], full: bool = False) -> dict[str, Callable[[], Any]]:
+def _joined(step: Callable[[], Any], join: bool) -> Callable[[], Any]:
+    """``step`` with the optimizer's update joining backward's program (or run apart): each case sets it, since
+    the cases run interleaved."""
+
+    def run() -> Any:
+        deferred.JOIN = join
+        return step()
+
+    return run
+
+
+def cases(x_np: Any, p_np: list[Any], full: bool = False, apart: bool = False) -> dict[str, Callable[[], Any]]:
     x = paddle.to_tensor(x_np)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
     out: dict[str, Callable[[], Any]] = {"none": mlp_opt_step(paddle, x, params)}
     jx = jnp.asarray(x_np)
     for name, make in optimizers(paddle).items():
-        for off in ("", " full", " per-param") if full else ("",):
+        for off in ("", *((" apart",) if apart else ()), *((" full", " per-param") if full else ())):
             ps = [paddle.to_tensor(p, stop_gradient=False) for p in p_np]
             opt = make(ps)
-            if off:  # the update recorded in full every step (no repeat of the last step's)
+            if off in (" full", " per-param"):  # the update recorded in full every step (no repeat of the last step's)
                 opt._fast_record = lambda *a: None
             if off == " per-param":  # and each parameter updated apart (no flat update)
                 opt._FLAT = False
-            out[name + off] = mlp_opt_step(paddle, x, ps, opt)
+            out[name + off] = _joined(mlp_opt_step(paddle, x, ps, opt), off != " apart")
         out[f"JAX {name}"] = jax_step(jax_mlp_loss, [jnp.asarray(p) for p in p_np], jx, OPTAX[name])
     jg = jax.jit(jax.grad(jax_mlp_loss))
     jp0 = [jnp.asarray(p) for p in p_np]
@@ -115,6 +130,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--size", default="64x8")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--apart", action="store_true",
+                    help="also time each optimizer with its update run after the backward's program, not joined")
     ap.add_argument("--full", action="store_true",
                     help="also time each optimizer with its update recorded in full every step, and also per parameter")
     args = ap.parse_args()
@@ -122,7 +139,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     x_np = rng.random((b, h), np.float32)
     p_np = [rng.random(s, np.float32) * 0.1 for s in [(h, h), (h,), (h, h), (h,)]]
-    fns = cases(x_np, p_np, args.full)
+    fns = cases(x_np, p_np, args.full, args.apart)
     if args.profile:
         for k in ("none", *OPTAX):
             print(f"\n== {k}")
@@ -131,6 +148,9 @@ def main() -> None:
     for k in [k for k in fns if not k.startswith("JAX")]:
         prog, ext = program_alone_fn(fns[k])
         fns[f"XLA {k}"] = (lambda prog=prog, ext=ext: prog(*ext)[0])
+    for fn in fns.values():  # each case's steady state (the program compiled, the step replayed), unsynced
+        for _ in range(100):
+            fn()
     res = measure(fns, args.rounds)
     print(f"{'case':<12} {'wall µs':>9} {'thread cpu':>11} {'process cpu':>12}")
     for k, (w, c, pc) in res.items():
@@ -140,6 +160,10 @@ def main() -> None:
         w, c, _ = res[name]
         print(f"{name}: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); ours/JAX {w / res['JAX ' + name][0]:.2f}x"
               f" (wall); XLA alone {res['XLA ' + name][0]:.1f} µs vs none's {res['XLA none'][0]:.1f}")
+        if name + " apart" in res:
+            w, c, _ = res[name + " apart"]
+            print(f"{name} apart: {w / base[0]:.2f}x none (wall), {c / base[1]:.2f}x (cpu); XLA alone "
+                  f"{res['XLA ' + name + ' apart'][0]:.1f} µs")
     w, c, _ = res["AdamW"]
     print(f"AdamW/SGD: {w / res['SGD'][0]:.2f}x (wall), {c / res['SGD'][1]:.2f}x (cpu)")
 

@@ -2,9 +2,10 @@
 element-wise rules update parameters of the same settings as one flat parameter: both give the
 values of the rule.
 
-``step()`` of a step like the last one (the same parameters with computed gradients of the same shapes,
-the state packed by the last step, nothing recorded since backward's run) appends the noted update
-call to the buffer (``_exec.deferred.call_first``), and the step is replayed as one compiled program.
+``step()`` of a step like the last one (the same parameters with gradients of the same shapes, the state
+packed by the last step, the gradients those of the backward whose calls wait for the update or computed with
+nothing recorded since backward's run) appends the noted update call to the buffer (``Optimizer._step_fast``:
+``_exec.deferred.join_known`` or ``call_first``), and the step is replayed as one compiled program.
 The tests run eager steps, with an ``LRScheduler`` that changes the rate and a step where one
 parameter has no gradient (``clear_grad(set_to_zero=False)`` and a loss that does not use it), and
 check every parameter and the optimizer's state after each step against Paddle's rules written in
@@ -83,18 +84,18 @@ def _make(rule: str, params: list, sched: object) -> object:
 @pytest.mark.parametrize("rule", ["sgd", "momentum", "adamw"])
 def test_repeated_steps_follow_the_rule(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = []
-    first = deferred.call_first
-
-    def spy(*a: object) -> object:
-        out = first(*a)
-        fast.append(out is not None)
-        return out
-
-    monkeypatch.setattr(deferred, "call_first", spy)
     params = [paddle.to_tensor(p.astype(np.float32), stop_gradient=False) for p in P0]
     x = paddle.to_tensor(X.astype(np.float32))
     sched = paddle.optimizer.lr.StepDecay(learning_rate=0.1, step_size=3, gamma=0.5)
     opt = _make(rule, params, sched)
+    repeat = opt._step_fast
+
+    def spy(*a: object) -> bool:
+        done = repeat(*a)
+        fast.append(done)
+        return done
+
+    monkeypatch.setattr(opt, "_step_fast", spy)
     oracle = _Oracle(rule)
     fast_at = []
     for k in range(STEPS):

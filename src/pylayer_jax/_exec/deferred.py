@@ -3,8 +3,9 @@
 Layer L1. Every eager kernel call (an op's forward, a backward, an accumulation) is
 appended to a per-thread buffer instead of being dispatched; its results are
 ``Pending`` placeholders that already know their shape and dtype. The buffer runs when
-a value is needed (``numpy()``, printing, a JAX transform, the end of ``backward()``)
-or when it grows long. Running it:
+a value is needed (``numpy()``, printing, a JAX transform, the end of ``backward()``, or
+in a training loop the optimizer's ``clear_grad()``: see ``end_backward``) or when it grows
+long. Running it:
 
 - the buffer's structure (which kernels, how results feed later calls, which results
   are still referenced) is its signature;
@@ -68,6 +69,7 @@ FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings bef
 FUSE_FIRST_CALLS = 4  # a buffer of a new family with at least this many calls is compiled at its first sighting,
 MAX_UNREPEATED = 4  # unless this many such programs in a row were never seen again
 MAX_CALLS = 512  # a buffer this long runs on its own
+JOIN = True  # an optimizer's update joins the program of the backward before it (False: backward's end runs it)
 _MAX_SEEN = 4096
 
 try:  # no JAX transform is tracing (entering ensure_compile_time_eval always would change jit's cache keys)
@@ -133,6 +135,11 @@ def concrete(v: Any) -> Any:
     return v.get() if type(v) is Pending else v
 
 
+def concrete_or_none(v: Any) -> Any:
+    """``v``'s array if it has one now (None for a Pending not computed yet), without running anything."""
+    return v.array if type(v) is Pending else v
+
+
 _FAILED = object()  # a slot whose call raised while a failed buffer was salvaged
 
 
@@ -144,7 +151,8 @@ _DEAD = weakref.ref(_Gone())  # a result nobody holds (what a dropped Pending's 
 
 
 class _Buffer:
-    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks", "owner")
+    __slots__ = ("calls", "ext", "ext_avals", "ext_ids", "refs", "done", "error", "lock", "memo", "checks", "owner",
+                 "memo_at", "cut", "fallback")
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []  # (kernel, treedef or None, input refs, number of outputs)
@@ -161,6 +169,10 @@ class _Buffer:
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``
         self.checks: list[tuple[Any, Callable[[Any], None]]] = []
+        self.memo_at = (0, 0)  # the calls and inputs the buffer held when ``memo`` was set
+        # a backward's end left the buffer to run before the next call that does not join it (see ``end_backward``)
+        self.cut = False
+        self.fallback: list[tuple[int, Sequence[Any]]] | None = None  # (first slot, values): see ``join``
 
     # ---- what a replay of noted calls (``_replay.follow``) may do; the caller holds ``lock`` ----------
     def size(self) -> tuple[int, int, int]:
@@ -233,6 +245,7 @@ class _Buffer:
         """The calls are known to repeat a noted step: ``programs`` maps live results to its compiled program (the
         run uses it without building the key, and stores one it compiles). Returns what was set before."""
         before, self.memo = self.memo, programs
+        self.memo_at = (len(self.calls), len(self.ext))
         return before
 
     def run(self, compile_ok: bool = True) -> None:
@@ -266,10 +279,20 @@ class _Buffer:
         finally:
             lock.release()
 
+    def _fallbacks(self) -> dict[int, Any]:
+        """slot -> the value its result takes if its call fails (``join``)."""
+        out = {}
+        for base, values in self.fallback or ():
+            for j, v in enumerate(values):
+                if v is not None:
+                    out[base + j] = v
+        return out
+
     def _drop(self) -> None:
         """A buffer that ran keeps only its error, not its inputs."""
         self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
         self.ext_ids = {}
+        self.fallback = None
 
     def _finish(self, interrupt: BaseException) -> None:
         """After an interrupted run: every result still referenced and without its array gets it, call by call."""
@@ -285,7 +308,10 @@ class _Buffer:
             except BaseException:  # a second interrupt stops the recovery: what is left has no value
                 outs = [_FAILED] * len(live)
             failed = False
+            fb = self._fallbacks()
             for i, arr in zip(live, outs):
+                if arr is _FAILED:
+                    arr = fb.get(i, _FAILED)
                 if arr is _FAILED:
                     failed = True
                 else:
@@ -299,7 +325,18 @@ class _Buffer:
         res = [r() for r in self.refs]  # the results still referenced, and their slots
         live = tuple([i for i, p in enumerate(res) if p is not None])
         try:
-            prog = None if self.memo is None else self.memo.get(live)
+            memo = self.memo
+            prog = tail = None
+            if memo is not None:
+                n_calls, n_ext = self.memo_at
+                if len(calls) == n_calls:
+                    prog = memo.get(live)
+                else:  # calls joined after the noted step (an optimizer's update): compared, not hashed (cheaper)
+                    tail = (calls[n_calls:], self.ext_avals[n_ext:])
+                    for t_calls, t_avals, p in memo.get((live, len(tail[0])), ()):
+                        if t_calls == tail[0] and t_avals == tail[1]:
+                            prog = p
+                            break
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
                 outs = prog(*_device_numbers(self.ext))
@@ -310,13 +347,23 @@ class _Buffer:
                 # instead of compiling a program it would use once
                 key = (tuple(calls), live, tuple(self.ext_avals))
                 outs = _execute(key, self.ext, compile_ok)
-                if self.memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
-                    self.memo[live] = _PROGRAMS[key]  # (not a quick one: it is replaced if it repeats)
+                if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
+                    # (not a quick one: it is replaced if it repeats)
+                    if tail is None:
+                        memo[live] = _PROGRAMS[key]
+                    else:
+                        tails = memo.setdefault((live, len(tail[0])), [])
+                        if len(tails) < 8:
+                            tails.append((list(tail[0]), list(tail[1]), _PROGRAMS[key]))
         except Exception as e:
             self.error = e
-            # keep what does not depend on the failing call (a parameter updated beside it, say)
+            # keep what does not depend on the failing call (a parameter updated beside it, say); a result with a
+            # fallback (a parameter an update joined to a failing step would write) keeps its value from before
             outs = _salvage(tuple(calls), live, self.ext)
+            fb = self._fallbacks()
             for i, arr in zip(live, outs):
+                if arr is _FAILED:
+                    arr = fb.get(i, _FAILED)
                 if arr is not _FAILED:
                     res[i].array = arr
             raise
@@ -403,6 +450,9 @@ def _buffer() -> _Buffer:
     buf = _local.__dict__.get("buf")
     if buf is None or buf.done:  # done: another thread ran it
         buf = _local.buf = _Buffer()
+    elif buf.cut:  # a backward's calls left to run for an update to join: this call is not one, they run now
+        buf.run()
+        buf = _local.buf = _Buffer()
     return buf
 
 
@@ -419,11 +469,145 @@ def flush() -> None:
         buf.run()
 
 
+# ---- a step's end: backward's calls and the optimizer's update in one run ---------------------
+# A training step ends with ``backward()``, ``opt.step()`` and ``opt.clear_grad()``. Run at backward's end, the
+# step's program returns every gradient (the update reads them), and the update runs in the next program (it takes
+# them back in). When the last backward of the thread was followed by an optimizer's update, backward's end only
+# marks its buffer as *cut* (``end_backward``): the update then joins it (``join``), and it runs before the next
+# call that does not join it (``_buffer``), when a value is read, or at ``run_cut`` (the optimizer's
+# ``clear_grad``): one program computes the step and the update, and gradients that ``clear_grad`` dropped are
+# never returned. A buffer holding a value check (``add_check``) runs at backward's end, so that the check's
+# error comes before the update, as it did.
+
+
+def end_backward() -> None:
+    """What ``backward()`` does at its end: run this thread's recorded calls, or leave them for the optimizer's
+    update to join when the last backward was followed by one (``expect_join``)."""
+    d = _local.__dict__
+    buf = d.get("buf")
+    if buf is None or buf.done:
+        return
+    owner = d.get("join")
+    if owner is not None:
+        d["join"] = None  # (each update that joins, or follows a backward's run, renews it)
+        if JOIN and owner() is not None and buf.calls and not buf.checks:
+            buf.cut = True
+            return
+    buf.run()
+
+
+def expect_join(owner: Any) -> None:
+    """An optimizer's update (of ``owner``) follows this thread's backward: the next backward leaves its calls for
+    the update to join (``end_backward``), while ``owner`` lives."""
+    _local.join = weakref.ref(owner)
+
+
+def cut_buffer() -> _Buffer | None:
+    """This thread's buffer, if a backward left it for an update to join (``end_backward``); else None."""
+    buf = _local.__dict__.get("buf")
+    return buf if buf is not None and buf.cut and not buf.done else None
+
+
+def run_cut() -> None:
+    """Run this thread's buffer if a backward left it for an update (the step's end: ``clear_grad``)."""
+    buf = _local.__dict__.get("buf")
+    if buf is not None and buf.cut:
+        buf.run()
+
+
+def join_known(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], avals: Sequence[Any],
+               out_avals: Sequence[tuple], fallback: Sequence[Any]) -> list[Pending] | None:
+    """``join`` for a caller that knows the call's signature from an earlier ``call`` of ``fn`` (``avals`` its
+    inputs', ``out_avals`` its results': ``fn`` returns a flat list or tuple of arrays): a Pending per result, or
+    None (nothing recorded) when ``buf`` is no longer cut or an input is not a Pending of ``buf`` or an array.
+
+    What ``call`` records, without inferring the signature: a step that repeats (an optimizer's update) costs a
+    few list operations per input."""
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if buf.done or not buf.cut or _local.__dict__.get("buf") is not buf:
+            return None
+        ids = buf.ext_ids
+        n_ext = len(buf.ext)
+        refs: list[int] = []
+        new: list[tuple[Any, Any]] = []
+        new_ids: dict[int, int] = {}
+        for a, av in zip(leaves, avals):
+            ta = type(a)
+            if ta is Pending:
+                if a.buf is not buf or a.array is not None:
+                    return None
+                refs.append(a.idx)
+                continue
+            if ta is not _ArrayImpl and ta is not float:
+                return None
+            k = id(a)
+            j = ids.get(k)
+            if j is None:
+                j = new_ids.get(k)
+                if j is None:
+                    j = new_ids[k] = n_ext + len(new)
+                    new.append((a, av))
+            refs.append(-1 - j)
+        base = len(buf.refs)
+        outs = [Pending(av, buf, base + j) for j, av in enumerate(out_avals)]
+        entry = (fn, None, tuple(refs), len(outs))
+        try:  # all or nothing, as ``call``
+            for a, av in new:
+                ids[id(a)] = len(buf.ext)
+                buf.ext.append(a)
+                buf.ext_avals.append(av)
+            buf.refs.extend([weakref.ref(p) for p in outs])
+            buf.calls.append(entry)
+        except BaseException:
+            calls = buf.calls
+            if len(calls) == 0 or calls[-1] is not entry:
+                rollback(buf, (len(calls), base, n_ext))
+            raise
+        if buf.fallback is None:
+            buf.fallback = [(base, fallback)]
+        else:
+            buf.fallback.append((base, fallback))
+        STATS["joined"] += 1
+    finally:
+        lock.release()
+    if len(buf.calls) >= MAX_CALLS:
+        buf.run(compile_ok=False)
+    return outs
+
+
+def join(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], fallback: Sequence[Any]) -> Any:
+    """``call(fn, leaves)`` recorded into ``buf`` (``cut_buffer()``), which stays cut. ``fallback`` has one entry
+    per output of ``fn``: the value that output takes if its call fails (the run raises all the same), or None."""
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if buf.done or not buf.cut or _local.__dict__.get("buf") is not buf:
+            return call(fn, leaves)
+        base = len(buf.refs)
+        buf.cut = False
+        try:
+            out = call(fn, leaves)
+        finally:
+            if not buf.done:
+                buf.cut = True
+        if not buf.done and len(buf.refs) == base + len(fallback):
+            if buf.fallback is None:
+                buf.fallback = [(base, fallback)]
+            else:
+                buf.fallback.append((base, fallback))
+            STATS["joined"] += 1
+        return out
+    finally:
+        lock.release()
+
+
 # ---- running a buffer ---------------------------------------------------------------
 _PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 # runs of a compiled buffer, runs call by call, calls dispatched in those, programs compiled (made) and, of
 # those, programs made at the first sighting of a known family on new shapes (for tests and tuning)
-STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0}
+STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0, "joined": 0}
 _SEEN = BoundedDict(_MAX_SEEN)
 _FAMILIES_RUN = BoundedDict(_MAX_SEEN)  # families of the signatures run so far (see ``_family``)
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such

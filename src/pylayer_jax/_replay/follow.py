@@ -666,14 +666,16 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             return False
         v = t._v
         if kind == OUTSIDE:
+            vav = None
             if type(v) is not _ArrayImpl:
                 if type(v) is not Pending or type(v.array) is not _ArrayImpl:
                     return False
+                vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
                 v = v.array
             if t.stop_gradient != sg or (not sg and t._e is not None):
                 return False
             if not enter:
-                if _aval(v) != av:
+                if (_aval(v) if vav is None else vav) != av:
                     return False
             else:
                 ext = buf.ext  # (read here; entering is the buffer's: ``enter_at``)
@@ -681,8 +683,10 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
                     if ext[j] is not v:
                         return False
                 else:  # new to the buffer, where the note has it, of the noted shape and dtype
-                    c = _AVALS.get(id(v))
-                    if (c[1] if c is not None and c[0]() is v else _aval(v)) != av or not buf.enter_at(v, av, j):
+                    if vav is None:
+                        c = _AVALS.get(id(v))
+                        vav = c[1] if c is not None and c[0]() is v else _aval(v)
+                    if vav != av or not buf.enter_at(v, av, j):
                         return False
         elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
               or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start

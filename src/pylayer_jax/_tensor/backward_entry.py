@@ -2,7 +2,7 @@
 
 Layer L4. They seed the roots, run the engine's walk (``_autograd.engine``) with grad mode off, or
 with the backward's own ops recorded as ops (``create_graph``: ``DiffOps``), and run the step's
-deferred calls at the end.
+deferred calls at the end, or leave them for the optimizer's update to join (``deferred.end_backward``).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
             return
     if grad_tensors is None and not retain_graph and len(tensors) == 1:
         if _ev.EVENTS.backward(tensors[0]):  # the repeated step's backward, as noted: no walk
-            lazy.flush()
+            lazy.end_backward()
             return
     _walk(tensors, grad_tensors, retain_graph)
 
@@ -132,7 +132,7 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
     finally:
         modes.grad_enabled = gm  # (also when an interrupt lands where the ``with`` exits, before it restores it)
         ev.backward_done()
-    lazy.flush()  # one program per step: the forward recorded so far and this backward
+    lazy.end_backward()  # one program per step: the forward recorded so far, this backward (and the update)
 
 
 def grad(

@@ -284,7 +284,7 @@ class Tensor:
                 _seed(self, grad_tensor, "backward", None)  # Paddle checks the seed's shape even then
             return
         if grad_tensor is None and not retain_graph and _ev.EVENTS.backward(self):
-            lazy.flush()  # an observer ran it (a repeated step's backward, as noted): no walk
+            lazy.end_backward()  # an observer ran it (a repeated step's backward, as noted): no walk
             return
         _tensor_backward(self, grad_tensor, retain_graph)
 

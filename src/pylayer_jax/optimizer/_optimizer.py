@@ -5,13 +5,16 @@ Layer L5. Each optimizer class names its hyperparameters and builds, per paramet
 All parameters are updated by ONE jitted function (``_update_all``), cached per (class,
 per-parameter settings, clip): gradient clipping over the parameters with ``need_clip``, then
 each parameter's chain. Eagerly, ``step()`` records that function into the deferred buffer, so
-the update joins the training step's compiled program; the learning rate is an argument, so a
-scheduler's changing value never recompiles. The state of the parameters a step updates is kept
+the update joins the training step's compiled program: appended to the calls of the backward before it, which
+wait for it (``deferred.join``; ``clear_grad()`` runs them), the gradients are values inside that program,
+not its outputs, and if its run fails the parameters and the state keep their values; the learning rate is an
+argument, so a scheduler's changing value never recompiles. The state of the parameters a step updates is kept
 packed (``_packed``: a few arrays instead of one per accumulator); parameters of an element-wise rule with
 the same settings whose states start together are updated as one flat parameter (one fused loop for
-all of them, ``_packed.flat_groups``). A step like the last one (the same parameters with computed
-gradients of the same shapes, the state packed by the last step, the update the first call after
-backward's run: a training loop's) records the last step's update call again without rebuilding it
+all of them, ``_packed.flat_groups``). A step like the last one (the same parameters with gradients of the
+same shapes, the state packed by the last step, the gradients those of the backward the update joins, or
+computed with the update the first call after backward's run: a training loop's) records the last step's
+update call again without rebuilding it
 (``_step_fast``: about half the Python of a full step). A step is all or nothing:
 an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
 and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
@@ -176,6 +179,9 @@ class Optimizer:
         self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...], Any] | None = None
         self._key_cache: tuple[Any, ...] | None = None
         self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
+        self._lr_in: tuple | None = None  # (rate, its device scalar, its aval): see ``_lr_input``
+        if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
+            lazy.expect_join(self)
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
@@ -310,6 +316,17 @@ class Optimizer:
         lr = self._learning_rate
         return float(lr()) if is_scheduler(lr) else lr
 
+    def _lr_input(self) -> tuple[Any, tuple]:
+        """The learning rate as the update's input, and its aval: a device scalar, made again only when the rate
+        changes (a Python float would be transferred at every run of the step's program, a few µs). Weakly typed
+        like the float, it gives the program the float gives."""
+        lr = self.get_lr()
+        c = self._lr_in
+        if c is None or c[0] != lr:
+            arr = jax.device_put(lr)
+            c = self._lr_in = (lr, arr, (arr.shape, arr.dtype, arr.weak_type))
+        return c[1], c[2]
+
     def set_lr(self, value: float) -> None:
         """Set a float learning rate; an error when the optimizer uses an LRScheduler."""
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -351,7 +368,7 @@ class Optimizer:
 
     def _step_params(self, params: list[Tensor]) -> None:
         fast = self._fast
-        if fast is not None and fast[0] is params and self._step_fast(params, fast):
+        if fast is not None and fast[0] is params and self._step_fast(params, fast, lazy.cut_buffer()):
             return
         todo, grads = [], []
         for p in params:
@@ -404,9 +421,16 @@ class Optimizer:
             kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
             if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
                 flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
-        flat.append(self.get_lr())
-        # recorded like any op: the update joins the next step's program
-        out = lazy.call(kernel, flat)
+        flat.append(self._lr_input()[0])
+        # recorded like any op: the update joins the program of the step's backward (``lazy.join``), or the next one
+        cut = lazy.cut_buffer()
+        if cut is not None:
+            out = lazy.join(cut, kernel, flat, [lazy.concrete_or_none(v) for v in (*flat[:n], *flat[2 * n:-1])])
+            lazy.expect_join(self)
+        else:
+            if lazy.idle():  # the update follows backward's run: the next backward leaves its calls for it to join
+                lazy.expect_join(self)
+            out = lazy.call(kernel, flat)
         self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
         acc = self._accumulators
         for k in ids:  # their state is in the pack now (an entry an interrupt leaves here is never read)
@@ -423,7 +447,8 @@ class Optimizer:
             if type(v) is Pending:
                 avals.append(v.aval)
             elif type(v) is _ArrayImpl:
-                avals.append((v.shape, v.dtype, v.weak_type))
+                lr_in = self._lr_in
+                avals.append(lr_in[2] if lr_in is not None and v is lr_in[1] else (v.shape, v.dtype, v.weak_type))
             elif type(v) is float:
                 avals.append(float)
             else:
@@ -436,11 +461,12 @@ class Optimizer:
         return (params, tuple(params), mask, tuple(todo), tuple(avals[:n]), tuple(avals[n:2 * n]),
                 tuple(avals[2 * n:-1]), avals[-1], tuple(avals), kernel, tuple(o.aval for o in out), ids, layout)
 
-    def _step_fast(self, params: list[Tensor], fast: tuple) -> bool:
+    def _step_fast(self, params: list[Tensor], fast: tuple, cut: Any) -> bool:
         """The update of a step like the last one, recorded without rebuilding it: the same parameters with
-        gradients (computed: a step whose backward has run), of the same shapes and dtypes, the state packed by
-        the last step, the buffer empty (the update is the first call after backward's run). False (nothing
-        done) otherwise: ``_step_params`` then records it in full."""
+        gradients of the same shapes and dtypes, the state packed by the last step, and either the gradients
+        computed (a step whose backward has run) and the buffer empty (the update is the first call after
+        backward's run), or the gradients results of ``cut``, the buffer a backward left for the update to join.
+        False (nothing done) otherwise: ``_step_params`` then records it in full."""
         (_, plist, mask, todo, p_avals, g_avals, s_avals, lr_aval, in_avals, kernel, out_avals, ids, layout) = fast
         pack = self._pack
         if (pack is None or pack[0] is not ids or len(params) != len(plist) or modes.capture is not None
@@ -477,7 +503,8 @@ class Optimizer:
                 return False
             if type(g) is Pending:
                 av = g.aval
-                g = g.array
+                if g.buf is not cut:  # (else a result of the backward the update joins)
+                    g = g.array
             elif type(g) is _ArrayImpl:
                 av = (g.shape, g.dtype, g.weak_type)
             else:  # None, zeroed or a Tensor: the full step says what it is
@@ -498,15 +525,21 @@ class Optimizer:
             elif type(v) is not _ArrayImpl or (v.shape, v.dtype, v.weak_type) != av:
                 return False
             arrays.append(v)
-        lr = self.get_lr()
-        if type(lr) is not lr_aval:
+        lr, av = self._lr_input()
+        if av is not lr_aval and av != lr_aval:
             return False
         arrays.append(lr)
         before_write()  # the parameters are rebound below
-        out = lazy.call_first(kernel, arrays, in_avals, out_avals)
-        if out is None:
-            return False
         n = len(todo)
+        if cut is not None:  # if the run fails, the parameters and the state keep their values
+            out = lazy.join_known(cut, kernel, arrays, in_avals, out_avals, [*vals, *arrays[2 * n:-1]])
+            if out is None:
+                return False
+        else:
+            out = lazy.call_first(kernel, arrays, in_avals, out_avals)
+            if out is None:
+                return False
+        lazy.expect_join(self)
         self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
         return True
 
@@ -572,6 +605,7 @@ class Optimizer:
         """Reset the gradients of the parameters (dynamic mode)."""
         for p in self._eager_params("clear_grad"):
             p.clear_grad(set_to_zero)
+        lazy.run_cut()  # the step's end: its program runs now, without the gradients just cleared
 
     clear_gradients = clear_grad
 
