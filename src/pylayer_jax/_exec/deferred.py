@@ -375,9 +375,12 @@ def flush() -> None:
 _PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 # runs of a compiled buffer, runs call by call, calls dispatched in those, programs compiled (made) and, of
 # those, programs made at the first sighting of a known family on new shapes (for tests and tuning)
-STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0}
+STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0, "bucketed": 0}
 _SEEN = BoundedDict(_MAX_SEEN)
-_FAMILIES_RUN = BoundedDict(_MAX_SEEN)  # families of the signatures run so far (see ``_family``)
+# families of the signatures run so far (see ``_family``) -> the first ``_FAMILY_KEYS`` signatures run unpadded:
+# what a new batch size is told from (``set_bucket_runner``)
+_FAMILIES_RUN = BoundedDict(_MAX_SEEN)
+_FAMILY_KEYS = 4
 
 
 def _needed(calls: tuple, live: tuple) -> list[bool]:
@@ -409,6 +412,36 @@ def _out_leaves(out: Any) -> list[Any]:
     return jax.tree_util.tree_leaves(out)
 
 
+invoke = _invoke
+out_leaves = _out_leaves
+
+
+def slot_avals(calls: Sequence[tuple], ext_avals: Sequence[Any]) -> list[Any] | None:
+    """The signature ``(shape, dtype, weak_type)`` of every result of ``calls`` on inputs of ``ext_avals`` (from the
+    shape inference of recording, cached; inferred again when evicted), or None if a call's results do not fit."""
+    slots: list[Any] = []
+    for fn, tree, refs, nout in calls:
+        akey = tuple([slots[r] if r >= 0 else ext_avals[-1 - r] for r in refs])
+        r = _SHAPES.get((fn, tree, akey))
+        if r is None:  # (a Python scalar's aval is its type: a stand-in of that type infers the same)
+            r = _infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
+        if len(r[1]) != nout:
+            return None
+        slots.extend(r[1])
+    return slots
+
+
+# steps of a known family on a new batch size: ``runner(key, earlier keys of the family, ext) -> results or None``, set
+# by ``_autograd.row_buckets`` (which pads the batch to a bucket size); None or PYLAYER_JAX_BUCKETS=0: not used
+BUCKETS = os.environ.get("PYLAYER_JAX_BUCKETS", "1") != "0"
+_bucket_runner: list[Callable[..., Any] | None] = [None]
+
+
+def set_bucket_runner(runner: Callable[..., Any] | None) -> None:
+    """Install the runner of known steps on new batch sizes (see ``BUCKETS``)."""
+    _bucket_runner[0] = runner
+
+
 def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None = None) -> list[Any]:
     """The recorded calls in order; traced once per signature, or run directly on arrays."""
     slots: list[Any] = []
@@ -429,12 +462,21 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         seen = _SEEN.get(key, 0) + 1
         if seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
             fam = _family(key)
-            if fam in _FAMILIES_RUN:
+            known = _FAMILIES_RUN.get(fam)
+            if known is not None:
                 _FAMILIES_RUN.move_to_end(fam)
+                runner = _bucket_runner[0]
+                if BUCKETS and runner is not None:  # on a new batch size: padded to a bucket, if its rows allow
+                    outs = runner(key, known, ext)
+                    if outs is not None:
+                        STATS["bucketed"] += 1
+                        return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
+                if len(known) < _FAMILY_KEYS:  # (the same step of other sizes: a model of another width)
+                    known.append(key)
             else:
-                _FAMILIES_RUN.put(fam, True)
+                _FAMILIES_RUN.put(fam, [key])
         if seen >= FUSE_AFTER:
             STATS["compiled"] += 1
             if seen > FUSE_AFTER:  # a new shape of a known step: compiled quickly, as it may never repeat

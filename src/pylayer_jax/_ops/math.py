@@ -11,6 +11,7 @@ import jax.numpy as jnp
 
 from ._promote import alias, autocast, binary, is_weak
 from .checks import ValueCheck
+from .rows import MAP
 from .table import defop
 
 
@@ -24,21 +25,21 @@ def unbroadcast(g, shape):
 
 
 # ---- arithmetic -------------------------------------------------------------------------
-@defop(2, inplace=True)
+@defop(2, inplace=True, rows=MAP)
 def add(x, y):
     """Elementwise ``x + y`` with broadcasting."""
     x, y = binary("add", x, y)
     return jnp.add(x, y)
 
 
-@defop(2, inplace=True)
+@defop(2, inplace=True, rows=MAP)
 def subtract(x, y):
     """Elementwise ``x - y`` with broadcasting."""
     x, y = binary("subtract", x, y)
     return jnp.subtract(x, y)
 
 
-@defop(2, saves=("x", "y"), inplace=True)
+@defop(2, saves=("x", "y"), inplace=True, rows=MAP)
 def multiply(x, y):
     """Elementwise ``x * y`` with broadcasting."""
     x, y = binary("multiply", x, y)
@@ -53,7 +54,7 @@ def _divide_vjp(s, g, rounding_mode=None):
     return unbroadcast(gx, jnp.shape(x)), unbroadcast(-gx * out, jnp.shape(y))
 
 
-@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True)
+@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True, rows=MAP)
 def divide(x, y, rounding_mode=None):
     """``x / y``; integers give float32. ``rounding_mode`` 'trunc' or 'floor' rounds the quotient."""
     x, y = binary("divide", x, y)
@@ -118,7 +119,7 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
 _int_power.int_base_only = True  # nothing to check on a floating base (dispatch's short path then skips it)
 
 
-@defop(2, saves=("x", "y"), inplace=True, checks=_int_power)
+@defop(2, saves=("x", "y"), inplace=True, checks=_int_power, rows=MAP)
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
     if is_weak(y):
@@ -127,7 +128,7 @@ def pow(x, y):
     return jnp.power(x, y)
 
 
-@defop(1, inplace=True)
+@defop(1, inplace=True, rows=MAP)
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype
@@ -172,14 +173,14 @@ def multiplex(inputs, index):
 
 
 # ---- extrema, selection ----------------------------------------------------------------
-@defop(2, saves=("x", "y"))
+@defop(2, saves=("x", "y"), rows=MAP)
 def maximum(x, y):
     """Elementwise maximum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("maximum", x, y)
     return jnp.maximum(x, y)
 
 
-@defop(2, saves=("x", "y"))
+@defop(2, saves=("x", "y"), rows=MAP)
 def minimum(x, y):
     """Elementwise minimum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("minimum", x, y)

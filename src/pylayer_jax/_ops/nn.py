@@ -14,18 +14,19 @@ from jax import lax
 
 from ._util import as_float, dtype_arg
 from .checks import index_range, integer_index
+from .rows import MAP, along_rule
 from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
 # (the derivative is 0 where x is 0, as Paddle's: jnp.maximum's would split the tie, giving 0.5)
-@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)))
+@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)), rows=MAP)
 def relu(x):
     """``max(x, 0)``; keeps its output, as Paddle's kernel does."""
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False,
+@defop(1, rows=MAP, saves=("x",), method=False,
        vjp=lambda s, g: jnp.where((s["x"] > 0) & (s["x"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
     """``min(max(x, 0), 6)``."""
@@ -45,7 +46,7 @@ def _leaky_relu_checks(op, a):  # noqa: ANN001, ANN202
 _leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks)
+@defop(1, rows=MAP, saves=("x",), method=False, checks=_leaky_relu_checks)
 def leaky_relu(x, negative_slope=0.01):
     """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
     return jnp.where(x > 0, x, negative_slope * x).astype(x.dtype)
@@ -56,19 +57,19 @@ def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
     return g * jnp.where(x > 0, 1.0, out + alpha).astype(g.dtype)
 
 
-@defop(1, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
+@defop(1, rows=MAP, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
     return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
     """``scale * elu(x, alpha)``."""
     return (scale * jnp.where(x > 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def celu(x, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     if alpha == 0:
@@ -76,7 +77,7 @@ def celu(x, alpha=1.0):
     return (jnp.maximum(x, 0) + jnp.minimum(0, alpha * jnp.expm1(x / alpha))).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def gelu(x, approximate=False):
     """Gaussian error linear unit; ``approximate=True`` (or 'tanh') uses the tanh formula."""
     approx = approximate is True or approximate == "tanh"
@@ -89,80 +90,80 @@ def _silu_vjp(s, g):  # noqa: ANN001, ANN202
     return g * (sig + out * (1 - sig))
 
 
-@defop(1, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
+@defop(1, rows=MAP, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
 def silu(x):
     """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def swish(x):
     """``x * sigmoid(x)``."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def mish(x):
     """``x * tanh(softplus(x))``."""
     return (x * jnp.tanh(jax.nn.softplus(x))).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softplus(x, beta=1, threshold=20):
     """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
     bx = beta * x
     return jnp.where(bx > threshold, x, jax.nn.softplus(bx) / beta).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softsign(x):
     """``x / (1 + |x|)``."""
     return x / (1 + jnp.abs(x))
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def tanhshrink(x):
     """``x - tanh(x)``."""
     return x - jnp.tanh(x)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
     return jnp.clip(x, min, max).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
     return jnp.clip(slope * x + offset, 0, 1).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def hardswish(x):
     """``x * relu6(x + 3) / 6``."""
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def hardshrink(x, threshold=0.5):
     """``x`` where ``|x| > threshold``, else 0."""
     return jnp.where(jnp.abs(x) > threshold, x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
     return jnp.where(x > threshold, x - threshold, jnp.where(x < -threshold, x + threshold, 0)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def log_sigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
     return jax.nn.log_sigmoid(x)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True)
+@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True, rows=MAP)
 def sigmoid(x):
     """``1 / (1 + exp(-x))``; backward reads the output."""
     return jax.nn.sigmoid(as_float(x))
@@ -177,14 +178,14 @@ def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
     return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
 
 
-@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True)
+@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule())
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
     return jax.nn.softmax(x, axis=axis)
 
 
-@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False)
+@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule())
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
@@ -219,7 +220,7 @@ def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
 
 
 # ---- layers as functions --------------------------------------------------------------
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def linear(x, weight, bias=None):
     """``x @ weight + bias`` with ``weight`` of shape ``[in_features, out_features]``."""
     out = jnp.matmul(x, weight)
