@@ -36,6 +36,21 @@ def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
     monkeypatch.setattr(deferred, "BUCKETS", True)
     follow.reset()
+    rule = deferred._shape_rule[0]
+    predict = rule.predict
+
+    def checked(fn: object, tree: object, akey: tuple) -> object:  # each predicted shape is what tracing gives
+        r = predict(fn, tree, akey)
+        if r is not None:
+            PREDICTED[0] += 1
+            want = deferred._infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
+            assert (r[0], list(r[1])) == (want[0], list(want[1])), (r, want)
+        return r
+
+    monkeypatch.setattr(rule, "predict", checked)
+
+
+PREDICTED = [0]
 
 
 def _mlp(seed: int, width: int, hidden: int) -> list[np.ndarray]:
@@ -108,6 +123,7 @@ def test_new_batch_sizes_run_padded_with_the_values_of_the_unpadded_step(loss: s
     d = {k: row_buckets.STATS[k] - before[k] for k in before}
     assert d["runs"] == 4 and d["declined"] == 0, d
     assert d["compiled"] <= 2, d  # buckets 8 and 16
+    assert PREDICTED[0] > 0  # the new sizes' shapes came from the shape rule (checked against tracing)
 
 
 def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:

@@ -40,7 +40,7 @@ from .._ops import rows as _rows
 from .._ops.checks import _first_bad
 from .._ops.table import Op
 from .._runtime.exact_key import plain
-from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache
+from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family
 from . import fused_backward
 
 MIN_BUCKET = 8
@@ -303,7 +303,7 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
         try:
             planned = _plan(key, ref)
-        except _NotRows:
+        except Exception:  # _NotRows; or anything unforeseen in telling the rows apart: the step runs unpadded
             continue
         if planned is not None:
             break
@@ -321,9 +321,10 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
         slots = lazy.slot_avals(calls, key[2])
         expect = tuple(_padded(a, b, size) for a, b in zip(slots, slot_b))
         prog = jax.jit(functools.partial(_trace, pkey[0], tuple((c[2], c[3]) for c in calls), live, expect))
-        try:
+        try:  # (traced now: a step whose results come out otherwise than planned runs unpadded, as anything
+            # unforeseen while tracing it does; errors of the step itself then surface from its unpadded run)
             prog.lower(np.int64(n), *args)
-        except _NotRows:
+        except Exception:
             _PROGRAMS.put(pkey, _DECLINED)
             STATS["declined"] += 1
             return None
@@ -348,4 +349,77 @@ def _cut(o: Any, n: int) -> Any:
     return jax.device_put(np.asarray(o)[:n])
 
 
+# ---- output shapes on a new batch size, without tracing -----------------------------------------------------------
+class _ShapeRule:
+    """The output shapes of a kernel call whose inputs differ from two earlier calls (of the same kernel, or of its
+    family: a fused backward on other sizes) only in the leading dimension, ``n`` for all that differ: an output
+    that was the same both times stays so, one whose first dimension was ``n`` both times gets the new ``n``.
+    Only for kernels whose rows are known (an op whose ``rows`` plan accepts the call, a fused backward, a gradient
+    sum, a value check), where shapes follow the batch so; others are traced for their shapes as before."""
+
+    def __init__(self) -> None:
+        self.seen = BoundedDict(1024)  # (family, tree, inputs without their first dimensions) -> two inferences
+
+    @staticmethod
+    def _key(fn: Any, tree: Any, akey: tuple) -> tuple:
+        return (family(fn), tree, tuple([(None, a[0][1:], *a[1:]) if type(a) is tuple and a[0] else a for a in akey]))
+
+    def note(self, fn: Any, tree: Any, akey: tuple, r: tuple) -> None:
+        k = self._key(fn, tree, akey)
+        prev = self.seen.get(k)
+        if prev is None:
+            self.seen.put(k, [(akey, r)])
+        elif prev[-1][0] != akey:
+            prev.append((akey, r))
+            del prev[:-2]
+
+    def predict(self, fn: Any, tree: Any, akey: tuple) -> tuple | None:
+        prev = self.seen.get(self._key(fn, tree, akey))
+        if prev is None or len(prev) < 2 or not _rows_known(fn, tree, akey):
+            return None
+        (a1, r1), (a2, r2) = prev
+        ns = None
+        for x1, x2, x3 in zip(a1, a2, akey):
+            if x1 == x2:
+                if x3 != x1:
+                    return None
+                continue
+            m = (x1[0][0], x2[0][0], x3[0][0])
+            if ns is None:
+                ns = m
+            elif m != ns:
+                return None
+        if ns is None or ns[0] == ns[1] or ns[2] < 1 or r1[0] != r2[0] or len(r1[1]) != len(r2[1]):
+            return None
+        n1, n2, n3 = ns
+        outs = []
+        for o1, o2 in zip(r1[1], r2[1]):
+            if o1 == o2:
+                outs.append(o1)
+            elif o1[1:] == o2[1:] and o1[0] and o1[0][1:] == o2[0][1:] and o1[0][0] == n1 and o2[0][0] == n2:
+                outs.append(((n3, *o1[0][1:]), *o1[1:]))
+            else:
+                return None
+        return (r1[0], outs)
+
+
+def _rows_known(fn: Any, tree: Any, akey: tuple) -> bool:
+    known = _op_of(fn)
+    if known is not None:
+        op, okey = known
+        rows = op.rows
+        if rows is None or tree is not None or okey[0] is not None:
+            return False
+        if rows == _rows.MAP:
+            return True
+        try:
+            args = op.bind((*[_rank(a) for a in akey], *plain(okey[1])), plain(okey[2]))
+            return rows(args) is not None
+        except Exception:
+            return False
+    f = getattr(getattr(fn, "__wrapped__", None), "func", None)
+    return f is fused_backward._replay or f is _first_bad or fn is fused_backward._add_kernel
+
+
 lazy.set_bucket_runner(run)
+lazy.set_shape_rule(_ShapeRule())

@@ -442,6 +442,18 @@ def set_bucket_runner(runner: Callable[..., Any] | None) -> None:
     _bucket_runner[0] = runner
 
 
+# the output shapes of a call on a new batch size without tracing it, for kernels whose rows are known: an object with
+# ``predict(fn, tree, akey) -> (out_tree, avals) or None`` and ``note(fn, tree, akey, (out_tree, avals))`` (each
+# shape inference), set by ``_autograd.row_buckets``; tracing every call of a step for its shapes would cost more
+# than the padded step's run
+_shape_rule: list[Any] = [None]
+
+
+def set_shape_rule(rule: Any) -> None:
+    """Install the shape rule of calls on new batch sizes (see ``_shape_rule``)."""
+    _shape_rule[0] = rule
+
+
 def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None = None) -> list[Any]:
     """The recorded calls in order; traced once per signature, or run directly on arrays."""
     slots: list[Any] = []
@@ -634,11 +646,18 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         akey_t = tuple(akey)
         r = _SHAPES.get((fn, tree, akey_t))
         if r is None:
-            # a shape error raises here, before the buffer is touched; tracing fn may run user code that
-            # reads a deferred value and so runs this very buffer: then record into the next one
-            r = _infer_avals(fn, tree, leaves, akey_t)
-            if buf.done:
-                return call(fn, leaves, tree)
+            rule = _shape_rule[0] if BUCKETS else None
+            r = None if rule is None else rule.predict(fn, tree, akey_t)
+            if r is None:
+                # a shape error raises here, before the buffer is touched; tracing fn may run user code that
+                # reads a deferred value and so runs this very buffer: then record into the next one
+                r = _infer_avals(fn, tree, leaves, akey_t)
+                if buf.done:
+                    return call(fn, leaves, tree)
+                if rule is not None:
+                    rule.note(fn, tree, akey_t, r)
+            else:
+                _SHAPES.put((fn, tree, akey_t), r)
         out_tree, avals = r
         base = len(buf.refs)
         entry = None
