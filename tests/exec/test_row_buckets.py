@@ -146,6 +146,25 @@ def test_a_batch_shaped_output_that_is_read_has_its_true_rows() -> None:
     assert row_buckets.STATS["runs"] > 0
 
 
+def test_the_gradient_of_a_batch_input_has_its_true_rows() -> None:
+    rng = np.random.default_rng(6)
+    w = paddle.to_tensor(rng.standard_normal((3, 2)).astype("float32"), stop_gradient=False)
+
+    def loss_jax(x: jax.Array) -> jax.Array:
+        return jnp.mean(jnp.tanh(x @ jnp.asarray(w.numpy())) ** 2)
+
+    runs = row_buckets.STATS["runs"]
+    for b in (3, 4, 5, 6, 11):
+        x = paddle.to_tensor(rng.standard_normal((b, 3)).astype("float32"), stop_gradient=False)
+        loss = (paddle.tanh(paddle.matmul(x, w)) ** 2).mean()
+        loss.backward()
+        assert x.grad.shape == [b, 3]
+        np.testing.assert_allclose(x.grad.numpy(), np.asarray(jax.grad(loss_jax)(jnp.asarray(x.numpy()))),
+                                   rtol=1e-6, atol=1e-6)  # (values near 0: float32 rounding of their sums)
+        w.clear_grad()
+    assert row_buckets.STATS["runs"] > runs
+
+
 def test_a_step_whose_rows_mix_runs_unpadded_with_its_values() -> None:
     rng = np.random.default_rng(3)
     w = paddle.to_tensor(rng.standard_normal((4, 2)).astype("float32"), stop_gradient=False)

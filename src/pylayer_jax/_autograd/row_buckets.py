@@ -40,7 +40,7 @@ from .._ops import rows as _rows
 from .._ops.checks import _first_bad
 from .._ops.table import Op
 from .._runtime.exact_key import plain
-from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family
+from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family, traced_new_shapes
 from . import fused_backward
 
 MIN_BUCKET = 8
@@ -226,6 +226,8 @@ def _plan(key: tuple, ref: tuple) -> tuple | None:
     if slots is None or rslots is None or len(slots) != len(rslots):
         return None
     slot_b = [_diff(a, r, n, n0) for a, r in zip(slots, rslots)]
+    if any(slot_b[i] and slots[i][2] for i in live):
+        return None  # a weakly typed result to cut on the host: its copy would not be weak
     descs: list[tuple] = []
     base = 0
     for (fn, tree, refs, nout), rcall in zip(calls, rcalls):
@@ -331,6 +333,9 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
         _PROGRAMS.put(pkey, prog)
         STATS["compiled"] += 1
     STATS["runs"] += 1
+    # counted as a trace for new shapes (none is made: see ``_ShapeRule``), so that the heap a loop of new sizes
+    # frees (its padded copies, the fused backward's kernels per size) is given back as after traces
+    traced_new_shapes()
     outs = prog(np.int64(n), *args)
     return [_cut(o, n) if slot_b[i] else o for i, o in zip(live, outs)]
 
