@@ -214,3 +214,35 @@ def test_batch_norm_statistics_run_unpadded_with_the_values_of_bucketing_off(mon
 
 def test_bucket_sizes() -> None:
     assert [row_buckets.bucket_of(n) for n in (1, 7, 8, 9, 16, 17, 500)] == [8, 8, 8, 16, 16, 32, 512]
+
+
+@pytest.mark.parametrize("loss", ["mse", "ce"])
+def test_losses_with_their_own_derivative_run_padded_under_saved_tensor_hooks(
+        loss: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # under hooks, mse_loss and cross_entropy run their residual forms (an explicit VJP from the saved difference
+    # or softmax): padded, that VJP gets the 'none' loss's cotangent of the true rows
+    def train(sizes: list[int]) -> list[np.ndarray]:
+        paddle.seed(7)
+        net = paddle.nn.Sequential(paddle.nn.Linear(9, 5), paddle.nn.Tanh(), paddle.nn.Linear(5, 4))
+        opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+        rng = np.random.default_rng(8)
+        for b in sizes:
+            x = paddle.to_tensor(rng.standard_normal((b, 9)).astype("float32"))
+            with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+                if loss == "mse":
+                    out = F.mse_loss(net(x), paddle.to_tensor(rng.standard_normal((b, 4)).astype("float32")))
+                else:
+                    out = F.cross_entropy(net(x), paddle.to_tensor(rng.integers(0, 4, (b,))))
+                out.backward()
+            opt.step()
+            opt.clear_grad()
+        return [p.numpy() for p in net.parameters()] + [float(out)]
+
+    sizes = [3, 4, 5, 1, 11]
+    runs = row_buckets.STATS["runs"]
+    got = train(sizes)
+    assert row_buckets.STATS["runs"] - runs == 3
+    monkeypatch.setattr(deferred, "BUCKETS", False)
+    follow.reset()
+    for a, b in zip(got, train(sizes)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

@@ -21,7 +21,11 @@ or when it grows long. Running it:
   would never reach the third sighting. Such a program is compiled quickly (XLA's backend
   optimisation off: about two thirds of the compile time, for code run once); if the
   signature is seen again until its third sighting, it is compiled again, optimised. At most
-  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first.
+  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first;
+- before that, such a signature that differs from one of its family only in its batch size is given to the
+  bucket runner (``set_bucket_runner``: ``_autograd.row_buckets``), which runs it padded to a bucket size by one
+  program per bucket when the op table knows how each call's rows flow (``BUCKETS``, ``PYLAYER_JAX_BUCKETS=0``:
+  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call.
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails

@@ -125,7 +125,7 @@ def masked_reduce(x: Any, kind: str, n: Any, axes: tuple | None = None, keepdim:
     return out if inexact else out.astype(x.dtype)
 
 
-def _reduce_ct(g: Any, shape: tuple, dtype: Any, kind: str, n: Any) -> Any:
+def _reduce_ct(g: Any, shape: tuple, kind: str, n: Any) -> Any:
     """The cotangent of a loss's 'none' output (of ``shape``) from that of its masked ``kind`` reduction."""
     if kind == "mean":
         g = g / _count(shape, None, n).astype(g.dtype)
@@ -178,9 +178,9 @@ def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_k
             attrs.update(kw)
             attrs["reduction"] = "none"
             if type(ct) is tuple:
-                ct = (_reduce_ct(ct[0], first.shape, first.dtype, kind, n), *ct[1:])
+                ct = (_reduce_ct(ct[0], first.shape, kind, n), *ct[1:])
             else:
-                ct = _reduce_ct(ct, first.shape, first.dtype, kind, n)
+                ct = _reduce_ct(ct, first.shape, kind, n)
             return rule(saved, ct, **attrs)
 
         out.vjp = vjp
