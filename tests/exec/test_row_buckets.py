@@ -65,7 +65,6 @@ def _forward_jax(ps: list, x: jax.Array, act: str) -> jax.Array:
 
 LOSSES = {  # ours (logits, labels) and the oracle's
     "mse": (lambda out, y: F.mse_loss(out, y), lambda out, y: jnp.mean((out - y) ** 2)),
-    "mean_sq": (lambda out, y: ((out - y) ** 2).mean(), lambda out, y: jnp.mean((out - y) ** 2)),
     "sum": (lambda out, y: paddle.sum(out * y) / 7.0, lambda out, y: jnp.sum(out * y) / 7.0),
     "ce": (lambda out, y: F.cross_entropy(out, y), lambda out, y: jnp.mean(
         -jnp.take_along_axis(jax.nn.log_softmax(out, -1), y, 1))),
@@ -112,36 +111,37 @@ class Trainer:
         return float(loss)
 
 
-@pytest.mark.parametrize("loss,width", [("mse", 11), ("mean_sq", 12), ("sum", 13), ("ce", 14)])
-def test_new_batch_sizes_run_padded_with_the_values_of_the_unpadded_step(loss: str, width: int) -> None:
+@pytest.mark.parametrize("loss,width,sizes", [("mse", 11, (1, 8, 13)), ("sum", 13, (16, 5)),
+                                              ("ce", 14, (1, 16, 12))])
+def test_new_batch_sizes_run_padded_with_the_values_of_the_unpadded_step(loss: str, width: int,
+                                                                         sizes: tuple) -> None:
     t = Trainer(0, width, loss, "relu" if loss == "ce" else "tanh")
-    for b in (3, 4, 5):  # the step's first sightings
-        t.step(b)
+    t.step(3)  # the step's first sighting: call by call
     before = dict(row_buckets.STATS)
-    for b in (1, 8, 16, 13):  # n=1, bucket sizes (8, 16) and a size between
+    for b in sizes:  # n=1, bucket sizes (8, 16) and sizes between
         t.step(b)
     d = {k: row_buckets.STATS[k] - before[k] for k in before}
-    assert d["runs"] == 4 and d["declined"] == 0, d
+    assert d["runs"] == len(sizes) and d["declined"] == 0, d
     assert d["compiled"] <= 2, d  # buckets 8 and 16
     assert PREDICTED[0] > 0  # the new sizes' shapes came from the shape rule (checked against tracing)
 
 
 def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:
     t = Trainer(1, 15, "mse")
-    for b in (3, 4, 5):
+    for b in (3, 4):
         t.step(b, check=False)
     c0, before = _COMPILES[0], dict(deferred.STATS)
-    for b in range(6, 46):
+    for b in range(9, 49):
         t.step(b, check=False)
     assert deferred.STATS["bucketed"] - before["bucketed"] == 40
     assert deferred.STATS["compiled"] - before["compiled"] == 0 and deferred.STATS["new_shape"] == before["new_shape"]
-    assert _COMPILES[0] - c0 <= 4, _COMPILES[0] - c0  # the buckets 8, 16, 32 and 64: a compile each
-    t.step(46)  # and the values are still the unpadded step's
+    assert _COMPILES[0] - c0 <= 3, _COMPILES[0] - c0  # the buckets 16, 32 and 64: a compile each
+    t.step(49)  # and the values are still the unpadded step's
 
 
 def test_a_batch_shaped_output_that_is_read_has_its_true_rows() -> None:
     t = Trainer(2, 16, "mse")
-    for b in (3, 4, 5, 6, 19):
+    for b in (3, 19):
         t.step(b, keep_out=True)
     assert row_buckets.STATS["runs"] > 0
 
@@ -150,16 +150,14 @@ def test_the_gradient_of_a_batch_input_has_its_true_rows() -> None:
     rng = np.random.default_rng(6)
     w = paddle.to_tensor(rng.standard_normal((3, 2)).astype("float32"), stop_gradient=False)
 
-    def loss_jax(x: jax.Array) -> jax.Array:
-        return jnp.mean(jnp.tanh(x @ jnp.asarray(w.numpy())) ** 2)
-
+    grad = jax.jit(jax.grad(lambda x, w: jnp.mean(jnp.tanh(x @ w) ** 2)))
     runs = row_buckets.STATS["runs"]
-    for b in (3, 4, 5, 6, 11):
+    for b in (3, 4, 11):
         x = paddle.to_tensor(rng.standard_normal((b, 3)).astype("float32"), stop_gradient=False)
         loss = (paddle.tanh(paddle.matmul(x, w)) ** 2).mean()
         loss.backward()
         assert x.grad.shape == [b, 3]
-        np.testing.assert_allclose(x.grad.numpy(), np.asarray(jax.grad(loss_jax)(jnp.asarray(x.numpy()))),
+        np.testing.assert_allclose(x.grad.numpy(), np.asarray(grad(jnp.asarray(x.numpy()), jnp.asarray(w.numpy()))),
                                    rtol=1e-6, atol=1e-6)  # (values near 0: float32 rounding of their sums)
         w.clear_grad()
     assert row_buckets.STATS["runs"] > runs
@@ -173,8 +171,8 @@ def test_a_step_whose_rows_mix_runs_unpadded_with_its_values() -> None:
     def loss_jax(w: jax.Array, x: jax.Array) -> jax.Array:  # a softmax along the batch axis mixes the rows
         return jnp.mean(jax.nn.softmax(x @ w, axis=0) * jnp.arange(2.0))
 
-    g = jax.value_and_grad(loss_jax)
-    for b in (3, 4, 5, 9):
+    g = jax.jit(jax.value_and_grad(loss_jax))
+    for b in (3, 4, 9):
         x = rng.standard_normal((b, 4)).astype("float32")
         start = w.numpy()
         before = dict(row_buckets.STATS)
@@ -202,7 +200,7 @@ def test_batch_norm_statistics_run_unpadded_with_the_values_of_bucketing_off(mon
             opt.clear_grad()
         return [p.numpy() for p in net.parameters()] + [float(loss)]
 
-    sizes = [3, 4, 5, 9]
+    sizes = [3, 4, 9]
     runs = row_buckets.STATS["runs"]
     got = train(sizes)
     assert row_buckets.STATS["runs"] == runs
@@ -216,11 +214,10 @@ def test_bucket_sizes() -> None:
     assert [row_buckets.bucket_of(n) for n in (1, 7, 8, 9, 16, 17, 500)] == [8, 8, 8, 16, 16, 32, 512]
 
 
-@pytest.mark.parametrize("loss", ["mse", "ce"])
-def test_losses_with_their_own_derivative_run_padded_under_saved_tensor_hooks(
-        loss: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # under hooks, mse_loss and cross_entropy run their residual forms (an explicit VJP from the saved difference
-    # or softmax): padded, that VJP gets the 'none' loss's cotangent of the true rows
+def test_a_loss_with_its_own_derivative_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # under hooks, cross_entropy runs its fused form (an explicit VJP from the saved softmax and label, hidden
+    # outputs; mse_loss's residual form is alike): padded, that VJP gets the 'none' loss's cotangent of the true rows
+    loss = "ce"
     def train(sizes: list[int]) -> list[np.ndarray]:
         paddle.seed(7)
         net = paddle.nn.Sequential(paddle.nn.Linear(9, 5), paddle.nn.Tanh(), paddle.nn.Linear(5, 4))
@@ -238,10 +235,10 @@ def test_losses_with_their_own_derivative_run_padded_under_saved_tensor_hooks(
             opt.clear_grad()
         return [p.numpy() for p in net.parameters()] + [float(out)]
 
-    sizes = [3, 4, 5, 1, 11]
+    sizes = [3, 4, 1, 11]
     runs = row_buckets.STATS["runs"]
     got = train(sizes)
-    assert row_buckets.STATS["runs"] - runs == 3
+    assert row_buckets.STATS["runs"] - runs == 2
     monkeypatch.setattr(deferred, "BUCKETS", False)
     follow.reset()
     for a, b in zip(got, train(sizes)):
