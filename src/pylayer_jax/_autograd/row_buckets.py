@@ -382,7 +382,7 @@ class _ShapeRule:
         prev = self.seen.get(self._key(fn, tree, akey))
         if prev is None or len(prev) < 2 or not _rows_known(fn, tree, akey):
             return None
-        (a1, r1), (a2, r2) = prev
+        (a1, r1), (a2, r2) = prev[-2:]  # (a copy: another thread may note meanwhile)
         ns = None
         for x1, x2, x3 in zip(a1, a2, akey):
             if x1 == x2:
