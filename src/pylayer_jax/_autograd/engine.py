@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import row_buckets as _row_buckets  # noqa: F401  (installs the padded run of known steps on new batch sizes)
 from .fused_backward import add_into, add_kernel, as_array, fusable, run_segment
 from .graph import ZEROED, AccumulateGrad, Edge, Node
 

@@ -29,7 +29,11 @@ long. Running it:
   would never reach the third sighting. Such a program is compiled quickly (XLA's backend
   optimisation off: about two thirds of the compile time, for code run once); if the
   signature is seen again until its third sighting, it is compiled again, optimised. At most
-  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first.
+  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first;
+- before that, such a signature that differs from one of its family only in its batch size is given to the
+  bucket runner (``set_bucket_runner``: ``_autograd.row_buckets``), which runs it padded to a bucket size by one
+  program per bucket when the op table knows how each call's rows flow (``BUCKETS``, ``PYLAYER_JAX_BUCKETS=0``:
+  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call.
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
@@ -607,9 +611,12 @@ def join(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], fallback: 
 _PROGRAMS = KernelCache(SHAPED)  # bounded: see _runtime.kernel_cache
 # runs of a compiled buffer, runs call by call, calls dispatched in those, programs compiled (made) and, of
 # those, programs made at the first sighting of a known family on new shapes (for tests and tuning)
-STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0, "joined": 0}
+STATS = {"programs": 0, "one_by_one": 0, "calls_run": 0, "compiled": 0, "new_shape": 0, "joined": 0, "bucketed": 0}
 _SEEN = BoundedDict(_MAX_SEEN)
-_FAMILIES_RUN = BoundedDict(_MAX_SEEN)  # families of the signatures run so far (see ``_family``)
+# families of the signatures run so far (see ``_family``) -> the first ``_FAMILY_KEYS`` signatures run unpadded:
+# what a new batch size is told from (``set_bucket_runner``)
+_FAMILIES_RUN = BoundedDict(_MAX_SEEN)
+_FAMILY_KEYS = 4
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -645,6 +652,48 @@ def _out_leaves(out: Any) -> list[Any]:
     return jax.tree_util.tree_leaves(out)
 
 
+invoke = _invoke
+out_leaves = _out_leaves
+
+
+def slot_avals(calls: Sequence[tuple], ext_avals: Sequence[Any]) -> list[Any] | None:
+    """The signature ``(shape, dtype, weak_type)`` of every result of ``calls`` on inputs of ``ext_avals`` (from the
+    shape inference of recording, cached; inferred again when evicted), or None if a call's results do not fit."""
+    slots: list[Any] = []
+    for fn, tree, refs, nout in calls:
+        akey = tuple([slots[r] if r >= 0 else ext_avals[-1 - r] for r in refs])
+        r = _SHAPES.get((fn, tree, akey))
+        if r is None:  # (a Python scalar's aval is its type: a stand-in of that type infers the same)
+            r = _infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
+        if len(r[1]) != nout:
+            return None
+        slots.extend(r[1])
+    return slots
+
+
+# steps of a known family on a new batch size: ``runner(key, earlier keys of the family, ext) -> results or None``, set
+# by ``_autograd.row_buckets`` (which pads the batch to a bucket size); None or PYLAYER_JAX_BUCKETS=0: not used
+BUCKETS = os.environ.get("PYLAYER_JAX_BUCKETS", "1") != "0"
+_bucket_runner: list[Callable[..., Any] | None] = [None]
+
+
+def set_bucket_runner(runner: Callable[..., Any] | None) -> None:
+    """Install the runner of known steps on new batch sizes (see ``BUCKETS``)."""
+    _bucket_runner[0] = runner
+
+
+# the output shapes of a call on a new batch size without tracing it, for kernels whose rows are known: an object with
+# ``predict(fn, tree, akey) -> (out_tree, avals) or None`` and ``note(fn, tree, akey, (out_tree, avals))`` (each
+# shape inference), set by ``_autograd.row_buckets``; tracing every call of a step for its shapes would cost more
+# than the padded step's run
+_shape_rule: list[Any] = [None]
+
+
+def set_shape_rule(rule: Any) -> None:
+    """Install the shape rule of calls on new batch sizes (see ``_shape_rule``)."""
+    _shape_rule[0] = rule
+
+
 def _interpret(calls: tuple, live: tuple, *ext: Any, keep: Sequence[bool] | None = None) -> list[Any]:
     """The recorded calls in order; traced once per signature, or run directly on arrays."""
     slots: list[Any] = []
@@ -665,12 +714,21 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         seen = _SEEN.get(key, 0) + 1
         if seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
             fam = _family(key)
-            if fam in _FAMILIES_RUN:
+            known = _FAMILIES_RUN.get(fam)
+            if known is not None:
                 _FAMILIES_RUN.move_to_end(fam)
+                runner = _bucket_runner[0]
+                if BUCKETS and runner is not None:  # on a new batch size: padded to a bucket, if its rows allow
+                    outs = runner(key, known, ext)
+                    if outs is not None:
+                        STATS["bucketed"] += 1
+                        return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
+                if len(known) < _FAMILY_KEYS:  # (the same step of other sizes: a model of another width)
+                    known.append(key)
             else:
-                _FAMILIES_RUN.put(fam, True)
+                _FAMILIES_RUN.put(fam, [key])
                 if len(calls) >= FUSE_FIRST_CALLS and _STREAK[0] < MAX_UNREPEATED:
                     seen = FUSE_AFTER  # a new step: one program now, not a kernel compiled per call
                     _STREAK[0] += 1
@@ -841,11 +899,18 @@ def call(fn: Callable[..., Any], leaves: Sequence[Any], tree: Any = None) -> Any
         akey_t = tuple(akey)
         r = _SHAPES.get((fn, tree, akey_t))
         if r is None:
-            # a shape error raises here, before the buffer is touched; tracing fn may run user code that
-            # reads a deferred value and so runs this very buffer: then record into the next one
-            r = _infer_avals(fn, tree, leaves, akey_t)
-            if buf.done:
-                return call(fn, leaves, tree)
+            rule = _shape_rule[0] if BUCKETS else None
+            r = None if rule is None else rule.predict(fn, tree, akey_t)
+            if r is None:
+                # a shape error raises here, before the buffer is touched; tracing fn may run user code that
+                # reads a deferred value and so runs this very buffer: then record into the next one
+                r = _infer_avals(fn, tree, leaves, akey_t)
+                if buf.done:
+                    return call(fn, leaves, tree)
+                if rule is not None:
+                    rule.note(fn, tree, akey_t, r)
+            else:
+                _SHAPES.put((fn, tree, akey_t), r)
         out_tree, avals = r
         base = len(buf.refs)
         entry = None

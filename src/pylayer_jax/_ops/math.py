@@ -14,6 +14,7 @@ from jax import lax
 
 from ._promote import alias, autocast, binary, is_weak
 from .checks import ValueCheck
+from .rows import MAP
 from .table import defop
 
 
@@ -27,21 +28,21 @@ def unbroadcast(g, shape):
 
 
 # ---- arithmetic -------------------------------------------------------------------------
-@defop(2, inplace=True)
+@defop(2, inplace=True, rows=MAP)
 def add(x, y):
     """Elementwise ``x + y`` with broadcasting."""
     x, y = binary("add", x, y)
     return jnp.add(x, y)
 
 
-@defop(2, inplace=True)
+@defop(2, inplace=True, rows=MAP)
 def subtract(x, y):
     """Elementwise ``x - y`` with broadcasting."""
     x, y = binary("subtract", x, y)
     return jnp.subtract(x, y)
 
 
-@defop(2, saves=("x", "y"), inplace=True)
+@defop(2, saves=("x", "y"), inplace=True, rows=MAP)
 def multiply(x, y):
     """Elementwise ``x * y`` with broadcasting."""
     x, y = binary("multiply", x, y)
@@ -56,7 +57,7 @@ def _divide_vjp(s, g, rounding_mode=None):
     return unbroadcast(gx, jnp.shape(x)), unbroadcast(-gx * out, jnp.shape(y))
 
 
-@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True)
+@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True, rows=MAP)
 def divide(x, y, rounding_mode=None):
     """``x / y``; integers give float32. ``rounding_mode`` 'trunc' or 'floor' rounds the quotient."""
     x, y = binary("divide", x, y)
@@ -121,7 +122,7 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
 _int_power.int_base_only = True  # nothing to check on a floating base (dispatch's short path then skips it)
 
 
-@defop(2, saves=("x", "y"), inplace=True, checks=_int_power)
+@defop(2, saves=("x", "y"), inplace=True, checks=_int_power, rows=MAP)
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
     if is_weak(y):
@@ -130,7 +131,7 @@ def pow(x, y):
     return jnp.power(x, y)
 
 
-@defop(1, inplace=True)
+@defop(1, inplace=True, rows=MAP)
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype
@@ -199,14 +200,14 @@ def _extremum_vjp(first):  # noqa: ANN001, ANN202
 
 
 # x where it wins or is NaN, else y: on a tie the result is y, as Paddle's (maximum(0.0, -0.0) is -0.0)
-@defop(2, saves=("x", "y"), vjp=_extremum_vjp(jnp.greater))
+@defop(2, rows=MAP, saves=("x", "y"), vjp=_extremum_vjp(jnp.greater))
 def maximum(x, y):
     """Elementwise maximum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("maximum", x, y)
     return jnp.where((x > y) | (x != x), x, y)
 
 
-@defop(2, saves=("x", "y"), vjp=_extremum_vjp(jnp.less))
+@defop(2, rows=MAP, saves=("x", "y"), vjp=_extremum_vjp(jnp.less))
 def minimum(x, y):
     """Elementwise minimum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("minimum", x, y)

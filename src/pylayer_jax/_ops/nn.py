@@ -14,18 +14,19 @@ from jax import lax
 
 from ._util import as_float, dtype_arg
 from .checks import index_range, integer_index
+from .rows import MAP, along_rule
 from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
 # (the derivative is 0 where x is 0, as Paddle's: jnp.maximum's would split the tie, giving 0.5)
-@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)))
+@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)), rows=MAP)
 def relu(x):
     """``max(x, 0)``; keeps its output, as Paddle's kernel does."""
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, saves=("out",), method=False,
+@defop(1, rows=MAP, saves=("out",), method=False,
        vjp=lambda s, g: jnp.where((s["out"] > 0) & (s["out"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
     """``min(max(x, 0), 6)``; keeps its output, as Paddle's kernel does."""
@@ -56,7 +57,7 @@ def _zero(g):  # noqa: ANN001, ANN202
 
 
 # (at 0 the derivative is 1, as Paddle's: its kernel takes the slope only where x < 0, and 0 at NaN)
-@defop(1, saves=("x",), method=False, checks=_leaky_relu_checks,
+@defop(1, rows=MAP, saves=("x",), method=False, checks=_leaky_relu_checks,
        vjp=lambda s, g, negative_slope=0.01: g * jnp.where(s["x"] >= 0, 1.0, jnp.where(s["x"] < 0, negative_slope,
                                                                                        0.0)).astype(g.dtype))
 def leaky_relu(x, negative_slope=0.01):
@@ -71,7 +72,7 @@ def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
 
 # elu, selu and celu are Paddle's formulas: ``exp(x) - 1`` (0 for a tiny negative x, as Paddle's) with float32
 # constants; at 0 the derivative is the negative side's, as Paddle's
-@defop(1, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
+@defop(1, rows=MAP, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
     return jnp.where(x < 0, _f32(alpha) * (jnp.exp(jnp.minimum(x, 0)) - 1), x).astype(x.dtype)
@@ -84,7 +85,7 @@ def _selu_vjp(s, g, scale=1.0507009873554805, alpha=1.6732632423543772):  # noqa
     return g * jnp.where(out <= 0, out + _f32(scale) * _f32(alpha), _f32(scale)).astype(g.dtype)
 
 
-@defop(1, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
+@defop(1, rows=MAP, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
     """``scale * x`` for positive inputs, ``scale * alpha * (exp(x) - 1)`` otherwise."""
     sc, al = _f32(scale), _f32(alpha)
@@ -96,7 +97,7 @@ def _celu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
     return g * jnp.where(x > 0, 1.0, jnp.exp(jnp.minimum(x, 0) / _f32(alpha))).astype(g.dtype)
 
 
-@defop(1, saves=("x",), vjp=_celu_vjp, method=False)
+@defop(1, rows=MAP, saves=("x",), vjp=_celu_vjp, method=False)
 def celu(x, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     if alpha == 0:
@@ -105,7 +106,7 @@ def celu(x, alpha=1.0):
     return jnp.where(x < 0, a * (jnp.exp(jnp.minimum(x, 0) / a) - 1), x).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def gelu(x, approximate=False):
     """Gaussian error linear unit; ``approximate=True`` (or 'tanh') uses the tanh formula."""
     approx = approximate is True or approximate == "tanh"
@@ -118,38 +119,38 @@ def _silu_vjp(s, g):  # noqa: ANN001, ANN202
     return g * (sig + out * (1 - sig))
 
 
-@defop(1, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
+@defop(1, rows=MAP, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
 def silu(x):
     """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def swish(x):
     """``x * sigmoid(x)``."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def mish(x):
     """``x * tanh(softplus(x))``."""
     return (x * jnp.tanh(jax.nn.softplus(x))).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softplus(x, beta=1, threshold=20):
     """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
     bx = beta * x
     return jnp.where(bx > threshold, x, jax.nn.softplus(bx) / beta).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softsign(x):
     """``x / (1 + |x|)``."""
     return x / (1 + jnp.abs(x))
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def tanhshrink(x):
     """``x - tanh(x)``."""
     return x - jnp.tanh(x)
@@ -157,7 +158,7 @@ def tanhshrink(x):
 
 # (the derivative is 0 on hardtanh's bounds, hardsigmoid's and hardswish's kinks and inside hardshrink's and
 # softshrink's thresholds, as Paddle's; jnp.clip would split a tie)
-@defop(1, saves=("x",), method=False,
+@defop(1, rows=MAP, saves=("x",), method=False,
        vjp=lambda s, g, min=-1.0, max=1.0: jnp.where((s["x"] > _f32(min)) & (s["x"] < _f32(max)), g, _zero(g)))  # noqa: A006
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
@@ -169,7 +170,7 @@ def _hardsigmoid_vjp(s, g, slope=0.1666667, offset=0.5):  # noqa: ANN001, ANN202
     return jnp.where((out > 0) & (out < 1), g * _f32(slope), _zero(g))
 
 
-@defop(1, saves=("out",), vjp=_hardsigmoid_vjp, method=False)  # Paddle's hardsigmoid_grad reads the output
+@defop(1, rows=MAP, saves=("out",), vjp=_hardsigmoid_vjp, method=False)  # Paddle's hardsigmoid_grad reads the output
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
     return jnp.clip(_f32(slope) * x + _f32(offset), 0, 1).astype(x.dtype)
@@ -181,7 +182,7 @@ def _hardswish_vjp(s, g):  # noqa: ANN001, ANN202
     return jnp.where(x + 3 < 6, inner, g)
 
 
-@defop(1, saves=("x",), vjp=_hardswish_vjp, method=False)
+@defop(1, rows=MAP, saves=("x",), vjp=_hardswish_vjp, method=False)
 def hardswish(x):
     """``x * relu6(x + 3) / 6``."""
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
@@ -192,26 +193,26 @@ def _hardshrink_keep(x, threshold):  # noqa: ANN001, ANN202
     return ((x >= t) | (x <= -t)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False, vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
+@defop(1, rows=MAP, saves=("x",), method=False, vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
 def hardshrink(x, threshold=0.5):
     """``x`` where ``|x| >= threshold``, else 0 (``x * 0``, as Paddle's)."""
     return x * _hardshrink_keep(x, threshold)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
     t = _f32(threshold)
     return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, 0)).astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False)
 def log_sigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
     return jax.nn.log_sigmoid(x)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True)
+@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True, rows=MAP)
 def sigmoid(x):
     """``1 / (1 + exp(-x))``; backward reads the output."""
     return jax.nn.sigmoid(as_float(x))
@@ -226,14 +227,14 @@ def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
     return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
 
 
-@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True)
+@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule())
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
     return jax.nn.softmax(x, axis=axis)
 
 
-@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False)
+@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule())
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
@@ -300,7 +301,7 @@ def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train"):
 
 
 # ---- layers as functions --------------------------------------------------------------
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def linear(x, weight, bias=None):
     """``x @ weight + bias`` with ``weight`` of shape ``[in_features, out_features]``."""
     out = jnp.matmul(x, weight)

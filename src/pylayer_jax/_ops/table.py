@@ -34,7 +34,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "__weakref__",
     )
 
     def __init__(
@@ -50,8 +50,12 @@ class Op:
         differentiable: bool,
         checks: Callable[..., Any] | None = None,
         hidden: int = 0,
+        rows: Any = None,
     ) -> None:
         self.name = name
+        # how the leading (batch) axis of the inputs flows to the outputs (``_ops.rows``): None (not known: a step
+        # with this op on a batch is never padded), ``rows.MAP``, or a rule of the call's arguments
+        self.rows = rows
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
@@ -267,6 +271,7 @@ def defop(
     differentiable: bool = True,
     checks: Callable[..., Any] | None = None,
     hidden: int = 0,
+    rows: Any = None,
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
@@ -285,6 +290,9 @@ def defop(
     outputs of the kernel, so the backward reads them instead of recomputing them, but the
     public function returns the others. An op with hidden outputs has an explicit ``vjp``
     that also takes their cotangents (a create_graph backward sends them).
+    ``rows``: how the leading (batch) axis flows (see ``_ops.rows``): ``rows.MAP`` for an op whose output row i
+    depends only on row i of the inputs with a batch axis (elementwise, matmul with the weight on the right), or
+    a rule of the call's arguments. A step on a batch whose every op says so may run padded to a bucket size.
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
@@ -297,7 +305,7 @@ def defop(
         if hidden and vjp is None:
             raise ValueError(f"defop: {fn.__name__} has hidden outputs, so it needs an explicit vjp rule.")
         op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
-                inplace, differentiable, chk, hidden)
+                inplace, differentiable, chk, hidden, rows)
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op
@@ -317,5 +325,5 @@ def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
         return op.visible(op.fn(*args, **kwargs))
 
     return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
-                 checks=op.checks)(fn)
+                 checks=op.checks, rows=op.rows)(fn)
 

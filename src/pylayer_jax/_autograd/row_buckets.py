@@ -1,0 +1,430 @@
+"""A known step on a new batch size, run padded to a bucket size (layer L3).
+
+A step whose batch size never repeats would compile a program per size (``_exec.deferred``: a known step on new
+shapes). When its calls only meet the batch in ways the op table declares (``_ops.rows``), it runs instead on its
+inputs padded to a bucket size (a power of two, at least ``MIN_BUCKET``), by one program per bucket that takes the
+true batch size ``n`` as an input: every batch size of a bucket shares it, so a loop over batch sizes compiles a
+handful of programs in all.
+
+Which values carry the batch: the step's signature is compared with the first signature of its family (the same
+step on its first batch size). A value (an input or a call's result) whose shape differs only in its first
+dimension, ``n`` here and ``n0`` there, has the batch as its axis 0; one whose shape is the same has none; any
+other difference (a batch axis elsewhere, twice the batch) and the step runs as before. Then each call that meets
+the batch must be one whose rows are known:
+
+- an op's kernel whose ``rows`` declaration accepts the call (``MAP``/``KEEP``: padded rows flow harmlessly and
+  are cut off; ``Reduce``/``Loss``: the op reduces the true rows only, see ``_ops.rows.masked``);
+- a fused backward (``fused_backward._replay``) whose every node meeting the batch is such an op: it runs with the
+  masked ops in place, so the padded rows' cotangents are zero and add nothing to a weight's gradient;
+- a gradient sum, or a value check (a label in range: its answer is the same on padded rows, copies of a true row);
+- calls that do not meet the batch (the optimizer's update) run as they are.
+
+Padded rows are copies of the last true row (so they hold valid labels and finite values wherever the true rows
+do); results with the batch axis that are still referenced are cut to ``n`` rows on the host (no program per ``n``),
+gradients of parameters have no batch axis. A step that declines (an op without ``rows``, BatchNorm's statistics,
+a reshape of the batch axis, indexing by data) runs as before: compiled for its shapes. Values equal those of the
+unpadded step up to the order of floating-point sums. ``PYLAYER_JAX_BUCKETS=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._exec import deferred as lazy
+from .._ops import rows as _rows
+from .._ops.checks import _first_bad
+from .._ops.table import Op
+from .._runtime.exact_key import plain
+from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family, traced_new_shapes
+from . import fused_backward
+
+MIN_BUCKET = 8
+# runs of a bucket program, bucket programs compiled, steps declined (run unpadded)
+STATS = {"runs": 0, "compiled": 0, "declined": 0}
+_PROGRAMS = KernelCache(SHAPED)  # bucket programs by their key (``_DECLINED``: the key's program cannot be made)
+_REF_SLOTS = BoundedDict(256)  # a family's first signature -> the avals of its results
+
+
+class _Declined:
+    """What ``_PROGRAMS`` holds for a key whose padded program could not be made (its results had other shapes)."""
+
+    def _cache_size(self) -> int:
+        return 0
+
+    def clear_cache(self) -> None:
+        pass
+
+
+_DECLINED = _Declined()
+
+
+def bucket_of(n: int) -> int:
+    """The bucket size of a batch of ``n`` rows: the next power of two, at least ``MIN_BUCKET``."""
+    return max(MIN_BUCKET, 1 << (n - 1).bit_length())
+
+
+class _NotRows(Exception):
+    """The step's rows cannot be told apart: it runs unpadded."""
+
+
+def _diff(a: Any, r: Any, n: int, n0: int) -> bool:
+    """Whether a value of signature ``a`` (here) and ``r`` (the family's first step) has the batch as its axis 0."""
+    if a == r:
+        return False
+    if type(a) is not tuple or type(r) is not tuple or a[1:] != r[1:]:
+        raise _NotRows
+    sa, sr = a[0], r[0]
+    if len(sa) != len(sr) or not sa or sa[1:] != sr[1:] or sa[0] != n or sr[0] != n0:
+        raise _NotRows
+    return True
+
+
+def _padded(a: Any, b: bool, size: int) -> Any:
+    return (((size, *a[0][1:]), *a[1:]) if b else a) if type(a) is tuple else a
+
+
+def _rank(a: Any) -> int:
+    return len(a[0]) if type(a) is tuple else 0
+
+
+def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out_b: Sequence[bool],
+             out_av: Sequence[Any]) -> Any:
+    """The op's ``rows`` plan for a call whose inputs and outputs have the batch where ``in_b``/``out_b`` say; raises
+    ``_NotRows`` when the op does not declare one that fits."""
+    treedef, attr_args, attr_kwargs = key[0], key[1], key[2]
+    rows = op.rows
+    if rows is None or treedef is not None or len(in_av) > op.n_in:
+        raise _NotRows
+    if rows == _rows.MAP:
+        plan = rows
+    else:
+        ranks = [None if a is None else _rank(a) for a in in_av]
+        try:
+            args = op.bind((*ranks, *plain(attr_args)), plain(attr_kwargs))
+        except TypeError:
+            raise _NotRows from None
+        plan = rows(args)
+    if plan == _rows.MAP or plan == _rows.KEEP:
+        if not all(out_b):
+            raise _NotRows
+        if plan == _rows.MAP:
+            ranks = {_rank(a) for a in out_av}
+            if len(ranks) != 1 or any(b and _rank(a) not in ranks for a, b in zip(in_av, in_b)):
+                raise _NotRows  # a batch input of another rank: broadcasting would not align its rows
+        return plan
+    if type(plan) is _rows.Reduce and not any(out_b):
+        return plan
+    if type(plan) is _rows.Loss and not out_b[0] and not (
+            "out" in op.saves or (op.out_saves is not None and 0 in op.out_saves)):
+        return plan
+    raise _NotRows
+
+
+def _op_of(fn: Any) -> tuple[Op, tuple] | None:
+    """(op, kernel key) of an op's forward kernel (``Op.forward_kernel``), else None."""
+    p = getattr(fn, "__wrapped__", None)
+    f = getattr(p, "func", None)
+    if type(getattr(f, "__self__", None)) is Op and f.__func__ is Op._call_flat:
+        return f.__self__, p.args
+    return None
+
+
+def _flat_layout(sig: tuple) -> list[tuple[list[int], list[int | None], list[int]]]:
+    """Per node of a fused backward's signature: the positions in its flat arguments of the incoming gradients,
+    of the saved inputs (None where not given) and of the saved outputs (as ``fused_backward._replay`` reads them)."""
+    pos = 0
+    out = []
+    for head, cm, mask in sig:
+        n_out = len(head[2]) if head[0] == "acc" else len(head[1][4])
+        cts = []
+        for j in range(n_out):
+            if cm >> j & 1:
+                cts.append(pos)
+                pos += 1
+        if head[0] == "acc":
+            out.append((cts, [pos] if mask else [], []))
+            pos += 1 if mask else 0
+            continue
+        op_static = head[1]
+        leaves: list[int | None] = []
+        for i in range(len(op_static[2])):
+            if mask >> i & 1:
+                leaves.append(pos)
+                pos += 1
+            else:
+                leaves.append(None)
+        outs = []
+        if op_static[0].saves_out:
+            outs = list(range(pos, pos + n_out))
+            pos += n_out
+        out.append((cts, leaves, outs))
+    return out
+
+
+def _backward_plan(args: tuple, ref_args: tuple, in_b: Sequence[bool], in_av: Sequence[Any], n: int, n0: int,
+                   size: int) -> tuple:
+    """A fused backward's call in the padded program: its signature with padded avals, and its nodes whose op runs
+    masked."""
+    sig, seeds, captures, n_ext = args
+    rsig = ref_args[0]
+    if len(rsig) != len(sig):
+        raise _NotRows
+    new_sig = []
+    masked = []
+    for k, ((head, cm, mask), (rhead, _, _), (_, leaves, _)) in enumerate(zip(sig, rsig, _flat_layout(sig))):
+        if head[0] == "acc":
+            bs = [_diff(a, r, n, n0) for a, r in zip(head[2], rhead[2])]
+            new_sig.append(((head[0], head[1], tuple(_padded(a, b, size) for a, b in zip(head[2], bs))), cm, mask))
+            if any(bs[j] for kk, j in seeds if kk == k):
+                raise _NotRows  # a root of ones with the batch axis: the padded rows would get gradients
+            continue
+        op, key, avals, needs, out_avals = head[1]
+        _, (_, _, ravals, _, rout) = rhead[0], rhead[1]
+        ab = [False if a is None else _diff(a, r, n, n0) for a, r in zip(avals, ravals)]
+        ob = [_diff(a, r, n, n0) for a, r in zip(out_avals, rout)]
+        lb = [in_b[p] if p is not None else b for p, b in zip(leaves, ab)]
+        lav = [in_av[p] if p is not None else a for p, a in zip(leaves, avals)]
+        if any(ob[j] for kk, j in seeds if kk == k):
+            raise _NotRows
+        if any(lb) or any(ob):
+            plan = _op_plan(op, key, lb, lav, ob, out_avals)
+            if type(plan) is not str:
+                masked.append((k, plan, tuple(_padded(a, b, size) for a, b in zip(lav, lb))))
+        static = (op, key, tuple(None if a is None else _padded(a, b, size) for a, b in zip(avals, ab)), needs,
+                  tuple(_padded(a, b, size) for a, b in zip(out_avals, ob)))
+        new_sig.append((("op", static, head[2], head[3]), cm, mask))
+    return ("bwd", tuple(new_sig), seeds, captures, n_ext, tuple(masked))
+
+
+def _plan(key: tuple, ref: tuple) -> tuple | None:
+    """(the padded program's key, n, bucket size, which inputs and results have the batch) or None."""
+    calls, live, avals = key
+    rcalls, rlive, ravals = ref
+    if len(calls) != len(rcalls) or len(avals) != len(ravals):
+        return None
+    n = n0 = None
+    for a, r in zip(avals, ravals):
+        if a != r and type(a) is tuple and type(r) is tuple and a[0] and r[0]:
+            n, n0 = a[0][0], r[0][0]
+            break
+    if not n or not n0:
+        return None
+    size = bucket_of(n)
+    ext_b = [_diff(a, r, n, n0) for a, r in zip(avals, ravals)]
+    if any(b and a[2] for a, b in zip(avals, ext_b)):
+        return None  # a weakly typed batch input: a padded numpy copy would not be weak
+    slots = lazy.slot_avals(calls, avals)
+    rslots = _REF_SLOTS.get(ref)
+    if rslots is None:
+        rslots = lazy.slot_avals(rcalls, ravals)
+        _REF_SLOTS.put(ref, rslots)
+    if slots is None or rslots is None or len(slots) != len(rslots):
+        return None
+    slot_b = [_diff(a, r, n, n0) for a, r in zip(slots, rslots)]
+    if any(slot_b[i] and slots[i][2] for i in live):
+        return None  # a weakly typed result to cut on the host: its copy would not be weak
+    descs: list[tuple] = []
+    base = 0
+    for (fn, tree, refs, nout), rcall in zip(calls, rcalls):
+        in_b = [slot_b[r] if r >= 0 else ext_b[-1 - r] for r in refs]
+        in_av = [slots[r] if r >= 0 else avals[-1 - r] for r in refs]
+        out_b = slot_b[base:base + nout]
+        out_av = slots[base:base + nout]
+        base += nout
+        if not any(in_b):
+            if any(out_b):
+                raise _NotRows  # made with the batch from nothing that has it (ones of a batch shape)
+            descs.append(("plain", fn, tree))
+            continue
+        known = _op_of(fn)
+        if known is not None:
+            op, okey = known
+            plan = _op_plan(op, okey, in_b, in_av, out_b, out_av)
+            if type(plan) is str:
+                descs.append(("plain", fn, tree))
+            else:
+                descs.append(("masked", op, okey, plan, tuple(_padded(a, b, size) for a, b in zip(in_av, in_b))))
+            continue
+        w = getattr(fn, "__wrapped__", None)
+        f = getattr(w, "func", None)
+        if f is fused_backward._replay and tree is None:
+            rw = getattr(rcall[0], "__wrapped__", None)
+            if getattr(rw, "func", None) is not fused_backward._replay:
+                raise _NotRows
+            descs.append(_backward_plan(w.args, rw.args, in_b, in_av, n, n0, size))
+        elif fn is fused_backward._add_kernel and all(in_b) and all(out_b):
+            descs.append(("plain", fn, tree))
+        elif f is _first_bad and not any(out_b):  # any bad value / the first one: the same on copied rows
+            descs.append(("plain", fn, tree))
+        else:
+            raise _NotRows
+    padded = tuple(_padded(a, b, size) for a, b in zip(avals, ext_b))
+    return (tuple(descs), live, padded, tuple(slot_b)), n, size, ext_b, slot_b
+
+
+def _trace(descs: tuple, calls_refs: tuple, live: tuple, expect: tuple, n: Any, *ext: Any) -> list[Any]:
+    """The padded step: the recorded calls with the masked ops in place, traced once per bucket size."""
+    slots: list[Any] = []
+    for d, (refs, nout) in zip(descs, calls_refs):
+        args = [slots[r] if r >= 0 else ext[-1 - r] for r in refs]
+        kind = d[0]
+        if kind == "plain":
+            out = lazy.invoke(d[1], d[2], args)
+        elif kind == "masked":
+            _, op, okey, plan, in_av = d
+            mop = _rows.masked(op, plan, n, in_av, plain(okey[1]), plain(okey[2]))
+            out = mop.call(okey[0], okey[1], okey[2], args)
+        else:
+            _, sig, seeds, captures, n_ext, masked = d
+            sig = list(sig)
+            for k, plan, in_av in masked:
+                head, cm, mask = sig[k]
+                op, key, avals, needs, out_avals = head[1]
+                mop = _rows.masked(op, plan, n, in_av, plain(key[1]), plain(key[2]))
+                sig[k] = (("op", (mop, key, avals, needs, out_avals), head[2], head[3]), cm, mask)
+            out = fused_backward._replay(tuple(sig), seeds, captures, n_ext, *args)
+        leaves = lazy.out_leaves(out)
+        if len(leaves) != nout:
+            raise _NotRows
+        slots.extend(leaves)
+    for v, e in zip(slots, expect):  # every result as the plan expects it (padded where it has the batch)
+        if (tuple(v.shape), v.dtype) != (e[0], e[1]):
+            raise _NotRows
+    return [slots[i] for i in live]
+
+
+def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | None:
+    """The results ``live`` of the buffer of signature ``key`` (a step of the family run before as ``refs``) on
+    ``ext``, computed padded to a bucket size; None when the step's rows cannot be told apart (run it unpadded)."""
+    planned = None
+    for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
+        try:
+            planned = _plan(key, ref)
+        except Exception:  # _NotRows; or anything unforeseen in telling the rows apart: the step runs unpadded
+            continue
+        if planned is not None:
+            break
+    if planned is None:
+        STATS["declined"] += 1
+        return None
+    pkey, n, size, ext_b, slot_b = planned
+    prog = _PROGRAMS.get(pkey)
+    if prog is _DECLINED:
+        STATS["declined"] += 1
+        return None
+    calls, live, _ = key
+    args = [_pad(a, size, n) if b else a for a, b in zip(ext, ext_b)]
+    if prog is None:
+        slots = lazy.slot_avals(calls, key[2])
+        expect = tuple(_padded(a, b, size) for a, b in zip(slots, slot_b))
+        prog = jax.jit(functools.partial(_trace, pkey[0], tuple((c[2], c[3]) for c in calls), live, expect))
+        try:  # (traced now: a step whose results come out otherwise than planned runs unpadded, as anything
+            # unforeseen while tracing it does; errors of the step itself then surface from its unpadded run)
+            prog.lower(np.int64(n), *args)
+        except Exception:
+            _PROGRAMS.put(pkey, _DECLINED)
+            STATS["declined"] += 1
+            return None
+        _PROGRAMS.put(pkey, prog)
+        STATS["compiled"] += 1
+    STATS["runs"] += 1
+    # counted as a trace for new shapes (none is made: see ``_ShapeRule``), so that the heap a loop of new sizes
+    # frees (its padded copies, the fused backward's kernels per size) is given back as after traces
+    traced_new_shapes()
+    outs = prog(np.int64(n), *args)
+    return [_cut(o, n) if slot_b[i] else o for i, o in zip(live, outs)]
+
+
+def _pad(a: Any, size: int, n: int) -> np.ndarray:
+    """``a`` (``n`` rows) with copies of its last row up to ``size`` rows, on the host (nothing compiled per ``n``)."""
+    a = np.asarray(a)
+    out = np.empty((size, *a.shape[1:]), a.dtype)
+    out[:n] = a
+    out[n:] = a[n - 1]
+    return out
+
+
+def _cut(o: Any, n: int) -> Any:
+    """The first ``n`` rows of a padded result, cut on the host."""
+    return jax.device_put(np.asarray(o)[:n])
+
+
+# ---- output shapes on a new batch size, without tracing -----------------------------------------------------------
+class _ShapeRule:
+    """The output shapes of a kernel call whose inputs differ from two earlier calls (of the same kernel, or of its
+    family: a fused backward on other sizes) only in the leading dimension, ``n`` for all that differ: an output
+    that was the same both times stays so, one whose first dimension was ``n`` both times gets the new ``n``.
+    Only for kernels whose rows are known (an op whose ``rows`` plan accepts the call, a fused backward, a gradient
+    sum, a value check), where shapes follow the batch so; others are traced for their shapes as before."""
+
+    def __init__(self) -> None:
+        self.seen = BoundedDict(1024)  # (family, tree, inputs without their first dimensions) -> two inferences
+
+    @staticmethod
+    def _key(fn: Any, tree: Any, akey: tuple) -> tuple:
+        return (family(fn), tree, tuple([(None, a[0][1:], *a[1:]) if type(a) is tuple and a[0] else a for a in akey]))
+
+    def note(self, fn: Any, tree: Any, akey: tuple, r: tuple) -> None:
+        k = self._key(fn, tree, akey)
+        prev = self.seen.get(k)
+        if prev is None:
+            self.seen.put(k, [(akey, r)])
+        elif prev[-1][0] != akey:
+            prev.append((akey, r))
+            del prev[:-2]
+
+    def predict(self, fn: Any, tree: Any, akey: tuple) -> tuple | None:
+        prev = self.seen.get(self._key(fn, tree, akey))
+        if prev is None or len(prev) < 2 or not _rows_known(fn, tree, akey):
+            return None
+        (a1, r1), (a2, r2) = prev[-2:]  # (a copy: another thread may note meanwhile)
+        ns = None
+        for x1, x2, x3 in zip(a1, a2, akey):
+            if x1 == x2:
+                if x3 != x1:
+                    return None
+                continue
+            m = (x1[0][0], x2[0][0], x3[0][0])
+            if ns is None:
+                ns = m
+            elif m != ns:
+                return None
+        if ns is None or ns[0] == ns[1] or ns[2] < 1 or r1[0] != r2[0] or len(r1[1]) != len(r2[1]):
+            return None
+        n1, n2, n3 = ns
+        outs = []
+        for o1, o2 in zip(r1[1], r2[1]):
+            if o1 == o2:
+                outs.append(o1)
+            elif o1[1:] == o2[1:] and o1[0] and o1[0][1:] == o2[0][1:] and o1[0][0] == n1 and o2[0][0] == n2:
+                outs.append(((n3, *o1[0][1:]), *o1[1:]))
+            else:
+                return None
+        return (r1[0], outs)
+
+
+def _rows_known(fn: Any, tree: Any, akey: tuple) -> bool:
+    known = _op_of(fn)
+    if known is not None:
+        op, okey = known
+        rows = op.rows
+        if rows is None or tree is not None or okey[0] is not None:
+            return False
+        if rows == _rows.MAP:
+            return True
+        try:
+            args = op.bind((*[_rank(a) for a in akey], *plain(okey[1])), plain(okey[2]))
+            return rows(args) is not None
+        except Exception:
+            return False
+    f = getattr(getattr(fn, "__wrapped__", None), "func", None)
+    return f is fused_backward._replay or f is _first_bad or fn is fused_backward._add_kernel
+
+
+lazy.set_bucket_runner(run)
+lazy.set_shape_rule(_ShapeRule())

@@ -1,0 +1,187 @@
+"""How an op's leading (batch) axis flows: the ``rows`` metadata of the op table (layer L1).
+
+A step whose batch size changes every time would compile a program per size. When every op that meets the
+batch says how its rows flow, the step runs padded instead: its batch inputs get rows up to a bucket size (copies
+of the last true row), one program per bucket serves every batch size in it, and the padded rows are cut off
+(``_autograd.row_buckets``). An op declares it once, with ``defop(rows=...)``:
+
+- ``MAP``: output row i depends only on row i of each input that has the batch axis, and such an input has the
+  output's rank (so broadcasting aligns its axis 0 with the output's): elementwise ops, activations, ``linear``,
+  ``matmul`` with the weight on the right. Padded rows compute copies of a true row: finite where the true rows
+  are, and cut off.
+- a rule ``rule(args) -> plan``, ``args`` the call's arguments by parameter name with each tensor parameter given
+  as its rank (None when absent). The plan: ``MAP``; ``KEEP`` (rows go from input axis 0 to output axis 0 whatever
+  the ranks: a softmax or a mean over other axes); ``Reduce(kind)`` (the op sums or averages over the batch axis);
+  ``Loss(kind)`` (a loss whose ``reduction`` is ``kind``: its rows are the ``reduction='none'`` output's); or None
+  (rows mix: a softmax along the batch axis; the step then runs unpadded).
+
+A ``Reduce`` or ``Loss`` op runs in the padded program as :func:`masked` makes it: it reduces the true rows only,
+given their count ``n`` as a runtime value (one program for every ``n`` of a bucket), and its derivative sends
+exactly zero to the padded rows, so that they add nothing to a weight's gradient.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+MAP = "map"
+KEEP = "keep"
+
+
+class Reduce(tuple):
+    """The op sums (``"sum"``) or averages (``"mean"``) over the batch axis (among others)."""
+
+    def __new__(cls, kind: str) -> Reduce:
+        return super().__new__(cls, ("reduce", kind))
+
+
+class Loss(tuple):
+    """A loss reduced by ``kind`` (``"mean"``, ``"sum"``): the true rows of its ``reduction='none'`` output."""
+
+    def __new__(cls, kind: str) -> Loss:
+        return super().__new__(cls, ("loss", kind))
+
+
+def _axes(axis: Any, rank: int) -> tuple[int, ...] | None:
+    if axis is None:
+        return None
+    items = axis if isinstance(axis, tuple | list) else (axis,)
+    return tuple(int(a) % max(rank, 1) for a in items)
+
+
+def reduce_rule(kind: str, param: str = "axis") -> Callable[[dict], Any]:
+    """A reduction over ``param`` (None: every axis): masked when it reduces axis 0, else rows are kept."""
+
+    def rule(a: dict) -> Any:
+        x = a.get("x")
+        if type(x) is not int or x == 0:
+            return None
+        axes = _axes(a.get(param), x)
+        if axes is not None and len(axes) == 0:  # an empty axis list: Paddle reduces every axis
+            axes = None
+        return Reduce(kind) if axes is None or 0 in axes else KEEP
+
+    return rule
+
+
+def along_rule(param: str = "axis", first: str = "x") -> Callable[[dict], Any]:
+    """An op that mixes values along ``param`` only (a softmax): rows are kept unless that is axis 0."""
+
+    def rule(a: dict) -> Any:
+        r = a.get(first)
+        if type(r) is not int or r == 0:
+            return None
+        axes = _axes(a.get(param), r)
+        return None if axes is None or 0 in axes else MAP
+
+    return rule
+
+
+def loss_rule(ok: Callable[[dict], bool] | None = None, classes: str | None = None) -> Callable[[dict], Any]:
+    """A loss with a ``reduction`` attribute; ``ok(args)`` says when its 'mean' is the plain mean of the
+    'none' output (not a weighted one); ``classes``, the parameter of a class axis that must not be axis 0."""
+
+    def rule(a: dict) -> Any:
+        r = a.get("input")
+        if type(r) is not int or r == 0:
+            return None
+        if classes is not None and (_axes(a.get(classes), r) or (0,))[0] == 0:
+            return None
+        red = a.get("reduction")
+        if red == "none":
+            return KEEP
+        if red == "sum" or (red == "mean" and (ok is None or ok(a))):
+            return Loss(red)
+        return None
+
+    return rule
+
+
+# ---- the masked ops of a padded program ---------------------------------------------------------------------------
+def row_mask(shape: tuple, n: Any) -> Any:
+    """True on the first ``n`` rows of an array of ``shape``, broadcastable to it."""
+    return (jnp.arange(shape[0]) < n).reshape((shape[0],) + (1,) * (len(shape) - 1))
+
+
+def _count(shape: tuple, axes: tuple | None, n: Any) -> Any:
+    rest = int(np.prod([d for i, d in enumerate(shape) if i != 0 and (axes is None or i in axes)]))
+    return n * rest
+
+
+def masked_reduce(x: Any, kind: str, n: Any, axes: tuple | None = None, keepdim: bool = False) -> Any:
+    """``sum``/``mean`` of ``x`` over ``axes`` (None: all; they include 0) counting its first ``n`` rows only."""
+    inexact = jnp.issubdtype(x.dtype, jnp.inexact)
+    xs = x if inexact or kind == "sum" else x.astype(jnp.float64)
+    s = jnp.sum(jnp.where(row_mask(x.shape, n), xs, jnp.zeros((), xs.dtype)), axis=axes, keepdims=keepdim)
+    if kind == "sum":
+        return s
+    out = s / _count(x.shape, axes, n).astype(s.dtype)
+    return out if inexact else out.astype(x.dtype)
+
+
+def _reduce_ct(g: Any, shape: tuple, kind: str, n: Any) -> Any:
+    """The cotangent of a loss's 'none' output (of ``shape``) from that of its masked ``kind`` reduction."""
+    if kind == "mean":
+        g = g / _count(shape, None, n).astype(g.dtype)
+    return jnp.where(row_mask(shape, n), jnp.broadcast_to(g, shape), jnp.zeros((), g.dtype))
+
+
+def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_kwargs: tuple) -> Any:
+    """A copy of ``op`` (a table entry with a ``Reduce`` or ``Loss`` plan for this call) computing the call on padded
+    rows from its first ``n`` rows only, with a derivative that sends zero to the others. ``in_avals``: the (padded)
+    shapes and dtypes of the tensor arguments (None where absent); the attributes as the kernel key holds them."""
+    kind = plan[1]
+    out = copy.copy(op)
+    names = [p for p in op.signature.parameters if p not in op.tensor_names]
+    base = dict(zip(names, attr_args))
+    base.update(attr_kwargs)
+    if plan[0] == "reduce":
+        x_name = op.tensor_names[0]
+
+        def fn(*args: Any, **kw: Any) -> Any:
+            a = op.bind(args, tuple(kw.items()))
+            x = a[x_name]
+            axes = _axes(a.get("axis"), x.ndim)
+            if axes is not None and not axes:
+                axes = None
+            if kind == "sum":  # the op itself on zeros in the padded rows: its dtype rules stay
+                a[x_name] = jnp.where(row_mask(x.shape, n), x, jnp.zeros((), x.dtype))
+                return op.fn(**a)
+            return masked_reduce(x, kind, n, axes, bool(a.get("keepdim", False)))
+
+        out.fn, out.vjp = fn, None  # mean and sum derive their VJP from the function (they save nothing)
+        return out
+    none = {**base, "reduction": "none"}
+    specs = [None if a is None else jax.ShapeDtypeStruct(a[0], a[1]) for a in in_avals]
+    first = jax.eval_shape(lambda *t: op.fn(*t, **none), *specs)
+    first = first[0] if op.hidden else first
+
+    def loss_fn(*args: Any, **kw: Any) -> Any:
+        a = op.bind(args, tuple(kw.items()))
+        a["reduction"] = "none"
+        o = op.fn(**a)
+        red = masked_reduce(o[0] if op.hidden else o, kind, n)
+        return (red, *o[1:]) if op.hidden else red
+
+    out.fn = loss_fn
+    if op.vjp is not None:
+        rule = op.vjp
+
+        def vjp(saved: dict, ct: Any, *args: Any, **kw: Any) -> Any:
+            attrs = dict(zip(names, args))
+            attrs.update(kw)
+            attrs["reduction"] = "none"
+            if type(ct) is tuple:
+                ct = (_reduce_ct(ct[0], first.shape, kind, n), *ct[1:])
+            else:
+                ct = _reduce_ct(ct, first.shape, kind, n)
+            return rule(saved, ct, **attrs)
+
+        out.vjp = vjp
+    return out

@@ -1,0 +1,245 @@
+"""A known step on a new batch size runs padded to a bucket size, one program per bucket (``_autograd.row_buckets``).
+
+Oracles: ``jax.value_and_grad`` of the same loss, with the SGD update, from the parameters the step starts from
+(float32, rtol 1e-6: the padded program sums in another order); XLA compiles counted through ``jax.monitoring``;
+the engine's ``STATS`` counters.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+import pylayer_jax.nn.functional as F
+from pylayer_jax._autograd import row_buckets
+from pylayer_jax._exec import deferred
+from pylayer_jax._replay import follow
+
+_COMPILES = [0]
+
+
+def _count_compiles(event: str, duration: float, **kw: object) -> None:
+    if event == "/jax/core/compile/backend_compile_duration":
+        _COMPILES[0] += 1
+
+
+jax.monitoring.register_event_duration_secs_listener(_count_compiles)
+LR = 0.1
+
+
+@pytest.fixture(autouse=True)
+def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deferred, "ENABLED", True)
+    monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
+    monkeypatch.setattr(deferred, "BUCKETS", True)
+    follow.reset()
+    rule = deferred._shape_rule[0]
+    predict = rule.predict
+
+    def checked(fn: object, tree: object, akey: tuple) -> object:  # each predicted shape is what tracing gives
+        r = predict(fn, tree, akey)
+        if r is not None:
+            PREDICTED[0] += 1
+            want = deferred._infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
+            assert (r[0], list(r[1])) == (want[0], list(want[1])), (r, want)
+        return r
+
+    monkeypatch.setattr(rule, "predict", checked)
+
+
+PREDICTED = [0]
+
+
+def _mlp(seed: int, width: int, hidden: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal(s) * 0.5).astype("float32") for s in [(width, hidden), (hidden,), (hidden, 3), (3,)]]
+
+
+def _forward_jax(ps: list, x: jax.Array, act: str) -> jax.Array:
+    w1, b1, w2, b2 = ps
+    return getattr(jax.nn, act)(x @ w1 + b1) @ w2 + b2
+
+
+LOSSES = {  # ours (logits, labels) and the oracle's
+    "mse": (lambda out, y: F.mse_loss(out, y), lambda out, y: jnp.mean((out - y) ** 2)),
+    "sum": (lambda out, y: paddle.sum(out * y) / 7.0, lambda out, y: jnp.sum(out * y) / 7.0),
+    "ce": (lambda out, y: F.cross_entropy(out, y), lambda out, y: jnp.mean(
+        -jnp.take_along_axis(jax.nn.log_softmax(out, -1), y, 1))),
+}
+
+
+class Trainer:
+    """A two-layer MLP trained eagerly by SGD; each step is checked against ``jax.value_and_grad`` from the same
+    parameters. Each test uses its own width, so that no test meets another's programs."""
+
+    def __init__(self, seed: int, width: int, loss: str, act: str = "tanh") -> None:
+        self.width, self.loss, self.act = width, loss, act
+        self.params = [paddle.to_tensor(p, stop_gradient=False) for p in _mlp(seed, width, 6)]
+        self.opt = paddle.optimizer.SGD(learning_rate=LR, parameters=self.params)
+        ours, theirs = LOSSES[loss]
+        self.ours = ours
+        self.grad = jax.jit(jax.value_and_grad(lambda ps, x, y: theirs(_forward_jax(ps, x, act), y)))
+
+    def data(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        rng = np.random.default_rng(b)
+        x = rng.standard_normal((b, self.width)).astype("float32")
+        y = rng.integers(0, 3, (b, 1)) if self.loss == "ce" else rng.standard_normal((b, 3)).astype("float32")
+        return x, y
+
+    def step(self, b: int, keep_out: bool = False, check: bool = True) -> float:
+        x, y = self.data(b)
+        start = [p.numpy() for p in self.params]
+        w1, b1, w2, b2 = self.params
+        out = paddle.matmul(getattr(F, self.act)(paddle.matmul(paddle.to_tensor(x), w1) + b1), w2) + b2
+        loss = self.ours(out, paddle.to_tensor(y))
+        loss.backward()
+        self.opt.step()
+        self.opt.clear_grad()
+        if not check:
+            return float(loss)
+        want, g = self.grad([jnp.asarray(p) for p in start], jnp.asarray(x), jnp.asarray(y))
+        np.testing.assert_allclose(float(loss), float(want), rtol=1e-6, atol=2e-7)
+        for p, p0, d in zip(self.params, start, g):
+            np.testing.assert_allclose(p.numpy(), p0 - LR * np.asarray(d), rtol=1e-6, atol=1e-7)
+        if keep_out:
+            assert out.shape == [b, 3]
+            np.testing.assert_allclose(out.numpy(), np.asarray(_forward_jax(start, jnp.asarray(x), self.act)),
+                                       rtol=1e-6, atol=1e-6)
+        return float(loss)
+
+
+@pytest.mark.parametrize("loss,width,sizes", [("mse", 11, (1, 8, 13)), ("sum", 13, (16, 5)),
+                                              ("ce", 14, (1, 16, 12))])
+def test_new_batch_sizes_run_padded_with_the_values_of_the_unpadded_step(loss: str, width: int,
+                                                                         sizes: tuple) -> None:
+    t = Trainer(0, width, loss, "relu" if loss == "ce" else "tanh")
+    t.step(3)  # the step's first sighting: call by call
+    before = dict(row_buckets.STATS)
+    for b in sizes:  # n=1, bucket sizes (8, 16) and sizes between
+        t.step(b)
+    d = {k: row_buckets.STATS[k] - before[k] for k in before}
+    assert d["runs"] == len(sizes) and d["declined"] == 0, d
+    assert d["compiled"] <= 2, d  # buckets 8 and 16
+    assert PREDICTED[0] > 0  # the new sizes' shapes came from the shape rule (checked against tracing)
+
+
+def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:
+    t = Trainer(1, 15, "mse")
+    for b in (3, 4):
+        t.step(b, check=False)
+    c0, before = _COMPILES[0], dict(deferred.STATS)
+    for b in range(9, 49):
+        t.step(b, check=False)
+    assert deferred.STATS["bucketed"] - before["bucketed"] == 40
+    assert deferred.STATS["compiled"] - before["compiled"] == 0 and deferred.STATS["new_shape"] == before["new_shape"]
+    assert _COMPILES[0] - c0 <= 3, _COMPILES[0] - c0  # the buckets 16, 32 and 64: a compile each
+    t.step(49)  # and the values are still the unpadded step's
+
+
+def test_a_batch_shaped_output_that_is_read_has_its_true_rows() -> None:
+    t = Trainer(2, 16, "mse")
+    for b in (3, 19):
+        t.step(b, keep_out=True)
+    assert row_buckets.STATS["runs"] > 0
+
+
+def test_the_gradient_of_a_batch_input_has_its_true_rows() -> None:
+    rng = np.random.default_rng(6)
+    w = paddle.to_tensor(rng.standard_normal((3, 2)).astype("float32"), stop_gradient=False)
+
+    grad = jax.jit(jax.grad(lambda x, w: jnp.mean(jnp.tanh(x @ w) ** 2)))
+    runs = row_buckets.STATS["runs"]
+    for b in (3, 4, 11):
+        x = paddle.to_tensor(rng.standard_normal((b, 3)).astype("float32"), stop_gradient=False)
+        loss = (paddle.tanh(paddle.matmul(x, w)) ** 2).mean()
+        loss.backward()
+        assert x.grad.shape == [b, 3]
+        np.testing.assert_allclose(x.grad.numpy(), np.asarray(grad(jnp.asarray(x.numpy()), jnp.asarray(w.numpy()))),
+                                   rtol=1e-6, atol=1e-6)  # (values near 0: float32 rounding of their sums)
+        w.clear_grad()
+    assert row_buckets.STATS["runs"] > runs
+
+
+def test_a_step_whose_rows_mix_runs_unpadded_with_its_values() -> None:
+    rng = np.random.default_rng(3)
+    w = paddle.to_tensor(rng.standard_normal((4, 2)).astype("float32"), stop_gradient=False)
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=[w])
+
+    def loss_jax(w: jax.Array, x: jax.Array) -> jax.Array:  # a softmax along the batch axis mixes the rows
+        return jnp.mean(jax.nn.softmax(x @ w, axis=0) * jnp.arange(2.0))
+
+    g = jax.jit(jax.value_and_grad(loss_jax))
+    for b in (3, 4, 9):
+        x = rng.standard_normal((b, 4)).astype("float32")
+        start = w.numpy()
+        before = dict(row_buckets.STATS)
+        loss = (F.softmax(paddle.matmul(paddle.to_tensor(x), w), axis=0) * paddle.to_tensor(np.arange(2.0, dtype="float32"))).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        want, d = g(jnp.asarray(start), jnp.asarray(x))
+        np.testing.assert_allclose(float(loss), float(want), rtol=1e-6)
+        np.testing.assert_allclose(w.numpy(), start - LR * np.asarray(d), rtol=1e-6, atol=1e-7)
+        assert row_buckets.STATS["runs"] == before["runs"]  # never padded
+    assert row_buckets.STATS["declined"] > 0
+
+
+def test_batch_norm_statistics_run_unpadded_with_the_values_of_bucketing_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    def train(sizes: list[int]) -> list[np.ndarray]:
+        paddle.seed(5)
+        net = paddle.nn.Sequential(paddle.nn.Linear(5, 4), paddle.nn.BatchNorm1D(4), paddle.nn.Linear(4, 1))
+        opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+        rng = np.random.default_rng(4)
+        for b in sizes:
+            loss = net(paddle.to_tensor(rng.standard_normal((b, 5)).astype("float32"))).square().mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        return [p.numpy() for p in net.parameters()] + [float(loss)]
+
+    sizes = [3, 4, 9]
+    runs = row_buckets.STATS["runs"]
+    got = train(sizes)
+    assert row_buckets.STATS["runs"] == runs
+    monkeypatch.setattr(deferred, "BUCKETS", False)
+    follow.reset()
+    for a, b in zip(got, train(sizes)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_bucket_sizes() -> None:
+    assert [row_buckets.bucket_of(n) for n in (1, 7, 8, 9, 16, 17, 500)] == [8, 8, 8, 16, 16, 32, 512]
+
+
+def test_a_loss_with_its_own_derivative_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # under hooks, cross_entropy runs its fused form (an explicit VJP from the saved softmax and label, hidden
+    # outputs; mse_loss's residual form is alike): padded, that VJP gets the 'none' loss's cotangent of the true rows
+    loss = "ce"
+    def train(sizes: list[int]) -> list[np.ndarray]:
+        paddle.seed(7)
+        net = paddle.nn.Sequential(paddle.nn.Linear(9, 5), paddle.nn.Tanh(), paddle.nn.Linear(5, 4))
+        opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+        rng = np.random.default_rng(8)
+        for b in sizes:
+            x = paddle.to_tensor(rng.standard_normal((b, 9)).astype("float32"))
+            with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+                if loss == "mse":
+                    out = F.mse_loss(net(x), paddle.to_tensor(rng.standard_normal((b, 4)).astype("float32")))
+                else:
+                    out = F.cross_entropy(net(x), paddle.to_tensor(rng.integers(0, 4, (b,))))
+                out.backward()
+            opt.step()
+            opt.clear_grad()
+        return [p.numpy() for p in net.parameters()] + [float(out)]
+
+    sizes = [3, 4, 1, 11]
+    runs = row_buckets.STATS["runs"]
+    got = train(sizes)
+    assert row_buckets.STATS["runs"] - runs == 2
+    monkeypatch.setattr(deferred, "BUCKETS", False)
+    follow.reset()
+    for a, b in zip(got, train(sizes)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
