@@ -248,6 +248,11 @@ CASES = [
     case("alpha_dropout", [R(3, 4)], {"p": 1.0}, tag="-p1", dtypes=F64),
     case("alpha_dropout", [R(3, 4)], {"p": 0.3, "training": False}, tag="-eval", dtypes=F64),
     case("feature_alpha_dropout", [R(2, 3, 4)], {"p": 0.3}, tag="-train", dtypes=F64, random=True),
+    # the other random functions: rrelu keeps x and its noise (also in inference), gumbel_softmax its output
+    case("rrelu", [R(3, 4)], {"training": True}, tag="-train", dtypes=F64, random=True),
+    case("rrelu", [R(3, 4)], {"training": False}, tag="-eval", dtypes=F64),
+    case("gumbel_softmax", [R(3, 4)], {}, dtypes=F64, random=True),
+    case("gumbel_softmax", [R(3, 4)], {"hard": True}, tag="-hard", dtypes=F64, random=True),
     case("feature_alpha_dropout", [R(2, 3, 4)], {"p": 1.0}, tag="-p1", dtypes=F64),
     case("scaled_dot_product_attention", [R(2, 3, 2, 4), R(2, 3, 2, 4), R(2, 3, 2, 4)], {"dropout_p": 0.4},
          (0, 1, 2), "-dropout", dtypes=F64, random=True),
