@@ -985,11 +985,6 @@ SAMPLES.update({f"{n}_residuals": SAMPLES[n] for n in (
     "rrelu", "conv1d", "conv1d_transpose", "avg_pool1d", "adaptive_avg_pool1d", "max_unpool1d")})
 SAMPLES.update(
     {
-        "dropout_residuals": [
-            Sample((rand(3, 4), _KEY), {"p": 0.5}),
-            Sample((rand(3, 4), _KEY), {"p": 0.3, "mode": "downscale_in_infer"}),
-            Sample((rand(2, 3), _KEY), {"p": 1.0}),
-        ],
         "batch_norm_residuals": [
             Sample((rand(4, 3), rand(3), pos(3), rand(3), rand(3))),
             Sample((rand(4, 3, 2), rand(3), pos(3), rand(3), rand(3)), {"training": True, "momentum": 0.8}),
@@ -1213,3 +1208,10 @@ SAMPLES.update(
         ],
     }
 )
+
+# (added last: a sample drawn earlier would move every later sample's data)
+SAMPLES["dropout_residuals"] = [
+    Sample((rand(3, 4), _KEY), {"p": 0.5}),
+    Sample((rand(3, 4), _KEY), {"p": 0.3, "mode": "downscale_in_infer"}),
+    Sample((rand(2, 3), _KEY), {"p": 1.0}),
+]

