@@ -237,8 +237,11 @@ def _read_across_a_step(warm: int, stop: int) -> bool:
     x = paddle.to_tensor(X)
     params = [paddle.to_tensor(p, stop_gradient=False) for p in P0]
     opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
-    for _ in range(warm + 1):
+    for _ in range(warm):
         _step(x, params, opt, False)
+    w1, b1, w2, b2 = params
+    (paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2).mean().backward()
+    opt.step()  # the update joins the backward's program, which runs at clear_grad (or at a read)
     w = params[0]
     old = w._v  # the Pending of the last update, not run yet
     assert type(old) is _lazy.Pending and old.array is None
