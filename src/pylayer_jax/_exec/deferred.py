@@ -207,10 +207,12 @@ class _Buffer:
         return True
 
     def append_call(self, entry: tuple, aval: tuple) -> Pending:
-        """Append a recorded call ``entry`` (as ``call`` records it) with one result of ``aval``: its Pending."""
+        """Append a recorded call ``entry`` (as ``call`` records it) with one result of ``aval``: its Pending.
+        The result's slot is entered last: a caller that finds ``refs`` grown knows the call is whole (an interrupt
+        between the two would leave a slot without its call, and the next run reading past its slots)."""
         p = Pending(aval, self, len(self.refs))
-        self.refs.append(weakref.ref(p))
         self.calls.append(entry)
+        self.refs.append(weakref.ref(p))
         return p
 
     def extend_calls(self, calls: Sequence[tuple], n_results: int) -> None:
