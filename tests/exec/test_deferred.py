@@ -340,7 +340,9 @@ def test_a_replayed_step_with_constant_numbers_computes_what_immediate_runs_do(m
         w = paddle.to_tensor(np.array([1.0, 2.0, 3.0], np.float32), stop_gradient=False)
         outs = []
         for _ in range(6):
-            y = w * -0.0  # a signed zero: its sign must survive as the program's input
+            # a signed zero: its sign must survive as the program's input (-0.0 / w is -0.0 in Paddle; w * -0.0
+            # is not: Paddle's scale adds a bias of +0.0)
+            y = -0.0 / w
             loss = ((w + 1.5) ** 2).mean() + y.sum()
             loss.backward()
             with paddle.no_grad():

@@ -172,6 +172,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         modes.grad_enabled = False
         out = cls.forward(ctx, *args, **kwargs)
         modes.grad_enabled = prev
+        del modes.pylayer_forward_ctx[depth:]  # (here too: an interrupt at a line of ``finally`` skips the rest)
     except BaseException:
         if follow is not None:
             _ev.EVENTS.apply_end(follow, False, flat, None, None)

@@ -230,6 +230,9 @@ class Tensor:
             acc = self._acc
             if acc is not None and acc.grad is not None:
                 acc.grad = ZEROED if set_to_zero else None
+            # (the Tensor ``.grad`` made for the cleared gradient no longer holds it: a step's program that runs
+            # after ``clear_grad`` does not return it, as it does not when ``.grad`` was not read)
+            self._grad_t = None
         elif self._retained is not None:
             self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
 
