@@ -76,9 +76,9 @@ def test_the_second_run_reads_what_the_first_wrote(tmp_path, uncached) -> None:
     written = _entries(d)
     assert first["ours"] == first["jax_dir"] == str(d) and first["min_secs"] == 0.0
     assert first["max_size"] == compile_cache.MAX_BYTES  # bounded: filelock is a dependency, so JAX can evict
-    # every program the run compiled is written, however quick its compile (each step is one program: the first
-    # step's, which still returns the gradients its update read, and the loop's)
-    assert len(written) == first["compiled"] >= 2 and first["hits"] == 0
+    # every program the run compiled is written, however quick its compile (each step is one program, the same
+    # from the first step on, besides any staging of a Python number)
+    assert len(written) == first["compiled"] >= 1 and first["hits"] == 0
     second, _ = _run(tmp_path, PYLAYER_JAX_CACHE_DIR=str(d))
     assert second["hits"] == second["compiled"] == len(written)  # each program read back, none compiled again
     assert sorted(_entries(d)) == sorted(written)
