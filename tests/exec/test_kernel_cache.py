@@ -22,6 +22,7 @@ def _jit_twice(a):  # noqa: ANN001, ANN202
 
 
 def test_lru_evicts_least_recent_and_frees_its_executables():
+    jax.clear_caches()  # (JAX's per-function caches start empty: they count only this test's executables)
     cache = KernelCache(3)
     made = {}
     for i in range(5):
@@ -37,6 +38,7 @@ def test_lru_evicts_least_recent_and_frees_its_executables():
 
 
 def test_kernel_with_too_many_shapes_is_cleared(monkeypatch):
+    jax.clear_caches()  # (as above)
     monkeypatch.setattr(kernel_cache, "MAX_SHAPES", 3)
     cache = KernelCache(8)
     k = cache.kernel("k", lambda: jax.jit(functools.partial(_jit_twice)))
