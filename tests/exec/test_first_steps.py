@@ -11,20 +11,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred
 from pylayer_jax._replay import follow
-
-_COMPILES = [0]  # XLA compiles in this process
-
-
-def _count_compiles(event: str, duration: float, **kw: object) -> None:
-    if event == "/jax/core/compile/backend_compile_duration":
-        _COMPILES[0] += 1
-
-
-jax.monitoring.register_event_duration_secs_listener(_count_compiles)
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +50,7 @@ def test_a_new_training_step_compiles_one_program_and_no_kernel() -> None:
 
     grad = jax.jit(jax.value_and_grad(loss_jax))
     grad(ref, jnp.asarray(x))  # (the oracle's compile, before counting)
-    before, c0 = _stats(), _COMPILES[0]
+    before, c0 = _stats(), COMPILES[0]
     losses = []
     for _ in range(6):
         w1, b1, w2, b2 = params
@@ -68,7 +59,7 @@ def test_a_new_training_step_compiles_one_program_and_no_kernel() -> None:
         opt.step()
         opt.clear_grad()
         losses.append(float(loss))
-    d, compiles = _since(before), _COMPILES[0] - c0
+    d, compiles = _since(before), COMPILES[0] - c0
     # each step (forward, backward and the update joined to it: ``deferred.JOIN``) is one buffer of the same
     # signature: one program, compiled at its first sighting; no kernel run one by one, so none compiled for the step
     assert d["compiled"] == 1 and d["one_by_one"] == 0 and d["new_shape"] == 0, d

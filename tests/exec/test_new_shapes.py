@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
 from pylayer_jax._autograd import fused_backward
@@ -21,16 +22,6 @@ from pylayer_jax._exec import deferred
 from pylayer_jax._ops.table import TABLE
 from pylayer_jax._replay import follow
 from pylayer_jax._runtime import kernel_cache
-
-_COMPILES = [0]  # XLA compiles in this process
-
-
-def _count_compiles(event: str, duration: float, **kw: object) -> None:
-    if event == "/jax/core/compile/backend_compile_duration":
-        _COMPILES[0] += 1
-
-
-jax.monitoring.register_event_duration_secs_listener(_count_compiles)
 
 LR = 0.1
 
@@ -73,14 +64,14 @@ class Trainer:
     def step(self, b: int) -> tuple[float, float]:
         """One step on a batch of ``b`` rows: (our loss, the oracle's loss)."""
         x = _batch(b)
-        c0 = _COMPILES[0]
+        c0 = COMPILES[0]
         w1, b1, w2, b2 = self.params
         loss = ((paddle.matmul(getattr(paddle, self.act)(paddle.matmul(paddle.to_tensor(x), w1) + b1), w2) + b2) ** 2).mean()
         loss.backward()
         got = float(loss)  # (backward ran the buffer: reading the loss runs nothing)
         self.opt.step()
         self.opt.clear_grad()
-        self.compiles = _COMPILES[0] - c0  # XLA compiles of our step (the oracle's are not counted)
+        self.compiles = COMPILES[0] - c0  # XLA compiles of our step (the oracle's are not counted)
         want, g = self.grad(self.ref, jnp.asarray(x))
         self.ref = [p - LR * d for p, d in zip(self.ref, g)]
         return got, float(want)

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
@@ -18,15 +19,6 @@ from pylayer_jax._autograd import row_buckets
 from pylayer_jax._exec import deferred
 from pylayer_jax._replay import follow
 
-_COMPILES = [0]
-
-
-def _count_compiles(event: str, duration: float, **kw: object) -> None:
-    if event == "/jax/core/compile/backend_compile_duration":
-        _COMPILES[0] += 1
-
-
-jax.monitoring.register_event_duration_secs_listener(_count_compiles)
 LR = 0.1
 
 
@@ -130,12 +122,12 @@ def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:
     t = Trainer(1, 15, "mse")
     for b in (3, 4):
         t.step(b, check=False)
-    c0, before = _COMPILES[0], dict(deferred.STATS)
+    c0, before = COMPILES[0], dict(deferred.STATS)
     for b in range(9, 49):
         t.step(b, check=False)
     assert deferred.STATS["bucketed"] - before["bucketed"] == 40
     assert deferred.STATS["compiled"] - before["compiled"] == 0 and deferred.STATS["new_shape"] == before["new_shape"]
-    assert _COMPILES[0] - c0 <= 3, _COMPILES[0] - c0  # the buckets 16, 32 and 64: a compile each
+    assert COMPILES[0] - c0 <= 3, COMPILES[0] - c0  # the buckets 16, 32 and 64: a compile each
     t.step(49)  # and the values are still the unpadded step's
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import jax
 import numpy as np
 import pytest
+from xla_compiles import COMPILES
 from xla_default import as_built_by_default
 
 import pylayer_jax as paddle
@@ -203,15 +204,6 @@ def test_constant_fills_a_new_shape_without_compiling(caplog) -> None:
     assert b.dtype == paddle.float16 and np.array_equal(b.numpy(), np.full([11], -3.0, np.float16))
 
 
-_COMPILES = [0]  # XLA compiles in this process
-
-
-def _count_compiles(event: str, duration: float, **kw: object) -> None:
-    if event == "/jax/core/compile/backend_compile_duration":
-        _COMPILES[0] += 1
-
-
-jax.monitoring.register_event_duration_secs_listener(_count_compiles)
 
 
 def test_building_a_model_compiles_nothing_and_draws_jaxs_numbers() -> None:
@@ -220,10 +212,10 @@ def test_building_a_model_compiles_nothing_and_draws_jaxs_numbers() -> None:
              I.Normal(0.5, 2.0)]
     shapes = [[3, 5], [7, 2], [2, 3, 3, 3], [11], [4, 9], [6, 1]]
     paddle.seed(123)
-    before = _COMPILES[0]
+    before = COMPILES[0]
     params = [paddle.create_parameter(s, "float32", default_initializer=i) for i, s in zip(inits, shapes)]
     half = paddle.create_parameter([5, 4], "float16", default_initializer=I.XavierUniform())
-    assert _COMPILES[0] == before
+    assert COMPILES[0] == before
     # the oracle: jax.random on the keys the generator splits off, scaled as the initializers' formulas say (two of
     # them: each oracle compiles)
     state, k0 = jax.random.split(jax.random.PRNGKey(123))
