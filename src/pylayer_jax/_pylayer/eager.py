@@ -164,37 +164,49 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         edges = None
         raw = [t._e for t in flat]  # (read only where needed)
 
-    prev = modes.grad_enabled
-    depth = len(modes.pylayer_forward_ctx)
+    m = modes
+    prev = m.grad_enabled
+    stack = m.pylayer_forward_ctx  # (the thread's own list, never rebound)
+    depth = len(stack)
     try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)
         ctx._in_forward = True
-        modes.pylayer_forward_ctx.append(ctx)
-        modes.grad_enabled = False
+        stack.append(ctx)
+        m.grad_enabled = False
         out = cls.forward(ctx, *args, **kwargs)
-        modes.grad_enabled = prev
-        del modes.pylayer_forward_ctx[depth:]  # (here too: an interrupt at a line of ``finally`` skips the rest)
+        m.grad_enabled = prev
+        del stack[depth:]  # (here too: an interrupt at a line of ``finally`` skips the rest)
     except BaseException:
         if follow is not None:
             _ev.EVENTS.apply_end(follow, False, flat, None, None)
         raise
     finally:
-        modes.grad_enabled = prev
-        del modes.pylayer_forward_ctx[depth:]
+        m.grad_enabled = prev
+        del stack[depth:]
         ctx._in_forward = False
 
     saved = ctx._saved
     if follow is not None:
-        one = type(out) is Tensor
-        outs = [out] if one else _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
-        ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and (not saved or _plain(saved))
-        node = None
-        if ok:
-            node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs,
-                               None if one else output_slots(out, _layer(cls))[0])
-        if _ev.EVENTS.apply_end(follow, ok, flat, out if one or not ok else outs, node):
-            if saved:
-                _link_saved(saved, outs, outs)
-            return out
+        if type(out) is Tensor:  # the common case: one output, saved Tensors without hooks
+            ok = not ctx._non_diff and not ctx._not_inplace and (saved is None or _plain(saved))
+            node = _followed_node(cls, ctx, needs, flat, out, slots) if ok else None
+            if _ev.EVENTS.apply_end(follow, ok, flat, out, node):
+                if saved is not None:
+                    for sv in saved:  # (``_link_saved``, for one output: the saved output differentiates through it)
+                        if sv.ref is out:
+                            sv.edge, sv.stop_gradient = out._e, False
+                        sv.ref = None
+                return out
+        else:
+            outs = _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
+            ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and (not saved or _plain(saved))
+            node = None
+            if ok:
+                node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs,
+                                   output_slots(out, _layer(cls))[0])
+            if _ev.EVENTS.apply_end(follow, ok, flat, outs if ok else out, node):
+                if saved:
+                    _link_saved(saved, outs, outs)
+                return out
         # the step left its note: its tape is built, so the stubs the inputs had resolve to nodes now
         edges = [_edge_of(t, e) if need else None for t, need, e in zip(flat, needs, raw)]
 
@@ -237,6 +249,30 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _followed_node(cls: type, ctx: PyLayerContext, needs: list[bool], flat: Sequence[Any], out: Tensor,
+                   slots: Any) -> PyLayerNode:
+    """The node of an apply a repeated step follows, with one output Tensor (``PyLayerNode(...)``, built without
+    its constructor's generality: its edges stand for nodes not built yet)."""
+    node = _new_node(PyLayerNode)
+    node.next_edges = [None] * len(flat)
+    v = out._v
+    node.out_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
+    node.pre_hooks = None
+    node.released = False
+    node.cls = cls
+    node.ctx = ctx
+    node.slots = slots
+    node.needs = needs
+    node.in_avals = [_aval_of(t._v) if need else None for t, need in zip(flat, needs)]
+    node.out_slots = None
+    node.non_diff = _NO_OUTPUTS
+    return node
+
+
+_new_node = object.__new__
+_NO_OUTPUTS: frozenset[int] = frozenset()  # (``PyLayerNode.non_diff`` of a node no wiring marks: never added to)
 
 
 def _fresh_outputs(out: Any, inputs: Sequence[Any]) -> list[Any] | None:
@@ -393,7 +429,12 @@ class PyLayerNode(Node):
         finally:
             modes.grad_enabled = prev
         if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
-            values = [result]  # the common case, checked quickly
+            if diff is None:  # the common case: a deferred result of the input's aval
+                v = result._v
+                aval = self.in_avals[0]
+                if type(v) is lazy.Pending and v.shape == aval[0] and v.dtype == aval[1]:
+                    return [v]
+            values = [result]
         else:
             slots = self.slots if self.slots is not None else _plain_slots(len(self.needs))
             values = split_grads(result, slots, self.needs, self.name)

@@ -574,9 +574,9 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     ev = inner[i]
     m = modes
     refs = buf.refs
+    # (a buffer not done is still this thread's current one: a new one is made only after a run)
     if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or m.capture is not None
-            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in
-            or lazy._local.__dict__.get("buf") is not buf):
+            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in):
         s.inner = None
         return None
     if key is None:
@@ -976,8 +976,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended: its ops record calls, not events
         if co.inner is not None:
             s.inner, s.inner_i, s.inner_buf = co.inner, 0, buf
-        try:
-            grads = node.backward(cts, None)
+        try:  # (its backward itself: the callout events concern a backward being noted, and its node is live)
+            grads = node._backward(cts, None)
         except BaseException:
             _resume(step)
             diverge()  # the tape as the normal walk leaves it when this raises

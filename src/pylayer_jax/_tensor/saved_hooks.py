@@ -153,6 +153,12 @@ def check_unpacked(r: Any, shape: tuple, dtype: Any, unpack: Any) -> Any:
 def save_values(values: tuple[Any, ...]) -> tuple[Any, ...]:
     """Store what ``save_for_backward`` got: Tensors/arrays as SavedSlots, containers mapped."""
     hooks = current_saved_hooks()
+    if hooks is None:
+        for v in values:  # the common case: Tensors, no hooks
+            if type(v) is not Tensor:
+                break
+        else:
+            return tuple([SavedSlot(v, None) for v in values])
     return tuple([_save_one(v, hooks) for v in values])
 
 
