@@ -224,7 +224,7 @@ class Callout:
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
                  grads: tuple, freed: tuple, pending: tuple, reached: tuple, rest: tuple) -> None:
         self.k = k  # the apply's event
-        self.cts = cts  # per output: (slot, aval) of the gradient it receives
+        self.cts = cts  # per output: (slot, aval) of the gradient it receives; (-1, None): none (an output not used)
         self.calls, self.ext_avals, self.n_new = calls, ext_avals, n_new
         self.n_ext = n_ext  # buffer inputs before it
         self.grads = grads  # per input: the slot of the gradient it returns, or -1 for None
@@ -958,6 +958,9 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     _made(made, buf, slot, aval)
                 cts = []
                 for slot, aval in co.cts:
+                    if slot < 0:  # an output no op used: no gradient, as the walk gave it
+                        cts.append(None)
+                        continue
                     p = made.get(slot)
                     if p is None:  # (``_made``, written out)
                         p = made[slot] = buf.pending(slot, aval)

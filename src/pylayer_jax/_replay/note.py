@@ -338,7 +338,10 @@ def callout_begin(node: Any, cts: Sequence[Any], walk: Any) -> tuple[CalloutStar
         s.rec_co = None
         return None
     cs = []
-    for c in cts:  # each gradient it receives is a result of this backward's calls
+    for c in cts:  # each gradient it receives is a result of this backward's calls, or None (an output not used)
+        if c is None:
+            cs.append((-1, None))
+            continue
         if type(c) is not Pending or c.buf is not buf or c.array is not None:
             s.rec_co = None
             return None
