@@ -254,3 +254,57 @@ def test_the_unused_output_used_in_one_step(monkeypatch: pytest.MonkeyPatch) -> 
     np.testing.assert_allclose(on[3], ref + 3.0, rtol=1e-12)
     np.testing.assert_allclose(on[5], ref, rtol=1e-12)
     assert stats["steps"] >= 2
+
+
+# ---- a PyLayer marking one of its outputs non-differentiable ---------------------------------------------------
+class WithIndex(PyLayer):
+    """``(tanh(x), argmax(x))``, the index marked non-differentiable unless ``MARK`` says otherwise."""
+
+    MARK = [True]
+    SEEN: list[Any] = []
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        y = paddle.tanh(x)
+        idx = paddle.argmax(x, axis=-1)
+        if WithIndex.MARK[0]:
+            ctx.mark_non_differentiable(idx)
+        ctx.save_for_backward(y)
+        return y, idx
+
+    @staticmethod
+    def backward(ctx, dy, didx):  # noqa: ANN001, ANN205
+        WithIndex.SEEN.append(None if didx is None else (didx.numpy().tolist(), str(didx.dtype)))
+        (y,) = ctx.saved_tensor()
+        return dy * (1 - y * y)
+
+
+def test_a_non_differentiable_output_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The marked output has no history and stop_gradient=True in every step; its gradient in backward is zeros
+    of its dtype; in step 3 forward does not mark it (that step leaves the note, the output then trains as in
+    normal dispatch); the gradients equal jax.grad's."""
+
+    def script() -> list[Any]:
+        WithIndex.SEEN.clear()
+        x = paddle.to_tensor(X, stop_gradient=False)
+        out: list[Any] = []
+        for i in range(7):
+            WithIndex.MARK[0] = i != 3
+            y, idx = WithIndex.apply(x)
+            sg = idx.stop_gradient
+            y.mean().backward()
+            out.append([x.grad.numpy(), sg])
+            x.clear_grad()
+        WithIndex.MARK[0] = True
+        out.append(list(WithIndex.SEEN))
+        out.append(idx.numpy())
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    assert on[-2] == off[-2] == [([0, 0], "paddle.int64")] * 7
+    assert [sg for _, sg in on[:-2]] == [sg for _, sg in off[:-2]] == [True, True, True, False, True, True, True]
+    _close([g for g, _ in on[:-2]], [g for g, _ in off[:-2]])
+    for g, _ in on[:-2]:
+        np.testing.assert_allclose(g, _tanh_grad(X), rtol=1e-12)
+    np.testing.assert_array_equal(on[-1], np.argmax(X, axis=-1))
+    assert stats["steps"] == 4 and stats["materialised"] == 1  # steps 1, 2, 5, 6; step 3 left the note

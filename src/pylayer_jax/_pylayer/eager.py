@@ -198,11 +198,15 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
                 return out
         else:
             outs = _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
-            ok = outs is not None and not ctx._non_diff and not ctx._not_inplace and (not saved or _plain(saved))
+            nd = ctx._non_diff  # (outputs marked non-differentiable keep no edge, as wiring leaves them)
+            ok = (outs is not None and not ctx._not_inplace and (not saved or _plain(saved))
+                  and (not nd or _marked_among(nd, outs)))
             node = None
             if ok:
                 node = PyLayerNode(cls, ctx, slots, needs, flat, [None] * len(flat), outs,
                                    output_slots(out, _layer(cls))[0])
+                if nd:
+                    node.non_diff.update([j for j, o in enumerate(outs) if not _none_is(o, nd)])
             if _ev.EVENTS.apply_end(follow, ok, flat, outs if ok else out, node):
                 if saved:
                     _link_saved(saved, outs, outs)
@@ -240,7 +244,8 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         if common:
             plain = not ctx._not_inplace and _plain(saved)
         else:
-            plain = (fresh is not None and not ctx._non_diff and not ctx._not_inplace and _plain(saved)
+            plain = (fresh is not None and not ctx._not_inplace and _plain(saved)
+                     and (not ctx._non_diff or _marked_among(ctx._non_diff, fresh))
                      and len(new_flat) == len(fresh) and all(a is b for a, b in zip(new_flat, fresh)))
             t = fresh
         _ev.EVENTS.apply_noted(noting, cls, flat, needs, t, node if plain else None)
@@ -290,6 +295,22 @@ def _fresh_outputs(out: Any, inputs: Sequence[Any]) -> list[Any] | None:
             if out[j] is o:
                 return None
     return list(out)
+
+
+def _none_is(x: Any, items: Sequence[Any]) -> bool:
+    """Whether ``x`` is none of ``items`` (by identity: ``in`` would compare Tensors by value)."""
+    for t in items:
+        if t is x:
+            return False
+    return True
+
+
+def _marked_among(marked: Sequence[Any], outs: Sequence[Any]) -> bool:
+    """Whether each Tensor ``ctx.mark_non_differentiable`` got is one of the fresh outputs ``outs``."""
+    for t in marked:
+        if _none_is(t, outs):
+            return False
+    return True
 
 
 def _link_saved(saved: Any, out_flat: Sequence[Any], new_flat: Sequence[Any]) -> None:

@@ -196,7 +196,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree", "inner")
+                 "out_slot", "aval", "out_tree", "inner", "non_diff")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -213,6 +213,12 @@ class LayerEvent:
         self.aval = aval
         self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
         self.inner: tuple | None = None  # forward's calls as ``Inner`` events, where each was an op of its own
+        # with several outputs: those forward marked non-differentiable (they get no stub edge, as wiring gives them
+        # no edge), as the node's ``non_diff``
+        self.non_diff: frozenset[int] = _NO_OUTPUTS
+
+
+_NO_OUTPUTS: frozenset[int] = frozenset()
 
 
 class Callout:
@@ -789,7 +795,9 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
     lock = buf.lock
     lock.acquire()
     try:
-        if ok and type(outs) is list and len(outs) == ev.out_tree and _forward_recorded(step, buf, ev):
+        nd = ev.non_diff
+        if (ok and type(outs) is list and len(outs) == ev.out_tree and node.non_diff == nd
+                and _forward_recorded(step, buf, ev)):
             for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
                 v = o._v
                 if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None
@@ -797,6 +805,8 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
                     break
             else:
                 for j, o in enumerate(outs):
+                    if j in nd:  # marked non-differentiable: no edge, stop_gradient stays True
+                        continue
                     o._e = (step, (k, j))
                     o.stop_gradient = False
                 step.log.append((inputs, outs, node))  # under the lock: a materialise sees all or none

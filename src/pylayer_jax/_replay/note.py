@@ -208,6 +208,8 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
         ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                         n_refs - nr, (nc, ne, nr), tuple([v.idx for v in vs]), tuple([v.aval for v in vs]), len(vs))
         ev.inner = _checked_inner(inner, ev.calls, nc, nr)
+        if node.non_diff:
+            ev.non_diff = frozenset(node.non_diff)
         _add_event(ev, None, node, n_refs, [v.idx for v in vs])
         return
     v = vs[0]
