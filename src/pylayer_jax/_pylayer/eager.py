@@ -165,7 +165,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         raw = [t._e for t in flat]  # (read only where needed)
 
     m = modes
-    prev = m.grad_enabled
+    prev = grad_on  # (nothing above changes the mode)
     stack = m.pylayer_forward_ctx  # (the thread's own list, never rebound)
     depth = len(stack)
     try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)

@@ -1003,7 +1003,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             s.step, s.pos, s.plan = step, BEGIN, step.plan
             s.inner = None
         state = (co, made, grads)
-        if (nested or buf.done or lazy._local.__dict__.get("buf") is not buf or not step.live
+        # (a buffer not done is still this thread's current one: a new one is made only after a run)
+        if (nested or buf.done or not step.live
                 or len(buf.refs) != r0 + co.n_new or len(buf.calls) != c0 + len(co.calls)
                 or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
                 or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):

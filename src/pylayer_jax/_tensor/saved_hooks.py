@@ -124,13 +124,12 @@ class SavedSlot:
             return arr
         if self.edge is None:
             return Tensor(arr, self.stop_gradient)
-        t = Tensor(arr, False)
         node = self.edge[0]
         if type(node) is AccumulateGrad:  # a leaf that needs grad: share its accumulator
+            t = Tensor(arr, False)
             t._acc = node
-        else:
-            t._edge = self.edge
-        return t
+            return t
+        return Tensor(arr, False, self.edge)
 
 
 def check_unpacked(r: Any, shape: tuple, dtype: Any, unpack: Any) -> Any:
