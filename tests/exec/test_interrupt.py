@@ -203,7 +203,7 @@ def test_an_interrupted_compiled_run_completes_its_results() -> None:
         seen.append(len(args))
         raise KeyboardInterrupt
 
-    buf.memo = {tuple(i for i, r in enumerate(buf.refs) if r() is not None): interrupted}
+    buf.memo = {tuple(i for i, r in enumerate(buf.refs) if r() is not None): (interrupted, ())}
     buf.memo_at = (len(buf.calls), len(buf.ext))  # (the update, joined to the backward, is part of the program)
     with pytest.raises(KeyboardInterrupt):
         params[0].numpy()

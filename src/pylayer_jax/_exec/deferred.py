@@ -169,7 +169,8 @@ class _Buffer:
         # held while recording into or running the buffer: a reader in another thread waits for the run
         self.lock = threading.RLock()
         self.owner = threading.get_ident()  # the thread recording into it (see ``Tensor._value``)
-        # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> its compiled program
+        # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> (its compiled
+        # program, the indices of its inputs that are Python numbers)
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``
         self.checks: list[tuple[Any, Callable[[Any], None]]] = []
@@ -345,7 +346,8 @@ class _Buffer:
                             break
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
-                outs = prog(*_device_numbers(self.ext))
+                prog, numbers = prog
+                outs = prog(*_device_numbers(self.ext, numbers)) if numbers else prog(*self.ext)
             elif len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
@@ -354,13 +356,15 @@ class _Buffer:
                 key = (tuple(calls), live, tuple(self.ext_avals))
                 outs = _execute(key, self.ext, compile_ok)
                 if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
-                    # (not a quick one: it is replaced if it repeats)
+                    # (not a quick one: it is replaced if it repeats) with where its Python numbers are: the inputs
+                    # of a replayed step have the noted avals, a number's its type
+                    entry = (_PROGRAMS[key], tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int]))
                     if tail is None:
-                        memo[live] = _PROGRAMS[key]
+                        memo[live] = entry
                     else:
                         tails = memo.setdefault((live, len(tail[0])), [])
                         if len(tails) < 8:
-                            tails.append((list(tail[0]), list(tail[1]), _PROGRAMS[key]))
+                            tails.append((list(tail[0]), list(tail[1]), entry))
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say); a result with a
@@ -385,11 +389,12 @@ _NUMBERS_SEEN: dict[tuple, bool] = {}
 _MAX_NUMBERS = 1024
 
 
-def _device_numbers(ext: list[Any]) -> list[Any]:
+def _device_numbers(ext: list[Any], at: Sequence[int] | None = None) -> list[Any]:
     """``ext`` with each int or float seen in an earlier run replaced by its device array (same aval, same
-    program: jit reuses the executable it compiled for the number)."""
+    program: jit reuses the executable it compiled for the number). ``at``: the indices to look at (all: None)."""
     out = None
-    for i, e in enumerate(ext):
+    for i in range(len(ext)) if at is None else at:
+        e = ext[i]
         t = type(e)
         if t is not float and t is not int:
             continue
