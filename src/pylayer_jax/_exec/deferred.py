@@ -296,7 +296,8 @@ class _Buffer:
         return out
 
     def _drop(self) -> None:
-        """A buffer that ran keeps only its error, not its inputs."""
+        """A buffer that ran keeps only its error, not its inputs. (Its lists are one shared empty list: whatever
+        adds to a buffer checks under its lock that it has not run, ``done``.)"""
         self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
         self.ext_ids = {}
         self.fallback = None
@@ -1000,7 +1001,17 @@ def add_check(result: Any, fail: Callable[[Any], None]) -> None:
     if not leaves or type(leaves[0]) is not Pending:
         fail(result)
         return
-    leaves[0].buf.checks.append((result, fail))
+    buf = leaves[0].buf
+    lock = buf.lock
+    lock.acquire()  # (a run takes the buffer's checks under its lock)
+    try:
+        if not buf.done:
+            buf.checks.append((result, fail))
+            return
+    finally:
+        lock.release()
+    # another thread ran the buffer since ``result`` was recorded (it read a value): the check is made now, once
+    fail(jax.tree_util.tree_map(concrete, result))
 
 
 def call_tree(fn: Callable[..., Any], *args: Any) -> Any:
