@@ -478,6 +478,14 @@ def may_note(s: _State) -> bool:
     return s.rec is not None or (s.pos is BEGIN and s.step is None)
 
 
+def _same_key(noted: tuple, key: tuple) -> bool:
+    """Whether an op's kernel key (its attributes, tree and default dtype) is the noted one."""
+    try:
+        return noted == key
+    except Exception:  # an attribute whose comparison raises: not the noted call
+        return False
+
+
 def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     """The op event (``StepEvents.op``): replay one op of the noted step; its Tensor, or None (then dispatch
     normally).
@@ -519,13 +527,8 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     if key is None:
         if ev.plain is None or ev.plain != _dtypes._default.name:
             return _off_note(leaves)
-    else:
-        try:
-            same = ev.key == key
-        except Exception:  # an attribute whose comparison raises: not the noted call
-            same = False
-        if not same:
-            return _off_note(leaves)
+    elif not _same_key(ev.key, key):
+        return _off_note(leaves)
     # the checks run under the buffer's lock: arrays new to the buffer are entered as they are checked (as normal
     # dispatch enters them: in order, an array used twice once) and taken out again if a later input differs
     lock = buf.lock
@@ -582,18 +585,9 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
             or lazy._local.__dict__.get("buf") is not buf):
         s.inner = None
         return None
-    if key is None:
-        if ev.plain is None or ev.plain != _dtypes._default.name:
-            s.inner = None
-            return None
-    else:
-        try:
-            same = ev.key == key
-        except Exception:  # an attribute whose comparison raises: not the noted call
-            same = False
-        if not same:
-            s.inner = None
-            return None
+    if (ev.plain is None or ev.plain != _dtypes._default.name) if key is None else not _same_key(ev.key, key):
+        s.inner = None
+        return None
     lock = buf.lock
     lock.acquire()
     try:
