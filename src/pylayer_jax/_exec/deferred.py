@@ -270,7 +270,7 @@ class _Buffer:
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
-            checks, self.checks = self.checks, []
+            checks = self.checks  # (``_drop`` gives the buffer an empty list)
             self._drop()
             for result, fail in checks:  # an input's values broke an op's rule: raised now, once
                 fail(jax.tree_util.tree_map(concrete, result))

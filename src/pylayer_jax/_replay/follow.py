@@ -69,6 +69,7 @@ STATS = {"steps": 0, "materialised": 0}
 _LIVE: dict[int, Any] = {}
 
 _ArrayImpl = lazy._ArrayImpl
+_DEAD = lazy._DEAD  # (a result slot nobody holds yet)
 _wref = weakref.ref
 # kinds of input source in a note
 IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
@@ -537,7 +538,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves)
         calls = buf.calls
-        n_calls, n_ext = len(calls), len(buf.ext)  # (``buf.size()``, written out: every replayed op)
+        n_ext = len(buf.ext)
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
                 if ev.out_tree is not None:  # several outputs, each with its stub edge (none for a plain event)
@@ -556,10 +557,10 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
                 out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain event: no node, no edge)
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
                 return out
-            lazy.rollback(buf, (n_calls, n_refs, n_ext))  # the op differs: the arrays it entered come out again
-        except BaseException:  # interrupted before the event was whole: the buffer as it was
-            if len(log) == k:
-                lazy.rollback(buf, (n_calls, n_refs, n_ext))
+            lazy.rollback(buf, (len(calls), n_refs, n_ext))  # the op differs: the arrays it entered come out again
+        except BaseException:  # interrupted before the event was whole: the buffer as it was (its call, if appended,
+            if len(log) == k:  # is the last: each event's call is its own tuple)
+                lazy.rollback(buf, (len(calls) - (len(calls) > 0 and calls[-1] is ev.call), n_refs, n_ext))
             raise
     finally:
         lock.release()
@@ -886,8 +887,9 @@ def try_backward(t: Any) -> bool:
         if ok:
             for v, aval in new:
                 buf.enter(v, aval)
-            if state is None:
-                buf.extend_calls(b.calls, b.n_new)
+            if state is None:  # (``buf.extend_calls(b.calls, b.n_new)``, written out: every replayed step)
+                buf.calls.extend(b.calls)
+                buf.refs.extend([_DEAD] * b.n_new)
             else:
                 buf.extend_calls(*b.segs[-1])
             memo = buf.use_programs(plan.programs)

@@ -82,12 +82,15 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     """
     n = op.n_in
     na = len(args)
-    checks = op.checks
-    if (checks is not None and op.check_always and na == n and type(args[0]) is Tensor
-            and getattr(checks, "int_base_only", False) and args[0]._v.dtype in _FLOATING):
-        checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
-    if kwargs or na < n or (checks is not None and (na > n or op.check_always)):
+    if kwargs or na < n:
         return _general(op, args, kwargs)
+    checks = op.checks
+    if checks is not None:
+        if (op.check_always and na == n and type(args[0]) is Tensor and getattr(checks, "int_base_only", False)
+                and args[0]._v.dtype in _FLOATING):
+            checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
+        elif na > n or op.check_always:
+            return _general(op, args, kwargs)
     if na == n:  # (a step-event observer may answer the call: a replayed step)
         t = _ev.EVENTS.op(op, None, args)
         if t is not None:
