@@ -283,7 +283,7 @@ class Tensor:
         """
         if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
             modes.capture.backward_called()
-        if self.stop_gradient:
+        if self._sg:  # (``stop_gradient``'s slot)
             if isinstance(grad_tensor, Tensor):
                 from .backward_entry import _seed  # (the entry points import this module)
 
