@@ -360,3 +360,38 @@ def test_a_replayed_step_with_constant_numbers_computes_what_immediate_runs_do(m
     want, w_want = run()
     np.testing.assert_allclose([v for v, _ in got], [v for v, _ in want], rtol=1e-6)
     np.testing.assert_allclose(w, w_want, rtol=1e-6)
+
+
+_NEGATIVE = jax.jit(lambda v: (jnp.any(v < 0), jnp.min(v)))
+
+
+def test_a_value_check_whose_buffer_another_thread_ran_meanwhile_still_raises() -> None:
+    # a value check is recorded (``call``), then added to its buffer (``add_check``); a reader in another thread may
+    # run the buffer in between: the check must still be made (it was once appended to the ran buffer's emptied
+    # lists, shared by all of them, and never made)
+    _lazy.flush()
+    v = paddle.to_tensor([1.0, -2.0, 3.0], stop_gradient=False) * 1  # deferred
+    result = _lazy.call(_NEGATIVE, [v._v])
+    buf = result[0].buf
+    seen = []
+
+    def fail(r: tuple) -> None:
+        seen.append(float(r[1]))
+        if bool(r[0]):
+            raise ValueError(f"negative value {float(r[1])}")
+
+    reader = threading.Thread(target=buf.run)
+    reader.start()
+    reader.join()
+    assert buf.done
+    with pytest.raises(ValueError, match="negative value -2.0"):
+        _lazy.add_check(result, fail)
+    assert seen == [-2.0]
+    assert buf.calls == [] and buf.ext == [] and buf.refs == [] and buf.checks == []  # nothing entered a ran buffer
+    # a check added before the run is made by the run, once
+    w = paddle.to_tensor([4.0, -5.0], stop_gradient=False) * 1
+    r2 = _lazy.call(_NEGATIVE, [w._v])
+    _lazy.add_check(r2, fail)
+    with pytest.raises(ValueError, match="negative value -5.0"):
+        w.numpy()
+    assert seen == [-2.0, -5.0]

@@ -152,8 +152,8 @@ def test_a_replayed_step_whose_program_another_thread_evicted_still_runs_right(
     t = Trainer(4, 8)
     for _ in range(6):  # replayed, its program remembered by the note
         t.step(8)
-    assert any(type(p) is not deferred._Quick for p in follow.st.plan.programs.values())
-    noted = list(follow.st.plan.programs.values())
+    noted = [prog for prog, _ in follow.st.plan.programs.values()]  # (each with where its numbers go)
+    assert any(type(p) is not deferred._Quick for p in noted)
 
     def other_thread() -> None:  # other steps, other shapes: this thread's programs are evicted
         follow.reset()

@@ -463,3 +463,45 @@ def test_a_step_left_halfway_in_a_thread_that_ends_keeps_nothing_alive() -> None
     gc.collect()
     assert _replay.STATS["steps"] - before >= 3
     assert refs["h"]() is None and refs["w"]() is None
+
+
+class _Unorderable:
+    """An attribute value whose comparison raises (as a multi-element array's truth value does)."""
+
+    def __hash__(self) -> int:
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("the truth value of this attribute is ambiguous")
+
+
+def test_an_op_whose_attributes_cannot_be_compared_leaves_the_note_and_runs_normally() -> None:
+    # the noted key of ``paddle.sum(h, axis=1)`` (an attribute) is made to hold a value whose comparison raises: the
+    # replayed step takes the op as not the noted one (no error), leaves its note and computes what jax.grad computes
+    x_np = np.random.default_rng(3).standard_normal((4, 3))
+    w_np = np.random.default_rng(4).standard_normal((3, 2))
+    x, w = paddle.to_tensor(x_np), paddle.to_tensor(w_np, stop_gradient=False)
+    ref = np.asarray(jax.grad(lambda v: jnp.mean(jnp.sum(jnp.tanh(jnp.asarray(x_np) @ v), axis=1)))(jnp.asarray(w_np)))
+
+    def step() -> None:
+        paddle.sum(paddle.tanh(paddle.matmul(x, w)), axis=1).mean().backward()
+        np.testing.assert_allclose(w.grad.numpy(), ref, rtol=1e-12)
+        w.clear_grad()
+
+    for _ in range(3):
+        step()
+    plan = _replay.st.plan
+    summed = [ev for ev in plan.events if ev.key[1] or ev.key[2]]  # the op with an attribute
+    assert len(summed) == 1
+    key = summed[0].key
+    assert _replay._same_key(key, key)
+    summed[0].key = (key[0], tuple(_Unorderable() for _ in key[1]), tuple((k, _Unorderable()) for k, _ in key[2]),
+                     key[3])
+    assert not _replay._same_key(summed[0].key, key)
+    before = dict(_replay.STATS)
+    step()
+    assert _replay.STATS["materialised"] == before["materialised"] + 1  # it left the note at that op
+    assert _replay.STATS["steps"] == before["steps"]
+    for _ in range(3):  # noted afresh, then replayed again
+        step()
+    assert _replay.STATS["steps"] > before["steps"]

@@ -169,7 +169,8 @@ class _Buffer:
         # held while recording into or running the buffer: a reader in another thread waits for the run
         self.lock = threading.RLock()
         self.owner = threading.get_ident()  # the thread recording into it (see ``Tensor._value``)
-        # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> its compiled program
+        # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> (its compiled
+        # program, the indices of its inputs that are Python numbers)
         self.memo: dict[tuple, Any] | None = None
         # (Pending results of a recorded value check, the function raising its error): see ``add_check``
         self.checks: list[tuple[Any, Callable[[Any], None]]] = []
@@ -269,7 +270,7 @@ class _Buffer:
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
-            checks, self.checks = self.checks, []
+            checks = self.checks  # (``_drop`` gives the buffer an empty list)
             self._drop()
             for result, fail in checks:  # an input's values broke an op's rule: raised now, once
                 fail(jax.tree_util.tree_map(concrete, result))
@@ -295,7 +296,8 @@ class _Buffer:
         return out
 
     def _drop(self) -> None:
-        """A buffer that ran keeps only its error, not its inputs."""
+        """A buffer that ran keeps only its error, not its inputs. (Its lists are one shared empty list: whatever
+        adds to a buffer checks under its lock that it has not run, ``done``.)"""
         self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
         self.ext_ids = {}
         self.fallback = None
@@ -345,7 +347,8 @@ class _Buffer:
                             break
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
-                outs = prog(*_device_numbers(self.ext))
+                prog, numbers = prog
+                outs = prog(*_device_numbers(self.ext, numbers)) if numbers else prog(*self.ext)
             elif len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
@@ -354,13 +357,15 @@ class _Buffer:
                 key = (tuple(calls), live, tuple(self.ext_avals))
                 outs = _execute(key, self.ext, compile_ok)
                 if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
-                    # (not a quick one: it is replaced if it repeats)
+                    # (not a quick one: it is replaced if it repeats) with where its Python numbers are: the inputs
+                    # of a replayed step have the noted avals, a number's its type
+                    entry = (_PROGRAMS[key], tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int]))
                     if tail is None:
-                        memo[live] = _PROGRAMS[key]
+                        memo[live] = entry
                     else:
                         tails = memo.setdefault((live, len(tail[0])), [])
                         if len(tails) < 8:
-                            tails.append((list(tail[0]), list(tail[1]), _PROGRAMS[key]))
+                            tails.append((list(tail[0]), list(tail[1]), entry))
         except Exception as e:
             self.error = e
             # keep what does not depend on the failing call (a parameter updated beside it, say); a result with a
@@ -385,11 +390,12 @@ _NUMBERS_SEEN: dict[tuple, bool] = {}
 _MAX_NUMBERS = 1024
 
 
-def _device_numbers(ext: list[Any]) -> list[Any]:
+def _device_numbers(ext: list[Any], at: Sequence[int] | None = None) -> list[Any]:
     """``ext`` with each int or float seen in an earlier run replaced by its device array (same aval, same
-    program: jit reuses the executable it compiled for the number)."""
+    program: jit reuses the executable it compiled for the number). ``at``: the indices to look at (all: None)."""
     out = None
-    for i, e in enumerate(ext):
+    for i in range(len(ext)) if at is None else at:
+        e = ext[i]
         t = type(e)
         if t is not float and t is not int:
             continue
@@ -995,7 +1001,17 @@ def add_check(result: Any, fail: Callable[[Any], None]) -> None:
     if not leaves or type(leaves[0]) is not Pending:
         fail(result)
         return
-    leaves[0].buf.checks.append((result, fail))
+    buf = leaves[0].buf
+    lock = buf.lock
+    lock.acquire()  # (a run takes the buffer's checks under its lock)
+    try:
+        if not buf.done:
+            buf.checks.append((result, fail))
+            return
+    finally:
+        lock.release()
+    # another thread ran the buffer since ``result`` was recorded (it read a value): the check is made now, once
+    fail(jax.tree_util.tree_map(concrete, result))
 
 
 def call_tree(fn: Callable[..., Any], *args: Any) -> Any:

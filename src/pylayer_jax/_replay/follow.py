@@ -69,6 +69,7 @@ STATS = {"steps": 0, "materialised": 0}
 _LIVE: dict[int, Any] = {}
 
 _ArrayImpl = lazy._ArrayImpl
+_DEAD = lazy._DEAD  # (a result slot nobody holds yet)
 _wref = weakref.ref
 # kinds of input source in a note
 IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
@@ -469,7 +470,7 @@ def _begin() -> Step | None:
 
 def _trains(args: Sequence[Any]) -> bool:
     for t in args:
-        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t.stop_gradient:
+        if (type(t) is Tensor or type(t) in EAGER_TYPES) and not t._sg:  # (``stop_gradient``'s slot)
             return True
     return False
 
@@ -482,6 +483,14 @@ def may_begin(s: _State) -> bool:
 def may_note(s: _State) -> bool:
     """A note is being taken, or may begin with the next event."""
     return s.rec is not None or (s.pos is BEGIN and s.step is None)
+
+
+def _same_key(noted: tuple, key: tuple) -> bool:
+    """Whether an op's kernel key (its attributes, tree and default dtype) is the noted one."""
+    try:
+        return noted == key
+    except Exception:  # an attribute whose comparison raises: not the noted call
+        return False
 
 
 def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
@@ -517,20 +526,16 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     buf = step.buf
     m = modes
     refs = buf.refs
+    n_refs = ev.slot
     # (a buffer not done is still this thread's current one: a new one is made only after a run)
     if (ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None
-            or buf.done or len(refs) != ev.slot or len(leaves) != ev.n_in):
+            or len(refs) != n_refs or len(leaves) != ev.n_in):  # (a buffer done: under the lock, below)
         return _off_note(leaves)
     if key is None:
         if ev.plain is None or ev.plain != _dtypes._default.name:
             return _off_note(leaves)
-    else:
-        try:
-            same = ev.key == key
-        except Exception:  # an attribute whose comparison raises: not the noted call
-            same = False
-        if not same:
-            return _off_note(leaves)
+    elif not _same_key(ev.key, key):
+        return _off_note(leaves)
     # the checks run under the buffer's lock: arrays new to the buffer are entered as they are checked (as normal
     # dispatch enters them: in order, an array used twice once) and taken out again if a later input differs
     lock = buf.lock
@@ -538,7 +543,8 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     try:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves)
-        at = (len(buf.calls), len(refs), len(buf.ext))  # (``buf.size()``, written out: every replayed op)
+        calls = buf.calls
+        n_ext = len(buf.ext)
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
                 if ev.out_tree is not None:  # several outputs, each with its stub edge (none for a plain event)
@@ -550,16 +556,17 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
                                 for j, av in enumerate(ev.aval)]
                     log.append((leaves, outs))
                     return jax.tree_util.tree_unflatten(ev.out_tree, outs)
-                if ev.needs is None:  # a plain event: no node, no edge
-                    out = Tensor(buf.append_call(ev.call, ev.aval))
-                else:
-                    out = Tensor(buf.append_call(ev.call, ev.aval), False, (step, k))
+                # (``buf.append_call(ev.call, ev.aval)``, written out: every replayed op) the slot last
+                p = Pending(ev.aval, buf, n_refs)
+                calls.append(ev.call)
+                refs.append(_wref(p))
+                out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain event: no node, no edge)
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
                 return out
-            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
-        except BaseException:  # interrupted before the event was whole: the buffer as it was
-            if len(log) == k:
-                lazy.rollback(buf, at)
+            lazy.rollback(buf, (len(calls), n_refs, n_ext))  # the op differs: the arrays it entered come out again
+        except BaseException:  # interrupted before the event was whole: the buffer as it was (its call, if appended,
+            if len(log) == k:  # is the last: each event's call is its own tuple)
+                lazy.rollback(buf, (len(calls) - (len(calls) > 0 and calls[-1] is ev.call), n_refs, n_ext))
             raise
     finally:
         lock.release()
@@ -585,18 +592,9 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
             or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in):
         s.inner = None
         return None
-    if key is None:
-        if ev.plain is None or ev.plain != _dtypes._default.name:
-            s.inner = None
-            return None
-    else:
-        try:
-            same = ev.key == key
-        except Exception:  # an attribute whose comparison raises: not the noted call
-            same = False
-        if not same:
-            s.inner = None
-            return None
+    if (ev.plain is None or ev.plain != _dtypes._default.name) if key is None else not _same_key(ev.key, key):
+        s.inner = None
+        return None
     lock = buf.lock
     lock.acquire()
     try:
@@ -640,63 +638,67 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
 def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
     """Whether ``inputs`` come from where the note's ``srcs`` say.
 
-    ``enter``: an op's inputs, whose outside arrays must be the noted buffer inputs (an array new to the buffer
-    is entered here, as normal dispatch enters it: in order, an array used twice once; the caller holds the
+    ``enter``: an op's inputs, whose outside arrays (and numbers) must be the noted buffer inputs (one new to the
+    buffer is entered here, as normal dispatch enters it: in order, an array used twice once; the caller holds the
     lock and takes them out again if the op does not match). Else an apply's inputs, whose outside arrays need
     only the noted shape and dtype (its forward enters what it uses).
     """
     log = step.log
     leaf_refs = step.leaf_refs
+    ext = buf.ext
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
-        if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
-            if kind == ARRAY and type(t) is _ArrayImpl and enter:  # a new array each step (a fresh random key)
-                if _aval(t) != av or not buf.enter_at(t, av, j):
-                    return False
-                continue
-            if kind != SCALAR or type(t) is not av or not enter:
-                return False
-            if type(t) is int and not -(2**63) <= t < 2**63:
-                return False
-            if not buf.enter_at(t, av, j):  # the same object already a buffer input (as normal dispatch shares it)
-                return False
-            continue
-        if kind == SCALAR:
-            return False
         if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
+            if type(t) is not tensor_type and not isinstance(t, tensor_type):
+                return False
             r = log[n][1] if av is None else log[n][1][av]
             # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
-            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t.stop_gradient != sg:
+            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t._sg is not sg:
                 return False
+            continue
+        if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
+            if not enter:
+                return False
+            if kind == ARRAY and type(t) is _ArrayImpl:  # a new array each step (a fresh random key)
+                if _aval(t) != av:
+                    return False
+            elif kind != SCALAR or type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
+                return False
+            if not buf.enter_at(t, av, j):  # (the same number object already a buffer input is shared, as normal
+                return False  # dispatch shares it)
             continue
         if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
             return False
         v = t._v
-        if kind == OUTSIDE:
-            vav = None
-            if type(v) is not _ArrayImpl:
-                if type(v) is not Pending or type(v.array) is not _ArrayImpl:
-                    return False
-                vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
-                v = v.array
-            if t.stop_gradient != sg or (not sg and t._e is not None):
+        if kind != OUTSIDE:
+            if (kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
+                    or t._sg is not sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
                 return False
-            if not enter:
-                if (_aval(v) if vav is None else vav) != av:
-                    return False
-            else:
-                ext = buf.ext  # (read here; entering is the buffer's: ``enter_at``)
-                if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
-                    if ext[j] is not v:
-                        return False
-                else:  # new to the buffer, where the note has it, of the noted shape and dtype
-                    if vav is None:
-                        c = _AVALS.get(id(v))
-                        vav = c[1] if c is not None and c[0]() is v else _aval(v)
-                    if vav != av or not buf.enter_at(v, av, j):
-                        return False
-        elif (type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
-              or t.stop_gradient != sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
+            continue
+        vav = None
+        if type(v) is not _ArrayImpl:
+            if type(v) is not Pending or type(v.array) is not _ArrayImpl:
+                return False
+            vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
+            v = v.array
+        if t._sg is not sg or (not sg and t._e is not None):
             return False
+        if not enter:
+            if (_aval(v) if vav is None else vav) != av:
+                return False
+            continue
+        if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
+            if ext[j] is not v:
+                return False
+            continue
+        if vav is None:  # new to the buffer: of the noted shape and dtype
+            c = _AVALS.get(id(v))
+            vav = c[1] if c is not None and c[0]() is v else _aval(v)
+        ids = buf.ext_ids
+        if vav != av or j != len(ext) or id(v) in ids:  # ... where normal dispatch enters it: the next index
+            return False
+        ids[id(v)] = j  # (``buf.enter_at(v, av, j)``, written out: every outside input of every replayed op)
+        ext.append(v)
+        buf.ext_avals.append(av)
     return True
 
 
@@ -827,7 +829,7 @@ def try_backward(t: Any) -> bool:
     b = plan.bwd
     e = t._e
     buf = step.buf
-    if (len(step.log) != len(plan.events) or e is None or e[0] is not step or e[1] != b.root or t.stop_gradient
+    if (len(step.log) != len(plan.events) or e is None or e[0] is not step or e[1] != b.root or t._sg
             or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != b.n_refs
             or len(buf.calls) != b.n_calls or len(buf.ext) != b.n_ext):
         return False
@@ -895,15 +897,19 @@ def try_backward(t: Any) -> bool:
         if ok:
             for v, aval in new:
                 buf.enter(v, aval)
-            if state is None:
-                buf.extend_calls(b.calls, b.n_new)
+            if state is None:  # (``buf.extend_calls(b.calls, b.n_new)``, written out: every replayed step)
+                buf.calls.extend(b.calls)
+                buf.refs.extend([_DEAD] * b.n_new)
             else:
                 buf.extend_calls(*b.segs[-1])
             memo = buf.use_programs(plan.programs)
             if made is None:
+                refs = buf.refs
                 for acc, (_, slot, aval) in zip(accs, b.leaves):
-                    if slot >= 0:
-                        acc.grad = buf.pending(slot, aval)
+                    if slot >= 0:  # (``buf.pending(slot, aval)``, written out: every leaf of every replayed step)
+                        p = Pending(aval, buf, slot)
+                        refs[slot] = _wref(p)
+                        acc.grad = p
             else:
                 for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
                     if slot >= 0 and not written[i]:

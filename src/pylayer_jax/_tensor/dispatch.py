@@ -81,13 +81,17 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
     n = op.n_in
-    checks = op.checks
-    if (checks is not None and op.check_always and len(args) == n and type(args[0]) is Tensor
-            and getattr(checks, "int_base_only", False) and args[0]._v.dtype in _FLOATING):
-        checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
-    if kwargs or len(args) < n or (checks is not None and (len(args) > n or op.check_always)):
+    na = len(args)
+    if kwargs or na < n:
         return _general(op, args, kwargs)
-    if len(args) == n:  # (a step-event observer may answer the call: a replayed step)
+    checks = op.checks
+    if checks is not None:
+        if (op.check_always and na == n and type(args[0]) is Tensor and getattr(checks, "int_base_only", False)
+                and args[0]._v.dtype in _FLOATING):
+            checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
+        elif na > n or op.check_always:
+            return _general(op, args, kwargs)
+    if na == n:  # (a step-event observer may answer the call: a replayed step)
         t = _ev.EVENTS.op(op, None, args)
         if t is not None:
             return t
@@ -102,7 +106,7 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
             arrays.append(t)
             continue
         arrays.append(t._v)
-    if len(args) == n:
+    if na == n:
         return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
     attrs = args[n:]
     for a in attrs:  # plain scalar attributes (``x * 2.0`` is scale(x, 2.0)) need no normalising

@@ -231,8 +231,11 @@ class Tensor:
             if acc is not None and acc.grad is not None:
                 acc.grad = ZEROED if set_to_zero else None
             # (the Tensor ``.grad`` made for the cleared gradient no longer holds it: a step's program that runs
-            # after ``clear_grad`` does not return it, as it does not when ``.grad`` was not read)
-            self._grad_t = None
+            # after ``clear_grad`` does not return it, as it does not when ``.grad`` was not read; one holding an
+            # array, which keeps no result of a run to come, is kept for the next read of the zeros)
+            gt = self._grad_t
+            if gt is not None and type(gt._v) is Pending:
+                self._grad_t = None
         elif self._retained is not None:
             self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
 
@@ -280,7 +283,7 @@ class Tensor:
         """
         if modes.capture is not None:  # inside jit.to_static: the function is a whole training step
             modes.capture.backward_called()
-        if self.stop_gradient:
+        if self._sg:  # (``stop_gradient``'s slot)
             if isinstance(grad_tensor, Tensor):
                 from .backward_entry import _seed  # (the entry points import this module)
 
