@@ -10,9 +10,12 @@ batch of each kept), by wall time and by this thread's CPU time:
   with ``--full`` also each with its update recorded in full every step (``full``) and, besides, each parameter
   updated apart (``per-param``);
 - each one's compiled XLA program alone (the step's arrays fed straight to it, as ``floor.py`` does);
-- JAX (+ optax) doing the same work in one ``jax.jit``.
+- JAX (+ optax) doing the same work in one ``jax.jit``;
+- with ``--base REV``, the same steps (none, SGD, AdamW where it has it) of the package at commit ``REV``, exported
+  beside the working tree as ``pylayer_jax_base`` (``ab_steps.export``) and timed in the same rounds: what the update
+  costs against another version's (``--base 70c0111^``: the plain SGD before the optimizers were rebuilt on optax).
 
-    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--apart] [--full] [--profile]
+    python benchmarks/opt_cost.py [--rounds N] [--size 64x8] [--apart] [--full] [--profile] [--base REV]
 
 ``--profile`` prints, per optimizer, the Python functions one step calls (cProfile, per step).
 """
@@ -21,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import os
 import pstats
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +39,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from _workloads import mlp_opt_step, optimizers  # noqa: E402
+from ab_steps import export  # noqa: E402
 from bench import OPTAX, jax_mlp_loss, jax_step  # noqa: E402
 from floor import program_alone_fn  # noqa: E402
 
@@ -70,6 +76,21 @@ def cases(x_np: Any, p_np: list[Any], full: bool = False, apart: bool = False) -
     jg = jax.jit(jax.grad(jax_mlp_loss))
     jp0 = [jnp.asarray(p) for p in p_np]
     out["JAX none"] = lambda: jg(jp0, jx)
+    return out
+
+
+def base_cases(rev: str, where: str, x_np: Any, p_np: list[Any]) -> dict[str, Callable[[], Any]]:
+    """The steps of ``cases`` (none and each optimizer the package at ``rev`` has) of the package at ``rev``, exported
+    under ``where``."""
+    export(rev, where)
+    sys.path.insert(0, where)
+    base = importlib.import_module("pylayer_jax_base")
+    x = base.to_tensor(x_np)
+    out = {"base none": mlp_opt_step(base, x, [base.to_tensor(p, stop_gradient=False) for p in p_np])}
+    for name, make in optimizers(base).items():
+        if hasattr(base.optimizer, name):
+            ps = [base.to_tensor(p, stop_gradient=False) for p in p_np]
+            out["base " + name] = mlp_opt_step(base, x, ps, make(ps))
     return out
 
 
@@ -134,18 +155,31 @@ def main() -> None:
                     help="also time each optimizer with its update run after the backward's program, not joined")
     ap.add_argument("--full", action="store_true",
                     help="also time each optimizer with its update recorded in full every step, and also per parameter")
+    ap.add_argument("--base", default=None, metavar="REV",
+                    help="also time the steps of the package at commit REV, in the same rounds (e.g. 70c0111^)")
     args = ap.parse_args()
+    if args.base is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            report(args, tmp)
+    else:
+        report(args, None)
+
+
+def report(args: argparse.Namespace, tmp: str | None) -> None:
+    """Time the cases (with the package at ``args.base`` exported under ``tmp``) and print the table."""
     b, h = (int(v) for v in args.size.split("x"))
     rng = np.random.default_rng(0)
     x_np = rng.random((b, h), np.float32)
     p_np = [rng.random(s, np.float32) * 0.1 for s in [(h, h), (h,), (h, h), (h,)]]
     fns = cases(x_np, p_np, args.full, args.apart)
+    if tmp is not None:
+        fns.update(base_cases(args.base, tmp, x_np, p_np))
     if args.profile:
         for k in ("none", *OPTAX):
             print(f"\n== {k}")
             profile(fns[k])
         return
-    for k in [k for k in fns if not k.startswith("JAX")]:
+    for k in [k for k in fns if not k.startswith(("JAX", "base"))]:
         prog, ext = program_alone_fn(fns[k])
         fns[f"XLA {k}"] = (lambda prog=prog, ext=ext: prog(*ext)[0])
     for fn in fns.values():  # each case's steady state (the program compiled, the step replayed), unsynced
@@ -166,6 +200,11 @@ def main() -> None:
                   f"{res['XLA ' + name + ' apart'][0]:.1f} µs")
     w, c, _ = res["AdamW"]
     print(f"AdamW/SGD: {w / res['SGD'][0]:.2f}x (wall), {c / res['SGD'][1]:.2f}x (cpu)")
+    if args.base is not None:
+        for name in ("none", *OPTAX):
+            if "base " + name in res:
+                (w, c, _), (bw, bc, _) = res[name], res["base " + name]
+                print(f"{name} vs {args.base}: {w / bw:.2f}x (wall), {c / bc:.2f}x (cpu)")
 
 
 if __name__ == "__main__":

@@ -534,43 +534,74 @@ def join_known(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], aval
     None (nothing recorded) when ``buf`` is no longer cut or an input is not a Pending of ``buf`` or an array.
 
     What ``call`` records, without inferring the signature: a step that repeats (an optimizer's update) costs a
-    few list operations per input."""
+    few list operations per input. A step that repeats the last join of ``fn`` exactly (a replayed training step:
+    the buffer of the same size, each input where the last one's was: the same result slots, the same buffer
+    inputs, the new inputs new to the buffer) records the last one's entry again (``_JOINED``), checked input by
+    input without building it, and the run then finds the entry of its program by identity."""
     lock = buf.lock
     lock.acquire()
     try:
         if buf.done or not buf.cut or _local.__dict__.get("buf") is not buf:
             return None
         ids = buf.ext_ids
-        n_ext = len(buf.ext)
-        refs: list[int] = []
-        new: list[tuple[Any, Any]] = []
-        new_ids: dict[int, int] = {}
-        for a, av in zip(leaves, avals):
-            ta = type(a)
-            if ta is Pending:
-                if a.buf is not buf or a.array is not None:
-                    return None
-                refs.append(a.idx)
-                continue
-            if ta is not _ArrayImpl and ta is not float:
-                return None
-            k = id(a)
-            j = ids.get(k)
-            if j is None:
-                j = new_ids.get(k)
-                if j is None:
-                    j = new_ids[k] = n_ext + len(new)
-                    new.append((a, av))
-            refs.append(-1 - j)
+        ext = buf.ext
+        n_ext = len(ext)
         base = len(buf.refs)
+        entry = None
+        last = _JOINED.get(fn)
+        if (last is not None and last[1] == n_ext and last[2] == base and len(leaves) == len(last[0][2])
+                and last[0][3] == len(out_avals)):
+            entry = last[0]
+            new = []
+            for a, av, r in zip(leaves, avals, entry[2]):
+                if r >= 0:  # the result in slot r, not computed yet
+                    if type(a) is not Pending or a.buf is not buf or a.idx != r or a.array is not None:
+                        entry = None
+                        break
+                elif r >= -n_ext:  # an input of the buffer already: that very one
+                    if ext[-1 - r] is not a:
+                        entry = None
+                        break
+                else:  # a new input, entered in order
+                    ta = type(a)
+                    if -1 - r != n_ext + len(new) or (ta is not _ArrayImpl and ta is not float) or id(a) in ids:
+                        entry = None
+                        break
+                    new.append((a, av))
+            if entry is not None and len(new) > 1 and len({id(a) for a, _ in new}) != len(new):
+                entry = None  # (the same object twice: entered once)
+        if entry is None:
+            refs: list[int] = []
+            new = []
+            new_ids: dict[int, int] = {}
+            for a, av in zip(leaves, avals):
+                ta = type(a)
+                if ta is Pending:
+                    if a.buf is not buf or a.array is not None:
+                        return None
+                    refs.append(a.idx)
+                    continue
+                if ta is not _ArrayImpl and ta is not float:
+                    return None
+                k = id(a)
+                j = ids.get(k)
+                if j is None:
+                    j = new_ids.get(k)
+                    if j is None:
+                        j = new_ids[k] = n_ext + len(new)
+                        new.append((a, av))
+                refs.append(-1 - j)
+            entry = (fn, None, tuple(refs), len(out_avals))
+            if len(_JOINED) >= _MAX_JOINED:
+                _JOINED.clear()
+            _JOINED[fn] = (entry, n_ext, base)
         outs = [Pending(av, buf, base + j) for j, av in enumerate(out_avals)]
-        entry = (fn, None, tuple(refs), len(outs))
         try:  # all or nothing, as ``call``
             for a, av in new:
-                ids[id(a)] = len(buf.ext)
-                buf.ext.append(a)
+                ids[id(a)] = len(ext)
+                ext.append(a)
                 buf.ext_avals.append(av)
-            buf.refs.extend([weakref.ref(p) for p in outs])
+            buf.refs.extend(map(weakref.ref, outs))
             buf.calls.append(entry)
         except BaseException:
             calls = buf.calls
@@ -587,6 +618,12 @@ def join_known(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], aval
     if len(buf.calls) >= MAX_CALLS:
         buf.run(compile_ok=False)
     return outs
+
+
+# fn -> (the entry its last ``join_known`` recorded, the buffer's inputs and results before it): what a repeated join
+# records again
+_JOINED: dict[Any, tuple] = {}
+_MAX_JOINED = 64
 
 
 def join(buf: _Buffer, fn: Callable[..., Any], leaves: Sequence[Any], fallback: Sequence[Any]) -> Any:

@@ -15,7 +15,8 @@ all of them, ``_packed.flat_groups``). A step like the last one (the same parame
 same shapes, the state packed by the last step, the gradients those of the backward the update joins, or
 computed with the update the first call after backward's run: a training loop's) records the last step's
 update call again without rebuilding it
-(``_step_fast``: about half the Python of a full step). A step is all or nothing:
+(``_step_fast``: about half the Python of a full step; in a replayed training step, whose gradients are the noted
+backward's results, the very entry the last update recorded: ``deferred.join_known``). A step is all or nothing:
 an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leaves every parameter
 and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
 the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
@@ -456,6 +457,12 @@ class Optimizer:
         used = set(ids)
         mask = tuple(id(p) in used for p in params)
         n = len(todo)
+        # the parameters and the pack of the next step are this update's results: their avals are these objects, which
+        # ``_step_fast`` then finds by identity (an equal tuple costs a comparison of shapes and dtypes each)
+        for k, o in enumerate(out):
+            at = k if k < n else k + n
+            if avals[at] == o.aval:
+                avals[at] = o.aval
         # (the parameter list, its parameters, each one's use, the parameters updated, their avals, the grads', the
         # pack's, the learning rate's, all of them, the update, its results' avals, the pack's ids and layout)
         return (params, tuple(params), mask, tuple(todo), tuple(avals[:n]), tuple(avals[n:2 * n]),
@@ -474,6 +481,7 @@ class Optimizer:
             return False
         vals = []
         grads = []
+        olds = []  # the parameters' values before the step (what an interrupt leaves them)
         i = 0
         for p, q, use in zip(params, plist, mask):
             if p is not q:
@@ -490,8 +498,9 @@ class Optimizer:
                 return False
             if p._e is not None:
                 return False
-            # the parameter's array and its gradient, computed (a step whose backward ran), as the last step's
-            v = p._v
+            # the parameter's array and its gradient, computed (a step whose backward ran), as the last step's (their
+            # avals are the last step's objects: the last update's results, the noted backward's slots)
+            old = v = p._v
             if type(v) is Pending:
                 av = v.aval
                 v = v.array
@@ -513,6 +522,7 @@ class Optimizer:
                 return False
             vals.append(v)
             grads.append(g)
+            olds.append(old)
             i += 1
         arrays = vals + grads
         for v, av in zip(pack[2], s_avals):
@@ -533,14 +543,23 @@ class Optimizer:
         n = len(todo)
         if cut is not None:  # if the run fails, the parameters and the state keep their values
             out = lazy.join_known(cut, kernel, arrays, in_avals, out_avals, [*vals, *arrays[2 * n:-1]])
-            if out is None:
-                return False
         else:
             out = lazy.call_first(kernel, arrays, in_avals, out_avals)
-            if out is None:
-                return False
+        if out is None:
+            return False
         lazy.expect_join(self)
-        self._commit(todo, out[:n], (ids, layout, tuple(out[n:]), kernel))
+        # ``_commit``, written out (the old values are known): every parameter rebound and the state stored, or,
+        # interrupted, none
+        old_pack = self._pack
+        try:
+            for p, v in zip(todo, out):
+                p._v = v
+            self._pack = (ids, layout, tuple(out[n:]), kernel)
+        except BaseException:
+            for p, v in zip(todo, olds):
+                p._v = v
+            self._pack = old_pack
+            raise
         return True
 
     def _step_traced(self, todo: list[Tensor], grads: list[Any], specs: tuple[ParamSpec, ...], layout: Any) -> None:
