@@ -30,6 +30,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._runtime import host_random
+
 MAP = "map"
 KEEP = "keep"
 
@@ -101,6 +103,50 @@ def loss_rule(ok: Callable[[dict], bool] | None = None, classes: str | None = No
         return None
 
     return rule
+
+
+def _batched(r: Any) -> bool:
+    """Whether a tensor argument given as its rank (a list of ranks for a list of tensors) can have a batch axis."""
+    if isinstance(r, list | tuple):
+        return bool(r) and all(_batched(e) for e in r)
+    return type(r) is int and r > 0
+
+
+def _rank_of(r: Any) -> int:
+    return r[0] if isinstance(r, list | tuple) else r
+
+
+def when(ok: Callable[[dict], bool], plan: Any = KEEP, first: str = "x") -> Callable[[dict], Any]:
+    """``plan`` for a call whose ``first`` tensor (or list of tensors) has a batch axis and whose arguments pass
+    ``ok(args)`` (given the rank of ``first`` as ``args[first]``, a list's first rank); else None."""
+
+    def rule(a: dict) -> Any:
+        r = a.get(first)
+        if not _batched(r):
+            return None
+        return plan if ok({**a, first: _rank_of(r)}) else None
+
+    return rule
+
+
+def off_axis0(param: str = "axis", default: int = 0, extra: int = 0) -> Callable[[dict], bool]:
+    """``ok`` of an op that moves or mixes values along ``param`` only (None: ``default``): not axis 0. ``extra``: the
+    output has that many more axes (a stack's new axis counts from the output's)."""
+
+    def ok(a: dict) -> bool:
+        axis = a.get(param)
+        axis = default if axis is None else axis
+        return isinstance(axis, int) and not isinstance(axis, bool) and axis % (a["x"] + extra) != 0
+
+    return ok
+
+
+def draws_rule(first: str = "x") -> Callable[[dict], Any]:
+    """An elementwise op with random draws (dropout): ``MAP`` when the draws of a row do not depend on how many rows
+    follow. JAX's partitionable threefry stream draws element i of a shape from counter i (its flat index), so the
+    true rows of a padded batch draw what the unpadded batch draws; the other streams draw from counters that depend
+    on the whole shape, and then the op declines."""
+    return when(lambda a: host_random.usable(), MAP, first)
 
 
 # ---- the masked ops of a padded program ---------------------------------------------------------------------------
