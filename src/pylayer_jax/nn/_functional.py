@@ -82,6 +82,21 @@ binary_cross_entropy = public(TABLE["binary_cross_entropy"])
 kl_div = public(TABLE["kl_div"])
 
 
+def _check_dropout_axis(axis: Any, ndim: int) -> None:
+    """Paddle's rule for dropout's ``axis``: ints (or a list of them, no longer than the rank), each in [0, ndim)."""
+    items = list(axis) if isinstance(axis, list | tuple) else [axis]
+    if not all(isinstance(a, int) for a in items):
+        raise TypeError(f"dropout: axis must be an int or a list of ints, but received {axis!r}.")
+    if len(items) > ndim:
+        raise ValueError(f"dropout: axis may name at most {ndim} axes of the {ndim}-D input, but received {axis!r} "
+                         f"({len(items)} axes).")
+    bad = [a for a in items if not 0 <= a < ndim]
+    if bad:
+        hint = f" Count from the front instead: {bad[0] + ndim}." if -ndim <= bad[0] < 0 else ""
+        raise ValueError(f"dropout: each axis must lie in [0, {ndim}) for a {ndim}-D input (Paddle takes no "
+                         f"negative axes here), but received axis={axis!r}.{hint}")
+
+
 def dropout(
     x: Tensor,
     p: float = 0.5,
@@ -103,6 +118,10 @@ def dropout(
         raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
     if p == 0 or (not training and mode == "upscale_in_train"):
         return x
+    if training and p < 1 and axis is not None:  # (Paddle checks the axes only when it draws a mask)
+        _check_dropout_axis(axis, x.ndim)
+        if isinstance(axis, list | tuple):
+            axis = list(dict.fromkeys(axis))  # Paddle takes an axis named twice as named once
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
     if training and modes.saved_hooks:  # the forms that keep what Paddle's keep (its mask)
