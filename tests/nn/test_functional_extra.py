@@ -147,6 +147,10 @@ BAD = [
     ("dropout negative axis", lambda: F.dropout(t(X3), 0.5, axis=-1), r"dropout: each axis must lie in \[0, 3\).*axis=-1\. Count from the front instead: 2"),
     ("dropout axis list", lambda: F.dropout(t(X3), 0.5, axis=[0, -2]), r"dropout: each axis must lie in \[0, 3\).*\[0, -2\]"),
     ("dropout axis past the rank", lambda: F.dropout(t(X3), 0.5, axis=3), r"dropout: each axis must lie in \[0, 3\).*axis=3\.$"),
+    # Paddle 3.3.1 applies the causal mask only and drops attn_mask: a silently wrong result, refused here
+    ("attention mask and causal", lambda: F.scaled_dot_product_attention(
+        t(np.ones((1, 3, 1, 2))), t(np.ones((1, 3, 1, 2))), t(np.ones((1, 3, 1, 2))), attn_mask=t(np.zeros((1, 1, 3, 3))),
+        is_causal=True), r"pass attn_mask or is_causal=True, not both .* shape \[1, 1, 3, 3\] with is_causal=True"),
     ("dropout too many axes", lambda: F.dropout(t(X3), 0.5, axis=[0, 1, 2, 0]), "dropout: axis may name at most 3 axes"),
     ("same shape", lambda: F.soft_margin_loss(t(np.ones(3)), t(np.ones(4))), "must have the same shape"),
     ("max_unpool indices", lambda: F.max_unpool1d(t(X3), P.to_tensor(np.zeros((1, 2, 4), np.int64)), 2),

@@ -713,10 +713,21 @@ def scaled_dot_product_attention(
     enable_gqa: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs."""
+    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs.
+
+    ``attn_mask`` (a bool mask keeps its True positions, a float mask is added) and ``is_causal=True`` (the future
+    masked) exclude each other: given both, Paddle 3.3.1 applies the causal mask only and silently drops
+    ``attn_mask``, so here that call raises a ValueError. To apply both, fold the causal mask into ``attn_mask``.
+    """
     if backend not in (None, "math"):
         raise NotImplementedError(f"scaled_dot_product_attention: backend must be None or 'math', but received {backend!r}.")
     _check_p("scaled_dot_product_attention", dropout_p)
+    if is_causal and attn_mask is not None:
+        raise ValueError(
+            f"scaled_dot_product_attention: pass attn_mask or is_causal=True, not both (Paddle would apply the causal "
+            f"mask only and silently drop attn_mask), but received an attn_mask of shape {list(attn_mask.shape)} with "
+            f"is_causal=True. To apply both, fold the causal mask into attn_mask (e.g. attn_mask & paddle.tril of "
+            f"ones) and set is_causal=False.")
     if not enable_gqa and query.shape[2] != key.shape[2]:
         raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
     rng = random_key() if dropout_p > 0 and training else _NO_KEY
