@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from deferred_policy import default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
@@ -25,10 +26,7 @@ LR = 0.1
 
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(deferred, "ENABLED", True)
-    monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
-    monkeypatch.setattr(deferred, "BUCKETS", True)
-    follow.reset()
+    default_policy(monkeypatch, buckets=True)
     rule = deferred._shape_rule[0]
     predict = rule.predict
 
