@@ -13,7 +13,10 @@ of the last true row), one program per bucket serves every batch size in it, and
   as its rank (None when absent). The plan: ``MAP``; ``KEEP`` (rows go from input axis 0 to output axis 0 whatever
   the ranks: a softmax or a mean over other axes); ``Reduce(kind)`` (the op sums or averages over the batch axis);
   ``Loss(kind)`` (a loss whose ``reduction`` is ``kind``: its rows are the ``reduction='none'`` output's); or None
-  (rows mix: a softmax along the batch axis; the step then runs unpadded).
+  (rows mix: a softmax along the batch axis; the step then runs unpadded). The rule makers below build them:
+  ``reduce_rule``, ``along_rule``, ``loss_rule``, ``when`` (a plan for calls whose attributes pass a test, such as
+  a concat off axis 0) and ``draws_rule`` (random draws, dropout). A list of tensors (concat) is given as a list
+  of ranks, and its rows may only map or be kept.
 
 A ``Reduce`` or ``Loss`` op runs in the padded program as :func:`masked` makes it: it reduces the true rows only,
 given their count ``n`` as a runtime value (one program for every ``n`` of a bucket), and its derivative sends
