@@ -361,3 +361,23 @@ def test_sequence_ops_dropout_and_eval_batch_norm_run_padded(monkeypatch: pytest
 def test_rows_rules_decline_what_mixes_or_moves_rows(name: str, tensors: tuple, attrs: dict, plan: object) -> None:
     op = TABLE[name]
     assert op.rows(op.bind(tensors, tuple(attrs.items()))) == plan
+
+
+def _norm_net_under_hooks() -> object:
+    # under saved-tensor hooks layer_norm runs its residual form (mean and variance as hidden outputs, one per row)
+    nn = paddle.nn
+    net = nn.Sequential(nn.Linear(5, 4), nn.LayerNorm(4), nn.Linear(4, 2))
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+
+    def step(b: int) -> list:
+        x = paddle.to_tensor(np.random.default_rng(b).standard_normal((b, 5)).astype("float32"))
+        with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+            out = net(x)
+            vals = _finish(net, opt, (out * out).mean(), out)
+        return vals
+
+    return step
+
+
+def test_layer_norm_residual_form_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    _unpadded_and_padded(monkeypatch, _norm_net_under_hooks, (3, 5), 1)
