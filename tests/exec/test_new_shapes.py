@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from deferred_policy import default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
@@ -28,12 +29,8 @@ LR = 0.1
 
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the policy under test, whatever mode the suite runs in (PYLAYER_JAX_FUSE_AFTER=1, PYLAYER_JAX_LAZY=0)
-    monkeypatch.setattr(deferred, "ENABLED", True)
-    monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
     # the path of a step whose rows are not known (its batch is not padded: see test_row_buckets.py)
-    monkeypatch.setattr(deferred, "BUCKETS", False)
-    follow.reset()
+    default_policy(monkeypatch, buckets=False)
 
 
 def _init(seed: int, hidden: int) -> list[np.ndarray]:

@@ -11,12 +11,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from deferred_policy import default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
 from pylayer_jax._autograd import row_buckets
 from pylayer_jax._exec import deferred
+from pylayer_jax._ops.table import TABLE
 from pylayer_jax._replay import follow
 
 LR = 0.1
@@ -24,10 +26,7 @@ LR = 0.1
 
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(deferred, "ENABLED", True)
-    monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
-    monkeypatch.setattr(deferred, "BUCKETS", True)
-    follow.reset()
+    default_policy(monkeypatch, buckets=True)
     rule = deferred._shape_rule[0]
     predict = rule.predict
 
@@ -235,3 +234,150 @@ def test_a_loss_with_its_own_derivative_runs_padded_under_saved_tensor_hooks(mon
     follow.reset()
     for a, b in zip(got, train(sizes)):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+# ---- ops that declare their rows: a step with them on a new batch size runs padded with the unpadded values ----
+def _unpadded_and_padded(monkeypatch: pytest.MonkeyPatch, make: object, sizes: tuple, padded: int) -> None:
+    """The steps of ``make()`` (a model's training step on a batch of ``b`` rows, returning the values to compare)
+    over ``sizes``, bucketed and with bucketing off (the unpadded run: the oracle): ``padded`` of them ran padded,
+    and every value (loss, gradients, outputs) is the unpadded run's."""
+    def train() -> list:
+        paddle.seed(11)
+        step = make()
+        return [v for b in sizes for v in step(b)]
+
+    before = dict(row_buckets.STATS)
+    got = train()
+    d = {k: row_buckets.STATS[k] - before[k] for k in before}
+    assert d["runs"] == padded and d["declined"] == 0, d
+    monkeypatch.setattr(deferred, "BUCKETS", False)
+    follow.reset()
+    want = train()
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=2e-6, atol=2e-7)
+
+
+def _finish(net: object, opt: object, loss: object, *outs: object) -> list:
+    """A step's end: backward, the SGD update; the loss, the gradients, the updated parameters and ``outs`` (Tensors)
+    as numbers (read after the update: the step is one buffer)."""
+    loss.backward()
+    opt.step()
+    params = [p for p in net.parameters() if not p.stop_gradient]
+    vals = [float(loss)] + [p.grad.numpy() for p in params] + [p.numpy() for p in params] + [o.numpy() for o in outs]
+    vals += [o.grad.numpy() for o in outs if not o.stop_gradient and o.is_leaf]
+    opt.clear_grad()
+    return vals
+
+
+def _conv_pool_net() -> object:
+    # conv1d/2d/3d and their transposes; max, avg and adaptive pools; reshape, flatten and transpose keeping axis 0
+    nn = paddle.nn
+    c2 = nn.Sequential(nn.Conv2D(2, 3, 3, padding=1), nn.MaxPool2D(2), nn.Conv2DTranspose(3, 2, 2, stride=2),
+                       nn.AvgPool2D(2), nn.AdaptiveAvgPool2D(2), nn.AdaptiveMaxPool2D(1),
+                       nn.Flatten())
+    c1 = nn.Sequential(nn.Conv1D(2, 3, 3), nn.MaxPool1D(2), nn.Conv1DTranspose(3, 2, 2), nn.AvgPool1D(2),
+                       nn.AdaptiveAvgPool1D(2), nn.AdaptiveMaxPool1D(1), nn.Flatten())
+    c3 = nn.Sequential(nn.Conv3D(2, 2, 1), nn.MaxPool3D(1), nn.Conv3DTranspose(2, 2, 1), nn.AvgPool3D(1),
+                       nn.AdaptiveAvgPool3D(1), nn.AdaptiveMaxPool3D(1), nn.Flatten())
+    head = nn.Linear(6, 1)
+    net = nn.LayerList([c1, c2, c3, head])
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+
+    def step(b: int) -> list:
+        rng = np.random.default_rng(b)
+        x = paddle.to_tensor(rng.standard_normal((b, 2, 4, 4)).astype("float32"), stop_gradient=False)
+        x3 = paddle.to_tensor(rng.standard_normal((b, 2, 2, 1, 2)).astype("float32"))
+        s = paddle.transpose(x.reshape([-1, 2, 8, 2]), [0, 3, 2, 1])  # [b, 2, 8, 2]
+        h = paddle.concat([c1(paddle.flatten(s, 2)), c2(x), c3(x3)], axis=1)
+        out = head(h)
+        return _finish(net, opt, (out * out).mean(), out, x)
+
+    return step
+
+
+def test_conv_and_pool_layers_run_padded(monkeypatch: pytest.MonkeyPatch) -> None:
+    _unpadded_and_padded(monkeypatch, _conv_pool_net, (3, 5), 1)
+
+
+def _sequence_net() -> object:
+    # embedding, layer_norm, dropout (plain, along an axis, alpha, feature alpha), comparisons, logical_and, where,
+    # clip, concat and stack off axis 0, index_select and gather along axis 1, unsqueeze/squeeze, reshape with 0
+    # and -1, view, BatchNorm on its running statistics (eval), softmax cross entropy
+    nn = paddle.nn
+    emb, norm, bn, head = nn.Embedding(10, 4), nn.LayerNorm(4), nn.BatchNorm1D(4), nn.Linear(32, 3)
+    bn.eval()
+    net = nn.LayerList([emb, norm, bn, head])
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+    pick = paddle.to_tensor(np.array([2, 0]))
+
+    def step(b: int) -> list:
+        rng = np.random.default_rng(b)
+        ids = paddle.to_tensor(rng.integers(0, 10, (b, 3)))
+        label = paddle.to_tensor(rng.integers(0, 3, (b,)))
+        h = F.dropout(norm(emb(ids)), 0.3)  # [b, 3, 4]
+        h = paddle.where(paddle.logical_and(h > 0, h < 0.8), h, 0.1 * h).clip(-1.0, 1.0)
+        h = paddle.concat([h, F.dropout(h, 0.5, axis=1)], axis=-1)  # [b, 3, 8]
+        h = paddle.index_select(h, pick, axis=1) + paddle.gather(h, pick, axis=1)  # [b, 2, 8]
+        h = F.alpha_dropout(paddle.unsqueeze(h, 1), 0.2).squeeze(1)
+        h = F.feature_alpha_dropout(paddle.stack([h, 0.5 * h], axis=1), 0.3)  # [b, 2, 2, 8]
+        h = bn(paddle.reshape(h, [0, 4, -1]))  # [b, 4, 8]
+        out = head(h.view([-1, 32]))
+        return _finish(net, opt, F.cross_entropy(out, label), out)
+
+    return step
+
+
+def test_sequence_ops_dropout_and_eval_batch_norm_run_padded(monkeypatch: pytest.MonkeyPatch) -> None:
+    _unpadded_and_padded(monkeypatch, _sequence_net, (3, 5), 1)
+
+
+@pytest.mark.parametrize("name,tensors,attrs,plan", [
+    ("batch_norm", (3, 1, 1, 1, 1), {"training": True}, None),  # the batch's statistics mix the rows
+    ("batch_norm", (3, 1, 1, 1, 1), {"training": True, "use_global_stats": True}, "map"),
+    ("batch_norm", (3, 1, 1, 1, 1), {"training": False}, "map"),
+    ("layer_norm", (2, 1, 1), {"normalized_shape": (4, 5)}, None),  # normalised over the batch axis too
+    ("layer_norm", (3, 1, 1), {"normalized_shape": (4, 5)}, "keep"),
+    ("embedding", (2, 2), {"scale_grad_by_freq": True}, None),  # counts ids over the whole batch
+    ("embedding", (2, 2), {}, "keep"),
+    ("concat", ([2, 2],), {"axis": 0}, None),
+    ("concat", ([2, 2],), {"axis": -1}, "map"),
+    ("stack", ([2, 2],), {"axis": -3}, None),
+    ("stack", ([2, 2],), {"axis": -1}, "keep"),
+    ("gather", (2, 1), {}, None),  # axis 0 (the default): rows move
+    ("index_select", (2, 1), {"axis": -2}, None),
+    ("index_select", (2, 1), {"axis": 1}, "keep"),
+    ("reshape", (3,), {"shape": (5, -1)}, None),  # a literal first dimension: a batch size, or rows regrouped
+    ("reshape", (3,), {"shape": (0, -1)}, "keep"),
+    ("flatten", (3,), {"start_axis": 0}, None),
+    ("flatten", (3,), {"start_axis": -2}, "keep"),
+    ("transpose", (3,), {"perm": (1, 0, 2)}, None),
+    ("transpose", (3,), {"perm": (-3, 2, 1)}, "keep"),
+    ("squeeze", (3,), {"axis": None}, None),  # a batch of one row would lose its axis
+    ("squeeze", (3,), {"axis": (-3, 1)}, None),
+    ("unsqueeze", (2,), {"axis": (1, 0)}, None),
+    ("unsqueeze", (2,), {"axis": (-1, 1)}, "keep"),
+])
+def test_rows_rules_decline_what_mixes_or_moves_rows(name: str, tensors: tuple, attrs: dict, plan: object) -> None:
+    op = TABLE[name]
+    assert op.rows(op.bind(tensors, tuple(attrs.items()))) == plan
+
+
+def _norm_net_under_hooks() -> object:
+    # under saved-tensor hooks layer_norm runs its residual form (mean and variance as hidden outputs, one per row)
+    nn = paddle.nn
+    net = nn.Sequential(nn.Linear(5, 4), nn.LayerNorm(4), nn.Linear(4, 2))
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+
+    def step(b: int) -> list:
+        x = paddle.to_tensor(np.random.default_rng(b).standard_normal((b, 5)).astype("float32"))
+        with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+            out = net(x)
+            vals = _finish(net, opt, (out * out).mean(), out)
+        return vals
+
+    return step
+
+
+def test_layer_norm_residual_form_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    _unpadded_and_padded(monkeypatch, _norm_net_under_hooks, (3, 5), 1)

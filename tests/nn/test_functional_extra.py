@@ -144,6 +144,14 @@ BAD = [
     ("bilinear shapes", lambda: F.bilinear(t(np.ones((2, 3))), t(np.ones((2, 4))), t(np.ones((5, 3, 3)))), "must match"),
     ("dropout2d rank", lambda: F.dropout2d(t(X3)), "dropout2d: the input must be 4-D"),
     ("alpha_dropout p", lambda: F.alpha_dropout(t(X3), p=1.5), r"p must be a number in \[0, 1\]"),
+    ("dropout negative axis", lambda: F.dropout(t(X3), 0.5, axis=-1), r"dropout: each axis must lie in \[0, 3\).*axis=-1\. Count from the front instead: 2"),
+    ("dropout axis list", lambda: F.dropout(t(X3), 0.5, axis=[0, -2]), r"dropout: each axis must lie in \[0, 3\).*\[0, -2\]"),
+    ("dropout axis past the rank", lambda: F.dropout(t(X3), 0.5, axis=3), r"dropout: each axis must lie in \[0, 3\).*axis=3\.$"),
+    # Paddle 3.3.1 applies the causal mask only and drops attn_mask: a silently wrong result, refused here
+    ("attention mask and causal", lambda: F.scaled_dot_product_attention(
+        t(np.ones((1, 3, 1, 2))), t(np.ones((1, 3, 1, 2))), t(np.ones((1, 3, 1, 2))), attn_mask=t(np.zeros((1, 1, 3, 3))),
+        is_causal=True), r"pass attn_mask or is_causal=True, not both .* shape \[1, 1, 3, 3\] with is_causal=True"),
+    ("dropout too many axes", lambda: F.dropout(t(X3), 0.5, axis=[0, 1, 2, 0]), "dropout: axis may name at most 3 axes"),
     ("same shape", lambda: F.soft_margin_loss(t(np.ones(3)), t(np.ones(4))), "must have the same shape"),
     ("max_unpool indices", lambda: F.max_unpool1d(t(X3), P.to_tensor(np.zeros((1, 2, 4), np.int64)), 2),
      "indices must have the input's shape"),
@@ -154,6 +162,26 @@ BAD = [
 def test_bad_arguments_raise_value_error(what, call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_dropout_axes_are_checked_only_when_a_mask_is_drawn_as_paddle_does() -> None:
+    # Paddle 3.3.1 raises for a negative axis in training (ValueError) and for a non-int axis (TypeError); with p=0,
+    # p=1 or outside training it draws nothing and checks nothing
+    x = t(X3)
+    with pytest.raises(TypeError, match=r"dropout: axis must be an int or a list of ints, but received 1\.0"):
+        F.dropout(x, 0.5, axis=1.0)
+    np.testing.assert_array_equal(F.dropout(x, 0.0, axis=-1).numpy(), X3)
+    np.testing.assert_array_equal(F.dropout(x, 1.0, axis=-1).numpy(), np.zeros_like(X3))
+    np.testing.assert_array_equal(F.dropout(x, 0.5, axis=-1, training=False).numpy(), X3)
+    np.testing.assert_array_equal(F.dropout(x, 0.5, axis=-1, training=False, mode="downscale_in_infer").numpy(),
+                                  X3 * 0.5)
+    P.seed(4)
+    once = F.dropout(t(np.ones((6, 2, 5))), 0.5, axis=0).numpy()
+    P.seed(4)
+    np.testing.assert_array_equal(F.dropout(t(np.ones((6, 2, 5))), 0.5, axis=[0, 0]).numpy(), once)
+    y = F.dropout(x, 0.5, axis=2).numpy()  # one draw per position of axis 2: the same for every channel
+    assert set(np.unique(y)) <= {0.0, 2.0}
+    np.testing.assert_array_equal(y, np.broadcast_to(y[:, :1], y.shape))
 
 
 def test_deferred_index_error_names_the_user_line_through_a_layer() -> None:

@@ -96,19 +96,20 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
              out_av: Sequence[Any]) -> Any:
     """The op's ``rows`` plan for a call whose inputs and outputs have the batch where ``in_b``/``out_b`` say; raises
     ``_NotRows`` when the op does not declare one that fits."""
-    treedef, attr_args, attr_kwargs = key[0], key[1], key[2]
+    treedef = key[0]
     rows = op.rows
-    if rows is None or treedef is not None or len(in_av) > op.n_in:
+    if rows is None or (treedef is None and len(in_av) > op.n_in):
         raise _NotRows
     if rows == _rows.MAP:
         plan = rows
     else:
-        ranks = [None if a is None else _rank(a) for a in in_av]
         try:
-            args = op.bind((*ranks, *plain(attr_args)), plain(attr_kwargs))
-        except TypeError:
+            args = _rank_args(op, key, in_av)
+        except (TypeError, ValueError):
             raise _NotRows from None
         plan = rows(args)
+    if treedef is not None and type(plan) is not str:
+        raise _NotRows  # (a list of tensors: its rows map or are kept, never masked)
     if plan == _rows.MAP or plan == _rows.KEEP:
         if not all(out_b):
             raise _NotRows
@@ -123,6 +124,14 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
             "out" in op.saves or (op.out_saves is not None and 0 in op.out_saves)):
         return plan
     raise _NotRows
+
+
+def _rank_args(op: Op, key: tuple, in_av: Sequence[Any]) -> dict:
+    """The call's arguments by parameter name, each tensor given as its rank (a list of tensors as a list)."""
+    ranks = [None if a is None else _rank(a) for a in in_av]
+    if key[0] is not None:
+        ranks = jax.tree_util.tree_unflatten(key[0], ranks)
+    return op.bind((*ranks, *plain(key[1])), plain(key[2]))
 
 
 def _op_of(fn: Any) -> tuple[Op, tuple] | None:
@@ -413,13 +422,12 @@ def _rows_known(fn: Any, tree: Any, akey: tuple) -> bool:
     if known is not None:
         op, okey = known
         rows = op.rows
-        if rows is None or tree is not None or okey[0] is not None:
+        if rows is None or tree is not None:
             return False
         if rows == _rows.MAP:
             return True
         try:
-            args = op.bind((*[_rank(a) for a in akey], *plain(okey[1])), plain(okey[2]))
-            return rows(args) is not None
+            return rows(_rank_args(op, okey, akey)) is not None
         except Exception:
             return False
     f = getattr(getattr(fn, "__wrapped__", None), "func", None)

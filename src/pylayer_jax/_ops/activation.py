@@ -13,6 +13,7 @@ import numpy as np
 
 from ._util import dtype_arg
 from .nn import keep_mask
+from .rows import draws_rule
 from .table import defop
 
 
@@ -124,7 +125,7 @@ def _alpha_drop(x, key, p, mshape):  # noqa: ANN001, ANN202
     return ((x * keep + alpha_p * (1 - keep)) * a + b).astype(x.dtype)
 
 
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
 def alpha_dropout(x, key, p=0.5, training=True):
     """Dropout that keeps SELU's mean and variance: dropped values become ``-alpha * scale``, then affine-corrected."""
     if not training or p == 0:
@@ -134,7 +135,7 @@ def alpha_dropout(x, key, p=0.5, training=True):
     return _alpha_drop(x, key, p, x.shape)
 
 
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
 def feature_alpha_dropout(x, key, p=0.5, training=True):
     """alpha_dropout of whole channels: one draw per (sample, channel) of ``[N, C, ...]``."""
     if x.ndim < 2:

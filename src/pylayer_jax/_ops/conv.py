@@ -12,6 +12,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
+from .rows import MAP
 from .table import defop
 
 _SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
@@ -121,25 +122,25 @@ def conv_transpose_nd(api, n, x, weight, bias, stride, padding, output_padding, 
     return from_channel_first(_bias(api, out, bias, n), cl)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL"):
     """1-D convolution of ``x`` ([N, C, L] or NLC) with an ``[out, in / groups, k]`` kernel."""
     return conv_nd("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW"):
     """2-D convolution with an ``[out_channels, in_channels / groups, kH, kW]`` kernel."""
     return conv_nd("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW"):
     """3-D convolution with an ``[out, in / groups, kD, kH, kW]`` kernel."""
     return conv_nd("conv3d", 3, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,
                      output_size=None, data_format="NCL"):
     """1-D transposed convolution with an ``[in, out / groups, k]`` kernel."""
@@ -147,7 +148,7 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                              dilation, output_size, data_format)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1,
                      output_size=None, data_format="NCHW"):
     """2-D transposed convolution with an ``[in, out / groups, kH, kW]`` kernel."""
@@ -155,7 +156,7 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                              dilation, output_size, data_format)
 
 
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
 def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,
                      output_size=None, data_format="NCDHW"):
     """3-D transposed convolution with an ``[in, out / groups, kD, kH, kW]`` kernel."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from .checks import ValueCheck, axis_check, index_range, integer_index, ndim_of
+from .rows import off_axis0, when
 from .table import defop
 
 
@@ -39,7 +40,9 @@ def _along(param: str, index: str, neg: bool, exc: type[Exception] = IndexError,
     return check
 
 
-@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, rank1=True, scalar=True))
+# (rows move along axis 0: along another axis each row picks its own values)
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, rank1=True, scalar=True),
+       rows=when(off_axis0()))
 def gather(x, index, axis=None):
     """Rows (or slices along ``axis``) of ``x`` picked by a 1-D or 0-D ``index`` (or an [N, 1] one)."""
     if index.ndim == 2:
@@ -75,7 +78,8 @@ def gather_nd(x, index):
     return x[_index_tuple(index)]
 
 
-@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError, rank1=True))
+@defop(2, saves=("index",), nondiff=("index",), checks=_along("x", "index", True, ValueError, rank1=True),
+       rows=when(off_axis0()))
 def index_select(x, index, axis=0):
     """Slices of ``x`` along ``axis`` picked by a 1-D ``index`` (or an [N, 1] one)."""
     if index.ndim == 2:

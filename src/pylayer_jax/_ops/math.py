@@ -154,7 +154,7 @@ def _plus(a, b):  # noqa: ANN001, ANN202
     return a + b
 
 
-@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False)
+@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP)
 def scale_by(x, s):
     """``x * s`` for a Python number ``s`` taken as a traced input (one kernel serves every value of ``s``, so a
     coefficient that changes each step compiles nothing new), keeping x's dtype; its backward reads only ``s``,
@@ -239,7 +239,7 @@ def _clip_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks)
+@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks, rows=MAP)
 def clip(x, min=None, max=None):
     """Limit ``x`` to ``[min, max]`` (scalars or broadcastable tensors); the gradient passes where
     ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""
@@ -253,7 +253,7 @@ def clip(x, min=None, max=None):
     return out
 
 
-@defop(("condition", "x", "y"), saves=("condition",), nondiff=("condition",))
+@defop(("condition", "x", "y"), saves=("condition",), nondiff=("condition",), rows=MAP)
 def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, else ``y`` (either may be a Python scalar)."""
     if x is None or y is None:

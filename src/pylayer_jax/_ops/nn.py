@@ -14,7 +14,7 @@ from jax import lax
 
 from ._util import as_float, dtype_arg
 from .checks import index_range, integer_index
-from .rows import MAP, along_rule
+from .rows import MAP, along_rule, draws_rule, when
 from .table import defop, visible_op
 
 
@@ -268,7 +268,7 @@ def _upscale(p, mode):  # noqa: ANN001, ANN202
 
 
 # The plain op keeps its key (the backward draws the same mask again); ``dropout_residuals`` keeps the mask
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False)
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
 def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout."""
     _dropout_mode(mode)
@@ -308,8 +308,12 @@ def linear(x, weight, bias=None):
     return out if bias is None else out + bias
 
 
+def _norm_shape(normalized_shape):  # noqa: ANN001, ANN202
+    return (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+
+
 def _layer_norm_axes(x, normalized_shape):  # noqa: ANN001, ANN202
-    want = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    want = _norm_shape(normalized_shape)
     n = len(want)
     if n < 1 or n > x.ndim or tuple(x.shape[x.ndim - n :]) != want:
         raise ValueError(
@@ -344,7 +348,7 @@ def _layer_norm_vjp(s, ct, normalized_shape=None, epsilon=1e-05):  # noqa: ANN00
 
 
 @defop(("x", "weight", "bias"), saves=("x", "weight", "out1", "out2"), vjp=_layer_norm_vjp, hidden=2, method=False,
-       name="layer_norm_residuals")
+       name="layer_norm_residuals", rows=when(lambda a: len(_norm_shape(a["normalized_shape"])) < a["x"]))
 def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
     """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first).
 
@@ -372,6 +376,8 @@ layer_norm_plain = visible_op(layer_norm, "layer_norm", ("x", "weight"))
     saves=("x", "running_mean", "running_var", "weight"),
     nondiff=("running_mean", "running_var"),
     method=False,
+    # with the running statistics it maps rows; the batch's own statistics mix them (the step runs unpadded)
+    rows=when(lambda a: a["x"] >= 2 and not (a["training"] and not a["use_global_stats"]), MAP),
 )
 def batch_norm(
     x,
@@ -513,7 +519,9 @@ def _embedding_checks(op, a):  # noqa: ANN001, ANN202
     return [index_range(op, a["x"], a["weight"].shape[0], "id", False)]
 
 
-@defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks)
+# (rows kept: a row's ids look up their rows; counting ids over the batch mixes them)
+@defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks,
+       rows=when(lambda a: not a["scale_grad_by_freq"]))
 def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
     """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros.
     (``nn.functional.embedding`` applies ``max_norm`` through ``embedding_renorm`` first.)"""

@@ -18,6 +18,7 @@ import math
 import jax.numpy as jnp
 
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
+from .rows import MAP
 from .table import defop
 
 
@@ -112,31 +113,31 @@ def avg_pool_nd(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, d
 
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False):
     """Max over sliding windows of ``[N, C, L]``; ``return_mask`` also gives the argmax indices."""
     return max_pool_nd("max_pool1d", 1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL")
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW"):
     """Max over sliding windows of ``[N, C, H, W]`` (or NHWC)."""
     return max_pool_nd("max_pool2d", 2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCDHW"):
     """Max over sliding windows of ``[N, C, D, H, W]`` (or NDHWC)."""
     return max_pool_nd("max_pool3d", 3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False):
     """Mean over sliding windows of ``[N, C, L]``; ``exclusive`` leaves padding out of the count."""
     return avg_pool_nd("avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL")
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                data_format="NCHW"):
     """Mean over sliding windows of ``[N, C, H, W]`` (or NHWC)."""
@@ -144,7 +145,7 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
                        data_format)
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                data_format="NCDHW"):
     """Mean over sliding windows of ``[N, C, D, H, W]`` (or NDHWC)."""
@@ -225,37 +226,37 @@ def adaptive_max_nd(api, n, x, output_size, return_mask):  # noqa: ANN001, ANN20
     return (x, idx.astype(jnp.int32)) if return_mask else x
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def adaptive_avg_pool1d(x, output_size):
     """Mean over Paddle's adaptive bins of ``[N, C, L]`` giving length ``output_size``."""
     return adaptive_avg_nd("adaptive_avg_pool1d", 1, x, output_size, "NCL")
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW"):
     """Mean over adaptive bins of ``[N, C, H, W]`` (or NHWC); None in output_size keeps that size."""
     return adaptive_avg_nd("adaptive_avg_pool2d", 2, x, output_size, data_format)
 
 
-@defop(1, saves=("x", "out"), method=False)
+@defop(1, saves=("x", "out"), method=False, rows=MAP)
 def adaptive_avg_pool3d(x, output_size, data_format="NCDHW"):
     """Mean over adaptive bins of ``[N, C, D, H, W]`` (or NDHWC)."""
     return adaptive_avg_nd("adaptive_avg_pool3d", 3, x, output_size, data_format)
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def adaptive_max_pool1d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, L]``; ``return_mask`` also gives the argmax indices."""
     return adaptive_max_nd("adaptive_max_pool1d", 1, x, output_size, return_mask)
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def adaptive_max_pool2d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, H, W]``."""
     return adaptive_max_nd("adaptive_max_pool2d", 2, x, output_size, return_mask)
 
 
-@defop(1, saves=("x", "out0"), method=False)
+@defop(1, saves=("x", "out0"), method=False, rows=MAP)
 def adaptive_max_pool3d(x, output_size, return_mask=False):
     """Max over adaptive bins of ``[N, C, D, H, W]``."""
     return adaptive_max_nd("adaptive_max_pool3d", 3, x, output_size, return_mask)

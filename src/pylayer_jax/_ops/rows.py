@@ -13,7 +13,10 @@ of the last true row), one program per bucket serves every batch size in it, and
   as its rank (None when absent). The plan: ``MAP``; ``KEEP`` (rows go from input axis 0 to output axis 0 whatever
   the ranks: a softmax or a mean over other axes); ``Reduce(kind)`` (the op sums or averages over the batch axis);
   ``Loss(kind)`` (a loss whose ``reduction`` is ``kind``: its rows are the ``reduction='none'`` output's); or None
-  (rows mix: a softmax along the batch axis; the step then runs unpadded).
+  (rows mix: a softmax along the batch axis; the step then runs unpadded). The rule makers below build them:
+  ``reduce_rule``, ``along_rule``, ``loss_rule``, ``when`` (a plan for calls whose attributes pass a test, such as
+  a concat off axis 0) and ``draws_rule`` (random draws, dropout). A list of tensors (concat) is given as a list
+  of ranks, and its rows may only map or be kept.
 
 A ``Reduce`` or ``Loss`` op runs in the padded program as :func:`masked` makes it: it reduces the true rows only,
 given their count ``n`` as a runtime value (one program for every ``n`` of a bucket), and its derivative sends
@@ -29,6 +32,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from .._runtime import host_random
 
 MAP = "map"
 KEEP = "keep"
@@ -101,6 +106,50 @@ def loss_rule(ok: Callable[[dict], bool] | None = None, classes: str | None = No
         return None
 
     return rule
+
+
+def _batched(r: Any) -> bool:
+    """Whether a tensor argument given as its rank (a list of ranks for a list of tensors) can have a batch axis."""
+    if isinstance(r, list | tuple):
+        return bool(r) and all(_batched(e) for e in r)
+    return type(r) is int and r > 0
+
+
+def _rank_of(r: Any) -> int:
+    return r[0] if isinstance(r, list | tuple) else r
+
+
+def when(ok: Callable[[dict], bool], plan: Any = KEEP, first: str = "x") -> Callable[[dict], Any]:
+    """``plan`` for a call whose ``first`` tensor (or list of tensors) has a batch axis and whose arguments pass
+    ``ok(args)`` (given the rank of ``first`` as ``args[first]``, a list's first rank); else None."""
+
+    def rule(a: dict) -> Any:
+        r = a.get(first)
+        if not _batched(r):
+            return None
+        return plan if ok({**a, first: _rank_of(r)}) else None
+
+    return rule
+
+
+def off_axis0(param: str = "axis", default: int = 0, extra: int = 0) -> Callable[[dict], bool]:
+    """``ok`` of an op that moves or mixes values along ``param`` only (None: ``default``): not axis 0. ``extra``: the
+    output has that many more axes (a stack's new axis counts from the output's)."""
+
+    def ok(a: dict) -> bool:
+        axis = a.get(param)
+        axis = default if axis is None else axis
+        return isinstance(axis, int) and not isinstance(axis, bool) and axis % (a["x"] + extra) != 0
+
+    return ok
+
+
+def draws_rule(first: str = "x") -> Callable[[dict], Any]:
+    """An elementwise op with random draws (dropout): ``MAP`` when the draws of a row do not depend on how many rows
+    follow. JAX's partitionable threefry stream draws element i of a shape from counter i (its flat index), so the
+    true rows of a padded batch draw what the unpadded batch draws; the other streams draw from counters that depend
+    on the whole shape, and then the op declines."""
+    return when(lambda a: host_random.usable(), MAP, first)
 
 
 # ---- the masked ops of a padded program ---------------------------------------------------------------------------

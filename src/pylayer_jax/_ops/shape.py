@@ -14,6 +14,7 @@ from jax import lax
 
 from ._util import dtype_arg
 from .checks import axis_check, ndim_of
+from .rows import MAP, off_axis0, when
 from .table import defop
 
 # the op named ``slice`` below shadows the builtin in this module
@@ -68,6 +69,32 @@ def target_shape(shape, in_shape, api="reshape"):  # noqa: ANN001, ANN202
     return tuple(shape)
 
 
+def _keeps_rows(a):  # noqa: ANN001, ANN202
+    """A reshape whose new first dimension is the input's (0 copies it; -1, inferred, is the batch exactly when the
+    other dimensions hold a row: the padded step checks each result's shape)."""
+    shape = a.get("shape", a.get("shape_or_dtype"))
+    return isinstance(shape, tuple | list) and len(shape) > 0 and shape[0] in (0, -1) and shape.count(-1) <= 1
+
+
+def _squeeze_keeps_rows(a):  # noqa: ANN001, ANN202
+    """Axes named and none of them the batch's (None squeezes a batch of one row too)."""
+    axes = a["axis"]
+    items = axes if isinstance(axes, tuple | list) else (axes,)
+    return axes is not None and all(isinstance(ax, int) and ax % a["x"] != 0 for ax in items)
+
+
+def _unsqueeze_keeps_rows(a):  # noqa: ANN001, ANN202
+    """Whether the batch axis stays first once the axes are inserted one after another."""
+    axes, n, at = a["axis"], a["x"], 0
+    for ax in axes if isinstance(axes, tuple | list) else (axes,):
+        if not isinstance(ax, int):
+            return False
+        pos = ax + n + 1 if ax < 0 else ax
+        at += pos <= at
+        n += 1
+    return at == 0
+
+
 def _reshape_checks(op, a):  # noqa: ANN001, ANN202
     shape = a["shape"]
     if not (isinstance(shape, int | tuple) and not isinstance(shape, bool)):
@@ -82,13 +109,13 @@ def _reshape_checks(op, a):  # noqa: ANN001, ANN202
 _reshape_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, checks=_reshape_checks)
+@defop(1, checks=_reshape_checks, rows=when(_keeps_rows))
 def reshape(x, shape):
     """``x`` with a new shape; 0 copies the input's dim, -1 is inferred."""
     return jnp.reshape(x, target_shape(shape, x.shape))
 
 
-@defop(1)
+@defop(1, rows=when(_keeps_rows))
 def view(x, shape_or_dtype):
     """A reshape (shape given) or a bitcast to another dtype of the same width (dtype given)."""
     if isinstance(shape_or_dtype, tuple | list | int):
@@ -96,7 +123,7 @@ def view(x, shape_or_dtype):
     return lax.bitcast_convert_type(x, dtype_arg(shape_or_dtype))
 
 
-@defop(1)
+@defop(1, rows=when(off_axis0("start_axis")))
 def flatten(x, start_axis=0, stop_axis=-1):
     """Merge the axes ``start_axis..stop_axis`` into one (a 0-D input becomes shape [1])."""
     if x.ndim == 0:
@@ -108,7 +135,7 @@ def flatten(x, start_axis=0, stop_axis=-1):
     return jnp.reshape(x, shape)
 
 
-@defop(1)
+@defop(1, rows=when(_squeeze_keeps_rows))
 def squeeze(x, axis=None):
     """Drop size-1 axes (all of them, or those in ``axis``; axes of other sizes are left alone)."""
     if axis is None:
@@ -126,7 +153,7 @@ def _unsqueeze_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(1, checks=_unsqueeze_checks)
+@defop(1, checks=_unsqueeze_checks, rows=when(_unsqueeze_keeps_rows))
 def unsqueeze(x, axis):
     """Insert size-1 axes, one after another in the order given."""
     shape = list(x.shape)
@@ -148,7 +175,7 @@ def _concat_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(1, checks=_concat_checks)
+@defop(1, checks=_concat_checks, rows=when(off_axis0(), MAP))
 def concat(x, axis=0):
     """Join a list of tensors along an existing axis."""
     dt = jnp.result_type(*x)
@@ -162,7 +189,7 @@ def _stack_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(1, checks=_stack_checks)
+@defop(1, checks=_stack_checks, rows=when(off_axis0(extra=1)))
 def stack(x, axis=0):
     """Join a list of same-shaped tensors along a new axis."""
     if not isinstance(x, list | tuple) or not x:
@@ -316,7 +343,7 @@ def _transpose_checks(op, a):  # noqa: ANN001, ANN202
 _transpose_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, checks=_transpose_checks)
+@defop(1, checks=_transpose_checks, rows=when(lambda a: isinstance(a["perm"], tuple | list) and len(a["perm"]) == a["x"] and a["perm"][0] % a["x"] == 0))
 def transpose(x, perm):
     """Permute the axes by ``perm``."""
     return jnp.transpose(x, _ints(perm, "transpose", "perm"))

@@ -82,6 +82,21 @@ binary_cross_entropy = public(TABLE["binary_cross_entropy"])
 kl_div = public(TABLE["kl_div"])
 
 
+def _check_dropout_axis(axis: Any, ndim: int) -> None:
+    """Paddle's rule for dropout's ``axis``: ints (or a list of them, no longer than the rank), each in [0, ndim)."""
+    items = list(axis) if isinstance(axis, list | tuple) else [axis]
+    if not all(isinstance(a, int) for a in items):
+        raise TypeError(f"dropout: axis must be an int or a list of ints, but received {axis!r}.")
+    if len(items) > ndim:
+        raise ValueError(f"dropout: axis may name at most {ndim} axes of the {ndim}-D input, but received {axis!r} "
+                         f"({len(items)} axes).")
+    bad = [a for a in items if not 0 <= a < ndim]
+    if bad:
+        hint = f" Count from the front instead: {bad[0] + ndim}." if -ndim <= bad[0] < 0 else ""
+        raise ValueError(f"dropout: each axis must lie in [0, {ndim}) for a {ndim}-D input (Paddle takes no "
+                         f"negative axes here), but received axis={axis!r}.{hint}")
+
+
 def dropout(
     x: Tensor,
     p: float = 0.5,
@@ -103,6 +118,10 @@ def dropout(
         raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', but received {mode!r}.")
     if p == 0 or (not training and mode == "upscale_in_train"):
         return x
+    if training and p < 1 and axis is not None:  # (Paddle checks the axes only when it draws a mask)
+        _check_dropout_axis(axis, x.ndim)
+        if isinstance(axis, list | tuple):
+            axis = list(dict.fromkeys(axis))  # Paddle takes an axis named twice as named once
     # inference needs no randomness: a constant key keeps the generator untouched
     key = random_key() if training else _NO_KEY
     if training and modes.saved_hooks:  # the forms that keep what Paddle's keep (its mask)
@@ -694,10 +713,21 @@ def scaled_dot_product_attention(
     enable_gqa: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs."""
+    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs.
+
+    ``attn_mask`` (a bool mask keeps its True positions, a float mask is added) and ``is_causal=True`` (the future
+    masked) exclude each other: given both, Paddle 3.3.1 applies the causal mask only and silently drops
+    ``attn_mask``, so here that call raises a ValueError. To apply both, fold the causal mask into ``attn_mask``.
+    """
     if backend not in (None, "math"):
         raise NotImplementedError(f"scaled_dot_product_attention: backend must be None or 'math', but received {backend!r}.")
     _check_p("scaled_dot_product_attention", dropout_p)
+    if is_causal and attn_mask is not None:
+        raise ValueError(
+            f"scaled_dot_product_attention: pass attn_mask or is_causal=True, not both (Paddle would apply the causal "
+            f"mask only and silently drop attn_mask), but received an attn_mask of shape {list(attn_mask.shape)} with "
+            f"is_causal=True. To apply both, fold the causal mask into attn_mask (e.g. attn_mask & paddle.tril of "
+            f"ones) and set is_causal=False.")
     if not enable_gqa and query.shape[2] != key.shape[2]:
         raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
     rng = random_key() if dropout_p > 0 and training else _NO_KEY

@@ -203,7 +203,51 @@ def _activation(api: str, activation: str) -> Any:
     return getattr(F, activation)
 
 
-class TransformerEncoderLayer(Layer):
+class _SublayerStack(Layer):
+    """What the encoder and decoder layers share: their configuration, ``n_attn`` attention blocks then a
+    feed-forward block (``linear1``, ``dropout``, ``linear2``), each in a residual sub-layer with its LayerNorm
+    (``norm1``...) and dropout (``dropout1``...)."""
+
+    def __init__(self, api: str, n_attn: int, d_model: int, nhead: int, dim_feedforward: int, dropout: float,
+                 activation: str, attn_dropout: float | None, act_dropout: float | None, normalize_before: bool,
+                 weight_attr: Any, bias_attr: Any, layer_norm_eps: float) -> None:
+        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
+                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
+                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
+                        "layer_norm_eps": layer_norm_eps}
+        super().__init__()
+        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w = _attr_list(weight_attr, n_attn + 1, api)
+        b = _attr_list(bias_attr, n_attn + 1, api)
+        for name, i in zip(("self_attn", "cross_attn")[:n_attn], range(n_attn)):  # (parameters made in this order)
+            setattr(self, name, MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[i],
+                                                   bias_attr=b[i]))
+        self.linear1 = Linear(d_model, dim_feedforward, w[n_attn], bias_attr=b[n_attn])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[n_attn], bias_attr=b[n_attn])
+        for i in range(1, n_attn + 2):
+            setattr(self, f"norm{i}", LayerNorm(d_model, layer_norm_eps))
+        for i in range(1, n_attn + 2):
+            setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
+        self.activation = _activation(api, activation)
+
+    def _sublayer(self, x: Tensor, i: int, block: Any, cached: bool = False) -> tuple[Tensor, Any]:
+        """``x + dropout{i}(block(x))`` with ``norm{i}`` applied to the block's input (``normalize_before``) or to
+        the sum; with ``cached`` the block gives (output, new cache), and the new cache is returned (else None)."""
+        norm = getattr(self, f"norm{i}")
+        out = block(norm(x) if self.normalize_before else x)
+        out, cache = out if cached else (out, None)
+        out = x + getattr(self, f"dropout{i}")(out)
+        return (out if self.normalize_before else norm(out)), cache
+
+    def _feed_forward(self, x: Tensor) -> Tensor:
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_SublayerStack):
     """Self-attention then a feed-forward block, each with a residual connection and LayerNorm
     (applied before the block with ``normalize_before=True``, after it otherwise)."""
 
@@ -211,49 +255,16 @@ class TransformerEncoderLayer(Layer):
                  activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
                  normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
                  layer_norm_eps: float = 1e-5) -> None:
-        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
-                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
-                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
-                        "layer_norm_eps": layer_norm_eps}
-        super().__init__()
-        api = "TransformerEncoderLayer"
-        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w = _attr_list(weight_attr, 2, api)
-        b = _attr_list(bias_attr, 2, api)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = _activation(api, activation)
+        super().__init__("TransformerEncoderLayer", 1, d_model, nhead, dim_feedforward, dropout, activation,
+                         attn_dropout, act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps)
 
     def forward(self, src: Tensor, src_mask: Tensor | None = None, cache: Any = None) -> Any:
         """The output, and with ``cache`` (a ``MultiHeadAttention.Cache`` from ``gen_cache``) also the new cache."""
         _check_cache("TransformerEncoderLayer.forward", cache, (MultiHeadAttention.Cache,),
                      "a MultiHeadAttention.Cache")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
-        residual = src
-        if self.normalize_before:
-            src = self.norm1(src)
-        if cache is None:
-            attn = self.self_attn(src, src, src, src_mask)
-        else:
-            attn, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = residual + self.dropout1(attn)
-        if not self.normalize_before:
-            src = self.norm1(src)
-        residual = src
-        if self.normalize_before:
-            src = self.norm2(src)
-        src = residual + self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(src)))))
-        if not self.normalize_before:
-            src = self.norm2(src)
+        src, cache = self._sublayer(src, 1, lambda t: self.self_attn(t, t, t, src_mask, cache), cache is not None)
+        src, _ = self._sublayer(src, 2, self._feed_forward)
         return src if cache is None else (src, cache)
 
     def gen_cache(self, src: Tensor) -> Any:
@@ -296,7 +307,7 @@ class TransformerEncoder(Layer):
         return [layer.gen_cache(src) for layer in self.layers]
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_SublayerStack):
     """Self-attention, cross-attention over ``memory``, then a feed-forward block, each with a residual
     connection and LayerNorm (before or after the block, as ``normalize_before`` says)."""
 
@@ -304,30 +315,8 @@ class TransformerDecoderLayer(Layer):
                  activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
                  normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
                  layer_norm_eps: float = 1e-5) -> None:
-        self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward, "dropout": dropout,
-                        "activation": activation, "attn_dropout": attn_dropout, "act_dropout": act_dropout,
-                        "normalize_before": normalize_before, "weight_attr": weight_attr, "bias_attr": bias_attr,
-                        "layer_norm_eps": layer_norm_eps}
-        super().__init__()
-        api = "TransformerDecoderLayer"
-        _check_positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w = _attr_list(weight_attr, 3, api)
-        b = _attr_list(bias_attr, 3, api)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = _activation(api, activation)
+        super().__init__("TransformerDecoderLayer", 2, d_model, nhead, dim_feedforward, dropout, activation,
+                         attn_dropout, act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps)
 
     def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
                 memory_mask: Tensor | None = None, cache: Any = None) -> Any:
@@ -339,33 +328,12 @@ class TransformerDecoderLayer(Layer):
                             f"received {type(cache).__name__}.")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm1(tgt)
-        if cache is None:
-            attn = self.self_attn(tgt, tgt, tgt, tgt_mask)
-        else:
-            attn, incremental = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
-        tgt = residual + self.dropout1(attn)
-        if not self.normalize_before:
-            tgt = self.norm1(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm2(tgt)
-        if cache is None:
-            attn = self.cross_attn(tgt, memory, memory, memory_mask)
-        else:
-            attn, static = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
-        tgt = residual + self.dropout2(attn)
-        if not self.normalize_before:
-            tgt = self.norm2(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm3(tgt)
-        tgt = residual + self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(tgt)))))
-        if not self.normalize_before:
-            tgt = self.norm3(tgt)
-        return tgt if cache is None else (tgt, (incremental, static))
+        cached = cache is not None
+        inc, stat = cache if cached else (None, None)
+        tgt, inc = self._sublayer(tgt, 1, lambda t: self.self_attn(t, t, t, tgt_mask, inc), cached)
+        tgt, stat = self._sublayer(tgt, 2, lambda t: self.cross_attn(t, memory, memory, memory_mask, stat), cached)
+        tgt, _ = self._sublayer(tgt, 3, self._feed_forward)
+        return tgt if cache is None else (tgt, (inc, stat))
 
     def gen_cache(self, memory: Tensor) -> tuple[Any, Any]:
         """``(incremental_cache, static_cache)``: an empty ``Cache`` for the self-attention and the

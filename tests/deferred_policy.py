@@ -1,0 +1,21 @@
+"""The deferred engine's default policy for a test file, whatever mode the suite runs in (layer: tests).
+
+CI also runs the suite with ``PYLAYER_JAX_FUSE_AFTER=1`` and with ``PYLAYER_JAX_LAZY=0``; the files that test the
+policy itself (tests/exec/test_new_shapes.py, tests/exec/test_row_buckets.py) set it back from an autouse fixture.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pylayer_jax._exec import deferred
+from pylayer_jax._replay import follow
+
+
+def default_policy(monkeypatch: pytest.MonkeyPatch, buckets: bool) -> None:
+    """Deferred steps on, fused from their third sighting; ``buckets``: a known step on a new batch size runs padded
+    to a bucket when its rows allow (``_autograd.row_buckets``), else it is compiled for its shapes."""
+    monkeypatch.setattr(deferred, "ENABLED", True)
+    monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
+    monkeypatch.setattr(deferred, "BUCKETS", buckets)
+    follow.reset()
