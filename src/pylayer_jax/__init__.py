@@ -7,99 +7,107 @@ What a plain eager script uses (Tensor, the ops, ``nn``, ``autograd``) is import
 
 import importlib as _importlib
 
-from . import autograd as autograd
-from . import device as device
-from . import linalg as linalg
-from . import nn as nn
-from . import utils as utils
-from ._api.checkpoint import load as load
-from ._api.checkpoint import save as save
-from ._api.functional import *  # noqa: F403
-from ._api.irregular import argwhere as argwhere
-from ._api.irregular import bincount as bincount
-from ._api.irregular import broadcast_shape as broadcast_shape
-from ._api.irregular import broadcast_shapes as broadcast_shapes
-from ._api.irregular import cast_ as cast_
-from ._api.irregular import diff as diff
-from ._api.irregular import flatten_ as flatten_
-from ._api.irregular import histogram as histogram
-from ._api.irregular import index_add as index_add
-from ._api.irregular import index_add_ as index_add_
-from ._api.irregular import index_fill as index_fill
-from ._api.irregular import index_fill_ as index_fill_
-from ._api.irregular import is_complex as is_complex
-from ._api.irregular import is_floating_point as is_floating_point
-from ._api.irregular import is_integer as is_integer
-from ._api.irregular import is_tensor as is_tensor
-from ._api.irregular import nonzero as nonzero
-from ._api.irregular import rank as rank
-from ._api.irregular import reshape_ as reshape_
-from ._api.irregular import scatter_add as scatter_add
-from ._api.irregular import scatter_add_ as scatter_add_
-from ._api.irregular import scatter_reduce as scatter_reduce
-from ._api.irregular import shape as shape
-from ._api.irregular import squeeze_ as squeeze_
-from ._api.irregular import t_ as t_
-from ._api.irregular import take as take
-from ._api.irregular import transpose_ as transpose_
-from ._api.irregular import unique as unique
-from ._api.irregular import unique_consecutive as unique_consecutive
-from ._api.irregular import unsqueeze_ as unsqueeze_
-from ._api.irregular import where_ as where_
-from ._api.random import bernoulli as bernoulli
-from ._api.random import get_rng_state as get_rng_state
-from ._api.random import multinomial as multinomial
-from ._api.random import normal as normal
-from ._api.random import poisson as poisson
-from ._api.random import rand as rand
-from ._api.random import rand_like as rand_like
-from ._api.random import randint as randint
-from ._api.random import randint_like as randint_like
-from ._api.random import randn as randn
-from ._api.random import randn_like as randn_like
-from ._api.random import randperm as randperm
-from ._api.random import seed as seed
-from ._api.random import set_rng_state as set_rng_state
-from ._api.random import standard_normal as standard_normal
-from ._api.random import uniform as uniform
-from ._api.variadic import atleast_1d as atleast_1d
-from ._api.variadic import atleast_2d as atleast_2d
-from ._api.variadic import atleast_3d as atleast_3d
-from ._api.variadic import einsum as einsum
-from ._api.variadic import masked_select as masked_select
-from ._autograd.grad_mode import enable_grad as enable_grad
-from ._autograd.grad_mode import is_grad_enabled as is_grad_enabled
-from ._autograd.grad_mode import no_grad as no_grad
-from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled
-from ._replay.events import install as _install_replay
-from ._runtime.device import get_device as get_device
-from ._runtime.device import is_compiled_with_cuda as is_compiled_with_cuda
-from ._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
-from ._runtime.device import is_compiled_with_xpu as is_compiled_with_xpu
-from ._runtime.device import set_device as set_device
-from ._runtime.dtypes import get_default_dtype as get_default_dtype
-from ._runtime.dtypes import set_default_dtype as set_default_dtype
-from ._runtime.flags import get_flags as get_flags
-from ._runtime.flags import set_flags as set_flags
-from ._tensor import device as _tensor_device  # noqa: F401  (installs Tensor.cpu/cuda/to/pin_memory)
-from ._tensor import methods as _tensor_methods  # noqa: F401  (installs the Tensor methods)
-from ._tensor.backward_entry import grad as grad
-from ._tensor.dlpack import from_dlpack as from_dlpack
-from ._tensor.dlpack import to_dlpack as to_dlpack
-from ._tensor.facade import Tensor as Tensor
-from ._tensor.facade import to_tensor as to_tensor
-from .nn.layer._param import ParamAttr as ParamAttr
+from ._runtime import import_gc as _import_gc
 
-for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
-    globals()[_n] = _d
-dtype = type(globals()["float32"])
-
-_install_replay()  # step replay observes eager steps: this line and ``_replay/`` are all of it
-
+# the collector pauses while the package and JAX load, and the objects they made are frozen at the end
+# (see _runtime/import_gc.py)
+_gc_paused = _import_gc.pause()
 try:
-    __version__ = __import__("importlib.metadata", fromlist=["version"]).version("pylayer_jax")
-except Exception:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+    from . import autograd as autograd
+    from . import device as device
+    from . import linalg as linalg
+    from . import nn as nn
+    from . import utils as utils
+    from ._api.checkpoint import load as load
+    from ._api.checkpoint import save as save
+    from ._api.functional import *  # noqa: F403
+    from ._api.irregular import argwhere as argwhere
+    from ._api.irregular import bincount as bincount
+    from ._api.irregular import broadcast_shape as broadcast_shape
+    from ._api.irregular import broadcast_shapes as broadcast_shapes
+    from ._api.irregular import cast_ as cast_
+    from ._api.irregular import diff as diff
+    from ._api.irregular import flatten_ as flatten_
+    from ._api.irregular import histogram as histogram
+    from ._api.irregular import index_add as index_add
+    from ._api.irregular import index_add_ as index_add_
+    from ._api.irregular import index_fill as index_fill
+    from ._api.irregular import index_fill_ as index_fill_
+    from ._api.irregular import is_complex as is_complex
+    from ._api.irregular import is_floating_point as is_floating_point
+    from ._api.irregular import is_integer as is_integer
+    from ._api.irregular import is_tensor as is_tensor
+    from ._api.irregular import nonzero as nonzero
+    from ._api.irregular import rank as rank
+    from ._api.irregular import reshape_ as reshape_
+    from ._api.irregular import scatter_add as scatter_add
+    from ._api.irregular import scatter_add_ as scatter_add_
+    from ._api.irregular import scatter_reduce as scatter_reduce
+    from ._api.irregular import shape as shape
+    from ._api.irregular import squeeze_ as squeeze_
+    from ._api.irregular import t_ as t_
+    from ._api.irregular import take as take
+    from ._api.irregular import transpose_ as transpose_
+    from ._api.irregular import unique as unique
+    from ._api.irregular import unique_consecutive as unique_consecutive
+    from ._api.irregular import unsqueeze_ as unsqueeze_
+    from ._api.irregular import where_ as where_
+    from ._api.random import bernoulli as bernoulli
+    from ._api.random import get_rng_state as get_rng_state
+    from ._api.random import multinomial as multinomial
+    from ._api.random import normal as normal
+    from ._api.random import poisson as poisson
+    from ._api.random import rand as rand
+    from ._api.random import rand_like as rand_like
+    from ._api.random import randint as randint
+    from ._api.random import randint_like as randint_like
+    from ._api.random import randn as randn
+    from ._api.random import randn_like as randn_like
+    from ._api.random import randperm as randperm
+    from ._api.random import seed as seed
+    from ._api.random import set_rng_state as set_rng_state
+    from ._api.random import standard_normal as standard_normal
+    from ._api.random import uniform as uniform
+    from ._api.variadic import atleast_1d as atleast_1d
+    from ._api.variadic import atleast_2d as atleast_2d
+    from ._api.variadic import atleast_3d as atleast_3d
+    from ._api.variadic import einsum as einsum
+    from ._api.variadic import masked_select as masked_select
+    from ._autograd.grad_mode import enable_grad as enable_grad
+    from ._autograd.grad_mode import is_grad_enabled as is_grad_enabled
+    from ._autograd.grad_mode import no_grad as no_grad
+    from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled
+    from ._replay.events import install as _install_replay
+    from ._runtime.device import get_device as get_device
+    from ._runtime.device import is_compiled_with_cuda as is_compiled_with_cuda
+    from ._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
+    from ._runtime.device import is_compiled_with_xpu as is_compiled_with_xpu
+    from ._runtime.device import set_device as set_device
+    from ._runtime.dtypes import get_default_dtype as get_default_dtype
+    from ._runtime.dtypes import set_default_dtype as set_default_dtype
+    from ._runtime.flags import get_flags as get_flags
+    from ._runtime.flags import set_flags as set_flags
+    from ._tensor import device as _tensor_device  # noqa: F401  (installs Tensor.cpu/cuda/to/pin_memory)
+    from ._tensor import methods as _tensor_methods  # noqa: F401  (installs the Tensor methods)
+    from ._tensor.backward_entry import grad as grad
+    from ._tensor.dlpack import from_dlpack as from_dlpack
+    from ._tensor.dlpack import to_dlpack as to_dlpack
+    from ._tensor.facade import Tensor as Tensor
+    from ._tensor.facade import to_tensor as to_tensor
+    from .nn.layer._param import ParamAttr as ParamAttr
+
+    for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
+        globals()[_n] = _d
+    dtype = type(globals()["float32"])
+
+    _install_replay()  # step replay observes eager steps: this line and ``_replay/`` are all of it
+
+    try:
+        __version__ = __import__("importlib.metadata", fromlist=["version"]).version("pylayer_jax")
+    except Exception:  # running from a source tree that was never installed
+        __version__ = "0+unknown"
+finally:
+    _import_gc.resume(_gc_paused)
 
 
 # submodules and names loaded on first use: name -> (module, attribute or None for the module itself)
