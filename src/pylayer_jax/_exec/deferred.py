@@ -619,6 +619,10 @@ _SEEN = BoundedDict(_MAX_SEEN)
 # what a new batch size is told from (``set_bucket_runner``)
 _FAMILIES_RUN = BoundedDict(_MAX_SEEN)
 _FAMILY_KEYS = 4
+# signatures run padded (by the bucket runner) at their last sighting -> their family's first signatures: a padded
+# step seen again is run padded until its ``FUSE_AFTER``-th sighting, then as its own program (a size that repeats,
+# a smaller last batch, costs less unpadded than padding it on the host each time)
+_BUCKETED = BoundedDict(_MAX_SEEN)
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -714,7 +718,17 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
-        if seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
+        if seen > 1 and _BUCKETED.get(key) is not None:  # run padded before: it repeats (a smaller last batch)
+            if seen < FUSE_AFTER:
+                outs = _bucket_runner[0](key, _BUCKETED.get(key), ext) if BUCKETS else None
+                if outs is not None:
+                    STATS["bucketed"] += 1
+                    _SEEN.put(key, seen)
+                    return outs
+            _BUCKETED.pop(key, None)
+            _STREAK[0] = 0
+            seen = FUSE_AFTER  # from its third sighting (or when it no longer pads): its own program, optimised
+        elif seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
             fam = _family(key)
             known = _FAMILIES_RUN.get(fam)
             if known is not None:
@@ -724,6 +738,8 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                     outs = runner(key, known, ext)
                     if outs is not None:
                         STATS["bucketed"] += 1
+                        _SEEN.put(key, 1)
+                        _BUCKETED.put(key, known)
                         return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
