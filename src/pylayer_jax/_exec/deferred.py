@@ -66,7 +66,15 @@ import numpy as np
 
 from .._runtime import jax_setup as _jax_setup  # noqa: F401  (x64 and the CPU dispatch mode, before any array)
 from .._runtime.array_protocol import as_numpy
-from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, erase_shapes, family, traced_new_shapes
+from .._runtime.kernel_cache import (
+    SHAPED,
+    BoundedDict,
+    KernelCache,
+    LazyJit,
+    erase_shapes,
+    family,
+    traced_new_shapes,
+)
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
@@ -743,8 +751,10 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                         return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
-                if len(known) < _FAMILY_KEYS:  # (the same step of other sizes: a model of another width)
-                    known.append(key)
+                # (the same step of other sizes: a model of another width, whose new batch sizes then pad against
+                # it; the most recent first, so that a process that trains many widths keeps finding its own)
+                known.insert(0, key)
+                del known[_FAMILY_KEYS:]
             else:
                 _FAMILIES_RUN.put(fam, [key])
                 if len(calls) >= FUSE_FIRST_CALLS and _STREAK[0] < MAX_UNREPEATED:
@@ -860,6 +870,8 @@ def _spec(a: Any, aval: Any) -> Any:
 def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
     """(output treedef, or None for one array; output avals) of a call, cached in _SHAPES."""
     specs = [_spec(a, av) for a, av in zip(leaves, akey)]
+    if type(fn) is LazyJit:
+        fn = fn.jitted()  # (its traces are jax.jit's: the call then reuses them)
     out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
     out_leaves, out_tree = _tree_flatten(out)
     avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
