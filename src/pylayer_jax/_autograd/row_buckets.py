@@ -2,9 +2,11 @@
 
 A step whose batch size never repeats would compile a program per size (``_exec.deferred``: a known step on new
 shapes). When its calls only meet the batch in ways the op table declares (``_ops.rows``), it runs instead on its
-inputs padded to a bucket size (a power of two, at least ``MIN_BUCKET``), by one program per bucket that takes the
-true batch size ``n`` as an input: every batch size of a bucket shares it, so a loop over batch sizes compiles a
-handful of programs in all.
+inputs padded to a bucket size (``bucket_of``: a power of two, at least ``MIN_BUCKET``; for a step whose padded rows
+are cheap, ``SMALL_BUCKET`` rows growing fourfold), by one program per bucket that takes the true batch size ``n`` as
+an input: every batch size of a bucket shares it, and a bucket compiled for the step serves smaller new sizes too
+(``_choose``), so a loop over batch sizes compiles a handful of programs in all. A padded step whose size repeats
+becomes its own program at its third sighting (``_exec.deferred``).
 
 Which values carry the batch: the step's signature is compared with the first signature of its family (the same
 step on its first batch size). A value (an input or a call's result) whose shape differs only in its first

@@ -33,7 +33,9 @@ long. Running it:
 - before that, such a signature that differs from one of its family only in its batch size is given to the
   bucket runner (``set_bucket_runner``: ``_autograd.row_buckets``), which runs it padded to a bucket size by one
   program per bucket when the op table knows how each call's rows flow (``BUCKETS``, ``PYLAYER_JAX_BUCKETS=0``:
-  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call.
+  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call. Such a
+  signature seen again runs padded until its third sighting, then as its own program, optimised (a size that
+  repeats, a smaller last batch every epoch, costs less so than padded on the host each time).
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
