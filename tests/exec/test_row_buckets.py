@@ -223,7 +223,7 @@ def test_a_compiled_bucket_serves_a_smaller_batch_only_within_the_padding_bound(
 
 
 def test_a_smaller_new_batch_runs_in_a_larger_compiled_bucket_with_the_unpadded_values() -> None:
-    t = Trainer(4, 17, "mse")
+    t = Trainer(4, 17, "ce", "relu")
     t.step(3)  # the step's first sighting
     before = dict(row_buckets.STATS)
     t.step(40)  # the bucket of 64 rows: one compile
