@@ -728,9 +728,11 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
-        if seen > 1 and _BUCKETED.get(key) is not None:  # run padded before: it repeats (a smaller last batch)
+        refs = _BUCKETED.get(key) if seen > 1 else None
+        if refs is not None:  # run padded before: it repeats (a smaller last batch)
             if seen < FUSE_AFTER:
-                outs = _bucket_runner[0](key, _BUCKETED.get(key), ext) if BUCKETS else None
+                runner = _bucket_runner[0]
+                outs = runner(key, refs, ext) if BUCKETS and runner is not None else None
                 if outs is not None:
                     STATS["bucketed"] += 1
                     _SEEN.put(key, seen)
