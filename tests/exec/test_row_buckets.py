@@ -245,6 +245,16 @@ def test_a_batch_size_that_repeats_runs_as_its_own_program_from_its_third_sighti
         assert (padded, compiled) == ((1, 0) if k < 2 else (0, 1) if k == 2 else (0, 0)), (k, padded, compiled)
 
 
+def test_batch_sizes_that_come_back_only_after_many_others_stay_padded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deferred, "REPEAT_WINDOW", 1)  # (a loop over hundreds of sizes, in small)
+    t = Trainer(6, 19, "mse")
+    t.step(3)
+    before = dict(deferred.STATS)
+    for b in (5, 6, 7) * 3:  # each size back after two others, three times
+        t.step(b, check=b == 7)
+    assert deferred.STATS["bucketed"] - before["bucketed"] == 9 and deferred.STATS["compiled"] == before["compiled"]
+
+
 def test_a_loss_with_its_own_derivative_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
     # under hooks, cross_entropy runs its fused form (an explicit VJP from the saved softmax and label, hidden
     # outputs; mse_loss's residual form is alike): padded, that VJP gets the 'none' loss's cotangent of the true rows

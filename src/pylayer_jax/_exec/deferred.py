@@ -34,8 +34,8 @@ long. Running it:
   bucket runner (``set_bucket_runner``: ``_autograd.row_buckets``), which runs it padded to a bucket size by one
   program per bucket when the op table knows how each call's rows flow (``BUCKETS``, ``PYLAYER_JAX_BUCKETS=0``:
   off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call. Such a
-  signature seen again runs padded until its third sighting, then as its own program, optimised (a size that
-  repeats, a smaller last batch every epoch, costs less so than padded on the host each time).
+  signature seen again soon (``REPEAT_WINDOW``) runs padded until its third sighting, then as its own program,
+  optimised (a size that repeats, a smaller last batch every epoch, costs less so than padded on the host each time).
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
@@ -629,10 +629,13 @@ _SEEN = BoundedDict(_MAX_SEEN)
 # what a new batch size is told from (``set_bucket_runner``)
 _FAMILIES_RUN = BoundedDict(_MAX_SEEN)
 _FAMILY_KEYS = 4
-# signatures run padded (by the bucket runner) at their last sighting -> their family's first signatures: a padded
-# step seen again is run padded until its ``FUSE_AFTER``-th sighting, then as its own program (a size that repeats,
-# a smaller last batch, costs less unpadded than padding it on the host each time)
+# signatures run padded (by the bucket runner) at their last sighting -> (their family's first signatures, the count
+# of padded runs then): a padded step seen again with at most REPEAT_WINDOW other padded runs between is run padded
+# until its ``FUSE_AFTER``-th such sighting, then as its own program (a size that repeats, a smaller last batch,
+# costs less unpadded than padding it on the host each time); sizes that come back only after many others (a loop
+# over hundreds of sizes) stay padded: their programs would not outlive the cache of programs
 _BUCKETED = BoundedDict(_MAX_SEEN)
+REPEAT_WINDOW = 16
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -728,14 +731,18 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
-        refs = _BUCKETED.get(key) if seen > 1 else None
-        if refs is not None:  # run padded before: it repeats (a smaller last batch)
+        padded = _BUCKETED.get(key) if seen > 1 else None
+        if padded is not None:  # run padded before: it repeats (a smaller last batch)
+            refs, at = padded
+            if STATS["bucketed"] - at > REPEAT_WINDOW:
+                seen = 1  # seen again only after many other padded steps (sizes cycling): its count starts anew
             if seen < FUSE_AFTER:
                 runner = _bucket_runner[0]
                 outs = runner(key, refs, ext) if BUCKETS and runner is not None else None
                 if outs is not None:
                     STATS["bucketed"] += 1
                     _SEEN.put(key, seen)
+                    _BUCKETED.put(key, (refs, STATS["bucketed"]))
                     return outs
             _BUCKETED.pop(key, None)
             _STREAK[0] = 0
@@ -751,7 +758,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                     if outs is not None:
                         STATS["bucketed"] += 1
                         _SEEN.put(key, 1)
-                        _BUCKETED.put(key, known)
+                        _BUCKETED.put(key, (known, STATS["bucketed"]))
                         return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
