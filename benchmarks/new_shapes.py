@@ -1,6 +1,6 @@
 """What a new input shape costs: time per step and memory over a loop whose batch size never repeats.
 
-    python benchmarks/new_shapes.py [--pairs 20] [--loop 1000] [--shapes 2000] [--every 100]
+    python benchmarks/new_shapes.py [--pairs 20] [--loop 1000] [--shapes 2000] [--every 100] [--rows 100]
 
 1. Time: the 64x8 MLP SGD step of bench.py's ``new batch size`` row (``_workloads.batch_loop``) on a new batch
    size every step (padded to a bucket size: ``_autograd.row_buckets``), the same with bucketing off
@@ -13,6 +13,9 @@
    ``--loop-off`` steps of the same loop with it off.
 3. Memory: the resident set size (RSS) while the loop runs ``--shapes`` new batch sizes, every ``--every``;
    the caches fill during the first few hundred shapes, after which memory stays flat.
+4. ``--rows``: bench.py's two rows alone, in its order: an epoch of 10 batches of 64 and a last batch of 17 (the
+   median over ``--rows`` epochs, wall and process CPU, and the same epoch without its last batch: what the last
+   batch adds), then a new model on a new batch size every step, 1..60 (ms per step over the loop).
 """
 
 from __future__ import annotations
@@ -146,6 +149,31 @@ def memory(n: int, every: int) -> None:
           f"{kernel_cache.STATS}")
 
 
+def rows(epochs: int) -> None:
+    res: dict[str, list[tuple[float, float]]] = {"epoch": [], "without the last batch": []}
+    runs = {"epoch": batch_loop(paddle, [64] * 10 + [17]), "without the last batch": batch_loop(paddle, [64] * 10)}
+    for _ in range(5):
+        for f in runs.values():
+            f()
+    for _ in range(epochs):  # interleaved
+        for name, f in runs.items():
+            w, c = time.perf_counter(), time.process_time()
+            f()
+            res[name].append((time.perf_counter() - w, time.process_time() - c))
+    med = {name: [statistics.median(v) * 1e3 for v in zip(*r)] for name, r in res.items()}
+    (ew, ec), (nw, nc) = med["epoch"], med["without the last batch"]
+    print(f"epoch 10x64 + last batch 17 (median of {epochs}): wall {ew:.2f} ms, process CPU {ec:.2f} ms; without "
+          f"the last batch {nw:.2f} / {nc:.2f}: the last batch adds {ew - nw:.2f} / {ec - nc:.2f} ms")
+    run = batch_loop(paddle, list(range(1, 61)))
+    c0, b0 = deferred.STATS["compiled"], row_buckets.STATS["compiled"]
+    w, c = time.perf_counter(), time.process_time()
+    run()
+    w, c = time.perf_counter() - w, time.process_time() - c
+    print(f"new batch size every step (1..60): wall {w * 1e3 / 60:.2f} ms, process CPU {c * 1e3 / 60:.2f} ms per "
+          f"step; programs compiled: {deferred.STATS['compiled'] - c0} whole-step, "
+          f"{row_buckets.STATS['compiled'] - b0} bucket")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=20, help="new shapes timed, each side (0: no timing)")
@@ -153,7 +181,10 @@ def main() -> None:
     ap.add_argument("--loop-off", type=int, default=60, help="steps of that loop with bucketing off")
     ap.add_argument("--shapes", type=int, default=2000, help="new shapes in the memory loop (0: none)")
     ap.add_argument("--every", type=int, default=100, help="print RSS every this many shapes")
+    ap.add_argument("--rows", type=int, default=0, metavar="EPOCHS", help="bench.py's epoch and new batch size rows")
     args = ap.parse_args()
+    if args.rows:
+        rows(args.rows)
     if args.pairs:
         times(args.pairs)
     if args.loop or args.loop_off:

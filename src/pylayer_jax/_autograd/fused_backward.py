@@ -20,7 +20,7 @@ import jax.numpy as jnp
 
 from .._exec import deferred as lazy
 from .._ops.table import vjp_call
-from .._runtime.kernel_cache import SHAPED, KernelCache
+from .._runtime.kernel_cache import SHAPED, KernelCache, LazyJit
 from .graph import ZEROED, AccumulateGrad, Node, OpNode
 
 # a root gradient of ones, made inside the kernel instead of by its own dispatch
@@ -135,7 +135,7 @@ def _replay(sig: tuple, seeds: tuple, captures: tuple, n_ext: int, *flat: Any) -
 
 def _kernel(sig: tuple, seeds: tuple, captures: tuple, n_ext: int) -> Any:
     key = (sig, seeds, captures, n_ext)
-    return _KERNELS.kernel(key, lambda: jax.jit(functools.partial(_replay, sig, seeds, captures, n_ext)))
+    return _KERNELS.kernel(key, lambda: LazyJit(functools.partial(_replay, sig, seeds, captures, n_ext)))
 
 
 def run_segment(

@@ -2,9 +2,11 @@
 
 A step whose batch size never repeats would compile a program per size (``_exec.deferred``: a known step on new
 shapes). When its calls only meet the batch in ways the op table declares (``_ops.rows``), it runs instead on its
-inputs padded to a bucket size (a power of two, at least ``MIN_BUCKET``), by one program per bucket that takes the
-true batch size ``n`` as an input: every batch size of a bucket shares it, so a loop over batch sizes compiles a
-handful of programs in all.
+inputs padded to a bucket size (``bucket_of``: a power of two, at least ``MIN_BUCKET``; for a step whose padded rows
+are cheap, ``SMALL_BUCKET`` rows growing fourfold), by one program per bucket that takes the true batch size ``n`` as
+an input: every batch size of a bucket shares it, and a bucket compiled for the step serves smaller new sizes too
+(``_choose``), so a loop over batch sizes compiles a handful of programs in all. A padded step whose size repeats
+becomes its own program at its third sighting (``_exec.deferred``).
 
 Which values carry the batch: the step's signature is compared with the first signature of its family (the same
 step on its first batch size). A value (an input or a call's result) whose shape differs only in its first
@@ -44,10 +46,16 @@ from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family, tr
 from . import fused_backward
 
 MIN_BUCKET = 8
+# a step whose values with the batch axis hold at most PAD_BYTES at a bucket's rows pads cheaply: its buckets start at
+# SMALL_BUCKET rows and grow fourfold (64, 256, 1024 ...) while they stay that small; a compile (~50-100 ms) costs
+# more than the compute of those padded rows. Beyond, buckets are the next power of two (at least MIN_BUCKET).
+SMALL_BUCKET = 64
+PAD_BYTES = 256 * 1024
 # runs of a bucket program, bucket programs compiled, steps declined (run unpadded)
 STATS = {"runs": 0, "compiled": 0, "declined": 0}
 _PROGRAMS = KernelCache(SHAPED)  # bucket programs by their key (``_DECLINED``: the key's program cannot be made)
 _REF_SLOTS = BoundedDict(256)  # a family's first signature -> the avals of its results
+_SIZES = BoundedDict(256)  # a family's first signature -> the bucket sizes compiled for it (a hint: see ``_choose``)
 
 
 class _Declined:
@@ -63,9 +71,30 @@ class _Declined:
 _DECLINED = _Declined()
 
 
-def bucket_of(n: int) -> int:
-    """The bucket size of a batch of ``n`` rows: the next power of two, at least ``MIN_BUCKET``."""
-    return max(MIN_BUCKET, 1 << (n - 1).bit_length())
+def bucket_of(n: int, row_bytes: int | None = None) -> int:
+    """The bucket size of a batch of ``n`` rows whose values with the batch axis hold ``row_bytes`` per row (None:
+    not known): ``SMALL_BUCKET`` times a power of four while that many rows hold at most ``PAD_BYTES``, else the
+    next power of two, at least ``MIN_BUCKET``."""
+    size = max(MIN_BUCKET, 1 << (n - 1).bit_length())
+    if row_bytes is not None:
+        small = SMALL_BUCKET
+        while small < size:
+            small *= 4
+        if small * row_bytes <= PAD_BYTES:
+            return small
+    return size
+
+
+def _choose(ref: tuple, n: int, row_bytes: int) -> int:
+    """The bucket of a batch of ``n`` rows of the step whose family's first signature is ``ref``: ``bucket_of``'s,
+    or a bucket compiled for the step before that serves it (at least ``n`` rows, at most twice ``bucket_of``'s or
+    ``PAD_BYTES`` in all), the smallest such: a batch size never seen runs without a new compile when one does."""
+    size = bucket_of(n, row_bytes)
+    most = max(2 * size, PAD_BYTES // max(row_bytes, 1))
+    for s in _SIZES.get(ref) or ():
+        if n <= s <= most:
+            return s
+    return size
 
 
 class _NotRows(Exception):
@@ -210,8 +239,9 @@ def _backward_plan(args: tuple, ref_args: tuple, in_b: Sequence[bool], in_av: Se
     return ("bwd", tuple(new_sig), seeds, captures, n_ext, tuple(masked))
 
 
-def _plan(key: tuple, ref: tuple) -> tuple | None:
-    """(the padded program's key, n, bucket size, which inputs and results have the batch) or None."""
+def _rows_of(key: tuple, ref: tuple) -> tuple | None:
+    """(n, n0, which inputs and which results have the batch, the results' avals) of the step of signature ``key``
+    against ``ref`` (the first signature of its family), or None; raises ``_NotRows`` when its rows mix."""
     calls, live, avals = key
     rcalls, rlive, ravals = ref
     if len(calls) != len(rcalls) or len(avals) != len(ravals):
@@ -223,7 +253,6 @@ def _plan(key: tuple, ref: tuple) -> tuple | None:
             break
     if not n or not n0:
         return None
-    size = bucket_of(n)
     ext_b = [_diff(a, r, n, n0) for a, r in zip(avals, ravals)]
     if any(b and a[2] for a, b in zip(avals, ext_b)):
         return None  # a weakly typed batch input: a padded numpy copy would not be weak
@@ -237,6 +266,23 @@ def _plan(key: tuple, ref: tuple) -> tuple | None:
     slot_b = [_diff(a, r, n, n0) for a, r in zip(slots, rslots)]
     if any(slot_b[i] and slots[i][2] for i in live):
         return None  # a weakly typed result to cut on the host: its copy would not be weak
+    return n, n0, ext_b, slots, slot_b
+
+
+def _row_bytes(avals: Sequence[Any], flags: Sequence[bool]) -> int:
+    """Bytes per batch row of the values that have the batch axis."""
+    total = 0
+    for a, b in zip(avals, flags):
+        if b:
+            total += int(np.prod(a[0][1:], dtype=np.int64)) * np.dtype(a[1]).itemsize
+    return total
+
+
+def _plan(key: tuple, ref: tuple, rows: tuple, size: int) -> tuple:
+    """The padded program's key of the step ``key`` (``rows``: what ``_rows_of`` told of it) at bucket ``size``."""
+    calls, live, avals = key
+    rcalls = ref[0]
+    n, n0, ext_b, slots, slot_b = rows
     descs: list[tuple] = []
     base = 0
     for (fn, tree, refs, nout), rcall in zip(calls, rcalls):
@@ -273,7 +319,7 @@ def _plan(key: tuple, ref: tuple) -> tuple | None:
         else:
             raise _NotRows
     padded = tuple(_padded(a, b, size) for a, b in zip(avals, ext_b))
-    return (tuple(descs), live, padded, tuple(slot_b)), n, size, ext_b, slot_b
+    return (tuple(descs), live, padded, tuple(slot_b))
 
 
 def _trace(descs: tuple, calls_refs: tuple, live: tuple, expect: tuple, n: Any, *ext: Any) -> list[Any]:
@@ -313,15 +359,19 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     planned = None
     for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
         try:
-            planned = _plan(key, ref)
+            rows = _rows_of(key, ref)
+            if rows is None:
+                continue
+            size = _choose(ref, rows[0], _row_bytes(key[2], rows[2]) + _row_bytes(rows[3], rows[4]))
+            planned = _plan(key, ref, rows, size)
         except Exception:  # _NotRows; or anything unforeseen in telling the rows apart: the step runs unpadded
             continue
-        if planned is not None:
-            break
+        break
     if planned is None:
         STATS["declined"] += 1
         return None
-    pkey, n, size, ext_b, slot_b = planned
+    pkey = planned
+    n, _, ext_b, _, slot_b = rows
     prog = _PROGRAMS.get(pkey)
     if prog is _DECLINED:
         STATS["declined"] += 1
@@ -341,6 +391,8 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
             return None
         _PROGRAMS.put(pkey, prog)
         STATS["compiled"] += 1
+        sizes = _SIZES.get(ref) or ()
+        _SIZES.put(ref, tuple(sorted({*sizes, size})))
     STATS["runs"] += 1
     # counted as a trace for new shapes (none is made: see ``_ShapeRule``), so that the heap a loop of new sizes
     # frees (its padded copies, the fused backward's kernels per size) is given back as after traces

@@ -33,7 +33,9 @@ long. Running it:
 - before that, such a signature that differs from one of its family only in its batch size is given to the
   bucket runner (``set_bucket_runner``: ``_autograd.row_buckets``), which runs it padded to a bucket size by one
   program per bucket when the op table knows how each call's rows flow (``BUCKETS``, ``PYLAYER_JAX_BUCKETS=0``:
-  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call.
+  off); its calls' output shapes then come from ``set_shape_rule``'s rule instead of tracing each call. Such a
+  signature seen again soon (``REPEAT_WINDOW``) runs padded until its third sighting, then as its own program,
+  optimised (a size that repeats, a smaller last batch every epoch, costs less so than padded on the host each time).
 
 A buffer runs under its lock (a reader in another thread waits) and outside any JAX trace
 (a Tensor closed over by a jitted function gets its value, not a tracer). A run that fails
@@ -66,7 +68,15 @@ import numpy as np
 
 from .._runtime import jax_setup as _jax_setup  # noqa: F401  (x64 and the CPU dispatch mode, before any array)
 from .._runtime.array_protocol import as_numpy
-from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, erase_shapes, family, traced_new_shapes
+from .._runtime.kernel_cache import (
+    SHAPED,
+    BoundedDict,
+    KernelCache,
+    LazyJit,
+    erase_shapes,
+    family,
+    traced_new_shapes,
+)
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
@@ -662,6 +672,13 @@ _SEEN = BoundedDict(_MAX_SEEN)
 # what a new batch size is told from (``set_bucket_runner``)
 _FAMILIES_RUN = BoundedDict(_MAX_SEEN)
 _FAMILY_KEYS = 4
+# signatures run padded (by the bucket runner) at their last sighting -> (their family's first signatures, the count
+# of padded runs then): a padded step seen again with at most REPEAT_WINDOW other padded runs between is run padded
+# until its ``FUSE_AFTER``-th such sighting, then as its own program (a size that repeats, a smaller last batch,
+# costs less unpadded than padding it on the host each time); sizes that come back only after many others (a loop
+# over hundreds of sizes) stay padded: their programs would not outlive the cache of programs
+_BUCKETED = BoundedDict(_MAX_SEEN)
+REPEAT_WINDOW = 16
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -757,7 +774,23 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     prog = _PROGRAMS.get(key)
     if prog is None:
         seen = _SEEN.get(key, 0) + 1
-        if seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
+        padded = _BUCKETED.get(key) if seen > 1 else None
+        if padded is not None:  # run padded before: it repeats (a smaller last batch)
+            refs, at = padded
+            if STATS["bucketed"] - at > REPEAT_WINDOW:
+                seen = 1  # seen again only after many other padded steps (sizes cycling): its count starts anew
+            if seen < FUSE_AFTER:
+                runner = _bucket_runner[0]
+                outs = runner(key, refs, ext) if BUCKETS and runner is not None else None
+                if outs is not None:
+                    STATS["bucketed"] += 1
+                    _SEEN.put(key, seen)
+                    _BUCKETED.put(key, (refs, STATS["bucketed"]))
+                    return outs
+            _BUCKETED.pop(key, None)
+            _STREAK[0] = 0
+            seen = FUSE_AFTER  # from its third sighting (or when it no longer pads): its own program, optimised
+        elif seen < FUSE_AFTER and seen == 1:  # a new signature: a known step on new shapes is compiled now
             fam = _family(key)
             known = _FAMILIES_RUN.get(fam)
             if known is not None:
@@ -767,11 +800,15 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                     outs = runner(key, known, ext)
                     if outs is not None:
                         STATS["bucketed"] += 1
+                        _SEEN.put(key, 1)
+                        _BUCKETED.put(key, (known, STATS["bucketed"]))
                         return outs
                 STATS["new_shape"] += 1
                 seen = FUSE_AFTER + 1
-                if len(known) < _FAMILY_KEYS:  # (the same step of other sizes: a model of another width)
-                    known.append(key)
+                # (the same step of other sizes: a model of another width, whose new batch sizes then pad against
+                # it; the most recent first, so that a process that trains many widths keeps finding its own)
+                known.insert(0, key)
+                del known[_FAMILY_KEYS:]
             else:
                 _FAMILIES_RUN.put(fam, [key])
                 if len(calls) >= FUSE_FIRST_CALLS and _STREAK[0] < MAX_UNREPEATED:
@@ -887,6 +924,8 @@ def _spec(a: Any, aval: Any) -> Any:
 def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
     """(output treedef, or None for one array; output avals) of a call, cached in _SHAPES."""
     specs = [_spec(a, av) for a, av in zip(leaves, akey)]
+    if type(fn) is LazyJit:
+        fn = fn.jitted()  # (its traces are jax.jit's: the call then reuses them)
     out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
     out_leaves, out_tree = _tree_flatten(out)
     avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]

@@ -41,27 +41,37 @@ class ValueCheck:
         return (self.lo, self.hi, self.ignore, self.nonzero)
 
 
-def _first_bad(key: tuple, a: Any) -> tuple[Any, Any]:
+def _first_bad(key: tuple, a: Any, xp: Any = jnp) -> tuple[Any, Any]:
     lo, hi, ignore, nonzero = key
-    a = jnp.asarray(a)
+    a = xp.asarray(a)
     if isinstance(hi, tuple):  # per entry of the last axis: compare row-wise, then flatten
-        a = jnp.reshape(a, (-1, len(hi)))
-        lo, hi = (None if lo is None else jnp.asarray(lo, a.dtype)), jnp.asarray(hi, a.dtype)
+        a = xp.reshape(a, (-1, len(hi)))
+        lo, hi = (None if lo is None else xp.asarray(lo, a.dtype)), xp.asarray(hi, a.dtype)
     a_in = a
-    a = jnp.ravel(a)
-    bad = jnp.zeros(a_in.shape, bool)
+    a = xp.ravel(a)
+    bad = xp.zeros(a_in.shape, bool)
     if lo is not None:
         bad = bad | (a_in < lo)
     if hi is not None:
         bad = bad | (a_in >= hi)
-    bad = jnp.ravel(bad)
+    bad = xp.ravel(bad)
     if nonzero:
         bad = bad | (a == 0)
     if ignore is not None:
         bad = bad & (a != ignore)
     if a.size == 0:
-        return jnp.asarray(False), jnp.zeros((), a.dtype)
-    return jnp.any(bad), a[jnp.argmax(bad)]
+        return xp.asarray(False), xp.zeros((), a.dtype)
+    return xp.any(bad), a[xp.argmax(bad)]
+
+
+def first_bad_now(key: tuple, a: Any) -> tuple[Any, Any]:
+    """(any bad, first bad value) of a concrete array under a ValueCheck's rule ``key``: with numpy where the values
+    are in host memory (a numpy array, a CPU array: no kernel compiled per new shape, as a label of a new batch size
+    would), else by the cached kernel on the device."""
+    devices = getattr(a, "devices", None)
+    if devices is None or all(d.platform == "cpu" for d in devices()):
+        return _first_bad(key, np.asarray(a), np)
+    return check_kernel(key)(a)
 
 
 _CHECK_KERNELS = KernelCache()  # bounded: see _runtime.kernel_cache

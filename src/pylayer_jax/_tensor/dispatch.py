@@ -22,7 +22,7 @@ from .._autograd.graph import Edge, OpNode
 from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
-from .._ops.checks import KIND_TYPE_ERROR, check_kernel
+from .._ops.checks import KIND_TYPE_ERROR, check_kernel, first_bad_now
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.exact_key import exact, plain
@@ -225,8 +225,8 @@ def _value_check(c: Any) -> None:
     a = v._v if isinstance(v, Tensor) else v
     if isinstance(a, _Tracer) or (isinstance(v, Tensor) and v._symbolic):
         return  # traced or static: no values to check
-    kernel = check_kernel(c.key)
     if type(a) is Pending and a.array is None:
+        kernel = check_kernel(c.key)
         where = _caller()
 
         def fail(r: Any, c: Any = c, where: str = where) -> None:
@@ -235,7 +235,7 @@ def _value_check(c: Any) -> None:
 
         lazy.add_check(lazy.call(kernel, [a]), fail)
         return
-    bad, val = kernel(lazy.concrete(a) if not isinstance(a, list | tuple) else jnp.asarray(np.asarray(a)))
+    bad, val = first_bad_now(c.key, lazy.concrete(a) if not isinstance(a, list | tuple) else np.asarray(a))
     if bool(bad):
         raise c.exc(c.message.format(value=val.item()))
 
