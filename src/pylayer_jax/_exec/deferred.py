@@ -424,7 +424,7 @@ def _device_numbers(ext: list[Any], at: Sequence[int] | None = None) -> list[Any
                 continue
             if len(_NUMBER_ARRAYS) >= _MAX_NUMBERS:
                 _NUMBER_ARRAYS.clear()
-            a = _NUMBER_ARRAYS[key] = jax.numpy.asarray(e)
+            a = _NUMBER_ARRAYS[key] = jax.device_put(e)  # (jnp.asarray would compile a program)
         if out is None:
             out = list(ext)
         out[i] = a

@@ -39,7 +39,7 @@ from .._exec.deferred import Pending
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
-from ._packed import flat_groups, layout_of, pack_kernel, packed_kernel, unpack_kernel, with_groups
+from ._packed import flat_groups, layout_of, packed_kernel, start_kernel, unpack_kernel, with_groups
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -119,6 +119,19 @@ def kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any) -> Any:
     if k is None:
         k = _KERNELS[key] = jax.jit(functools.partial(_update_all, cls, specs, clip))
     return k
+
+
+def _state_of(cls: type, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
+    """A parameter's starting state under ``cls``'s rule: it depends on the settings, the shape and the dtype only."""
+    # numpy placeholders for the learning rate and the parameter: made with jnp, each would compile a small
+    # program (a rule without state, SGD, then compiles nothing); a leaf that is one of them is transferred
+    state = cls._chain(dict(spec.hyper), spec.reg, np.zeros((), dtype)).init(np.zeros(tuple(shape), dtype))
+    return jax.tree.map(lambda v: jax.device_put(v) if isinstance(v, np.ndarray | np.generic) else v, state)
+
+
+def _initial_state(cls: type, specs: tuple[ParamSpec, ...], shapes: tuple, i: int) -> Any:
+    """Parameter ``i``'s starting state, of ``shapes[i]``'s (shape, dtype) (``_packed.start_kernel``'s ``init``)."""
+    return _state_of(cls, specs[i], *shapes[i])
 
 
 def _check_float(api: str, name: str, v: Any) -> float:
@@ -303,10 +316,7 @@ class Optimizer:
         return tuple(out)
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
-        # numpy placeholders for the learning rate and the parameter: made with jnp, each would compile a small
-        # program (a rule without state, SGD, then compiles nothing); a leaf that is one of them is transferred
-        state = type(self)._chain(dict(spec.hyper), spec.reg, np.zeros((), dtype)).init(np.zeros(tuple(shape), dtype))
-        return jax.tree.map(lambda v: jax.device_put(v) if isinstance(v, np.ndarray | np.generic) else v, state)
+        return _state_of(type(self), spec, shape, dtype)
 
     def _state_names(self) -> tuple[str, ...]:
         return NAMES[self._STATE] if self._STATE else ()
@@ -407,12 +417,11 @@ class Optimizer:
             acc = self._accumulators
             leaves = []
             fresh = []
-            for p, spec in zip(todo, specs):
+            for p in todo:
                 st = acc.get(id(p))
                 fresh.append(st is None)
-                if st is None:  # the first step: the state starts here (and is stored only with the step's results)
-                    st = jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype))
-                leaves += st
+                if st is not None:  # (else the first step: the state starts in the pack, stored with the results)
+                    leaves += st
             if self._FLAT and any(fresh):  # states that start together stay equal: their update may run flat
                 layout = with_groups(layout, flat_groups(
                     layout, [(spec, p._v.dtype) if f else None for p, spec, f in zip(todo, specs, fresh)],
@@ -420,8 +429,12 @@ class Optimizer:
                     lambda i, size: jax.eval_shape(functools.partial(self._init_state, specs[i], (size,),
                                                                      todo[i]._v.dtype))))
             kernel = packed_kernel(functools.partial(_update_all, *key), key, layout)
-            if leaves:  # (at once: the step then records what the next steps record, and replays from the next)
-                flat += pack_kernel(layout)(*[lazy.concrete(v) for v in leaves])
+            if layout.dtypes:  # (at once: the step then records what the next steps record, and replays from the next)
+                # one program makes the fresh states and packs them with the others
+                shapes = tuple((tuple(p.shape), p._v.dtype) for p in todo)
+                start = start_kernel(layout, (type(self), specs, shapes), tuple(fresh),
+                                     functools.partial(_initial_state, type(self), specs, shapes))
+                flat += start(*[lazy.concrete(v) for v in leaves])
         flat.append(self._lr_input()[0])
         # recorded like any op: the update joins the program of the step's backward (``lazy.join``), or the next one
         cut = lazy.cut_buffer()
@@ -678,7 +691,7 @@ class Optimizer:
             keys = [self._acc_key(p, n) for n in names]
             if not keys or not all(k in state_dict for k in keys):
                 continue
-            tmpl = self._init_state(spec, p.shape, p._v.dtype)
+            tmpl = jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
             leaves = jax.tree.leaves(tmpl)
             new = []
             for k, t in zip(keys, leaves):

@@ -172,20 +172,26 @@ def packed_kernel(update_all: Any, key: Any, layout: Layout) -> Any:
     return fn
 
 
-def _pack(layout: Layout, *leaves: Any) -> tuple[Any, ...]:
+def _start(layout: Layout, fresh: tuple[bool, ...], init: Any, *given: Any) -> tuple[Any, ...]:
     per, at = [], 0
-    for spots in layout.leaves:
-        per.append(leaves[at:at + len(spots)])
-        at += len(spots)
+    for i, spots in enumerate(layout.leaves):
+        if fresh[i]:
+            per.append(jax.tree.leaves(init(i)))
+        else:
+            per.append(given[at:at + len(spots)])
+            at += len(spots)
     return _join(layout, per)
 
 
-def pack_kernel(layout: Layout) -> Any:
-    """The jitted join of every parameter's state leaves, in turn, into the packed arrays."""
-    k = ("pack", layout)
+def start_kernel(layout: Layout, key: Any, fresh: tuple[bool, ...], init: Any) -> Any:
+    """The jitted pack of a first step's state: ``(*the leaves of the parameters not fresh, in turn) -> packed
+    arrays``, each fresh parameter ``i``'s state made inside by ``init(i)`` (which depends only on ``key``: the
+    rule, the settings, shapes and dtypes). One program, where making each state eagerly would compile one per
+    constant (a ``broadcast_in_dim`` per shape and dtype) and the pack another; cached per (layout, key, fresh)."""
+    k = ("start", layout, key, fresh)
     fn = _KERNELS.get(k)
     if fn is None:
-        fn = _KERNELS[k] = jax.jit(functools.partial(_pack, layout))
+        fn = _KERNELS[k] = jax.jit(functools.partial(_start, layout, fresh, init))
     return fn
 
 
