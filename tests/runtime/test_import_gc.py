@@ -1,5 +1,6 @@
 """The garbage collector around ``import pylayer_jax`` (``_runtime/import_gc.py``). Oracle: the ``gc`` module's own
-state (enabled or not, the permanent generation's size, the objects it tracks outside that generation)."""
+state (enabled or not, the objects it tracks outside the permanent generation, and that generation's size, which
+only freezing raises: another thread freeing frozen objects lowers it meanwhile)."""
 
 from __future__ import annotations
 
@@ -31,11 +32,9 @@ def test_pause_stops_the_collector_and_resume_freezes_what_was_made(collector, m
     assert import_gc.pause() is True
     assert not gc.isenabled()
     made = [[i] for i in range(1000)]  # what an import makes while the collector waits
-    frozen = gc.get_freeze_count()
     assert _tracked(made)
     import_gc.resume(True)
     assert gc.isenabled()
-    assert gc.get_freeze_count() >= frozen + len(made)
     assert not _tracked(made)  # never scanned again; freed as usual when no longer referenced
     assert gc.get_count()[0] < 10  # the young generation starts empty
 
@@ -47,7 +46,7 @@ def test_a_collector_the_program_turned_off_stays_off_and_nothing_is_frozen(coll
     assert import_gc.pause() is False
     made = [[i] for i in range(100)]
     import_gc.resume(False)
-    assert not gc.isenabled() and gc.get_freeze_count() == frozen and _tracked(made)
+    assert not gc.isenabled() and gc.get_freeze_count() <= frozen and _tracked(made)
 
 
 def test_the_variable_leaves_the_collector_running(collector, monkeypatch) -> None:
@@ -58,7 +57,7 @@ def test_the_variable_leaves_the_collector_running(collector, monkeypatch) -> No
     assert gc.isenabled()
     made = [[i] for i in range(100)]
     import_gc.resume(False)
-    assert gc.isenabled() and gc.get_freeze_count() == frozen and _tracked(made)
+    assert gc.isenabled() and gc.get_freeze_count() <= frozen and _tracked(made)
 
 
 def test_the_package_import_froze_its_objects() -> None:
