@@ -188,7 +188,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if follow is not None:
         if type(out) is Tensor:  # the common case: one output, saved Tensors without hooks
             ok = not ctx._non_diff and not ctx._not_inplace and (saved is None or _plain(saved))
-            node = _followed_node(cls, ctx, needs, flat, out, slots) if ok else None
+            node = PyLayerNode.followed(cls, ctx, needs, flat, out, slots) if ok else None
             if _ev.EVENTS.apply_end(follow, ok, flat, out, node):
                 if saved is not None:
                     for sv in saved:  # (``_link_saved``, for one output: the saved output differentiates through it)
@@ -254,30 +254,6 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
-
-
-def _followed_node(cls: type, ctx: PyLayerContext, needs: list[bool], flat: Sequence[Any], out: Tensor,
-                   slots: Any) -> PyLayerNode:
-    """The node of an apply a repeated step follows, with one output Tensor (``PyLayerNode(...)``, built without
-    its constructor's generality: its edges stand for nodes not built yet)."""
-    node = _new_node(PyLayerNode)
-    node.next_edges = [None] * len(flat)
-    v = out._v
-    node.out_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
-    node.pre_hooks = None
-    node.released = False
-    node.cls = cls
-    node.ctx = ctx
-    node.slots = slots
-    node.needs = needs
-    node.in_avals = [_aval_of(t._v) if need else None for t, need in zip(flat, needs)]
-    node.out_slots = None
-    node.non_diff = _NO_OUTPUTS
-    return node
-
-
-_new_node = object.__new__
-_NO_OUTPUTS: frozenset[int] = frozenset()  # (``PyLayerNode.non_diff`` of a node no wiring marks: never added to)
 
 
 def _fresh_outputs(out: Any, inputs: Sequence[Any]) -> list[Any] | None:
@@ -381,6 +357,10 @@ def _wire_outputs(
     return res
 
 
+_new_node = object.__new__
+_NO_OUTPUTS: frozenset[int] = frozenset()  # (``PyLayerNode.non_diff`` of a node no wiring marks: never added to)
+
+
 class PyLayerNode(Node):
     """The tape node of one ``PyLayer.apply`` call: calls the user's backward with Tensors."""
 
@@ -404,7 +384,28 @@ class PyLayerNode(Node):
         self.needs = needs
         self.in_avals = [_aval_of(t._v) if need else None for t, need in zip(inputs, needs)]
         self.out_slots = out_slots
-        self.non_diff: set[int] = set()
+        self.non_diff: set[int] | frozenset[int] = set()
+
+    @staticmethod
+    def followed(cls: type, ctx: PyLayerContext, needs: list[bool], flat: Sequence[Any], out: Tensor,
+                 slots: Any) -> PyLayerNode:
+        """The node of an apply a repeated step follows, with one output Tensor: what ``__init__`` makes of it,
+        without its generality (its edges stand for nodes not built yet; nothing marks an output non-differentiable).
+        Every slot of ``Node`` and of this class is set here as there."""
+        node = _new_node(PyLayerNode)
+        node.next_edges = [None] * len(flat)
+        v = out._v
+        node.out_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
+        node.pre_hooks = None
+        node.released = False
+        node.cls = cls
+        node.ctx = ctx
+        node.slots = slots
+        node.needs = needs
+        node.in_avals = [_aval_of(t._v) if need else None for t, need in zip(flat, needs)]
+        node.out_slots = None
+        node.non_diff = _NO_OUTPUTS
+        return node
 
     @property
     def name(self) -> str:  # type: ignore[override]

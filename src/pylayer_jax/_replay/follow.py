@@ -544,7 +544,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
         if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
             return _off_note(leaves)
         calls = buf.calls
-        n_ext = len(buf.ext)
+        at = (len(calls), n_refs, len(buf.ext))  # (``buf.size()``, written out: every replayed op)
         try:
             if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
                 if ev.out_tree is not None:  # several outputs, each with its stub edge (none for a plain event)
@@ -563,10 +563,10 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
                 out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain event: no node, no edge)
                 log.append((leaves, out))  # under the lock: a materialise sees all or none
                 return out
-            lazy.rollback(buf, (len(calls), n_refs, n_ext))  # the op differs: the arrays it entered come out again
-        except BaseException:  # interrupted before the event was whole: the buffer as it was (its call, if appended,
-            if len(log) == k:  # is the last: each event's call is its own tuple)
-                lazy.rollback(buf, (len(calls) - (len(calls) > 0 and calls[-1] is ev.call), n_refs, n_ext))
+            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
+        except BaseException:  # interrupted before the event was whole: the buffer as it was
+            if len(log) == k:
+                lazy.rollback(buf, at)
             raise
     finally:
         lock.release()
