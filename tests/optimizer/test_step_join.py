@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from mlp_loss import grad_jax as _grad_jax
 
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred
@@ -25,13 +26,6 @@ X = _rng.standard_normal((6, 4)).astype(np.float32)
 P0 = [(_rng.standard_normal(s) * 0.5).astype(np.float32) for s in [(4, 5), (5,), (5, 3), (3,)]]
 STEPS = 6
 
-
-def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
-    w1, b1, w2, b2 = ps
-    return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
-
-
-_grad_jax = jax.jit(jax.grad(_loss_jax))
 
 
 def _make(rule: str, params: list) -> tuple:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from mlp_loss import grad_jax as _grad_jax
 
 import pylayer_jax as paddle
 from pylayer_jax._exec import deferred
@@ -29,13 +29,6 @@ STEPS = 6
 EDIT_AT = 3  # (steps 1 and 2 repeat the first: the edit comes in a step whose update would repeat the last one's)
 LR = 0.1
 
-
-def _loss_jax(ps: list, x: jax.Array) -> jax.Array:
-    w1, b1, w2, b2 = ps
-    return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2) ** 2)
-
-
-_grad_jax = jax.jit(jax.grad(_loss_jax))
 
 
 def _set_value(params: list, opt: object) -> None:
