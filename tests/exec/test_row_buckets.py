@@ -132,6 +132,51 @@ def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:
     t.step(49)  # and the values are still the unpadded step's
 
 
+def test_a_reused_plan_gives_the_unpadded_values_when_what_the_step_is_given_changes() -> None:
+    # steps of one family and one bucket (64 rows) reuse the padding plan of the first padded one; what may differ
+    # between them: a Python scalar's value and a new parameter (inputs of the program: the plan holds no values),
+    # and an input that has the batch in one step and a fixed shape in another (its plan is its own)
+    rng = np.random.default_rng(8)
+    width = 21
+    params = [paddle.to_tensor(p, stop_gradient=False) for p in _mlp(8, width, 6)]
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=params)
+
+    def loss_jax(ps: list, x: jax.Array, y: jax.Array, z: jax.Array, s: float) -> jax.Array:
+        return jnp.mean((_forward_jax(ps, x, "tanh") - y) ** 2) * s + jnp.sum(z * ps[3]) * 0.01
+
+    grad = jax.jit(jax.value_and_grad(loss_jax))
+
+    def step(b: int, z_rows: int, s: float) -> None:
+        x = rng.standard_normal((b, width)).astype("float32")
+        y = rng.standard_normal((b, 3)).astype("float32")
+        z = rng.standard_normal((z_rows, 3)).astype("float32")
+        start = [p.numpy() for p in params]
+        w1, b1, w2, b2 = params
+        out = paddle.matmul(paddle.tanh(paddle.matmul(paddle.to_tensor(x), w1) + b1), w2) + b2
+        loss = F.mse_loss(out, paddle.to_tensor(y)) * s + paddle.sum(paddle.to_tensor(z) * b2) * 0.01
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        want, g = grad([jnp.asarray(p) for p in start], jnp.asarray(x), jnp.asarray(y), jnp.asarray(z), s)
+        np.testing.assert_allclose(float(loss), float(want), rtol=1e-6, atol=2e-7)
+        for p, p0, d in zip(params, start, g):
+            np.testing.assert_allclose(p.numpy(), p0 - LR * np.asarray(d), rtol=1e-6, atol=1e-7)
+
+    step(3, 3, 1.0)  # the family's first step: z has the batch (3 rows) or a fixed shape (3 rows), as later told
+    before = dict(row_buckets.STATS)
+    step(10, 10, 1.0)  # padded: z has the batch
+    step(11, 11, 0.5)  # the same plan, another scalar
+    assert row_buckets.STATS["reused"] - before["reused"] == 1
+    params[0].set_value(rng.standard_normal((width, 6)).astype("float32"))
+    step(12, 12, 2.0)  # the same plan, a parameter set anew
+    step(13, 3, 1.0)  # z of a fixed shape (the first step's): a plan of its own
+    step(14, 3, 1.5)  # (and reused)
+    step(15, 15, 1.0)  # z with the batch again: the first plan
+    step(3 + 10, 10, 1.0)  # z's rows neither the batch nor the first step's: its rows mix, it runs unpadded
+    d = {k: row_buckets.STATS[k] - before[k] for k in before}
+    assert d == {"runs": 6, "compiled": 2, "declined": 1, "reused": 4}, d
+
+
 def test_a_batch_shaped_output_that_is_read_has_its_true_rows() -> None:
     t = Trainer(2, 16, "mse")
     for b in (3, 19):

@@ -6,7 +6,9 @@ inputs padded to a bucket size (``bucket_of``: a power of two, at least ``MIN_BU
 are cheap, ``SMALL_BUCKET`` rows growing fourfold), by one program per bucket that takes the true batch size ``n`` as
 an input: every batch size of a bucket shares it, and a bucket compiled for the step serves smaller new sizes too
 (``_choose``), so a loop over batch sizes compiles a handful of programs in all. A padded step whose size repeats
-becomes its own program at its third sighting (``_exec.deferred``).
+becomes its own program at its third sighting (``_exec.deferred``). What a step's rows are and the padded program's key are worked out once
+per step structure and bucket (``_PLANS``): a later step that differs only in its batch size pads its inputs and
+runs that program.
 
 Which values carry the batch: the step's signature is compared with the first signature of its family (the same
 step on its first batch size). A value (an input or a call's result) whose shape differs only in its first
@@ -51,11 +53,16 @@ MIN_BUCKET = 8
 # more than the compute of those padded rows. Beyond, buckets are the next power of two (at least MIN_BUCKET).
 SMALL_BUCKET = 64
 PAD_BYTES = 256 * 1024
-# runs of a bucket program, bucket programs compiled, steps declined (run unpadded)
-STATS = {"runs": 0, "compiled": 0, "declined": 0}
+# runs of a bucket program, bucket programs compiled, steps declined (run unpadded), runs whose rows were told
+# apart before (``_PLANS``)
+STATS = {"runs": 0, "compiled": 0, "declined": 0, "reused": 0}
 _PROGRAMS = KernelCache(SHAPED)  # bucket programs by their key (``_DECLINED``: the key's program cannot be made)
 _REF_SLOTS = BoundedDict(256)  # a family's first signature -> the avals of its results
 _SIZES = BoundedDict(256)  # a family's first signature -> the bucket sizes compiled for it (a hint: see ``_choose``)
+# (a step's signature with its batch size erased (``_erased``), its live results, its family's first signature) ->
+# (which inputs have the batch, which results have it, bytes per batch row, {bucket size: the padded program's key}):
+# a padded step planned before on another batch size reuses its plan and only pads its inputs
+_PLANS = BoundedDict(256)
 
 
 class _Declined:
@@ -353,17 +360,96 @@ def _trace(descs: tuple, calls_refs: tuple, live: tuple, expect: tuple, n: Any, 
     return [slots[i] for i in live]
 
 
+def _batch_size(avals: Sequence[Any], ravals: Sequence[Any]) -> int | None:
+    """The batch size of a step whose inputs have the signatures ``avals`` against its family's first step's
+    ``ravals`` (the first dimension of the first input whose shape differs), or None."""
+    if len(avals) != len(ravals):
+        return None
+    for a, r in zip(avals, ravals):
+        if a != r and type(a) is tuple and type(r) is tuple and a[0] and r[0]:
+            return a[0][0]
+    return None
+
+
+def _first(flags: Sequence[bool]) -> int:
+    return flags.index(True)
+
+
+_SAME: dict[tuple, frozenset] = {}  # parts of signatures -> the first dimensions of the shapes in them (bounded)
+
+
+def _leads(x: Any) -> frozenset:
+    """The first dimensions of the ``(shape, dtype, ...)`` in ``x``."""
+    if type(x) is not tuple:
+        return frozenset()
+    if len(x) >= 2 and type(x[0]) is tuple and isinstance(x[1], np.dtype):
+        return frozenset(x[0][:1])
+    return frozenset().union(*[_leads(e) for e in x])
+
+
+def _erase(x: Any, n: int) -> Any:
+    """``x`` (a part of a step's signature) with the first dimension of every ``(shape, dtype, ...)`` whose first
+    dimension is ``n`` written as -1. Two steps whose signatures so erased (each at its own ``n``) are equal differ
+    only in the size of the values whose first dimension is the batch size: the rows of one are told apart as the
+    other's, and they pad to the same program. (A part seen before without ``n`` is not walked again.)"""
+    if type(x) is not tuple:
+        return x
+    if len(x) >= 2 and type(x[0]) is tuple and isinstance(x[1], np.dtype):
+        return ((-1, *x[0][1:]), *x[1:]) if x[0] and x[0][0] == n else x
+    leads = _SAME.get(x)
+    if leads is not None and n not in leads:
+        return x
+    out = tuple([_erase(e, n) for e in x])
+    if out != x:
+        return out
+    if len(_SAME) >= 4096:
+        _SAME.clear()
+    _SAME[x] = _leads(x)
+    return x
+
+
+def _erased(calls: tuple, avals: tuple, slots: Sequence[Any], n: int) -> tuple:
+    """The signature of a step (its calls, inputs and results) with its batch size ``n`` erased (``_erase``); a fused
+    backward, whose kernel is made per shapes, by its arguments (its signature) instead of the kernel."""
+    out = []
+    for c in calls:
+        w = getattr(c[0], "__wrapped__", None)
+        if type(w) is functools.partial and w.func is fused_backward._replay:
+            out.append((_erase(w.args, n), *c[1:]))
+        else:
+            out.append(c)
+    return (tuple(out), _erase(avals, n), _erase(tuple(slots), n))
+
+
 def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | None:
     """The results ``live`` of the buffer of signature ``key`` (a step of the family run before as ``refs``) on
     ``ext``, computed padded to a bucket size; None when the step's rows cannot be told apart (run it unpadded)."""
     planned = None
+    calls, live, avals = key
     for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
         try:
-            rows = _rows_of(key, ref)
-            if rows is None:
+            n = _batch_size(avals, ref[2])
+            if n is None:
                 continue
-            size = _choose(ref, rows[0], _row_bytes(key[2], rows[2]) + _row_bytes(rows[3], rows[4]))
-            planned = _plan(key, ref, rows, size)
+            slots = lazy.slot_avals(calls, avals)
+            if slots is None:
+                continue
+            pk = (_erased(calls, avals, slots, n), live, ref)
+            known = _PLANS.get(pk)
+            if known is None:  # a step (or bucket) not planned before: tell its rows apart
+                rows = _rows_of(key, ref)
+                if rows is None:
+                    continue
+                known = (rows[2], rows[4], _row_bytes(avals, rows[2]) + _row_bytes(rows[3], rows[4]), {})
+                _PLANS.put(pk, known)
+            else:
+                STATS["reused"] += 1
+            ext_b, slot_b, row_bytes, by_size = known
+            rows = (n, ref[2][_first(ext_b)][0][0], ext_b, slots, slot_b)
+            size = _choose(ref, n, row_bytes)
+            planned = by_size.get(size)
+            if planned is None:
+                planned = by_size[size] = _plan(key, ref, rows, size)
         except Exception:  # _NotRows; or anything unforeseen in telling the rows apart: the step runs unpadded
             continue
         break

@@ -95,8 +95,22 @@ def erase_shapes(key: Any) -> Any:
         if (len(key) >= 2 and type(key[0]) is tuple and isinstance(key[1], np.dtype)
                 and all(type(d) is int for d in key[0])):
             return (len(key[0]), *[erase_shapes(e) for e in key[1:]])
+        if t is tuple:  # (the parts of a step's key that its sizes leave alone are erased once)
+            try:
+                out = _ERASED.get(key)
+            except TypeError:  # (a key that holds a list: not hashable)
+                return tuple([erase_shapes(e) for e in key])
+            if out is None:
+                out = tuple([erase_shapes(e) for e in key])
+                if len(_ERASED) >= 4096:
+                    _ERASED.clear()
+                _ERASED[key] = out
+            return out
         return tuple([erase_shapes(e) for e in key])
     return key
+
+
+_ERASED: dict[tuple, tuple] = {}  # tuples erased by ``erase_shapes`` -> their erasure (emptied when full)
 
 
 # id(kernel) -> its family, for the kernels of shaped caches now cached (an evicted kernel leaves)
