@@ -6,9 +6,9 @@ inputs padded to a bucket size (``bucket_of``: a power of two, at least ``MIN_BU
 are cheap, ``SMALL_BUCKET`` rows growing fourfold), by one program per bucket that takes the true batch size ``n`` as
 an input: every batch size of a bucket shares it, and a bucket compiled for the step serves smaller new sizes too
 (``_choose``), so a loop over batch sizes compiles a handful of programs in all. A padded step whose size repeats
-becomes its own program at its third sighting (``_exec.deferred``). What a step's rows are and the padded program's key are worked out once
-per step structure and bucket (``_PLANS``): a later step that differs only in its batch size pads its inputs and
-runs that program.
+becomes its own program at its third sighting (``_exec.deferred``). What a step's rows are and the padded program's
+key are worked out once per step structure and bucket (``_PLANS``): a later step that differs only in its batch size
+pads its inputs and runs that program.
 
 Which values carry the batch: the step's signature is compared with the first signature of its family (the same
 step on its first batch size). A value (an input or a call's result) whose shape differs only in its first
