@@ -64,12 +64,20 @@ def _first_bad(key: tuple, a: Any, xp: Any = jnp) -> tuple[Any, Any]:
     return xp.any(bad), a[xp.argmax(bad)]
 
 
+# platforms whose arrays are in host memory; a device array of at most HOST_CHECK_BYTES is copied to the host to be
+# checked (a label or index array of a batch: a small copy, where a kernel would compile for every new batch size;
+# the check waits for its answer either way)
+_HOST_PLATFORMS = ("cpu",)
+HOST_CHECK_BYTES = 1 << 20
+
+
 def first_bad_now(key: tuple, a: Any) -> tuple[Any, Any]:
     """(any bad, first bad value) of a concrete array under a ValueCheck's rule ``key``: with numpy where the values
-    are in host memory (a numpy array, a CPU array: no kernel compiled per new shape, as a label of a new batch size
-    would), else by the cached kernel on the device."""
+    are in host memory (a numpy array, a CPU array) or fit ``HOST_CHECK_BYTES`` (copied there): no kernel compiled per
+    new shape, as a label of a new batch size would need; a larger device array by the cached kernel on the device."""
     devices = getattr(a, "devices", None)
-    if devices is None or all(d.platform == "cpu" for d in devices()):
+    if (devices is None or all(d.platform in _HOST_PLATFORMS for d in devices())
+            or a.nbytes <= HOST_CHECK_BYTES):
         return _first_bad(key, np.asarray(a), np)
     return check_kernel(key)(a)
 
