@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from pylayer_support import CusTanh
+from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
 import pylayer_jax.nn.functional as F
@@ -297,3 +298,43 @@ def test_a_replaced_optimizer_state_and_a_set_value_between_calls_are_read():
     fast(x, y)
     np.testing.assert_array_equal(net.fc2.bias.numpy(), [3.0])  # rate 0: the value set outside, unchanged
     gc.collect()
+
+
+def test_a_compiled_steps_first_call_makes_the_optimizer_state_with_one_program():
+    # made one by one, each constant of Adam's state (zeros of each shape, the powers of the betas) compiled a
+    # program of its own; made as the eager first step makes them, they are one program
+    rng = np.random.default_rng(11)
+    w0 = (rng.standard_normal((5, 19)) * 0.5).astype("float32")  # (shapes no other test uses)
+    b0 = (rng.standard_normal(19) * 0.5).astype("float32")
+    xv = rng.standard_normal((4, 5)).astype("float32")
+    x = paddle.to_tensor(xv)
+    compiles = {}
+    for name in ("sgd", "adam"):  # (SGD, without state, first: what both compile besides the state)
+        w, b = (paddle.to_tensor(v, stop_gradient=False) for v in (w0, b0))
+        opt = (paddle.optimizer.SGD if name == "sgd" else paddle.optimizer.Adam)(0.1, parameters=[w, b])
+
+        def step(x, w=w, b=b, opt=opt):
+            loss = paddle.tanh(paddle.matmul(x, w) + b).pow(2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            return loss
+
+        fast = paddle.jit.to_static(step)
+        c0 = COMPILES[0]
+        fast(x)
+        compiles[name] = COMPILES[0] - c0
+        fast(x)
+    assert compiles["adam"] <= 2, compiles  # its step's program and its state's (before: 6, one per constant)
+
+    def loss_jax(ps):
+        return jnp.mean(jnp.tanh(jnp.asarray(xv) @ ps[0] + ps[1]) ** 2)
+
+    ps, m, v = [w0.astype(np.float64), b0.astype(np.float64)], [0.0, 0.0], [0.0, 0.0]
+    for t in (1, 2):  # Paddle's Adam in numpy on jax.grad
+        g = [np.asarray(d, np.float64) for d in jax.grad(loss_jax)([jnp.asarray(p, jnp.float32) for p in ps])]
+        m = [0.9 * a + 0.1 * d for a, d in zip(m, g)]
+        v = [0.999 * a + 0.001 * d * d for a, d in zip(v, g)]
+        ps = [p - 0.1 * (a / (1 - 0.9**t)) / (np.sqrt(s / (1 - 0.999**t)) + 1e-8) for p, a, s in zip(ps, m, v)]
+    for got, want in zip((w, b), ps):
+        np.testing.assert_allclose(got.numpy(), want, rtol=2e-5, atol=5e-6)

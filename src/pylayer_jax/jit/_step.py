@@ -661,10 +661,13 @@ class WholeStep:
         for o in e.opts:
             if all(o is not p for p in self.opts):
                 self.opts.append(o)
-        for o, p in e.states:  # created now, as the optimizer's first step would: the program takes them as inputs
-            acc = o._accumulators
-            if id(p) not in acc:
-                acc[id(p)] = tuple(jax.tree.leaves(o._init_state(o._specs([p])[0], p.shape, p._v.dtype)))
+        fresh: dict[int, tuple[Any, dict[int, Any]]] = {}  # the parameters without state, per optimizer
+        for o, p in e.states:
+            if id(p) not in o._accumulators:
+                fresh.setdefault(id(o), (o, {}))[1][id(p)] = p
+        for o, ps in fresh.values():  # created now, as the optimizer's first step would (one program for them all):
+            # the compiled step takes them as inputs
+            o._accumulators.update(zip(ps, o._first_states(list(ps.values()))))
 
     def _build(self, c: _Call, kinds: tuple[int, ...], state_tree: Any, flat: list[Any]) -> _Program:
         prog = _Program(self, kinds, state_tree)

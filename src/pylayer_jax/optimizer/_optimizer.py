@@ -39,7 +39,7 @@ from .._exec.deferred import Pending
 from .._runtime.state import modes
 from .._tensor.facade import Tensor, before_write
 from ..nn._clip import ClipGradBase, transform_of
-from ._packed import flat_groups, layout_of, packed_kernel, start_kernel, unpack_kernel, with_groups
+from ._packed import flat_groups, fresh_kernel, layout_of, packed_kernel, start_kernel, unpack_kernel, with_groups
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
 
@@ -317,6 +317,14 @@ class Optimizer:
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
         return _state_of(type(self), spec, shape, dtype)
+
+    def _first_states(self, params: Sequence[Tensor]) -> tuple[tuple[Any, ...], ...]:
+        """The starting state of each of ``params`` (its leaves), made by one cached program (``fresh_kernel``), as a
+        first step makes them (``start_kernel``): for a compiled training step, which takes each leaf as an input."""
+        specs = self._specs(params)
+        shapes = tuple((tuple(p.shape), p._v.dtype) for p in params)
+        return fresh_kernel((type(self), specs, shapes), len(params),
+                            functools.partial(_initial_state, type(self), specs, shapes))()
 
     def _state_names(self) -> tuple[str, ...]:
         return NAMES[self._STATE] if self._STATE else ()

@@ -195,6 +195,25 @@ def start_kernel(layout: Layout, key: Any, fresh: tuple[bool, ...], init: Any) -
     return fn
 
 
+def _fresh(n: int, init: Any) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(jax.tree.leaves(init(i))) for i in range(n))
+
+
+def fresh_kernel(key: Any, n: int, init: Any) -> Any:
+    """The jitted ``() -> per parameter, its starting state's leaves`` of ``n`` parameters, each made by ``init(i)``
+    as ``start_kernel`` makes it, unpacked (for a compiled training step, which takes each leaf as an input): one
+    program where making each state eagerly would compile one per constant; cached per (``key``, ``n``)."""
+    k = ("fresh", key, n)
+    fn = _KERNELS.get(k)
+    if fn is None:
+        fn = jax.jit(functools.partial(_fresh, n, init))
+        empty = jax.eval_shape(fn)
+        if not jax.tree.leaves(empty):  # a rule without state (SGD): nothing to compile
+            fn = functools.partial(tuple, empty)
+        _KERNELS[k] = fn
+    return fn
+
+
 def _unpack(layout: Layout, *packed: Any) -> tuple[Any, ...]:
     return tuple(leaf for leaves in _split(layout, packed) for leaf in leaves)
 
