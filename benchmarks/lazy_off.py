@@ -12,7 +12,8 @@ with ``alpha`` changing every step, the [2, 3] PyLayer step (``cus_tanh``), an e
 last batch of 17 (SGD), and a loop whose batch size never repeats (1..60, SGD: each worker runs it once, at its
 start, so this row has one round per pair of workers; ``--shape-pairs`` sets how many; with deferral off it
 takes about a second a step, each op compiling its kernels for each new shape). ``--big`` adds the 1024x1024 MLP
-step and the [1000, 1000] PyLayer step (XLA-bound: for settings that change the compiled code).
+step and the [1000, 1000] PyLayer step (XLA-bound: for settings that change the compiled code). Both workers run
+with the compilation cache off (``PYLAYER_JAX_CACHE_DIR=``), so that every compile is timed.
 
     python benchmarks/lazy_off.py [--rounds 15] [--batch 100] [--only grl] [--against PYLAYER_JAX_LAZY=0]
 """
@@ -148,6 +149,7 @@ def main() -> None:
     var, _, value = a.against.partition("=")
     env_a = {k: v for k, v in os.environ.items() if k != "PYLAYER_JAX_LAZY"}
     env_a["PYTHONPATH"] = SRC + os.pathsep + env_a.get("PYTHONPATH", "")
+    env_a["PYLAYER_JAX_CACHE_DIR"] = ""  # (no compilation cache: the new-shape row would read what earlier runs wrote)
     env_b = {**env_a, var: value}
     res: dict[str, tuple[list[dict], list[dict]]] = {}
     for pair in range(max(a.shape_pairs, 1)):
