@@ -76,3 +76,20 @@ def test_never_repeating_batch_sizes_keep_every_cache_bounded(monkeypatch):
     assert len(deferred._SHAPES) <= deferred._SHAPES.maxsize
     assert kernel_cache.executables(table.TABLE["matmul"]._fwd) <= 5 * len(table.TABLE["matmul"]._fwd)
     assert n_shapes > 4 + 1  # more shapes than one kernel keeps: the bound was exercised
+
+
+def test_a_lazy_jit_kernel_infers_its_output_shape_once(monkeypatch):
+    # a fused backward's kernel is a LazyJit: its inferred output shapes are cached under the LazyJit that each
+    # recorded call looks up (cached under its jax.jit, every call of a step that is not replayed traced it again)
+    monkeypatch.setattr(deferred, "ENABLED", True)
+    traced = []
+    real = jax.eval_shape
+    monkeypatch.setattr(jax, "eval_shape", lambda *a, **k: traced.append(a[0]) or real(*a, **k))
+    k = kernel_cache.LazyJit(functools.partial(_jit_twice))
+    x = jnp.arange(3.0, dtype=jnp.float32)
+    outs = [deferred.call(k, (x,)) for _ in range(3)]
+    assert len(traced) == 1
+    for out in outs:
+        np.testing.assert_allclose(np.asarray(out.get()), [0.0, 2.0, 4.0])
+    assert deferred.slot_avals([(k, None, (-1,), 1)], [(x.shape, x.dtype, False)]) == [((3,), jnp.float32, False)]
+    assert len(traced) == 1

@@ -924,9 +924,10 @@ def _spec(a: Any, aval: Any) -> Any:
 def _infer_avals(fn: Callable[..., Any], tree: Any, leaves: Sequence[Any], akey: tuple) -> tuple[Any, list[tuple]]:
     """(output treedef, or None for one array; output avals) of a call, cached in _SHAPES."""
     specs = [_spec(a, av) for a, av in zip(leaves, akey)]
-    if type(fn) is LazyJit:
-        fn = fn.jitted()  # (its traces are jax.jit's: the call then reuses them)
-    out = jax.eval_shape(fn, *specs) if tree is None else jax.eval_shape(fn, *_tree_unflatten(tree, specs))
+    # (a LazyJit's traces are jax.jit's: the call then reuses them; the result is cached under the LazyJit itself,
+    # the function that ``call`` and ``slot_avals`` look up)
+    f = fn.jitted() if type(fn) is LazyJit else fn
+    out = jax.eval_shape(f, *specs) if tree is None else jax.eval_shape(f, *_tree_unflatten(tree, specs))
     out_leaves, out_tree = _tree_flatten(out)
     avals = [(tuple(o.shape), o.dtype, bool(getattr(o, "weak_type", False))) for o in out_leaves]
     r = (None if out_tree.num_leaves == 1 and out_tree.num_nodes == 1 else out_tree, avals)
