@@ -480,7 +480,12 @@ class _Buffer:
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
                 prog, numbers = prog
-                outs = prog(*_device_numbers(self.ext, numbers)) if numbers else prog(*self.ext)
+                if not numbers:
+                    outs = prog(*self.ext)
+                elif type(numbers) is _Numbers:
+                    outs = numbers.call(prog, self.ext, calls, live)
+                else:
+                    outs = prog(*_device_numbers(self.ext, numbers))
             elif len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
@@ -491,7 +496,8 @@ class _Buffer:
                 if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
                     # (not a quick one: it is replaced if it repeats) with where its Python numbers are: the inputs
                     # of a replayed step have the noted avals, a number's its type
-                    entry = (_PROGRAMS[key], tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int]))
+                    at = tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int])
+                    entry = (_PROGRAMS[key], _Numbers(at) if at else ())
                     if tail is None:
                         memo[live] = entry
                     else:
@@ -512,6 +518,62 @@ class _Buffer:
             raise
         for i, arr in zip(live, outs):
             res[i].array = arr
+
+
+class _Numbers:
+    """Where a replayed step's program takes Python numbers (``at``, indices of the buffer's inputs), and the same
+    program with those that were the same in two runs in a row compiled in (``folded``: jit's static arguments):
+    each input costs jit's dispatch, and ``_device_numbers`` its Python. A run whose compiled-in numbers are exactly
+    those (the same type and value, the sign of a zero too) takes it; one where one differs takes the program that
+    takes the numbers as inputs (a schedule's value changes every step), and after ``MAX_FOLD_MISSES`` such runs
+    no numbers are compiled in any more for it (each fold compiles the step again)."""
+
+    __slots__ = ("at", "last", "fixed", "rest", "folded", "misses")
+
+    def __init__(self, at: tuple[int, ...]) -> None:
+        self.at = at
+        self.last: list[Any] | None = None  # the numbers of the last run, while there is no folded program
+        self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in
+        self.rest: tuple[int, ...] = at  # the numbers the folded program takes as inputs
+        self.folded: Any = None
+        self.misses = 0
+
+    def call(self, prog: Any, ext: list[Any], calls: Sequence[tuple], live: tuple) -> Any:
+        """The run of ``prog`` (numbers as inputs) on ``ext``, or of the folded program where it fits."""
+        f = self.folded
+        if f is not None:
+            for i, c in self.fixed:
+                e = ext[i]
+                if e is not c and not _same_number(e, c):
+                    break
+            else:
+                rest = self.rest
+                return f(*_device_numbers(ext, rest)) if rest else f(*ext)
+            self.folded = None  # a compiled-in number changed
+            self.misses += 1
+        elif self.misses < MAX_FOLD_MISSES:
+            now = [ext[i] for i in self.at]
+            last = self.last
+            self.last = now
+            if last is not None:
+                fixed = tuple([(i, b) for i, a, b in zip(self.at, last, now) if _same_number(a, b)])
+                if fixed:
+                    self.last = None
+                    self.fixed = fixed
+                    self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
+                    self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
+                                              static_argnums=[i for i, _ in fixed])
+                    return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
+        return prog(*_device_numbers(ext, self.at))
+
+
+MAX_FOLD_MISSES = 2  # runs whose compiled-in numbers differed, before a replayed step's numbers stay inputs
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    """Whether Python numbers ``a`` and ``b`` are exactly the same: type, value and a zero's sign (never NaN: jit
+    would not find its program again)."""
+    return type(a) is type(b) and a == b and (a != 0 or str(a) == str(b))
 
 
 # Python numbers that were inputs of two runs of a replayed step's program, as weakly typed device arrays (the
