@@ -367,6 +367,12 @@ class _Buffer:
         except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
             return False
 
+    def holds(self, calls: tuple, ext_avals: tuple, n_results: int) -> bool:
+        """Whether the buffer holds exactly ``calls``, inputs of signatures ``ext_avals`` and ``n_results`` results."""
+        if len(self.refs) != n_results or len(self.calls) != len(calls) or len(self.ext) != len(ext_avals):
+            return False
+        return not (calls or ext_avals) or self.same_since(0, 0, calls, ext_avals)
+
     def calls_since(self, n: int) -> tuple:
         """The recorded calls from the ``n``-th on (the whole list for 0)."""
         return tuple(self.calls[n:])

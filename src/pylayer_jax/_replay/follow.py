@@ -455,12 +455,11 @@ def _begin() -> Step | None:
     if s.pos is not BEGIN:
         return None
     plan = s.plan
+    if plan is None:
+        return None
     buf = lazy._buffer()
-    # the buffer holds what it held when the noted step began (an optimizer's update, say)
-    if (plan is None or len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls)
-            or len(buf.ext) != len(plan.start_ext_avals)
-            or ((plan.start_calls or plan.start_ext_avals)
-                and not buf.same_since(0, 0, plan.start_calls, plan.start_ext_avals))):
+    # the buffer holds what it held when the noted step began (an optimizer's update, say; most often nothing)
+    if not buf.holds(plan.start_calls, plan.start_ext_avals, plan.start_refs):
         s.plan = None  # this step begins differently: it is noted instead
         return None
     step = s.step = Step(plan, buf)
