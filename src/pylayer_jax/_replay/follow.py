@@ -853,13 +853,15 @@ def try_backward(t: Any) -> bool:
     entered: list[tuple[int, Any, tuple]] | None = None  # gradients held as arrays, entered as buffer inputs
     for ref, (before, _, _) in zip(plan.leaf_refs, b.leaves):
         leaf = ref()
-        acc = None if leaf is None else leaf._acc
+        if leaf is None:
+            return False
+        acc = leaf._acc
         if acc is None or acc.pre_hooks:
             return False
         g = acc.grad
         gs.append(g)
+        accs.append(acc)
         if before is None and (g is None or g is ZEROED):  # the common case: no gradient yet, or cleared
-            accs.append(acc)
             continue
         g = _grad_state(g, buf)
         if type(before) is tuple:
@@ -871,7 +873,6 @@ def try_backward(t: Any) -> bool:
                 entered.append((before[0], g, before[1]))
         elif not _same_state(g, before):  # None, or the same slot of the buffer
             return False
-        accs.append(acc)
     new: list[tuple[Any, tuple]] = []
     tail = b.ext_tail
     if entered is not None:  # in the order normal dispatch entered them, with the same sharing
