@@ -569,7 +569,11 @@ class _Numbers:
                     self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
                     self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
                                               static_argnums=[i for i, _ in fixed])
-                    return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
+                    try:  # (compiled now)
+                        return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
+                    except Exception:  # the program as it was says what is wrong, if anything is
+                        self.folded = None
+                        self.misses = MAX_FOLD_MISSES
         return prog(*_device_numbers(ext, self.at))
 
 
