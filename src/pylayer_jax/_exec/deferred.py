@@ -528,17 +528,18 @@ class _Buffer:
 
 class _Numbers:
     """Where a replayed step's program takes Python numbers (``at``, indices of the buffer's inputs), and the same
-    program with those that were the same in two runs in a row compiled in (``folded``: jit's static arguments):
+    program with those that were the same in three runs in a row compiled in (``folded``: jit's static arguments):
     each input costs jit's dispatch, and ``_device_numbers`` its Python. A run whose compiled-in numbers are exactly
     those (the same type and value, the sign of a zero too) takes it; one where one differs takes the program that
     takes the numbers as inputs (a schedule's value changes every step), and after ``MAX_FOLD_MISSES`` such runs
     no numbers are compiled in any more for it (each fold compiles the step again)."""
 
-    __slots__ = ("at", "last", "fixed", "rest", "folded", "misses")
+    __slots__ = ("at", "last", "seen", "fixed", "rest", "folded", "misses")
 
     def __init__(self, at: tuple[int, ...]) -> None:
         self.at = at
         self.last: list[Any] | None = None  # the numbers of the last run, while there is no folded program
+        self.seen: tuple | None = None  # those of them the run before the last had too: (index, number)
         self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in
         self.rest: tuple[int, ...] = at  # the numbers the folded program takes as inputs
         self.folded: Any = None
@@ -563,8 +564,10 @@ class _Numbers:
             self.last = now
             if last is not None:
                 fixed = tuple([(i, b) for i, a, b in zip(self.at, last, now) if _same_number(a, b)])
-                if fixed:
-                    self.last = None
+                if not fixed or self.seen != fixed:  # (seen the same twice in a row first: three runs)
+                    self.seen = fixed
+                else:
+                    self.last = self.seen = None
                     self.fixed = fixed
                     self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
                     self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
