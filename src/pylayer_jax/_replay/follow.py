@@ -69,7 +69,6 @@ STATS = {"steps": 0, "materialised": 0}
 _LIVE: dict[int, Any] = {}
 
 _ArrayImpl = lazy._ArrayImpl
-_DEAD = lazy._DEAD  # (a result slot nobody holds yet)
 _wref = weakref.ref
 # kinds of input source in a note
 IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
