@@ -1,5 +1,6 @@
 """The eager step rows of ``bench.py`` (a GRL PyLayer step with a float ``alpha``, with ``alpha`` changing every
-step, the [2, 3] PyLayer step, the 64x8 MLP step), timed against another commit of the package in one process,
+step, the [2, 3] PyLayer step, the 64x8 MLP step) and a minimal replayed step (a matmul, a mean, backward,
+clear_grad: the fixed cost of a step), timed against another commit of the package in one process,
 interleaved.
 
 The other commit is exported with ``git archive`` into a temporary folder as the package ``pylayer_jax_base`` (the
@@ -81,6 +82,15 @@ def workloads(paddle: Any) -> dict[str, Callable[[], Any]]:
     params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
               for s in [(8, 8), (8,), (8, 8), (8,)]]
     out["mlp step 64x8"] = mlp_step(paddle, paddle.to_tensor(rng.random((64, 8), np.float32)), params)
+    wm = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+
+    def minimal() -> Any:
+        loss = paddle.matmul(x, wm).mean()
+        loss.backward()
+        wm.clear_grad()
+        return loss
+
+    out["minimal step (matmul, mean) 64x8"] = minimal
     return out
 
 

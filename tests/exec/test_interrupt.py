@@ -166,18 +166,21 @@ def test_an_interrupt_at_any_engine_line_keeps_old_or_new_values(warm: int, step
 
 def _appending_lines() -> dict[str, set[int]]:
     """The lines where a replayed op's call and result go into the buffer: ``append_call`` (the PyLayer's inner ops)
-    and the same written out in ``try_op`` (the step's ops)."""
-    code = _lazy._Buffer.append_call.__code__
-    lines = {"deferred.py": {line for _, _, line in code.co_lines() if line is not None and line > code.co_firstlineno}}
+    and ``append_replayed`` (the step's ops), and where ``try_op`` makes the op's result and hands it over."""
+    lines: dict[str, set[int]] = {"deferred.py": set()}
+    for fn in (_lazy._Buffer.append_call, _lazy._Buffer.append_replayed):
+        code = fn.__code__
+        lines["deferred.py"] |= {line for _, _, line in code.co_lines()
+                                 if line is not None and line > code.co_firstlineno}
     src, first = inspect.getsourcelines(_replay.try_op)
-    marks = ("p = Pending(ev.aval", "calls.append(ev.call)", "refs.append(_wref(p))", "out = Tensor(p)")
+    marks = ("p = Pending(ev.aval", "out = Tensor(p)", "buf.append_replayed(ev.call, ev.slot, p,")
     lines["follow.py"] = {first + i for i, text in enumerate(src) if any(m in text for m in marks)}
     assert len(lines["follow.py"]) == len(marks)
     return lines
 
 
 def test_an_interrupt_inside_a_replayed_call_leaves_the_buffer_whole() -> None:
-    """Each event where a replayed op enters the buffer (``append_call``, the same written out in ``try_op``): the
+    """Each event where a replayed op enters the buffer (``append_call``, ``append_replayed`` from ``try_op``): the
     buffer is taken back to before the op, or has it whole, and training goes on (an interrupt between its call and
     its result's slot once left a slot without its call: the next run indexed past its slots)."""
     lines = _appending_lines()
@@ -194,7 +197,7 @@ def test_an_interrupt_inside_a_replayed_call_leaves_the_buffer_whole() -> None:
     hit = 0
     for k in ks:
         at, problems = _interrupted_run(k, 2, 2, True)
-        hit += at is not None and at[2] in ("append_call", "try_op")
+        hit += at is not None and at[2] in ("append_call", "append_replayed", "try_op")
         if problems:
             failures.append((k, at, problems))
     assert not failures, f"{len(failures)} interrupt points broke training, e.g. {failures[:3]}"

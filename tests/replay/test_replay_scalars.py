@@ -123,3 +123,36 @@ def test_pylayer_with_a_changing_float_argument_replays(monkeypatch):
     assert off_replayed == 0
     for a, b in zip(grads, off):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_a_number_compiled_into_a_replayed_step_is_passed_again_when_it_changes():
+    """A Python number that stayed the same is compiled into the replayed step's program; a later value (another
+    number, a zero of the other sign, NaN) runs right, and after a few changes numbers stay inputs."""
+    from pylayer_jax._exec import deferred as _lazy
+
+    rng = np.random.default_rng(3)
+    x_np = rng.random((5, 4)).astype("float32") + 0.5
+    w_np = rng.random((4, 3)).astype("float32") + 0.5
+    x = paddle.to_tensor(x_np)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    m = np.float32((x_np @ w_np).mean())  # (positive: the sign of the loss is the sign of c)
+    cs = [0.0] * 5 + [-0.0] * 4 + [float("nan")] * 3 + [1.5] * 4
+    replayed = _replay.STATS["steps"]
+    folded = []
+    for c in cs:
+        loss = paddle.multiply(paddle.matmul(x, w).mean(), c)  # (``* c`` is scale: x * c + 0.0)
+        loss.backward()
+        w.clear_grad()
+        got = float(loss)
+        if c != c:
+            assert np.isnan(got)
+        else:
+            assert got == np.float32(m * np.float32(c)) or abs(got - m * c) <= 1e-5 * abs(m * c)
+            assert np.signbit(got) == np.signbit(c)  # 0.0 and -0.0 kept apart
+        entries = [nums for _, nums in _replay.st.plan.programs.values() if type(nums) is _lazy._Numbers]
+        folded.append(any(e.folded is not None for e in entries))
+    assert _replay.STATS["steps"] - replayed >= len(cs) - 2  # the later steps follow the note
+    # 0.0 compiled in once three replayed runs had it, then -0.0 (a change: passed as an input until it repeats)
+    assert folded[4] and not any(folded[5:8]) and folded[8]
+    assert not any(folded[9:])  # NaN never is; after it, numbers stay inputs
+    assert all(e.misses == _lazy.MAX_FOLD_MISSES for e in entries)

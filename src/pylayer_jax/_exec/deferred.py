@@ -61,6 +61,8 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from itertools import compress as _compress
+from operator import call as _call
 from typing import Any
 
 import jax
@@ -87,12 +89,32 @@ JOIN = True  # an optimizer's update joins the program of the backward before it
 _MAX_SEEN = 4096
 
 try:  # no JAX transform is tracing (entering ensure_compile_time_eval always would change jit's cache keys)
-    from jax._src.core import trace_state_clean as _trace_state_clean
-except ImportError:  # pragma: no cover - other JAX versions: always run outside any trace
+    from jax._src.core import axis_env_state as _AXES
+    from jax._src.core import eval_trace as _EVAL_TRACE
+    from jax._src.core import top_axis_env as _TOP_AXES
+    from jax._src.core import trace_state_clean as _jax_trace_state_clean
+    from jax._src.core import trace_state_strong_ref as _TRACE
+
     def _trace_state_clean() -> bool:
-        return False
+        """``jax._src.core.trace_state_clean()``, without its two calls and two properties (every run asks)."""
+        return _TRACE.value is _EVAL_TRACE and _AXES.value is _TOP_AXES
+
+    _FAST_CLEAN = _trace_state_clean() is _jax_trace_state_clean()  # (else JAX changed how it is told)
+    if not _FAST_CLEAN:  # pragma: no cover
+        _trace_state_clean = _jax_trace_state_clean
+except ImportError:  # pragma: no cover - other JAX versions
+    _FAST_CLEAN = False
+    _TRACE = _AXES = _EVAL_TRACE = _TOP_AXES = None
+    try:
+        from jax._src.core import trace_state_clean as _trace_state_clean
+    except ImportError:  # always run outside any trace
+        def _trace_state_clean() -> bool:
+            return False
 
 _tree_flatten = jax.tree_util.tree_flatten
+_RLock = getattr(threading, "_CRLock", None) or threading.RLock  # (the C class: threading.RLock wraps it in a call)
+_get_ident = threading.get_ident
+_wref = weakref.ref
 _tree_unflatten = jax.tree_util.tree_unflatten
 _ArrayImpl = type(jax.device_put(np.zeros(())))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
@@ -177,8 +199,8 @@ class _Buffer:
         self.done = False
         self.error: BaseException | None = None
         # held while recording into or running the buffer: a reader in another thread waits for the run
-        self.lock = threading.RLock()
-        self.owner = threading.get_ident()  # the thread recording into it (see ``Tensor._value``)
+        self.lock = _RLock()
+        self.owner = _get_ident()  # the thread recording into it (see ``Tensor._value``)
         # set when the calls are known to repeat a noted step (``_replay.follow``): live results -> (its compiled
         # program, the indices of its inputs that are Python numbers)
         self.memo: dict[tuple, Any] | None = None
@@ -226,6 +248,101 @@ class _Buffer:
         self.refs.append(weakref.ref(p))
         return p
 
+    def append_replayed(self, call: tuple, slot: int, out: Any, ins: Sequence[tuple], log: list, entry: Any) -> bool:
+        """Append a replayed op's noted ``call``, whose result ``out`` (a Pending of this buffer for ``slot``; several
+        results: a list of them, for the slots from ``slot`` on) is not made yet, when the buffer holds ``slot``
+        results and has not run, with the call's inputs from outside the buffer ``ins``: ``(value, aval, j)`` each,
+        already the buffer's input ``j`` or new to the buffer and its next input (entered then: in order, an object
+        used twice once, as ``call`` enters them); then ``entry`` to ``log`` (the replay's record of the op). All of
+        it (True), or none of it (False: the buffer is not as the call needs it): an interrupt halfway takes out
+        what went in. The caller holds ``lock``."""
+        refs = self.refs
+        if len(refs) != slot or self.done:
+            return False
+        calls = self.calls
+        n_calls = len(calls)
+        ext = self.ext
+        n_ext = len(ext)
+        try:
+            if ins:
+                ids = self.ext_ids
+                n = n_ext
+                for v, av, j in ins:
+                    if j < n:
+                        if ext[j] is not v:
+                            break
+                    elif j == n and (i := id(v)) not in ids:
+                        ids[i] = j
+                        ext.append(v)
+                        self.ext_avals.append(av)
+                        n += 1
+                    else:
+                        break
+                else:
+                    ins = None
+                if ins is not None:  # (it broke off: not the noted inputs)
+                    rollback(self, (n_calls, slot, n_ext))
+                    return False
+            calls.append(call)
+            if type(out) is Pending:
+                refs.append(_wref(out))
+            else:
+                refs.extend([_wref(p) for p in out])
+            log.append(entry)
+        except BaseException:
+            if not log or log[-1] is not entry:  # (the entry goes in last: once it is in, the call is whole)
+                rollback(self, (n_calls, slot, n_ext))
+            raise
+        return True
+
+    def extend_replayed(self, at: tuple[int, int, int], ins: Sequence[tuple], calls: Sequence[tuple], n_new: int,
+                        programs: dict[tuple, Any], leaves: Sequence[tuple]) -> list[Any] | None:
+        """Append a replayed backward's noted ``calls`` (making ``n_new`` results), when the buffer is of size ``at``
+        (calls, results, inputs: ``size()``), has not run and no backward was replayed into it yet: first its
+        inputs new to the buffer ``ins`` (``(value, aval)`` each, entered in order), then the calls; the run then
+        uses ``programs`` (``use_programs``). ``leaves``: per leaf of the step, a triple whose last two items are
+        the slot of the gradient the backward writes to it (-1: none) and its aval. Returns a Pending per leaf
+        (None where it has no slot), or None (nothing done). All or nothing: an interrupt halfway takes out what
+        went in. The caller holds ``lock``."""
+        calls_ = self.calls
+        refs = self.refs
+        ext = self.ext
+        if (self.done or self.memo is not None or len(calls_) != at[0] or len(refs) != at[1]
+                or len(ext) != at[2]):
+            return None
+        try:
+            if ins:
+                ids = self.ext_ids
+                for v, av in ins:
+                    if id(v) in ids:
+                        rollback(self, at)
+                        return None
+                    ids[id(v)] = len(ext)
+                    ext.append(v)
+                    self.ext_avals.append(av)
+            calls_.extend(calls)
+            refs.extend([_DEAD] * n_new)
+            self.memo = programs
+            self.memo_at = (len(calls_), len(ext))
+            out = []
+            for _, slot, aval in leaves:
+                if slot >= 0:
+                    p = Pending(aval, self, slot)
+                    refs[slot] = _wref(p)
+                    out.append(p)
+                else:
+                    out.append(None)
+        except BaseException:
+            self.take_back(at)
+            raise
+        return out
+
+    def take_back(self, at: tuple[int, int, int]) -> None:
+        """Undo a replayed backward (``extend_replayed``) interrupted before it was whole: the buffer to its size
+        ``at``, without programs. The caller holds ``lock``."""
+        rollback(self, at)
+        self.memo = None
+
     def extend_calls(self, calls: Sequence[tuple], n_results: int) -> None:
         """Append recorded ``calls`` making ``n_results`` results, none of them held yet (see ``pending``)."""
         self.calls.extend(calls)
@@ -250,6 +367,12 @@ class _Buffer:
         except Exception:  # a part whose comparison raises (a pytree structure against None): not the same
             return False
 
+    def holds(self, calls: tuple, ext_avals: tuple, n_results: int) -> bool:
+        """Whether the buffer holds exactly ``calls``, inputs of signatures ``ext_avals`` and ``n_results`` results."""
+        if len(self.refs) != n_results or len(self.calls) != len(calls) or len(self.ext) != len(ext_avals):
+            return False
+        return not (calls or ext_avals) or self.same_since(0, 0, calls, ext_avals)
+
     def calls_since(self, n: int) -> tuple:
         """The recorded calls from the ``n``-th on (the whole list for 0)."""
         return tuple(self.calls[n:])
@@ -272,18 +395,23 @@ class _Buffer:
             if self.done:
                 return
             self.done = True
-            if _local.__dict__.get("buf") is self:
-                _local.buf = None  # the next recorded call starts a new buffer
+            d = _local.__dict__
+            if d.get("buf") is self:
+                d["buf"] = None  # the next recorded call starts a new buffer
             if self.calls:
-                if _trace_state_clean():
+                if _TRACE.value is _EVAL_TRACE and _AXES.value is _TOP_AXES if _FAST_CLEAN else _trace_state_clean():
                     self._run(compile_ok)
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
-            checks = self.checks  # (``_drop`` gives the buffer an empty list)
-            self._drop()
-            for result, fail in checks:  # an input's values broke an op's rule: raised now, once
-                fail(jax.tree_util.tree_map(concrete, result))
+            checks = self.checks
+            # (``_drop``, written out: every run)
+            self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
+            self.ext_ids = {}
+            self.fallback = None
+            if checks:
+                for result, fail in checks:  # an input's values broke an op's rule: raised now, once
+                    fail(jax.tree_util.tree_map(concrete, result))
         except Exception:  # (``_run`` kept what does not depend on the failing call)
             self._drop()
             raise
@@ -340,8 +468,8 @@ class _Buffer:
 
     def _run(self, compile_ok: bool) -> None:
         calls = self.calls
-        res = [r() for r in self.refs]  # the results still referenced, and their slots
-        live = tuple([i for i, p in enumerate(res) if p is not None])
+        res = list(map(_call, self.refs))  # the results still referenced, and their slots (a Pending is true)
+        live = tuple(_compress(range(len(res)), res))
         try:
             memo = self.memo
             prog = tail = None
@@ -358,7 +486,12 @@ class _Buffer:
             if prog is not None:  # a replayed step: its program without building and hashing the key
                 STATS["programs"] += 1
                 prog, numbers = prog
-                outs = prog(*_device_numbers(self.ext, numbers)) if numbers else prog(*self.ext)
+                if not numbers:
+                    outs = prog(*self.ext)
+                elif type(numbers) is _Numbers:
+                    outs = numbers.call(prog, self.ext, calls, live)
+                else:
+                    outs = prog(*_device_numbers(self.ext, numbers))
             elif len(calls) == 1:  # one call: its own cached kernel is the program
                 outs = _interpret(tuple(calls), live, *self.ext)
             else:
@@ -369,7 +502,8 @@ class _Buffer:
                 if memo is not None and compile_ok and type(_PROGRAMS.get(key)) is _JIT:
                     # (not a quick one: it is replaced if it repeats) with where its Python numbers are: the inputs
                     # of a replayed step have the noted avals, a number's its type
-                    entry = (_PROGRAMS[key], tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int]))
+                    at = tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int])
+                    entry = (_PROGRAMS[key], _Numbers(at) if at else ())
                     if tail is None:
                         memo[live] = entry
                     else:
@@ -390,6 +524,69 @@ class _Buffer:
             raise
         for i, arr in zip(live, outs):
             res[i].array = arr
+
+
+class _Numbers:
+    """Where a replayed step's program takes Python numbers (``at``, indices of the buffer's inputs), and the same
+    program with those that were the same in three runs in a row compiled in (``folded``: jit's static arguments):
+    each input costs jit's dispatch, and ``_device_numbers`` its Python. A run whose compiled-in numbers are exactly
+    those (the same type and value, the sign of a zero too) takes it; one where one differs takes the program that
+    takes the numbers as inputs (a schedule's value changes every step), and after ``MAX_FOLD_MISSES`` such runs
+    no numbers are compiled in any more for it (each fold compiles the step again)."""
+
+    __slots__ = ("at", "last", "seen", "fixed", "rest", "folded", "misses")
+
+    def __init__(self, at: tuple[int, ...]) -> None:
+        self.at = at
+        self.last: list[Any] | None = None  # the numbers of the last run, while there is no folded program
+        self.seen: tuple | None = None  # those of them the run before the last had too: (index, number)
+        self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in
+        self.rest: tuple[int, ...] = at  # the numbers the folded program takes as inputs
+        self.folded: Any = None
+        self.misses = 0
+
+    def call(self, prog: Any, ext: list[Any], calls: Sequence[tuple], live: tuple) -> Any:
+        """The run of ``prog`` (numbers as inputs) on ``ext``, or of the folded program where it fits."""
+        f = self.folded
+        if f is not None:
+            for i, c in self.fixed:
+                e = ext[i]
+                if e is not c and not _same_number(e, c):
+                    break
+            else:
+                rest = self.rest
+                return f(*_device_numbers(ext, rest)) if rest else f(*ext)
+            self.folded = None  # a compiled-in number changed
+            self.misses += 1
+        elif self.misses < MAX_FOLD_MISSES:
+            now = [ext[i] for i in self.at]
+            last = self.last
+            self.last = now
+            if last is not None:
+                fixed = tuple([(i, b) for i, a, b in zip(self.at, last, now) if _same_number(a, b)])
+                if not fixed or self.seen != fixed:  # (seen the same twice in a row first: three runs)
+                    self.seen = fixed
+                else:
+                    self.last = self.seen = None
+                    self.fixed = fixed
+                    self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
+                    self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
+                                              static_argnums=[i for i, _ in fixed])
+                    try:  # (compiled now)
+                        return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
+                    except Exception:  # the program as it was says what is wrong, if anything is
+                        self.folded = None
+                        self.misses = MAX_FOLD_MISSES
+        return prog(*_device_numbers(ext, self.at))
+
+
+MAX_FOLD_MISSES = 2  # runs whose compiled-in numbers differed, before a replayed step's numbers stay inputs
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    """Whether Python numbers ``a`` and ``b`` are exactly the same: type, value and a zero's sign (never NaN: jit
+    would not find its program again)."""
+    return type(a) is type(b) and a == b and (a != 0 or str(a) == str(b))
 
 
 # Python numbers that were inputs of two runs of a replayed step's program, as weakly typed device arrays (the

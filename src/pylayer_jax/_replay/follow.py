@@ -69,7 +69,6 @@ STATS = {"steps": 0, "materialised": 0}
 _LIVE: dict[int, Any] = {}
 
 _ArrayImpl = lazy._ArrayImpl
-_DEAD = lazy._DEAD  # (a result slot nobody holds yet)
 _wref = weakref.ref
 # kinds of input source in a note
 IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
@@ -455,12 +454,11 @@ def _begin() -> Step | None:
     if s.pos is not BEGIN:
         return None
     plan = s.plan
+    if plan is None:
+        return None
     buf = lazy._buffer()
-    # the buffer holds what it held when the noted step began (an optimizer's update, say)
-    if (plan is None or len(buf.refs) != plan.start_refs or len(buf.calls) != len(plan.start_calls)
-            or len(buf.ext) != len(plan.start_ext_avals)
-            or ((plan.start_calls or plan.start_ext_avals)
-                and not buf.same_since(0, 0, plan.start_calls, plan.start_ext_avals))):
+    # the buffer holds what it held when the noted step began (an optimizer's update, say; most often nothing)
+    if not buf.holds(plan.start_calls, plan.start_ext_avals, plan.start_refs):
         s.plan = None  # this step begins differently: it is noted instead
         return None
     step = s.step = Step(plan, buf)
@@ -523,51 +521,77 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
         ev = step.events[k]
     except IndexError:  # more ops than the note has
         return _off_note(leaves)
-    buf = step.buf
     m = modes
-    refs = buf.refs
-    n_refs = ev.slot
-    # (a buffer not done is still this thread's current one: a new one is made only after a run)
     if (ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None
-            or len(refs) != n_refs or len(leaves) != ev.n_in):  # (a buffer done: under the lock, below)
+            or len(leaves) != ev.n_in):  # (the buffer's size and state: under its lock, ``append_replayed``)
         return _off_note(leaves)
     if key is None:
-        if ev.plain is None or ev.plain != _dtypes._default.name:
+        if ev.plain != _dtypes._default.name:  # (None: not a plain call)
             return _off_note(leaves)
     elif not _same_key(ev.key, key):
         return _off_note(leaves)
-    # the checks run under the buffer's lock: arrays new to the buffer are entered as they are checked (as normal
-    # dispatch enters them: in order, an array used twice once) and taken out again if a later input differs
+    buf = step.buf
+    # under the buffer's lock: another thread that runs the buffer or builds the step's tape (``materialise``) sees
+    # the op all in or not at all
     lock = buf.lock
     lock.acquire()  # (acquire/release: a third of what ``with`` costs on an RLock)
     try:
-        if buf.done or not step.live:  # another thread ran the buffer or built the step's tape meanwhile
+        if not step.live:  # another thread built the step's tape meanwhile
             return _off_note(leaves)
-        calls = buf.calls
-        at = (len(calls), n_refs, len(buf.ext))  # (``buf.size()``, written out: every replayed op)
-        try:
-            if _inputs_match(step, buf, ev.srcs, leaves, Tensor, True):
-                if ev.out_tree is not None:  # several outputs, each with its stub edge (none for a plain event)
-                    buf.extend_calls((ev.call,), len(ev.aval))
-                    if ev.needs is None:
-                        outs = [Tensor(buf.pending(ev.slot + j, av)) for j, av in enumerate(ev.aval)]
-                    else:
-                        outs = [Tensor(buf.pending(ev.slot + j, av), False, (step, (k, j)))
-                                for j, av in enumerate(ev.aval)]
-                    log.append((leaves, outs))
-                    return jax.tree_util.tree_unflatten(ev.out_tree, outs)
-                # (``buf.append_call(ev.call, ev.aval)``, written out: every replayed op) the slot last
-                p = Pending(ev.aval, buf, n_refs)
-                calls.append(ev.call)
-                refs.append(_wref(p))
-                out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain event: no node, no edge)
-                log.append((leaves, out))  # under the lock: a materialise sees all or none
+        # the inputs come from where the note says, in one pass; those from outside the buffer's results are
+        # ``(value, aval, j)`` for ``append_replayed``, which checks, as it enters them, that each is the buffer's
+        # input j already or new to the buffer and its next input
+        ins = []
+        for t, (kind, j, sg, n, av) in zip(leaves, ev.srcs):
+            if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
+                r = log[n][1] if av is None else log[n][1][av]
+                # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
+                if (t is not r and (not isinstance(t, Tensor) or t._v is not r._v or (not sg and t._e is not r._e))
+                        or t._sg is not sg):
+                    return _off_note(leaves)
+                continue
+            if n >= 0:  # a leaf the op sends a gradient to: the noted one (gradients go to the noted leaves)
+                if step.leaf_refs[n]() is not t:
+                    return _off_note(leaves)
+            elif type(t) is not Tensor and not isinstance(t, Tensor):  # (a Parameter is a Tensor here)
+                if kind == ARRAY and type(t) is _ArrayImpl:  # a new array each step (a fresh random key)
+                    if _aval(t) != av:
+                        return _off_note(leaves)
+                elif kind != SCALAR or type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
+                    return _off_note(leaves)
+                ins.append((t, av, j))  # (a number object already a buffer input is shared, as dispatch shares it)
+                continue
+            if t._sg is not sg or (not sg and t._e is not None):
+                return _off_note(leaves)
+            v = t._v
+            if kind != OUTSIDE:  # AT_START: held by the buffer at the start
+                if kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
+                    return _off_note(leaves)
+                continue
+            if type(v) is _ArrayImpl:
+                c = _AVALS.get(id(v))  # (``_aval``, written out: every outside input of every replayed op)
+                vav = c[1] if c is not None and c[0]() is v else _aval(v)
+            elif type(v) is Pending and type(v.array) is _ArrayImpl:
+                vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
+                v = v.array
+            else:
+                return _off_note(leaves)
+            if vav is not av and vav != av:
+                return _off_note(leaves)
+            ins.append((v, av, j))
+        if ev.out_tree is None:
+            p = Pending(ev.aval, buf, ev.slot)
+            out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain: no node, no edge)
+            if buf.append_replayed(ev.call, ev.slot, p, ins, log, (leaves, out)):
                 return out
-            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
-        except BaseException:  # interrupted before the event was whole: the buffer as it was
-            if len(log) == k:
-                lazy.rollback(buf, at)
-            raise
+        else:  # several outputs, each with its stub edge (none for a plain event)
+            ps = [Pending(av, buf, ev.slot + j) for j, av in enumerate(ev.aval)]
+            if ev.needs is None:
+                outs = [Tensor(p) for p in ps]
+            else:
+                outs = [Tensor(p, False, (step, (k, j))) for j, p in enumerate(ps)]
+            if buf.append_replayed(ev.call, ev.slot, ps, ins, log, (leaves, outs)):
+                return jax.tree_util.tree_unflatten(ev.out_tree, outs)
     finally:
         lock.release()
     return _off_note(leaves)
@@ -645,7 +669,6 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
     """
     log = step.log
     leaf_refs = step.leaf_refs
-    ext = buf.ext
     for t, (kind, j, sg, n, av) in zip(inputs, srcs):
         if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
             if type(t) is not tensor_type and not isinstance(t, tensor_type):
@@ -686,19 +709,10 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             if (_aval(v) if vav is None else vav) != av:
                 return False
             continue
-        if j < len(ext):  # already a buffer input (they are distinct objects): the noted one
-            if ext[j] is not v:
-                return False
-            continue
-        if vav is None:  # new to the buffer: of the noted shape and dtype
-            c = _AVALS.get(id(v))
-            vav = c[1] if c is not None and c[0]() is v else _aval(v)
-        ids = buf.ext_ids
-        if vav != av or j != len(ext) or id(v) in ids:  # ... where normal dispatch enters it: the next index
+        # already the buffer's input j (they are distinct objects), or new to it: of the noted shape and dtype, where
+        # normal dispatch enters it (the next index)
+        if (vav is None and _aval(v) != av) or (vav is not None and vav != av) or not buf.enter_at(v, av, j):
             return False
-        ids[id(v)] = j  # (``buf.enter_at(v, av, j)``, written out: every outside input of every replayed op)
-        ext.append(v)
-        buf.ext_avals.append(av)
     return True
 
 
@@ -829,35 +843,38 @@ def try_backward(t: Any) -> bool:
     b = plan.bwd
     e = t._e
     buf = step.buf
+    # (the buffer's size and state: under its lock, ``extend_replayed``, or before the PyLayers' backwards run)
     if (len(step.log) != len(plan.events) or e is None or e[0] is not step or e[1] != b.root or t._sg
-            or lazy._local.__dict__.get("buf") is not buf or buf.done or len(buf.refs) != b.n_refs
-            or len(buf.calls) != b.n_calls or len(buf.ext) != b.n_ext):
+            or lazy._local.__dict__.get("buf") is not buf):
         return False
     accs = []
     gs = []  # the leaves' gradients now (a PyLayer's backward must leave them as they are)
-    entered: list[tuple[int, Any, tuple]] = []  # gradients held as arrays, entered as buffer inputs
+    entered: list[tuple[int, Any, tuple]] | None = None  # gradients held as arrays, entered as buffer inputs
     for ref, (before, _, _) in zip(plan.leaf_refs, b.leaves):
         leaf = ref()
-        acc = None if leaf is None else leaf._acc
+        if leaf is None:
+            return False
+        acc = leaf._acc
         if acc is None or acc.pre_hooks:
             return False
         g = acc.grad
         gs.append(g)
+        accs.append(acc)
         if before is None and (g is None or g is ZEROED):  # the common case: no gradient yet, or cleared
-            accs.append(acc)
             continue
         g = _grad_state(g, buf)
         if type(before) is tuple:
             if type(g) is not _ArrayImpl:
                 return False
             if before[0] is not None:
+                if entered is None:
+                    entered = []
                 entered.append((before[0], g, before[1]))
         elif not _same_state(g, before):  # None, or the same slot of the buffer
             return False
-        accs.append(acc)
     new: list[tuple[Any, tuple]] = []
     tail = b.ext_tail
-    if entered:  # in the order normal dispatch entered them, with the same sharing
+    if entered is not None:  # in the order normal dispatch entered them, with the same sharing
         new_ids: dict[int, int] = {}
         if len(entered) > 1:
             entered.sort(key=lambda e: e[0])
@@ -876,44 +893,62 @@ def try_backward(t: Any) -> bool:
             return False
     elif b.n_ext_after != tail:
         return False
-    state = written = made = None
-    if b.callouts:
-        r = _callouts(step, b, buf, accs, gs)
-        if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
-            return r
-        state, written, made = r
+    if not b.callouts:  # the whole backward's calls, then the leaves' gradients: one buffer call
+        at = (b.n_calls, b.n_refs, b.n_ext)  # the buffer's size now, as noted (``extend_replayed`` checks it)
+        lock = buf.lock
+        lock.acquire()
+        try:
+            # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
+            ps = buf.extend_replayed(at, new, b.calls, b.n_new, plan.programs, b.leaves) if step.live else None
+            if ps is None:
+                return False
+            try:
+                for acc, p in zip(accs, ps):
+                    if p is not None:
+                        acc.grad = p
+            except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+                buf.take_back(at)
+                _undo(buf, at, accs, gs)
+                raise
+        finally:
+            lock.release()
+        # (``_replayed``, written out: every replayed step)
+        step.live = False  # its nodes are freed now, as the normal backward frees them
+        _LIVE.pop(id(step), None)
+        if plan.unreached:
+            _build_unreached(step)
+        step.log = []
+        s.step = None
+        s.pos = BEGIN  # the next op begins a new step
+        STATS["steps"] += 1
+        return True
+    if buf.done or buf.size() != (b.n_calls, b.n_refs, b.n_ext):
+        return False
+    # PyLayers' backwards: each runs where the walk ran it, between the noted calls
+    r = _callouts(step, b, buf, accs, gs)
+    if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
+        return r
+    state, written, made = r
     lock = buf.lock
     lock.acquire()
-    at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``buf.size()``)
+    at = buf.size()
     memo = None
     ok = whole = False
     try:
-        ok = not buf.done and step.live  # else another thread ran the buffer or built the step's tape meanwhile
-        if ok and state is not None:  # after the PyLayers' backwards, the leaves' gradients still go in as noted
-            ok = len(buf.ext) == tail
-            for v, _ in new:
-                if buf.input_index(v) is not None:
-                    ok = False
+        # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards, the
+        # leaves' gradients still go in as noted
+        ok = not buf.done and step.live and at[2] == tail
+        for v, _ in new:
+            if buf.input_index(v) is not None:
+                ok = False
         if ok:
             for v, aval in new:
                 buf.enter(v, aval)
-            if state is None:  # (``buf.extend_calls(b.calls, b.n_new)``, written out: every replayed step)
-                buf.calls.extend(b.calls)
-                buf.refs.extend([_DEAD] * b.n_new)
-            else:
-                buf.extend_calls(*b.segs[-1])
+            buf.extend_calls(*b.segs[-1])
             memo = buf.use_programs(plan.programs)
-            if made is None:
-                refs = buf.refs
-                for acc, (_, slot, aval) in zip(accs, b.leaves):
-                    if slot >= 0:  # (``buf.pending(slot, aval)``, written out: every leaf of every replayed step)
-                        p = Pending(aval, buf, slot)
-                        refs[slot] = _wref(p)
-                        acc.grad = p
-            else:
-                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
-                    if slot >= 0 and not written[i]:
-                        acc.grad = _made(made, buf, slot, aval)
+            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
+                if slot >= 0 and not written[i]:
+                    acc.grad = _made(made, buf, slot, aval)
         whole = True
     except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
         if not whole and ok:
@@ -923,15 +958,19 @@ def try_backward(t: Any) -> bool:
     finally:
         lock.release()
     if not ok:
-        return False if state is None else _rest(step, state, accs)
+        return _rest(step, state, accs)
+    for co in b.callouts:
+        node = step.log[co.k][2]
+        node.release()
+        step.nodes[co.k] = node
+    return _replayed(s, step)
+
+
+def _replayed(s: _State, step: Step) -> bool:
+    """The end of a replayed backward: the step's nodes count as freed, the next op begins a new step. True."""
     step.live = False  # its nodes are freed now, as the normal backward frees them
     _LIVE.pop(id(step), None)
-    if state is not None:
-        for co in b.callouts:
-            node = step.log[co.k][2]
-            node.release()
-            step.nodes[co.k] = node
-    if plan.unreached:
+    if step.plan.unreached:
         _build_unreached(step)
     step.log = []
     s.step = None

@@ -82,12 +82,11 @@ class Tensor:
         else:
             self.stop_gradient = stop_gradient  # (checked)
         self._e = edge  # (node, output index); a replayed op's stub (step, op index) until its node is needed
-        self._acc: AccumulateGrad | None = None
-        self._counter: VersionCounter | None = None
         self._name = name
         self.persistable = False
-        self._retained: Any = None
-        self._grad_t: Tensor | None = None
+        # a leaf's gradient sink (``AccumulateGrad``), version counter, a non-leaf's retained gradient, the Tensor
+        # ``.grad`` last returned: none yet (one chained assignment: every op's result passes here)
+        self._acc = self._counter = self._retained = self._grad_t = None
 
     @property
     def _value(self) -> Any:
