@@ -578,56 +578,73 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     next noted ``Inner`` event (its call appended as normal dispatch appends it), else None: the following ends
     there and the op and the rest dispatch normally (the user code's calls are checked as a whole when it
     returns)."""
-    inner = s.inner
-    i = s.inner_i
-    buf = s.inner_buf
-    if i >= len(inner):
+    try:
+        ev = s.inner[s.inner_i]
+    except IndexError:  # more ops than the note has
         s.inner = None
         return None
-    ev = inner[i]
     m = modes
-    refs = buf.refs
-    # (a buffer not done is still this thread's current one: a new one is made only after a run)
-    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or m.capture is not None
-            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in):
+    if (ev.op is not op or len(leaves) != ev.n_in or m.grad_enabled or m.saved_hooks or m.static_program is not None
+            or m.capture is not None
+            or ((ev.plain is None or ev.plain != _dtypes._default.name) if key is None
+                else not _same_key(ev.key, key))):
         s.inner = None
         return None
-    if (ev.plain is None or ev.plain != _dtypes._default.name) if key is None else not _same_key(ev.key, key):
-        s.inner = None
-        return None
+    buf = s.inner_buf
     lock = buf.lock
     lock.acquire()
     try:
-        if buf.done:
+        refs = buf.refs
+        calls = buf.calls
+        ext = buf.ext
+        n_ext = len(ext)
+        # (a buffer not done is still this thread's current one: a new one is made only after a run)
+        if buf.done or len(refs) != ev.slot or len(calls) != ev.n_calls:
             s.inner = None
             return None
-        at = (len(buf.calls), len(refs), len(buf.ext))
         try:
             for t, (kind, j, av) in zip(leaves, ev.srcs):
-                v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
-                if kind == IN_STEP:
+                if kind == IN_STEP:  # a result of the user code's calls, or of the step's, not run
+                    if type(t) is not Tensor and not isinstance(t, Tensor):
+                        break
+                    v = t._v
                     if type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
                         break
                     continue
-                if kind == SCALAR:
+                if kind == SCALAR:  # a Python number of the noted type: the buffer's input j
                     if type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
                         break
-                elif type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
-                    if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
+                    v = t
+                else:  # an outside array of the noted aval: the buffer's input j
+                    v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
+                    if type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
+                        if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
+                            break
+                        v = v.array
+                    elif _aval(v) != av:
                         break
-                    v = v.array
-                elif _aval(v) != av:
+                # (``buf.enter_at(v, av, j)``, written out) already input j, or new to the buffer and entered as j
+                if j < len(ext):
+                    if ext[j] is not v:
+                        break
+                    continue
+                ids = buf.ext_ids
+                if j != len(ext) or id(v) in ids:
                     break
-                if not buf.enter_at(v, av, j):
-                    break
+                ids[id(v)] = j
+                ext.append(v)
+                buf.ext_avals.append(av)
             else:
-                out = Tensor(buf.append_call(ev.call, ev.aval))
-                s.inner_i = i + 1
-                return out
-            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
+                # (``buf.append_call(ev.call, ev.aval)``, written out) the slot last: a call whole or not at all
+                p = Pending(ev.aval, buf, ev.slot)
+                calls.append(ev.call)
+                refs.append(_wref(p))
+                s.inner_i += 1
+                return Tensor(p)
+            lazy.rollback(buf, (ev.n_calls, ev.slot, n_ext))  # the op differs: the arrays it entered come out again
         except BaseException:
-            if len(refs) == at[1]:
-                lazy.rollback(buf, at)
+            if len(refs) == ev.slot:
+                lazy.rollback(buf, (ev.n_calls, ev.slot, n_ext))
             raise
     finally:
         lock.release()
@@ -712,17 +729,20 @@ def _off_note(leaves: Sequence[Any]) -> None:
     return None
 
 
-def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
-    """Before the forward of a ``PyLayer.apply`` (positional Tensors, a gradient needed) in a step that may
-    follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
-    suspended, so its ops record calls and are not events), else None (the step left its note)."""
-    s = _tls.s
+def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
+    """Before the forward of a ``PyLayer.apply`` (its Tensors ``inputs``, a gradient needed) in a step that may
+    follow its note (``s``: this thread's state): the tokens ``((step, k), None)`` if the apply matches the note's
+    next event (forward then runs with the step suspended, so its ops record calls and are not events), else None
+    (the step left its note)."""
     step = s.step or _begin()
     if step is None:
         return None
-    k = len(step.log)
-    events = step.events
-    ev = events[k] if k < len(events) else None
+    log = step.log
+    k = len(log)
+    try:
+        ev = step.events[k]
+    except IndexError:  # more events than the note has
+        ev = None
     buf = step.buf
     m = modes
     if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
@@ -730,11 +750,34 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
             or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
         diverge()
         return None
-    if _inputs_match(step, buf, ev.srcs, inputs, type(inputs[0]), False):
+    # each input from where the note has it (as ``_inputs_match`` checks an op's, in one pass; they are Tensors): the
+    # result of an event of the step, or an outside array of the noted shape and dtype (forward enters what it
+    # uses), sending its gradient to the noted leaf
+    for t, (kind, j, sg, n, av) in zip(inputs, ev.srcs):
+        if t._sg is not sg:
+            break
+        if kind == IN_STEP:  # the result of replayed event n: its very Tensor, or one sharing its value and stub
+            r = log[n][1] if av is None else log[n][1][av]
+            if t is not r and (t._v is not r._v or (not sg and t._e is not r._e)):
+                break
+            continue
+        if (n >= 0 and step.leaf_refs[n]() is not t) or (not sg and t._e is not None):
+            break
+        v = t._v
+        if kind == OUTSIDE:
+            if type(v) is _ArrayImpl:
+                c = _AVALS.get(id(v))  # (``_aval``, written out: a repeated input)
+                if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                    break
+            elif type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:  # a result of a run
+                break
+        elif kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
+            break  # AT_START: held by the buffer when the step began
+    else:
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         if ev.inner is not None:
             s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
-        return (step, k)
+        return ((step, k), None)
     diverge()
     return None
 
@@ -760,23 +803,24 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     else:
         s.step, s.pos, s.plan = step, BEGIN, step.plan
         s.inner = None
-    buf = step.buf
     ev = step.events[k]
     if ev.out_tree is not None:
         return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
-    lock = buf.lock
-    lock.acquire()
-    try:
-        v = out._v if type(out) is type(inputs[0]) else None
-        if (ok and not nested and type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
-                and v.aval == ev.aval and out._e is None and out._sg and _forward_recorded(step, buf, ev)
-                and _none_is(out, inputs)):
-            out._e = (step, k)
-            out._sg = False  # (``stop_gradient = False``)
-            step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
-            return True
-    finally:
-        lock.release()
+    if ok and not nested:  # (``ok``: ``out`` is a Tensor)
+        buf = step.buf
+        v = out._v
+        if (type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None and v.aval == ev.aval
+                and out._e is None and out._sg):
+            lock = buf.lock
+            lock.acquire()
+            try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
+                if _forward_recorded(step, buf, ev) and _none_is(out, inputs):
+                    out._e = (step, k)
+                    out._sg = False  # (``stop_gradient = False``)
+                    step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+                    return True
+            finally:
+                lock.release()
     diverge()
     return False
 
@@ -955,16 +999,17 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
     written = [False] * len(accs)
     made: dict[int, Any] = {}  # one Pending per buffer slot
     state = None  # (callout, Pendings made, what the PyLayer's backward returned)
+    lock = buf.lock
     for co, (calls, n_new) in zip(b.callouts, b.segs):
-        lock = buf.lock
         lock.acquire()
-        at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``buf.size()``)
         ok = whole = False
         try:
+            refs = buf.refs
+            at = (len(buf.calls), len(refs), len(buf.ext))  # (``buf.size()``)
             ok = not buf.done and step.live and at[2] == co.n_ext
             if ok:
-                buf.extend_calls(calls, n_new)
-                r0 = at[1] + n_new
+                buf.calls.extend(calls)  # (``buf.extend_calls(calls, n_new)``, written out)
+                refs.extend([_DEAD] * n_new)
                 for i in co.reached:
                     if not written[i]:
                         accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
@@ -978,10 +1023,10 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                         cts.append(None)
                         continue
                     p = made.get(slot)
-                    if p is None:  # (``_made``, written out)
-                        p = made[slot] = buf.pending(slot, aval)
+                    if p is None:  # (``_made`` and ``buf.pending(slot, aval)``, written out)
+                        p = made[slot] = Pending(aval, buf, slot)
+                        refs[slot] = _wref(p)
                     cts.append(p)
-                c0 = at[0] + len(calls)
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
             if not whole and ok:
@@ -1002,19 +1047,29 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             diverge()  # the tape as the normal walk leaves it when this raises
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
-        nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every callout)
-        if nested:
-            _resume(step)
-        else:
-            s.step, s.pos, s.plan = step, BEGIN, step.plan
-            s.inner = None
         state = (co, made, grads)
-        # (a buffer not done is still this thread's current one: a new one is made only after a run)
-        if (nested or buf.done or not step.live
-                or len(buf.refs) != r0 + co.n_new or len(buf.calls) != c0 + len(co.calls)
-                or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
-                or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
+        if s.step is not None or s.rec is not None:  # (``_resume``, written out: every callout) user code nested a step
+            _resume(step)
             return _rest(step, state, accs)
+        s.step, s.pos, s.plan = step, BEGIN, step.plan
+        s.inner = None
+        # what the PyLayer's backward recorded and returned is the noted, and the leaves the walk has yet to reach
+        # have the gradients and no hooks they had (user code ran); a buffer not done is still this thread's
+        # current one: a new one is made only after a run
+        c0 = at[0] + len(calls)
+        if (buf.done or not step.live or len(buf.refs) != at[1] + n_new + co.n_new
+                or len(buf.calls) != c0 + len(co.calls) or len(grads) != len(co.grads)
+                or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)):
+            return _rest(step, state, accs)
+        for g, j in zip(grads, co.grads):  # each gradient in its noted slot, or None where the note has none
+            if j < 0:
+                if g is not None:
+                    return _rest(step, state, accs)
+            elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
+                return _rest(step, state, accs)
+        for acc, g, w, (_, slot, _) in zip(accs, gs, written, b.leaves):
+            if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
+                return _rest(step, state, accs)
     return state, written, made
 
 
@@ -1060,14 +1115,6 @@ def _made(made: dict[int, Any], buf: Any, slot: int, aval: tuple) -> Any:
     return p
 
 
-def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> bool:
-    """Whether the leaves the walk has yet to reach have the gradients and no hooks they had (user code ran)."""
-    for acc, g, w, (_, slot, _) in zip(accs, gs, written, leaves):
-        if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
-            return False
-    return True
-
-
 def _rest(step: Step, state: tuple | None, accs: list) -> bool:
     """The replayed backward leaves its note after a PyLayer's backward (``state``): build the tape as the
     normal walk has left it there (the nodes it ran are freed), send that PyLayer's gradients on (its backward
@@ -1089,18 +1136,6 @@ def _rest(step: Step, state: tuple | None, accs: list) -> bool:
             walk_on([step.nodes[j] if kind == 0 else accs[j] for kind, j in co.rest], waiting)
     finally:
         s.pos = BEGIN  # the next op begins a new step (as after backward())
-    return True
-
-
-def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:
-    if len(grads) != len(slots):
-        return False
-    for g, j in zip(grads, slots):
-        if j < 0:
-            if g is not None:
-                return False
-        elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
-            return False
     return True
 
 
