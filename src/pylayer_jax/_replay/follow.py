@@ -731,7 +731,7 @@ def _off_note(leaves: Sequence[Any]) -> None:
 
 def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     """Before the forward of a ``PyLayer.apply`` (its Tensors ``inputs``, a gradient needed) in a step that may
-    follow its note (``s``: this thread's state): the tokens ``((step, k), None)`` if the apply matches the note's
+    follow its note (``s``: this thread's state): the tokens ``((step, k, s), None)`` if the apply matches the note's
     next event (forward then runs with the step suspended, so its ops record calls and are not events), else None
     (the step left its note)."""
     step = s.step or _begin()
@@ -777,7 +777,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         if ev.inner is not None:
             s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
-        return ((step, k), None)
+        return ((step, k, s), None)
     diverge()
     return None
 
@@ -795,8 +795,7 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
-    step, k = token
-    s = _tls.s
+    step, k, s = token  # (``s``: this thread's state, as ``layer_begin`` found it)
     nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
     if nested:
         _resume(step)
@@ -814,11 +813,15 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             lock = buf.lock
             lock.acquire()
             try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
-                if _forward_recorded(step, buf, ev) and _none_is(out, inputs):
-                    out._e = (step, k)
-                    out._sg = False  # (``stop_gradient = False``)
-                    step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
-                    return True
+                if _forward_recorded(step, buf, ev):
+                    for t in inputs:  # (``_none_is(out, inputs)``, written out) not an input returned
+                        if t is out:
+                            break
+                    else:
+                        out._e = (step, k)
+                        out._sg = False  # (``stop_gradient = False``)
+                        step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+                        return True
             finally:
                 lock.release()
     diverge()
