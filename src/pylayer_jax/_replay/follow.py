@@ -782,12 +782,17 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     return None
 
 
-def _forward_recorded(step: Step, buf: Any, ev: LayerEvent) -> bool:
+def _forward_recorded(step: Step, buf: Any, ev: LayerEvent, replayed: bool) -> bool:
     """At ``layer_end``, under the buffer's lock: the step still follows its note in this thread's buffer, and the
-    apply's forward recorded there the noted calls and new slots, and nothing else."""
-    return (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf and len(buf.refs) == ev.slot + ev.n_new
-            and len(buf.calls) == ev.n_calls + len(ev.calls)
-            and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
+    apply's forward recorded there the noted calls and new slots, and nothing else. ``replayed``: each of forward's
+    ops was the next of the noted ones (``try_inner`` appended its call, and entered its new inputs with their
+    noted signatures, where the note has them): then only the counts are compared."""
+    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf
+            and len(buf.refs) == ev.slot + ev.n_new and len(buf.calls) == ev.n_calls + len(ev.calls)):
+        return False
+    if replayed:
+        return len(buf.ext) == ev.n_ext + len(ev.ext_avals)
+    return buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
 
 
 def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
@@ -796,15 +801,17 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
     step, k, s = token  # (``s``: this thread's state, as ``layer_begin`` found it)
+    ev = step.events[k]
+    inner = ev.inner  # each of forward's ops was the next noted one (none left the following)
+    replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
     nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
     if nested:
         _resume(step)
     else:
         s.step, s.pos, s.plan = step, BEGIN, step.plan
         s.inner = None
-    ev = step.events[k]
     if ev.out_tree is not None:
-        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
+        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node, replayed)
     if ok and not nested:  # (``ok``: ``out`` is a Tensor)
         buf = step.buf
         v = out._v
@@ -813,7 +820,7 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             lock = buf.lock
             lock.acquire()
             try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
-                if _forward_recorded(step, buf, ev):
+                if _forward_recorded(step, buf, ev, replayed):
                     for t in inputs:  # (``_none_is(out, inputs)``, written out) not an input returned
                         if t is out:
                             break
@@ -837,7 +844,7 @@ def _none_is(x: Any, items: Sequence[Any]) -> bool:
 
 
 def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], outs: Any,
-                    node: Any) -> bool:
+                    node: Any, replayed: bool) -> bool:
     """``layer_end`` for an apply noted with several outputs: ``outs``, the list of its fresh output Tensors, must
     be results of the noted slots; each gets its stub edge ``(step, (k, j))``."""
     buf = step.buf
@@ -846,7 +853,7 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
     try:
         nd = ev.non_diff
         if (ok and type(outs) is list and len(outs) == ev.out_tree and node.non_diff == nd
-                and _forward_recorded(step, buf, ev)):
+                and _forward_recorded(step, buf, ev, replayed)):
             for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
                 v = o._v
                 if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None
@@ -1051,6 +1058,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
         state = (co, made, grads)
+        inner = co.inner  # each of its ops was the next noted one (see ``_forward_recorded``)
+        replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
         if s.step is not None or s.rec is not None:  # (``_resume``, written out: every callout) user code nested a step
             _resume(step)
             return _rest(step, state, accs)
@@ -1062,7 +1071,8 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         c0 = at[0] + len(calls)
         if (buf.done or not step.live or len(buf.refs) != at[1] + n_new + co.n_new
                 or len(buf.calls) != c0 + len(co.calls) or len(grads) != len(co.grads)
-                or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)):
+                or (len(buf.ext) != co.n_ext + len(co.ext_avals) if replayed
+                    else not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals))):
             return _rest(step, state, accs)
         for g, j in zip(grads, co.grads):  # each gradient in its noted slot, or None where the note has none
             if j < 0:
