@@ -157,8 +157,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     stack = m.pylayer_forward_ctx  # (the thread's own list, never rebound)
     depth = len(stack)
     try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)
-        ctx._in_forward = True
-        stack.append(ctx)
+        stack.append(ctx)  # (inside forward: the ctx's forward-only methods look for it there)
         m.grad_enabled = False
         out = cls.forward(ctx, *args, **kwargs)
         m.grad_enabled = prev
@@ -170,7 +169,6 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     finally:
         m.grad_enabled = prev
         del stack[depth:]
-        ctx._in_forward = False
 
     saved = ctx._saved
     if follow is not None:
