@@ -490,7 +490,7 @@ class PyLayerNode(Node):
         return t if t._v.dtype == dtype else t.astype(dtype)
 
     def release(self) -> None:
-        super().release()
+        Node.release(self)  # (named: ``super()`` builds a proxy object, every replayed step)
         self.ctx = None  # type: ignore[assignment]
 
 
