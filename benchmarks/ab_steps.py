@@ -1,6 +1,6 @@
 """The eager step rows of ``bench.py`` (a GRL PyLayer step with a float ``alpha``, with ``alpha`` changing every
 step, the [2, 3] PyLayer step, the 64x8 MLP step) and a minimal replayed step (a matmul, a mean, backward,
-clear_grad: the fixed cost of a step), timed against another commit of the package in one process,
+clear_grad: the fixed cost of a step) and the GRL step written with plain ops (what its PyLayer adds), timed against another commit of the package in one process,
 interleaved.
 
 The other commit is exported with ``git archive`` into a temporary folder as the package ``pylayer_jax_base`` (the
@@ -91,6 +91,15 @@ def workloads(paddle: Any) -> dict[str, Callable[[], Any]]:
         return loss
 
     out["minimal step (matmul, mean) 64x8"] = minimal
+    wp = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+
+    def plain_grl() -> Any:  # the GRL step without its PyLayer: what the PyLayer adds is the difference
+        loss = ((paddle.matmul(x, wp) * 1.0) ** 2).mean()
+        loss.backward()
+        wp.clear_grad()
+        return loss
+
+    out["GRL step written with plain ops 64x8"] = plain_grl
     return out
 
 

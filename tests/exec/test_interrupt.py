@@ -165,39 +165,38 @@ def test_an_interrupt_at_any_engine_line_keeps_old_or_new_values(warm: int, step
 
 
 def _appending_lines() -> dict[str, set[int]]:
-    """The lines where a replayed op's call and result go into the buffer: ``append_call`` (the PyLayer's inner ops)
-    and ``append_replayed`` (the step's ops), and where ``try_op`` makes the op's result and hands it over."""
-    lines: dict[str, set[int]] = {"deferred.py": set()}
-    for fn in (_lazy._Buffer.append_call, _lazy._Buffer.append_replayed):
-        code = fn.__code__
-        lines["deferred.py"] |= {line for _, _, line in code.co_lines()
-                                 if line is not None and line > code.co_firstlineno}
-    src, first = inspect.getsourcelines(_replay.try_op)
-    marks = ("p = Pending(ev.aval", "out = Tensor(p)", "buf.append_replayed(ev.call, ev.slot, p,")
-    lines["follow.py"] = {first + i for i, text in enumerate(src) if any(m in text for m in marks)}
-    assert len(lines["follow.py"]) == len(marks)
+    """The lines where a replayed op's call and result go into the buffer (``append_replayed``, for the step's ops
+    and the PyLayer's inner ops), and where ``try_op`` and ``try_inner`` make the op's result and hand it over."""
+    code = _lazy._Buffer.append_replayed.__code__
+    lines = {"deferred.py": {line for _, _, line in code.co_lines() if line is not None and line > code.co_firstlineno}}
+    for fn, marks in ((_replay.try_op, ("p = Pending(ev.aval", "out = Tensor(p)", "buf.append_replayed(ev.call, ev.slot, p,")),
+                      (_replay.try_inner, ("p = Pending(ev.aval", "buf.append_replayed(ev.call, ev.slot, p, ins)",
+                                           "return Tensor(p)"))):
+        src, first = inspect.getsourcelines(fn)
+        lines[fn.__name__] = {first + i for i, text in enumerate(src) if any(m in text for m in marks)}
+        assert len(lines[fn.__name__]) == len(marks)
     return lines
 
 
 def test_an_interrupt_inside_a_replayed_call_leaves_the_buffer_whole() -> None:
-    """Each event where a replayed op enters the buffer (``append_call``, ``append_replayed`` from ``try_op``): the
-    buffer is taken back to before the op, or has it whole, and training goes on (an interrupt between its call and
-    its result's slot once left a slot without its call: the next run indexed past its slots)."""
+    """Each event where a replayed op enters the buffer (``append_replayed`` from ``try_op`` and from ``try_inner``):
+    the buffer is taken back to before the op, or has it whole, and training goes on (an interrupt between its call
+    and its result's slot once left a slot without its call: the next run indexed past its slots)."""
     lines = _appending_lines()
     where = _events(2, 2, True)
     ks = [k for k, (f, line) in enumerate(where, 1) if f == "deferred.py" and line in lines[f]]
     assert len(ks) >= 10  # every replayed op of the steps enters this way
-    first = {}  # try_op's: the first event of each line (every op passes the same lines)
+    first = {}  # try_op's and try_inner's: the first event of each line (every op passes the same lines)
     for k, (f, line) in enumerate(where, 1):
-        if f == "follow.py" and line in lines[f]:
+        if f == "follow.py" and (line in lines["try_op"] or line in lines["try_inner"]):
             first.setdefault(line, k)
-    assert len(first) == len(lines["follow.py"])
+    assert len(first) == len(lines["try_op"]) + len(lines["try_inner"])
     ks = sorted(ks + list(first.values()))
     failures = []
     hit = 0
     for k in ks:
         at, problems = _interrupted_run(k, 2, 2, True)
-        hit += at is not None and at[2] in ("append_call", "append_replayed", "try_op")
+        hit += at is not None and at[2] in ("append_replayed", "try_op", "try_inner")
         if problems:
             failures.append((k, at, problems))
     assert not failures, f"{len(failures)} interrupt points broke training, e.g. {failures[:3]}"

@@ -308,3 +308,40 @@ def test_a_non_differentiable_output_replays(monkeypatch: pytest.MonkeyPatch) ->
         np.testing.assert_allclose(g, _tanh_grad(X), rtol=1e-12)
     np.testing.assert_array_equal(on[-1], np.argmax(X, axis=-1))
     assert stats["steps"] == 4 and stats["materialised"] == 1  # steps 1, 2, 5, 6; step 3 left the note
+
+
+class MulParam(PyLayer):
+    """``w * x`` for a Parameter ``w`` passed first (a Tensor subclass): both gradients from the saved inputs."""
+
+    @staticmethod
+    def forward(ctx, w, x):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(w, x)
+        return w * x
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        w, x = ctx.saved_tensor()
+        return dy * x, dy * w
+
+
+def test_a_parameter_passed_first_to_a_followed_apply(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        paddle.seed(0)
+        w = paddle.nn.Linear(3, 2).weight  # a Parameter, [3, 2]
+        x = paddle.to_tensor(X.T.astype("float32"), stop_gradient=False)
+        out = [w.numpy()]
+        for _ in range(5):
+            (MulParam.apply(w, x) ** 2).sum().backward()
+            out += [w.grad.numpy(), x.grad.numpy()]
+            w.clear_grad()
+            x.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    wv, xv = on[0], X.T.astype("float32")
+    ref_w, ref_x = jax.grad(lambda a, b: jnp.sum((a * b) ** 2), argnums=(0, 1))(jnp.asarray(wv), jnp.asarray(xv))
+    for gw, gx in zip(on[1::2], on[2::2]):
+        np.testing.assert_allclose(gw, ref_w, rtol=1e-6)
+        np.testing.assert_allclose(gx, ref_x, rtol=1e-6)
+    assert stats["steps"] >= 3 and stats["materialised"] == 0  # the apply is followed, not left at

@@ -248,14 +248,16 @@ class _Buffer:
         self.refs.append(weakref.ref(p))
         return p
 
-    def append_replayed(self, call: tuple, slot: int, out: Any, ins: Sequence[tuple], log: list, entry: Any) -> bool:
+    def append_replayed(self, call: tuple, slot: int, out: Any, ins: Sequence[tuple], log: list | None = None,
+                        entry: Any = None) -> bool:
         """Append a replayed op's noted ``call``, whose result ``out`` (a Pending of this buffer for ``slot``; several
         results: a list of them, for the slots from ``slot`` on) is not made yet, when the buffer holds ``slot``
         results and has not run, with the call's inputs from outside the buffer ``ins``: ``(value, aval, j)`` each,
         already the buffer's input ``j`` or new to the buffer and its next input (entered then: in order, an object
-        used twice once, as ``call`` enters them); then ``entry`` to ``log`` (the replay's record of the op). All of
-        it (True), or none of it (False: the buffer is not as the call needs it): an interrupt halfway takes out
-        what went in. The caller holds ``lock``."""
+        used twice once, as ``call`` enters them); then ``entry`` to ``log`` (the replay's record of the op; no
+        ``log``: an op of a PyLayer's code, whole once its result slot is in). All of it (True), or none of it
+        (False: the buffer is not as the call needs it): an interrupt halfway takes out what went in. The caller
+        holds ``lock``."""
         refs = self.refs
         if len(refs) != slot or self.done:
             return False
@@ -288,9 +290,11 @@ class _Buffer:
                 refs.append(_wref(out))
             else:
                 refs.extend([_wref(p) for p in out])
-            log.append(entry)
+            if log is not None:
+                log.append(entry)
         except BaseException:
-            if not log or log[-1] is not entry:  # (the entry goes in last: once it is in, the call is whole)
+            # (the entry goes in last: once it is in, the call is whole; with no log, once its slot is)
+            if len(refs) == slot if log is None else not log or log[-1] is not entry:
                 rollback(self, (n_calls, slot, n_ext))
             raise
         return True

@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 
+from .._runtime.state import modes
 from .._tensor.facade import Tensor
 from .._tensor.saved_hooks import load_values, save_values
 
@@ -49,7 +50,10 @@ class PyLayerContext:
     needs_input_grad: tuple[bool, ...] = ()
 
     def _forward_only(self, api: str) -> None:
-        if not self._in_forward:
+        if not self._in_forward:  # (the traced driver and ``check_pylayer`` set the flag)
+            for c in modes.pylayer_forward_ctx:  # the eager driver's forward runs with its ctx on the thread's stack
+                if c is self:
+                    return
             raise RuntimeError(
                 f"PyLayerContext.{api} can only be called inside forward (it configures the backward of this "
                 "call); it was called outside. Move the call into your PyLayer's forward."

@@ -90,37 +90,24 @@ class PyLayer:
             raise NotImplementedError(
                 f"You must implement the forward function for PyLayer: {cls.__name__} has no forward staticmethod."
             )
-        if not kwargs:
+        if not kwargs:  # the common case: positional concrete Tensors and Python scalars (a float ``alpha``),
+            flat = []  # each Tensor its own slot, as ``input_slots`` makes them (one pass)
             for a in args:
-                if type(a) is not Tensor or isinstance(a._v, _Tracer):
+                if type(a) is Tensor:
+                    if isinstance(a._v, _Tracer):
+                        break
+                    flat.append(a)
+                elif type(a) not in _SCALAR_ARGS:
                     break
-            else:  # the common case: positional Tensors only
-                return _eager_apply(cls, args, kwargs, None, args)
-        flat = _tensors_and_scalars(args) if not kwargs else None
-        if flat is None:
-            if _any_traced(args, kwargs):
-                return traced_apply(cls, args, kwargs)
-            slots, flat = input_slots(args, kwargs)
-        else:  # positional Tensors and Python scalars (a float ``alpha``): one slot per Tensor, as plain Tensors
-            slots = None
+            else:
+                return _eager_apply(cls, args, kwargs, None, flat)
+        if _any_traced(args, kwargs):
+            return traced_apply(cls, args, kwargs)
+        slots, flat = input_slots(args, kwargs)
         return _eager_apply(cls, args, kwargs, slots, flat)
 
 
-_SCALAR_ARGS = (int, float, bool, str, type(None))
-
-
-def _tensors_and_scalars(args: Sequence[Any]) -> list[Any] | None:
-    """The Tensors of ``args`` when each is a concrete Tensor or a Python scalar (each Tensor its own slot, as
-    ``input_slots`` makes them); None otherwise."""
-    flat = []
-    for a in args:
-        if type(a) is Tensor:
-            if isinstance(a._v, _Tracer):
-                return None
-            flat.append(a)
-        elif type(a) not in _SCALAR_ARGS:
-            return None
-    return flat
+_SCALAR_ARGS = frozenset([int, float, bool, str, type(None)])
 
 
 def _any_traced(args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
@@ -136,9 +123,15 @@ def _layer(cls: type) -> str:
 
 
 def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: Any, flat: Sequence[Any]) -> Any:
-    grad_on = modes.grad_enabled
-    needs = [grad_on and not t._sg for t in flat]  # (``_sg``: stop_gradient, read without the property)
-    record = True in needs
+    m = modes
+    prev = m.grad_enabled
+    # which Tensors need a gradient (``_sg``: stop_gradient, read without the property), and their edges as they are
+    # (a stub stays a stub: a followed apply reads them only if the step leaves its note)
+    needs = []
+    raw = []
+    for t in flat:  # (a loop: a comprehension costs a frame)
+        needs.append(prev and not t._sg)
+        raw.append(t._e)
     ctx = PyLayerContext()
     if slots is None:
         ctx.needs_input_grad = tuple(needs)
@@ -148,29 +141,23 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             nig.append(any(needs[pos : pos + s.n]))
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
-    follow = noting = None
+    record = follow = noting = None
     # an apply event (a repeated step may replay this apply, or note it): its Tensors in slot order, each its own
     # slot or nested in a list, tuple or dict (other arguments, such as a float, are not compared: forward and
     # backward run for real, and their recorded calls must match the note; the node takes this call's slots, so
     # backward's results are checked against them as always)
-    if record:
+    if True in needs:
+        record = True
         follow, noting = _ev.EVENTS.apply_begin(cls, flat)
     # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
     # has none yet: they stand for nodes not built)
-    raw = None
     if follow is None:
         edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
-    else:
-        edges = None
-        raw = [t._e for t in flat]  # (read only where needed)
 
-    m = modes
-    prev = grad_on  # (nothing above changes the mode)
     stack = m.pylayer_forward_ctx  # (the thread's own list, never rebound)
     depth = len(stack)
     try:  # (the modes change inside the try and are restored on both paths: an interrupt anywhere leaves them)
-        ctx._in_forward = True
-        stack.append(ctx)
+        stack.append(ctx)  # (inside forward: the ctx's forward-only methods look for it there)
         m.grad_enabled = False
         out = cls.forward(ctx, *args, **kwargs)
         m.grad_enabled = prev
@@ -182,7 +169,6 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     finally:
         m.grad_enabled = prev
         del stack[depth:]
-        ctx._in_forward = False
 
     saved = ctx._saved
     if follow is not None:
@@ -393,6 +379,14 @@ class PyLayerNode(Node):
         without its generality (its edges stand for nodes not built yet; nothing marks an output non-differentiable).
         Every slot of ``Node`` and of this class is set here as there."""
         node = _new_node(PyLayerNode)
+        in_avals = []
+        for t, need in zip(flat, needs):  # (a loop: a comprehension costs a frame)
+            if need:
+                v = t._v
+                in_avals.append((v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v))
+            else:
+                in_avals.append(None)
+        node.in_avals = in_avals
         node.next_edges = [None] * len(flat)
         v = out._v
         node.out_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
@@ -402,7 +396,6 @@ class PyLayerNode(Node):
         node.ctx = ctx
         node.slots = slots
         node.needs = needs
-        node.in_avals = [_aval_of(t._v) if need else None for t, need in zip(flat, needs)]
         node.out_slots = None
         node.non_diff = _NO_OUTPUTS
         return node
@@ -497,7 +490,7 @@ class PyLayerNode(Node):
         return t if t._v.dtype == dtype else t.astype(dtype)
 
     def release(self) -> None:
-        super().release()
+        Node.release(self)  # (named: ``super()`` builds a proxy object, every replayed step)
         self.ctx = None  # type: ignore[assignment]
 
 

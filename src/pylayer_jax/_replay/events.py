@@ -15,6 +15,7 @@ from typing import Any
 from .._runtime.state import modes
 from .._tensor import step_events
 from . import follow, note
+from .follow import BEGIN as _BEGIN
 from .follow import Step, _tls
 
 _NONE2 = (None, None)
@@ -54,13 +55,14 @@ class ReplayEvents(step_events.StepEvents):
         if not follow.ENABLED:
             return _NONE2
         s = _tls.s
-        token = None
-        if s.step is not None or (s.pos is follow.BEGIN and s.plan is not None):  # (``may_begin``, written out)
-            token = follow.layer_begin(cls, inputs)
-        if token is None and follow.may_note(s):
+        if s.step is not None or (s.pos is _BEGIN and s.plan is not None):  # (``may_begin``, written out)
+            tokens = follow.layer_begin(s, cls, inputs)
+            if tokens is not None:
+                return tokens
+        if follow.may_note(s):
             s.rec_inner = []  # forward's ops (``note.note_inner``)
             return (None, note.mark())
-        return (token, None)
+        return _NONE2
 
     apply_end = staticmethod(follow.layer_end)
 

@@ -602,57 +602,53 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     next noted ``Inner`` event (its call appended as normal dispatch appends it), else None: the following ends
     there and the op and the rest dispatch normally (the user code's calls are checked as a whole when it
     returns)."""
-    inner = s.inner
-    i = s.inner_i
-    buf = s.inner_buf
-    if i >= len(inner):
+    try:
+        ev = s.inner[s.inner_i]
+    except IndexError:  # more ops than the note has
         s.inner = None
         return None
-    ev = inner[i]
     m = modes
-    refs = buf.refs
-    # (a buffer not done is still this thread's current one: a new one is made only after a run)
-    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None or m.capture is not None
-            or buf.done or len(refs) != ev.slot or len(buf.calls) != ev.n_calls or len(leaves) != ev.n_in):
+    if (ev.op is not op or len(leaves) != ev.n_in or m.grad_enabled or m.saved_hooks or m.static_program is not None
+            or m.capture is not None
+            or ((ev.plain is None or ev.plain != _dtypes._default.name) if key is None
+                else not _same_key(ev.key, key))):
         s.inner = None
         return None
-    if (ev.plain is None or ev.plain != _dtypes._default.name) if key is None else not _same_key(ev.key, key):
-        s.inner = None
-        return None
+    buf = s.inner_buf
     lock = buf.lock
     lock.acquire()
     try:
-        if buf.done:
-            s.inner = None
-            return None
-        at = (len(buf.calls), len(refs), len(buf.ext))
-        try:
+        # (a buffer not done is still this thread's current one: a new one is made only after a run)
+        if len(buf.calls) == ev.n_calls:
+            # the inputs in one pass; those from outside the buffer's results are ``(value, aval, j)`` for
+            # ``append_replayed``, which enters them (already input j, or new to the buffer and entered as j)
+            ins = []
             for t, (kind, j, av) in zip(leaves, ev.srcs):
-                v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
-                if kind == IN_STEP:
+                if kind == IN_STEP:  # a result of the user code's calls, or of the step's, not run
+                    if type(t) is not Tensor and not isinstance(t, Tensor):
+                        break
+                    v = t._v
                     if type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
                         break
                     continue
-                if kind == SCALAR:
+                if kind == SCALAR:  # a Python number of the noted type: the buffer's input j
                     if type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
                         break
-                elif type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
-                    if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
+                    v = t
+                else:  # an outside array of the noted aval: the buffer's input j
+                    v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
+                    if type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
+                        if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
+                            break
+                        v = v.array
+                    elif _aval(v) != av:
                         break
-                    v = v.array
-                elif _aval(v) != av:
-                    break
-                if not buf.enter_at(v, av, j):
-                    break
+                ins.append((v, av, j))
             else:
-                out = Tensor(buf.append_call(ev.call, ev.aval))
-                s.inner_i = i + 1
-                return out
-            lazy.rollback(buf, at)  # the op differs: the arrays it entered come out again
-        except BaseException:
-            if len(refs) == at[1]:
-                lazy.rollback(buf, at)
-            raise
+                p = Pending(ev.aval, buf, ev.slot)
+                if buf.append_replayed(ev.call, ev.slot, p, ins):
+                    s.inner_i += 1
+                    return Tensor(p)
     finally:
         lock.release()
     s.inner = None
@@ -726,17 +722,20 @@ def _off_note(leaves: Sequence[Any]) -> None:
     return None
 
 
-def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
-    """Before the forward of a ``PyLayer.apply`` (positional Tensors, a gradient needed) in a step that may
-    follow its note: ``(step, k)`` if the apply matches the note's next event (forward then runs with the step
-    suspended, so its ops record calls and are not events), else None (the step left its note)."""
-    s = _tls.s
+def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
+    """Before the forward of a ``PyLayer.apply`` (its Tensors ``inputs``, a gradient needed) in a step that may
+    follow its note (``s``: this thread's state): the tokens ``((step, k, s), None)`` if the apply matches the note's
+    next event (forward then runs with the step suspended, so its ops record calls and are not events), else None
+    (the step left its note)."""
     step = s.step or _begin()
     if step is None:
         return None
-    k = len(step.log)
-    events = step.events
-    ev = events[k] if k < len(events) else None
+    log = step.log
+    k = len(log)
+    try:
+        ev = step.events[k]
+    except IndexError:  # more events than the note has
+        ev = None
     buf = step.buf
     m = modes
     if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
@@ -744,21 +743,49 @@ def layer_begin(cls: type, inputs: Sequence[Any]) -> tuple | None:
             or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
         diverge()
         return None
-    if _inputs_match(step, buf, ev.srcs, inputs, type(inputs[0]), False):
+    # each input from where the note has it (as ``_inputs_match`` checks an op's, in one pass; they are Tensors): the
+    # result of an event of the step, or an outside array of the noted shape and dtype (forward enters what it
+    # uses), sending its gradient to the noted leaf
+    for t, (kind, j, sg, n, av) in zip(inputs, ev.srcs):
+        if t._sg is not sg:
+            break
+        if kind == IN_STEP:  # the result of replayed event n: its very Tensor, or one sharing its value and stub
+            r = log[n][1] if av is None else log[n][1][av]
+            if t is not r and (t._v is not r._v or (not sg and t._e is not r._e)):
+                break
+            continue
+        if (n >= 0 and step.leaf_refs[n]() is not t) or (not sg and t._e is not None):
+            break
+        v = t._v
+        if kind == OUTSIDE:
+            if type(v) is _ArrayImpl:
+                c = _AVALS.get(id(v))  # (``_aval``, written out: a repeated input)
+                if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                    break
+            elif type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:  # a result of a run
+                break
+        elif kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
+            break  # AT_START: held by the buffer when the step began
+    else:
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         if ev.inner is not None:
             s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
-        return (step, k)
+        return ((step, k, s), None)
     diverge()
     return None
 
 
-def _forward_recorded(step: Step, buf: Any, ev: LayerEvent) -> bool:
+def _forward_recorded(step: Step, buf: Any, ev: LayerEvent, replayed: bool) -> bool:
     """At ``layer_end``, under the buffer's lock: the step still follows its note in this thread's buffer, and the
-    apply's forward recorded there the noted calls and new slots, and nothing else."""
-    return (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf and len(buf.refs) == ev.slot + ev.n_new
-            and len(buf.calls) == ev.n_calls + len(ev.calls)
-            and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
+    apply's forward recorded there the noted calls and new slots, and nothing else. ``replayed``: each of forward's
+    ops was the next of the noted ones (``try_inner`` appended its call, and entered its new inputs with their
+    noted signatures, where the note has them): then only the counts are compared."""
+    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf
+            and len(buf.refs) == ev.slot + ev.n_new and len(buf.calls) == ev.n_calls + len(ev.calls)):
+        return False
+    if replayed:
+        return len(buf.ext) == ev.n_ext + len(ev.ext_avals)
+    return buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
 
 
 def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
@@ -766,31 +793,37 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
-    step, k = token
-    s = _tls.s
+    step, k, s = token  # (``s``: this thread's state, as ``layer_begin`` found it)
+    ev = step.events[k]
+    inner = ev.inner  # each of forward's ops was the next noted one (none left the following)
+    replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
     nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
     if nested:
         _resume(step)
     else:
         s.step, s.pos, s.plan = step, BEGIN, step.plan
         s.inner = None
-    buf = step.buf
-    ev = step.events[k]
     if ev.out_tree is not None:
-        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
-    lock = buf.lock
-    lock.acquire()
-    try:
-        v = out._v if type(out) is type(inputs[0]) else None
-        if (ok and not nested and type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
-                and v.aval == ev.aval and out._e is None and out._sg and _forward_recorded(step, buf, ev)
-                and _none_is(out, inputs)):
-            out._e = (step, k)
-            out._sg = False  # (``stop_gradient = False``)
-            step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
-            return True
-    finally:
-        lock.release()
+        return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node, replayed)
+    if ok and not nested:  # (``ok``: ``out`` is a Tensor)
+        buf = step.buf
+        v = out._v
+        if (type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None and v.aval == ev.aval
+                and out._e is None and out._sg):
+            lock = buf.lock
+            lock.acquire()
+            try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
+                if _forward_recorded(step, buf, ev, replayed):
+                    for t in inputs:  # (``_none_is(out, inputs)``, written out) not an input returned
+                        if t is out:
+                            break
+                    else:
+                        out._e = (step, k)
+                        out._sg = False  # (``stop_gradient = False``)
+                        step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+                        return True
+            finally:
+                lock.release()
     diverge()
     return False
 
@@ -804,7 +837,7 @@ def _none_is(x: Any, items: Sequence[Any]) -> bool:
 
 
 def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], outs: Any,
-                    node: Any) -> bool:
+                    node: Any, replayed: bool) -> bool:
     """``layer_end`` for an apply noted with several outputs: ``outs``, the list of its fresh output Tensors, must
     be results of the noted slots; each gets its stub edge ``(step, (k, j))``."""
     buf = step.buf
@@ -813,7 +846,7 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
     try:
         nd = ev.non_diff
         if (ok and type(outs) is list and len(outs) == ev.out_tree and node.non_diff == nd
-                and _forward_recorded(step, buf, ev)):
+                and _forward_recorded(step, buf, ev, replayed)):
             for o, slot, aval in zip(outs, ev.out_slot, ev.aval):
                 v = o._v
                 if (type(v) is not Pending or v.buf is not buf or v.idx != slot or v.array is not None
@@ -994,16 +1027,15 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
     written = [False] * len(accs)
     made: dict[int, Any] = {}  # one Pending per buffer slot
     state = None  # (callout, Pendings made, what the PyLayer's backward returned)
+    lock = buf.lock
     for co, (calls, n_new) in zip(b.callouts, b.segs):
-        lock = buf.lock
         lock.acquire()
-        at = (len(buf.calls), len(buf.refs), len(buf.ext))  # (``buf.size()``)
         ok = whole = False
         try:
+            at = buf.size()
             ok = not buf.done and step.live and at[2] == co.n_ext
             if ok:
                 buf.extend_calls(calls, n_new)
-                r0 = at[1] + n_new
                 for i in co.reached:
                     if not written[i]:
                         accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
@@ -1016,11 +1048,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     if slot < 0:  # an output no op used: no gradient, as the walk gave it
                         cts.append(None)
                         continue
-                    p = made.get(slot)
-                    if p is None:  # (``_made``, written out)
-                        p = made[slot] = buf.pending(slot, aval)
-                    cts.append(p)
-                c0 = at[0] + len(calls)
+                    cts.append(_made(made, buf, slot, aval))
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
             if not whole and ok:
@@ -1041,19 +1069,32 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             diverge()  # the tape as the normal walk leaves it when this raises
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
-        nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every callout)
-        if nested:
-            _resume(step)
-        else:
-            s.step, s.pos, s.plan = step, BEGIN, step.plan
-            s.inner = None
         state = (co, made, grads)
-        # (a buffer not done is still this thread's current one: a new one is made only after a run)
-        if (nested or buf.done or not step.live
-                or len(buf.refs) != r0 + co.n_new or len(buf.calls) != c0 + len(co.calls)
-                or not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals)
-                or not _at_slots(grads, co.grads, buf) or not _leaves_as_before(accs, gs, written, b.leaves)):
+        inner = co.inner  # each of its ops was the next noted one (see ``_forward_recorded``)
+        replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
+        if s.step is not None or s.rec is not None:  # (``_resume``, written out: every callout) user code nested a step
+            _resume(step)
             return _rest(step, state, accs)
+        s.step, s.pos, s.plan = step, BEGIN, step.plan
+        s.inner = None
+        # what the PyLayer's backward recorded and returned is the noted, and the leaves the walk has yet to reach
+        # have the gradients and no hooks they had (user code ran); a buffer not done is still this thread's
+        # current one: a new one is made only after a run
+        c0 = at[0] + len(calls)
+        if (buf.done or not step.live or len(buf.refs) != at[1] + n_new + co.n_new
+                or len(buf.calls) != c0 + len(co.calls) or len(grads) != len(co.grads)
+                or (len(buf.ext) != co.n_ext + len(co.ext_avals) if replayed
+                    else not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals))):
+            return _rest(step, state, accs)
+        for g, j in zip(grads, co.grads):  # each gradient in its noted slot, or None where the note has none
+            if j < 0:
+                if g is not None:
+                    return _rest(step, state, accs)
+            elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
+                return _rest(step, state, accs)
+        for acc, g, w, (_, slot, _) in zip(accs, gs, written, b.leaves):
+            if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
+                return _rest(step, state, accs)
     return state, written, made
 
 
@@ -1099,14 +1140,6 @@ def _made(made: dict[int, Any], buf: Any, slot: int, aval: tuple) -> Any:
     return p
 
 
-def _leaves_as_before(accs: list, gs: list, written: list, leaves: tuple) -> bool:
-    """Whether the leaves the walk has yet to reach have the gradients and no hooks they had (user code ran)."""
-    for acc, g, w, (_, slot, _) in zip(accs, gs, written, leaves):
-        if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
-            return False
-    return True
-
-
 def _rest(step: Step, state: tuple | None, accs: list) -> bool:
     """The replayed backward leaves its note after a PyLayer's backward (``state``): build the tape as the
     normal walk has left it there (the nodes it ran are freed), send that PyLayer's gradients on (its backward
@@ -1128,18 +1161,6 @@ def _rest(step: Step, state: tuple | None, accs: list) -> bool:
             walk_on([step.nodes[j] if kind == 0 else accs[j] for kind, j in co.rest], waiting)
     finally:
         s.pos = BEGIN  # the next op begins a new step (as after backward())
-    return True
-
-
-def _at_slots(grads: Sequence[Any], slots: tuple, buf: Any) -> bool:
-    if len(grads) != len(slots):
-        return False
-    for g, j in zip(grads, slots):
-        if j < 0:
-            if g is not None:
-                return False
-        elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
-            return False
     return True
 
 
