@@ -72,7 +72,7 @@ _ArrayImpl = lazy._ArrayImpl
 _DEAD = lazy._DEAD  # (a result slot nobody holds yet)
 _wref = weakref.ref
 # kinds of input source in a note
-IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
+IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY, THROUGH = 0, 1, 2, 3, 4, 5
 _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
@@ -80,14 +80,20 @@ _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a
 class Src(NamedTuple):
     """Where an input of a noted event comes from."""
 
-    kind: int  # IN_STEP, AT_START, OUTSIDE, SCALAR or ARRAY (a jax array passed as it is: a dropout's key)
-    index: int  # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR, ARRAY: the buffer input's index
+    # IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY (a jax array passed as it is: a dropout's key) or THROUGH (the output
+    # of an apply whose forward returned one of its inputs: its value is that input's)
+    kind: int
+    # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR, ARRAY: the buffer input's index; THROUGH: either, as its
+    # aval says
+    index: int
     stop_gradient: bool
     # IN_STEP: the event that made it; AT_START, OUTSIDE: the number of the step's leaf it sends a gradient to
-    # (-1: none); SCALAR: -1
+    # (-1: none); SCALAR, THROUGH: -1
     ref: int
     # OUTSIDE, ARRAY: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); IN_STEP:
-    # None, or which output of an op with several outputs it is
+    # None, or which output of an op with several outputs it is; THROUGH: (the apply's event, None, None) for a
+    # value in buffer slot ``index``, (the apply's event, None, (shape, dtype, weak_type)) for an array entered as
+    # buffer input ``index``
     aval: Any
 
 
@@ -197,7 +203,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree", "inner", "non_diff")
+                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -217,6 +223,10 @@ class LayerEvent:
         # with several outputs: those forward marked non-differentiable (they get no stub edge, as wiring gives them
         # no edge), as the node's ``non_diff``
         self.non_diff: frozenset[int] = _NO_OUTPUTS
+        # one output that is one of its inputs: (that input's index, True if it is the input Tensor itself, rewired in
+        # place; False: a new Tensor sharing its value, the input marked with ``mark_not_inplace``); its output slot
+        # and aval are then None
+        self.through: tuple[int, bool] | None = None
 
 
 _NO_OUTPUTS: frozenset[int] = frozenset()
@@ -670,6 +680,10 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             return False
         v = t._v
         if kind != OUTSIDE:
+            if kind == THROUGH:  # an apply's output that is one of its inputs
+                if not _through_matches(step, buf, t, j, sg, av, enter):
+                    return False
+                continue
             if (kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
                     or t._sg is not sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
                 return False
@@ -764,6 +778,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     ev = step.events[k]
     if ev.out_tree is not None:
         return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node)
+    if ev.through is not None or ev.non_diff:  # an input returned, or the output marked non-differentiable
+        return _layer_end_one(step, k, ev, ok and not nested, inputs, out, node)
     lock = buf.lock
     lock.acquire()
     try:
@@ -817,6 +833,75 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
         lock.release()
     diverge()
     return False
+
+
+def _layer_end_one(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], out: Any,
+                   node: Any) -> bool:
+    """``layer_end`` for an apply noted with one output that is one of its inputs (``ev.through``), or marked
+    non-differentiable (``ev.non_diff``): ``out`` is what wiring makes of it (the input itself, rewired in place and
+    its version bumped; a new Tensor sharing the input's value; the fresh output, which keeps no edge and
+    stop_gradient=True), as in the noted step."""
+    buf = step.buf
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if (ok and type(out) is type(inputs[0]) and node.non_diff == ev.non_diff
+                and _forward_recorded(step, buf, ev)):
+            th = ev.through
+            if th is None:  # a fresh output marked non-differentiable
+                v = out._v
+                if (type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
+                        and v.aval == ev.aval and out._e is None and out._sg and _none_is(out, inputs)):
+                    step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+                    return True
+            else:
+                i, in_place = th
+                x = inputs[i] if i < len(inputs) else None
+                if (x is not None and (out is x) is in_place and out._v is x._v and _first_with(inputs, out, in_place) == i
+                        and (in_place or (out._e is None and out._sg))):
+                    if in_place:  # (``inplace_assign``'s write, as the noted step made it: no op saved the input)
+                        counter = out._version_counter()
+                        counter.value += 1
+                        counter.name = out.name
+                    out._e = (step, k)
+                    out._sg = False  # (``stop_gradient = False``)
+                    step.log.append((inputs, out, node))
+                    return True
+    finally:
+        lock.release()
+    diverge()
+    return False
+
+
+def _first_with(inputs: Sequence[Any], out: Any, same: bool) -> int:
+    """The index of the first of ``inputs`` that is ``out`` (``same``), or else shares its value; -1 if none."""
+    v = out._v
+    for i, t in enumerate(inputs):
+        if t is out if same else t._v is v:
+            return i
+    return -1
+
+
+def _through_matches(step: Step, buf: Any, t: Any, j: int, sg: bool, av: tuple, enter: bool) -> bool:
+    """``_inputs_match`` for an input noted as the output of apply ``av[0]`` that is one of that apply's inputs
+    (``THROUGH``): that very Tensor (or one sharing its value and stub), its value in buffer slot ``j`` (``av[2]``
+    None), or else an array entered as buffer input ``j`` (an op's input, ``enter``) or of the noted aval."""
+    k, _, xav = av
+    r = step.log[k][1]
+    if (t is not r and (t._v is not r._v or t._e is not r._e)) or t._sg is not sg:
+        return False
+    v = t._v
+    if xav is None:
+        return type(v) is Pending and v.buf is buf and v.idx == j and v.array is None
+    vav = None
+    if type(v) is not _ArrayImpl:  # a result of a run buffer: its array, with the Pending's aval
+        if type(v) is not Pending or type(v.array) is not _ArrayImpl:
+            return False
+        vav = v.aval
+        v = v.array
+    if (_aval(v) if vav is None else vav) != xav:
+        return False
+    return not enter or buf.enter_at(v, xav, j)
 
 
 def try_backward(t: Any) -> bool:
@@ -1032,6 +1117,8 @@ def _build_unreached(step: Step) -> None:
                     edges.append(None)
                 elif src.kind == IN_STEP:
                     edges.append((resolve(step, src.ref), src.aval or 0))
+                elif src.kind == THROUGH:
+                    edges.append((resolve(step, src.aval[0]), 0))
                 else:
                     edges.append(x._leaf_edge())
             arrays = [x._v if isinstance(x, Tensor) else x for x in leaves]
@@ -1179,6 +1266,8 @@ def _materialise(step: Step) -> None:
                     edges.append(None)
                 elif src.kind == IN_STEP:
                     edges.append((step.nodes[src.ref], src.aval or 0))
+                elif src.kind == THROUGH:  # the apply's output: its node's only output
+                    edges.append((step.nodes[src.aval[0]], 0))
                 else:
                     edges.append(x._leaf_edge())
             if type(ev) is LayerEvent:  # the apply's node was made with it: it gets its edges now
