@@ -9,6 +9,7 @@ backward scales the gradient), and ``_replay.STATS`` (differences) showing that 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jax
@@ -135,14 +136,18 @@ def test_the_input_used_elsewhere_in_the_step(monkeypatch: pytest.MonkeyPatch, s
 
 def test_a_leaf_returned_and_written_between_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """A parameter returned (marked not in place) and scaled in place after each step: every step sees the value
-    it holds then (a replayed step enters the output's array, not the noted one)."""
+    it holds then (a replayed step enters the output's array, not the noted one). In step 3 it is also scaled
+    between the apply and the loss: the output keeps the value it had (that step builds its tape)."""
 
     def script() -> list[Any]:
         _seen(True)
         w = paddle.to_tensor(W, stop_gradient=False)
         out = []
-        for _ in range(6):
+        for i in range(7):
             y = Through.apply(w)
+            if i == 3:
+                with paddle.no_grad():
+                    w.scale_(0.5)
             (y * y).sum().backward()
             out.append([w.grad.numpy(), y.numpy(), w.inplace_version])
             w.clear_grad()
@@ -154,11 +159,44 @@ def test_a_leaf_returned_and_written_between_steps(monkeypatch: pytest.MonkeyPat
     _close(on, off)
     rev = _reverse(-0.5)
     for i, (g, y, version) in enumerate(on):
-        wi = W * 0.5**i
-        np.testing.assert_allclose(y, wi, rtol=1e-12)
-        np.testing.assert_allclose(g, _grad(lambda v: (rev(v) ** 2).sum(), wi), rtol=1e-12)
-        assert version == i
-    assert stats["steps"] >= 3
+        yi = W * 0.5 ** (i + (i > 3))  # (the value the apply saw)
+        np.testing.assert_allclose(y, yi, rtol=1e-12)
+        np.testing.assert_allclose(g, _grad(lambda v: (rev(v) ** 2).sum(), yi), rtol=1e-12)
+        assert version == i + (i >= 3)
+    assert stats["steps"] == 3 and stats["materialised"] == 1  # steps 1, 2, 6 replay; 3 builds its tape, 4, 5 noted
+
+
+def test_an_earlier_op_saved_the_input_returned_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``h * h`` saved ``h`` before the apply returned it in place (bumping its version). The loss reaches that op
+    in step 4 only: its backward fails there, as in normal dispatch (such an apply is not noted: a step built from
+    a note would save the version after the write)."""
+
+    def script() -> list[Any]:
+        _seen(False)
+        w = paddle.to_tensor(W, stop_gradient=False)
+        out: list[Any] = []
+        for i in range(5):
+            h = paddle.tanh(w)
+            p = h * h
+            y = Through.apply(h)
+            loss = y.sum() if i != 4 else y.sum() + p.sum()
+            try:
+                loss.backward()
+                out.append(w.grad.numpy())
+            except RuntimeError as e:
+                out.append(str(e))
+            w.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    assert type(on[4]) is str and type(off[4]) is str  # both raised
+    assert re.sub(r"tensor_\d+", "", on[4]) == re.sub(r"tensor_\d+", "", off[4])  # (names count up per run)
+    assert "has been modified by an inplace operation. Its version is 1 but the expected version is 0" in on[4]
+    _close(on[:4], off[:4])
+    rev = _reverse(-0.5)
+    for g in on[:4]:
+        np.testing.assert_allclose(g, _grad(lambda v: rev(jnp.tanh(v)).sum(), W), rtol=1e-12)
+    assert stats["steps"] == 0
 
 
 @pytest.mark.parametrize("shared", [False, True], ids=["in_place", "shared"])
@@ -185,6 +223,49 @@ def test_a_nested_use(monkeypatch: pytest.MonkeyPatch, shared: bool) -> None:
     for g, version in on[:-1]:
         np.testing.assert_allclose(g, _grad(lambda v: (rev(rev(jnp.tanh(v))) * 3.0).sum(), W), rtol=1e-12)
         assert version == (0 if shared else 2)
+    assert stats["steps"] >= 3 and stats["materialised"] == 0
+
+
+class ClippedSTE(PyLayer):
+    """A straight-through estimator: forward returns its input (saving it), backward passes the gradient where the
+    input is within [-0.5, 0.5] (a quantiser's clipped identity)."""
+
+    SHARED = [False]
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(x)
+        if ClippedSTE.SHARED[0]:
+            ctx.mark_not_inplace(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, dy):  # noqa: ANN001, ANN205
+        (x,) = ctx.saved_tensor()
+        return dy * (paddle.abs(x) <= 0.5).astype(dy.dtype)
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["in_place", "shared"])
+def test_a_straight_through_estimator_saving_its_input(monkeypatch: pytest.MonkeyPatch, shared: bool) -> None:
+    def script() -> list[Any]:
+        ClippedSTE.SHARED[0] = shared
+        w = paddle.to_tensor(W, stop_gradient=False)
+        out = []
+        for _ in range(5):
+            y = ClippedSTE.apply(paddle.tanh(w) * 0.8)
+            (y * y).sum().backward()
+            out.append(w.grad.numpy())
+            w.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    ste = jax.custom_vjp(lambda v: v)
+    ste.defvjp(lambda v: (v, v), lambda v, g: (g * (jnp.abs(v) <= 0.5),))
+    ref = _grad(lambda v: (ste(jnp.tanh(v) * 0.8) ** 2).sum(), W)
+    assert 0 < np.count_nonzero(ref) < ref.size  # (some inputs clipped, some not)
+    for g in on:
+        np.testing.assert_allclose(g, ref, rtol=1e-12)
     assert stats["steps"] >= 3 and stats["materialised"] == 0
 
 

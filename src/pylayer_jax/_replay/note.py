@@ -51,6 +51,7 @@ from .follow import (
     _ArrayImpl,
     _aval,
     _current_buf,
+    _first_with,
     _grad_state,
     _same_state,
     _tls,
@@ -239,15 +240,6 @@ def _fresh(out: Any, inputs: Sequence[Any]) -> bool:
     return True
 
 
-def _first_with(inputs: Sequence[Any], out: Any, same: bool) -> int:
-    """(As ``follow._first_with``.) The first of ``inputs`` that is ``out`` (``same``), or else shares its value."""
-    v = out._v
-    for i, t in enumerate(inputs):
-        if t is out if same else t._v is v:
-            return i
-    return -1
-
-
 def _note_through(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any,
                   inner: list | None) -> None:
     """Note an apply whose one output is one of its inputs (an identity, a straight-through estimator): the input
@@ -257,7 +249,6 @@ def _note_through(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequenc
     that an earlier op of the note saved (its backward checks the version the rewiring bumps)."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
-    s = _tls.s
     in_place = _first_with(inputs, out, True) >= 0
     i = _first_with(inputs, out, in_place)
     if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or node.non_diff or i < 0 or not needs[i]
