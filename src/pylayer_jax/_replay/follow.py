@@ -5,7 +5,8 @@ events (``_tensor.step_events``). A training loop runs the same step
 again and again: the same ops on the same kinds of inputs, then ``backward()``. While a step
 runs normally it is *noted* (``_replay.note``): for each op that made a tape node, the op and its
 attributes, where each input came from (an earlier op of the step, a result the buffer held
-when the step began, or an outside array of some shape and dtype) and the call it recorded into
+when the step began, an outside array of some shape and dtype, or the output of an apply whose
+forward returned one of its inputs, which holds that input's value) and the call it recorded into
 the deferred buffer (``_exec.deferred``); for each ``PyLayer.apply``, the same of its inputs and the calls
 its forward recorded; then the calls ``backward()`` recorded, which leaves' gradients they wrote,
 and where between those calls each PyLayer's backward ran.
@@ -91,9 +92,9 @@ class Src(NamedTuple):
     # (-1: none); SCALAR, THROUGH: -1
     ref: int
     # OUTSIDE, ARRAY: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); IN_STEP:
-    # None, or which output of an op with several outputs it is; THROUGH: (the apply's event, None, None) for a
-    # value in buffer slot ``index``, (the apply's event, None, (shape, dtype, weak_type)) for an array entered as
-    # buffer input ``index``
+    # None, or which output of an op with several outputs it is; THROUGH: (the apply's event, None) for a value in
+    # buffer slot ``index``, (the apply's event, (shape, dtype, weak_type)) for an array entered as buffer input
+    # ``index``
     aval: Any
 
 
@@ -884,9 +885,9 @@ def _first_with(inputs: Sequence[Any], out: Any, same: bool) -> int:
 
 def _through_matches(step: Step, buf: Any, t: Any, j: int, sg: bool, av: tuple, enter: bool) -> bool:
     """``_inputs_match`` for an input noted as the output of apply ``av[0]`` that is one of that apply's inputs
-    (``THROUGH``): that very Tensor (or one sharing its value and stub), its value in buffer slot ``j`` (``av[2]``
+    (``THROUGH``): that very Tensor (or one sharing its value and stub), its value in buffer slot ``j`` (``av[1]``
     None), or else an array entered as buffer input ``j`` (an op's input, ``enter``) or of the noted aval."""
-    k, _, xav = av
+    k, xav = av
     r = step.log[k][1]
     if (t is not r and (t._v is not r._v or t._e is not r._e)) or t._sg is not sg:
         return False

@@ -362,12 +362,12 @@ def _through_src(e: Any, sg: bool, r: int | None, v: Any, ext_idx: int) -> Src |
     if type(ev) is not LayerEvent or ev.through is None:
         return None
     src = ev.srcs[ev.through[0]]  # where the apply's input came from: the same value
-    slot = src.index if src.kind in (IN_STEP, AT_START) or (src.kind == THROUGH and src.aval[2] is None) else None
+    slot = src.index if src.kind in (IN_STEP, AT_START) or (src.kind == THROUGH and src.aval[1] is None) else None
     if r is not None:
-        return Src(THROUGH, r, False, -1, (k, None, None)) if r == slot else None
+        return Src(THROUGH, r, False, -1, (k, None)) if r == slot else None
     if slot is not None or type(v) is not _ArrayImpl:
         return None
-    return Src(THROUGH, ext_idx, False, -1, (k, None, _aval(v)))
+    return Src(THROUGH, ext_idx, False, -1, (k, _aval(v)))
 
 
 def _no_node() -> None:
