@@ -310,3 +310,39 @@ def test_a_single_non_differentiable_output_replays(monkeypatch: pytest.MonkeyPa
         np.testing.assert_array_equal(rv, r)
         np.testing.assert_allclose(g, ref, rtol=1e-12)
     assert stats["steps"] >= 3 and stats["materialised"] == 0
+
+
+class Indices(PyLayer):
+    """``(argmax(x), round(4x))``, both marked non-differentiable (its backward never runs)."""
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        a, r = paddle.argmax(x, axis=-1), paddle.round(x * 4.0)
+        ctx.mark_non_differentiable(a, r)
+        return a, r
+
+    @staticmethod
+    def backward(ctx, da, dr):  # noqa: ANN001, ANN205
+        raise AssertionError("the backward of outputs all marked non-differentiable does not run")
+
+
+def test_several_outputs_all_non_differentiable_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    def script() -> list[Any]:
+        w = paddle.to_tensor(W, stop_gradient=False)
+        out = []
+        for _ in range(5):
+            h = paddle.tanh(w)
+            a, r = Indices.apply(h)
+            (h * r).sum().backward()
+            out.append([w.grad.numpy(), a.numpy(), a.stop_gradient, r.stop_gradient])
+            w.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    _close(on, off)
+    r = np.round(np.tanh(W) * 4.0)
+    for g, a, sg_a, sg_r in on:
+        assert sg_a is True and sg_r is True
+        np.testing.assert_array_equal(a, np.argmax(np.tanh(W), axis=-1))
+        np.testing.assert_allclose(g, _grad(lambda v: (jnp.tanh(v) * r).sum(), W), rtol=1e-12)
+    assert stats["steps"] >= 3 and stats["materialised"] == 0
