@@ -173,15 +173,23 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     saved = ctx._saved
     if follow is not None:
         if type(out) is Tensor:  # the common case: one output, saved Tensors without hooks
-            ok = not ctx._non_diff and not ctx._not_inplace and (saved is None or _plain(saved))
-            node = PyLayerNode.followed(cls, ctx, needs, flat, out, slots) if ok else None
-            if _ev.EVENTS.apply_end(follow, ok, flat, out, node):
+            ok = saved is None or _plain(saved)
+            res = out
+            form = 0
+            if ok and (ctx._non_diff or ctx._not_inplace or not out._sg):  # an input returned, or marked
+                form = _one_output_form(ctx, flat, out)
+                res = Tensor(out._v) if form == 2 else out  # (as wiring makes them)
+                ok = form != 0
+            node = PyLayerNode.followed(cls, ctx, needs, flat, res, slots) if ok else None
+            if form == 3:
+                node.non_diff = {0}
+            if _ev.EVENTS.apply_end(follow, ok, flat, res, node):
                 if saved is not None:
                     for sv in saved:  # (``_link_saved``, for one output: the saved output differentiates through it)
-                        if sv.ref is out:
+                        if sv.ref is out and form == 0:
                             sv.edge, sv.stop_gradient = out._e, False
                         sv.ref = None
-                return out
+                return res
         else:
             outs = _fresh_outputs(out, flat)  # (a tuple or list of fresh Tensors)
             nd = ctx._non_diff  # (outputs marked non-differentiable keep no edge, as wiring leaves them)
@@ -229,6 +237,9 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if noting is not None:
         if common:
             plain = not ctx._not_inplace and _plain(saved)
+        elif out_slots is None:  # one output: an input returned, or marked non-differentiable
+            plain = _one_output_form(ctx, flat, out_flat[0]) != 0 and _plain(saved)
+            t = new_flat[0]
         else:
             plain = (fresh is not None and not ctx._not_inplace and _plain(saved)
                      and (not ctx._non_diff or _marked_among(ctx._non_diff, fresh))
@@ -240,6 +251,20 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
     if new_flat is out_flat or all(a is b for a, b in zip(new_flat, out_flat)):
         return out
     return rebuild_output(out, out_slots or [], how, new_flat) if out_slots is not None else new_flat[0]
+
+
+def _one_output_form(ctx: PyLayerContext, inputs: Sequence[Any], out: Tensor) -> int:
+    """Which rarer form forward's one output Tensor ``out`` has, as wiring treats it: 1, an input returned (the
+    input, rewired in place); 2, an input returned and marked with ``mark_not_inplace`` (a new Tensor sharing its
+    value); 3, a fresh output marked non-differentiable; 0, any other (another input marked, several marked ...)."""
+    nd, ni = ctx._non_diff, ctx._not_inplace
+    if _none_is(out, inputs):
+        return 3 if not ni and len(nd) == 1 and nd[0] is out and out._e is None and out._sg else 0
+    if nd:
+        return 0
+    if not ni:
+        return 1 if out._e is not None else 0
+    return 2 if len(ni) == 1 and ni[0] is out else 0
 
 
 def _fresh_outputs(out: Any, inputs: Sequence[Any]) -> list[Any] | None:

@@ -5,7 +5,8 @@ events (``_tensor.step_events``). A training loop runs the same step
 again and again: the same ops on the same kinds of inputs, then ``backward()``. While a step
 runs normally it is *noted* (``_replay.note``): for each op that made a tape node, the op and its
 attributes, where each input came from (an earlier op of the step, a result the buffer held
-when the step began, or an outside array of some shape and dtype) and the call it recorded into
+when the step began, an outside array of some shape and dtype, or the output of an apply whose
+forward returned one of its inputs, which holds that input's value) and the call it recorded into
 the deferred buffer (``_exec.deferred``); for each ``PyLayer.apply``, the same of its inputs and the calls
 its forward recorded; then the calls ``backward()`` recorded, which leaves' gradients they wrote,
 and where between those calls each PyLayer's backward ran.
@@ -71,7 +72,7 @@ _LIVE: dict[int, Any] = {}
 _ArrayImpl = lazy._ArrayImpl
 _wref = weakref.ref
 # kinds of input source in a note
-IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY = 0, 1, 2, 3, 4
+IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY, THROUGH = 0, 1, 2, 3, 4, 5
 _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a weakly typed buffer input
 
 
@@ -79,14 +80,20 @@ _SCALARS = (bool, int, float, complex)  # a Python number where a Tensor goes: a
 class Src(NamedTuple):
     """Where an input of a noted event comes from."""
 
-    kind: int  # IN_STEP, AT_START, OUTSIDE, SCALAR or ARRAY (a jax array passed as it is: a dropout's key)
-    index: int  # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR, ARRAY: the buffer input's index
+    # IN_STEP, AT_START, OUTSIDE, SCALAR, ARRAY (a jax array passed as it is: a dropout's key) or THROUGH (the output
+    # of an apply whose forward returned one of its inputs: its value is that input's)
+    kind: int
+    # IN_STEP, AT_START: the buffer slot; OUTSIDE, SCALAR, ARRAY: the buffer input's index; THROUGH: either, as its
+    # aval says
+    index: int
     stop_gradient: bool
     # IN_STEP: the event that made it; AT_START, OUTSIDE: the number of the step's leaf it sends a gradient to
-    # (-1: none); SCALAR: -1
+    # (-1: none); SCALAR, THROUGH: -1
     ref: int
     # OUTSIDE, ARRAY: its (shape, dtype, weak_type); SCALAR: its Python type (any value of it replays); IN_STEP:
-    # None, or which output of an op with several outputs it is
+    # None, or which output of an op with several outputs it is; THROUGH: (the apply's event, None) for a value in
+    # buffer slot ``index``, (the apply's event, (shape, dtype, weak_type)) for an array entered as buffer input
+    # ``index``
     aval: Any
 
 
@@ -196,7 +203,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree", "inner", "non_diff")
+                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -216,6 +223,10 @@ class LayerEvent:
         # with several outputs: those forward marked non-differentiable (they get no stub edge, as wiring gives them
         # no edge), as the node's ``non_diff``
         self.non_diff: frozenset[int] = _NO_OUTPUTS
+        # one output that is one of its inputs: (that input's index, True if it is the input Tensor itself, rewired in
+        # place; False: a new Tensor sharing its value, the input marked with ``mark_not_inplace``); its output slot
+        # and aval are then None
+        self.through: tuple[int, bool] | None = None
 
 
 _NO_OUTPUTS: frozenset[int] = frozenset()
@@ -550,6 +561,13 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
                         or t._sg is not sg):
                     return _off_note(leaves)
                 continue
+            if kind == THROUGH:  # the output of an apply that is one of its inputs
+                x = _through_value(step, buf, t, j, sg, av) if isinstance(t, Tensor) else _NO
+                if x is _NO:
+                    return _off_note(leaves)
+                if x is not None:
+                    ins.append((x, av[1], j))
+                continue
             if n >= 0:  # a leaf the op sends a gradient to: the noted one (gradients go to the noted leaves)
                 if step.leaf_refs[n]() is not t:
                     return _off_note(leaves)
@@ -689,6 +707,11 @@ def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tens
             return False
         v = t._v
         if kind != OUTSIDE:
+            if kind == THROUGH:  # an apply's output that is one of its inputs
+                x = _through_value(step, buf, t, j, sg, av)
+                if x is _NO or (enter and x is not None and not buf.enter_at(x, av[1], j)):
+                    return False
+                continue
             if (kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
                     or t._sg is not sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
                 return False
@@ -754,6 +777,10 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
             if t is not r and (t._v is not r._v or (not sg and t._e is not r._e)):
                 break
             continue
+        if kind == THROUGH:  # the output of an apply that is one of its inputs
+            if _through_value(step, buf, t, j, sg, av) is _NO:
+                break
+            continue
         if (n >= 0 and step.leaf_refs[n]() is not t) or (not sg and t._e is not None):
             break
         v = t._v
@@ -805,6 +832,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
         s.inner = None
     if ev.out_tree is not None:
         return _layer_end_outs(step, k, ev, ok and not nested, inputs, out, node, replayed)
+    if ev.through is not None or ev.non_diff:  # an input returned, or the output marked non-differentiable
+        return _layer_end_one(step, k, ev, ok and not nested, inputs, out, node, replayed)
     if ok and not nested:  # (``ok``: ``out`` is a Tensor)
         buf = step.buf
         v = out._v
@@ -864,6 +893,77 @@ def _layer_end_outs(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequen
         lock.release()
     diverge()
     return False
+
+
+def _layer_end_one(step: Step, k: int, ev: LayerEvent, ok: bool, inputs: Sequence[Any], out: Any,
+                   node: Any, replayed: bool) -> bool:
+    """``layer_end`` for an apply noted with one output that is one of its inputs (``ev.through``), or marked
+    non-differentiable (``ev.non_diff``): ``out`` is what wiring makes of it (the input itself, rewired in place and
+    its version bumped; a new Tensor sharing the input's value; the fresh output, which keeps no edge and
+    stop_gradient=True), as in the noted step."""
+    buf = step.buf
+    lock = buf.lock
+    lock.acquire()
+    try:
+        if (ok and isinstance(out, Tensor) and node.non_diff == ev.non_diff
+                and _forward_recorded(step, buf, ev, replayed)):
+            th = ev.through
+            if th is None:  # a fresh output marked non-differentiable
+                v = out._v
+                if (type(v) is Pending and v.buf is buf and v.idx == ev.out_slot and v.array is None
+                        and v.aval == ev.aval and out._e is None and out._sg and _none_is(out, inputs)):
+                    step.log.append((inputs, out, node))  # under the lock: a materialise sees all or none
+                    return True
+            else:
+                i, in_place = th
+                x = inputs[i] if i < len(inputs) else None
+                if (x is not None and (out is x) is in_place and out._v is x._v and _first_with(inputs, out, in_place) == i
+                        and (in_place or (out._e is None and out._sg))):
+                    if in_place:  # (``inplace_assign``'s write, as the noted step made it: no op saved the input)
+                        counter = out._version_counter()
+                        counter.value += 1
+                        counter.name = out.name
+                    out._e = (step, k)
+                    out._sg = False  # (``stop_gradient = False``)
+                    step.log.append((inputs, out, node))
+                    return True
+    finally:
+        lock.release()
+    diverge()
+    return False
+
+
+def _first_with(inputs: Sequence[Any], out: Any, same: bool) -> int:
+    """The index of the first of ``inputs`` that is ``out`` (``same``), or else shares its value; -1 if none."""
+    v = out._v
+    for i, t in enumerate(inputs):
+        if t is out if same else t._v is v:
+            return i
+    return -1
+
+
+_NO = object()  # (``_through_value``: not the noted input)
+
+
+def _through_value(step: Step, buf: Any, t: Any, j: int, sg: bool, av: tuple) -> Any:
+    """For an input noted as the output of apply ``av[0]`` that is one of that apply's inputs (``THROUGH``): whether
+    it is that very Tensor (or one sharing its value and stub) with its value in buffer slot ``j`` (``av[1]``
+    None: returns None), or an array of the noted aval (returned: an op's input enters it as buffer input ``j``);
+    ``_NO`` if not."""
+    k, xav = av
+    r = step.log[k][1]
+    if (t is not r and (t._v is not r._v or t._e is not r._e)) or t._sg is not sg:
+        return _NO
+    v = t._v
+    if xav is None:
+        return None if type(v) is Pending and v.buf is buf and v.idx == j and v.array is None else _NO
+    vav = None
+    if type(v) is not _ArrayImpl:  # a result of a run buffer: its array, with the Pending's aval
+        if type(v) is not Pending or type(v.array) is not _ArrayImpl:
+            return _NO
+        vav = v.aval
+        v = v.array
+    return v if (_aval(v) if vav is None else vav) == xav else _NO
 
 
 def try_backward(t: Any) -> bool:
@@ -1112,6 +1212,8 @@ def _build_unreached(step: Step) -> None:
                     edges.append(None)
                 elif src.kind == IN_STEP:
                     edges.append((resolve(step, src.ref), src.aval or 0))
+                elif src.kind == THROUGH:
+                    edges.append((resolve(step, src.aval[0]), 0))
                 else:
                     edges.append(x._leaf_edge())
             arrays = [x._v if isinstance(x, Tensor) else x for x in leaves]
@@ -1239,6 +1341,8 @@ def _materialise(step: Step) -> None:
                     edges.append(None)
                 elif src.kind == IN_STEP:
                     edges.append((step.nodes[src.ref], src.aval or 0))
+                elif src.kind == THROUGH:  # the apply's output: its node's only output
+                    edges.append((step.nodes[src.aval[0]], 0))
                 else:
                     edges.append(x._leaf_edge())
             if type(ev) is LayerEvent:  # the apply's node was made with it: it gets its edges now

@@ -17,6 +17,7 @@ from typing import Any
 import jax
 
 from .._autograd.graph import OpNode
+from .._autograd.saved import SavedValue
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._runtime.state import modes
@@ -32,6 +33,7 @@ from .follow import (
     OFF,
     OUTSIDE,
     SCALAR,
+    THROUGH,
     Backward,
     BackwardMark,
     Callout,
@@ -49,6 +51,7 @@ from .follow import (
     _ArrayImpl,
     _aval,
     _current_buf,
+    _first_with,
     _grad_state,
     _same_state,
     _tls,
@@ -177,11 +180,15 @@ def note_op(before: Mark, op: Any, key: tuple, leaves: Sequence[Any], leaf_param
 
 
 def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any) -> None:
-    """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, one fresh Tensor out, no saved hooks."""
+    """Note a ``PyLayer.apply`` that ran normally: positional Tensors in, no saved hooks, and out one fresh Tensor
+    (perhaps marked non-differentiable), a list of them, or one of its inputs (``_note_through``)."""
     buf0, nc, ne, nr = before
     buf = _current_buf()
     s = _tls.s
     inner, s.rec_inner = s.rec_inner, None
+    if type(out) is not list and not _fresh(out, inputs):
+        _note_through(before, cls, inputs, needs, out, node, inner)
+        return
     outs = out if type(out) is list else [out]  # (a list: several fresh output Tensors)
     vs = [o._v for o in outs]
     if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or len({id(v) for v in vs}) != len(vs)
@@ -216,7 +223,77 @@ def note_layer(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[b
     ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
                     n_refs - nr, (nc, ne, nr), v.idx, v.aval)
     ev.inner = _checked_inner(inner, ev.calls, nc, nr)
+    if node.non_diff:  # its one output marked non-differentiable: no edge to the node, whose backward never runs
+        if out._e is not None or not out.stop_gradient:
+            abort()
+            return
+        ev.non_diff = frozenset(node.non_diff)
     _add_event(ev, v.idx, node, n_refs)
+
+
+def _fresh(out: Any, inputs: Sequence[Any]) -> bool:
+    """Whether the one output Tensor ``out`` is none of ``inputs`` and shares none of their values."""
+    v = out._v
+    for t in inputs:
+        if t is out or t._v is v:
+            return False
+    return True
+
+
+def _note_through(before: Mark, cls: type, inputs: Sequence[Any], needs: Sequence[bool], out: Any, node: Any,
+                  inner: list | None) -> None:
+    """Note an apply whose one output is one of its inputs (an identity, a straight-through estimator): the input
+    Tensor itself, which wiring rewired to the node in place, or a new Tensor sharing its value (the input marked
+    with ``mark_not_inplace``). A later op reading the output is noted with a ``THROUGH`` source (``_through_src``).
+    Not noted: an input that needs no gradient, an output marked non-differentiable, and an input rewired in place
+    that an earlier op of the note saved (its backward checks the version the rewiring bumps)."""
+    buf0, nc, ne, nr = before
+    buf = _current_buf()
+    in_place = _first_with(inputs, out, True) >= 0
+    i = _first_with(inputs, out, in_place)
+    if (buf is None or buf is not buf0 or buf.done or modes.saved_hooks or node.non_diff or i < 0 or not needs[i]
+            or out.stop_gradient or type(out._e) is not tuple or out._e[0] is not node or out._e[1] != 0):
+        abort()
+        return
+    if in_place and _saved_by_note(out):
+        abort()
+        return
+    if not _open_note(buf, nc, ne, nr):
+        return
+    srcs = []
+    for n, (t, need) in enumerate(zip(inputs, needs)):
+        w = t._v
+        src = None
+        e = node.next_edges[n] if t is out and in_place else t._e  # (the rewired input's edge before forward)
+        if t.stop_gradient != need or t is out and in_place:
+            if type(w) is Pending and w.buf is buf and w.array is None:
+                src = _src(t, need, w.idx, None, -1, e)
+            else:
+                src = _src(t, need, None, w, -1, e)
+        if src is None:
+            abort()
+            return
+        srcs.append(src)
+    n_refs = buf.size()[1]
+    ev = LayerEvent(cls, tuple(srcs), tuple(needs), buf.calls_since(nc), buf.input_avals_since(ne),
+                    n_refs - nr, (nc, ne, nr), None, None)
+    ev.inner = _checked_inner(inner, ev.calls, nc, nr)
+    ev.through = (i, in_place)
+    _add_event(ev, None, node, n_refs, ())  # (no slot of its own: a reader's source says whose value it is)
+
+
+def _saved_by_note(t: Any) -> bool:
+    """Whether a node of the note being taken saved Tensor ``t`` with its version (an in-place write of ``t``
+    makes that node's backward fail)."""
+    c = t._counter
+    if c is None:
+        return False
+    for ref in _tls.s.rec_nodes:
+        n = ref()
+        for sv in getattr(n, "saved_leaves", None) or ():
+            if type(sv) is SavedValue and sv.counter is c:
+                return True
+    return False
 
 
 def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
@@ -236,12 +313,14 @@ def _open_note(buf: Any, nc: int, ne: int, nr: int) -> bool:
     return True
 
 
-def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
+def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int, e: Any = _NO) -> Src | None:
     """Where input ``t`` of a noted event comes from: buffer slot ``r``, or else the outside array ``v`` (buffer
-    input ``ext_idx``); None when the note cannot say (the step is not noted further)."""
+    input ``ext_idx``); None when the note cannot say (the step is not noted further). ``e``: its edge, if not
+    the one it has now."""
     s = _tls.s
     sg = t.stop_gradient
-    e = t._e
+    if e is _NO:
+        e = t._e
     n_leaf = -1
     if need and e is None:  # a leaf the event sends a gradient to: numbered in order of first use
         n_leaf = s.rec_leaf_ids.get(id(t), -1)
@@ -257,16 +336,38 @@ def _src(t: Any, need: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
             if type(k) is tuple:  # output j of an op with several outputs
                 k, j = k
             if not sg and (e is None or e[0] is not s.rec_nodes[k]() or e[1] != (j or 0)):
-                return None
+                return _through_src(e, sg, r, None, -1)
             return Src(IN_STEP, r, sg, k, j)
         if r < s.rec_start[2] and (e is None or sg):
             return Src(AT_START, r, sg, n_leaf, None)
-        return None
+        return _through_src(e, sg, r, None, -1)
     if type(v) is Pending:
         v = v.array
     if type(v) is not _ArrayImpl or (e is not None and not sg):
-        return None
+        return _through_src(e, sg, None, v, ext_idx)
     return Src(OUTSIDE, ext_idx, sg, n_leaf, _aval(v))
+
+
+def _through_src(e: Any, sg: bool, r: int | None, v: Any, ext_idx: int) -> Src | None:
+    """The source of an input with edge ``e`` that is the output of a noted apply returning one of its inputs
+    (``_note_through``), whose value is in buffer slot ``r`` or is the array ``v`` (buffer input ``ext_idx``); None
+    if it is not one."""
+    s = _tls.s
+    if e is None or sg or e[1] != 0:
+        return None
+    k = s.rec_node_idx.get(id(e[0]))
+    if k is None or s.rec_nodes[k]() is not e[0]:
+        return None
+    ev = s.rec[k]
+    if type(ev) is not LayerEvent or ev.through is None:
+        return None
+    src = ev.srcs[ev.through[0]]  # where the apply's input came from: the same value
+    slot = src.index if src.kind in (IN_STEP, AT_START) or (src.kind == THROUGH and src.aval[1] is None) else None
+    if r is not None:
+        return Src(THROUGH, r, False, -1, (k, None)) if r == slot else None
+    if slot is not None or type(v) is not _ArrayImpl:
+        return None
+    return Src(THROUGH, ext_idx, False, -1, (k, _aval(v)))
 
 
 def _no_node() -> None:
@@ -462,6 +563,8 @@ def _note_backward(before: BackwardMark) -> None:
             for src, need in zip(ev.srcs, ev.needs):
                 if need and src.kind == IN_STEP:
                     reached.add(src.ref)
+                elif need and src.kind == THROUGH:
+                    reached.add(src.aval[0])
     # an op that does not lead to the root (an LSTM's last states, say) keeps its node unfreed: a replayed step
     # builds it when its backward ends; a PyLayer's must have run its backward
     unreached = []
@@ -471,7 +574,8 @@ def _note_backward(before: BackwardMark) -> None:
             if node is not None and not node.released:  # a backward without retain_graph frees every node it ran
                 return
         elif type(ev) is LayerEvent:
-            return
+            if _differentiable(ev):  # (an apply whose outputs are all marked non-differentiable: nothing reaches it)
+                return
         elif ev.needs is not None:  # (a plain event made no node)
             if node is not None and node.released:
                 return
@@ -513,10 +617,15 @@ def _note_backward(before: BackwardMark) -> None:
     s.plan = Plan(s.rec_start, tuple(s.rec), bwd, tuple(s.rec_leaves), tuple(unreached))
 
 
+def _differentiable(ev: LayerEvent) -> bool:
+    """Whether some output of a noted apply is not marked non-differentiable (its backward may run)."""
+    return len(ev.non_diff) < (1 if ev.out_tree is None else ev.out_tree)
+
+
 def _split_at_callouts(events: list, co: list | None, buf: Any, nc: int, ne: int, nr: int) -> tuple | None:
     """(segments, callouts, buffer inputs before the leaves' gradients) of a noted backward; None if it cannot be
     replayed (a PyLayer backward the note could not follow, buffer inputs entered outside the callouts)."""
-    n_layers = sum(type(ev) is LayerEvent for ev in events)
+    n_layers = sum(type(ev) is LayerEvent and _differentiable(ev) for ev in events)
     if co is None or len(co) != n_layers:  # every apply's backward ran once, and was noted
         return None
     if not co:
