@@ -125,10 +125,14 @@ def test_pylayer_with_a_changing_float_argument_replays(monkeypatch):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
 
 
-def test_a_number_compiled_into_a_replayed_step_is_passed_again_when_it_changes():
+def test_a_number_compiled_into_a_replayed_step_is_passed_again_when_it_changes(monkeypatch):
     """A Python number that stayed the same is compiled into the replayed step's program; a later value (another
     number, a zero of the other sign, NaN) runs right, and after a few changes numbers stay inputs."""
     from pylayer_jax._exec import deferred as _lazy
+
+    # numbers looked at every run, and compiled in at once when they stayed (a compile paid back at once)
+    monkeypatch.setattr(_lazy, "FOLD_CHECK", 1)
+    monkeypatch.setattr(_lazy, "FOLD_SAVING_S", 1e9)
 
     rng = np.random.default_rng(3)
     x_np = rng.random((5, 4)).astype("float32") + 0.5
@@ -156,3 +160,28 @@ def test_a_number_compiled_into_a_replayed_step_is_passed_again_when_it_changes(
     assert folded[4] and not any(folded[5:8]) and folded[8]
     assert not any(folded[9:])  # NaN never is; after it, numbers stay inputs
     assert all(e.misses == _lazy.MAX_FOLD_MISSES for e in entries)
+
+
+def test_a_short_loop_does_not_compile_its_numbers_in():
+    """Compiling numbers in costs the step's compile again: a loop shorter than that compile's worth of saved
+    dispatch keeps passing them (a short script compiles one program, not two), with its values right."""
+    from pylayer_jax._exec import deferred as _lazy
+
+    rng = np.random.default_rng(4)
+    x_np = rng.random((6, 4)).astype("float32")
+    w_np = rng.random((4, 3)).astype("float32")
+    x = paddle.to_tensor(x_np)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+    compiled = _lazy.STATS["compiled"]
+    for _ in range(3 * _lazy.FOLD_CHECK):
+        loss = ((paddle.matmul(x, w) * 1.5) ** 2).mean()
+        loss.backward()
+        g = w.grad.numpy()
+        w.clear_grad()
+    want = jax.grad(lambda w_: jnp.mean((jnp.asarray(x_np) @ w_ * 1.5) ** 2))(jnp.asarray(w_np))
+    np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5, atol=1e-6)
+    entries = [nums for _, nums in _replay.st.plan.programs.values() if type(nums) is _lazy._Numbers]
+    assert entries and all(e.folded is None for e in entries)
+    # each would fold only after as many runs as its compile's worth of ~2 us a number a run
+    assert all(e.need * _lazy.FOLD_CHECK * len(e.at) * _lazy.FOLD_SAVING_S >= 1e-3 for e in entries)
+    assert _lazy.STATS["compiled"] - compiled <= 2

@@ -58,6 +58,7 @@ import copy
 import functools
 import os
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -507,7 +508,7 @@ class _Buffer:
                     # (not a quick one: it is replaced if it repeats) with where its Python numbers are: the inputs
                     # of a replayed step have the noted avals, a number's its type
                     at = tuple([i for i, a in enumerate(self.ext_avals) if a is float or a is int])
-                    entry = (_PROGRAMS[key], _Numbers(at) if at else ())
+                    entry = (_PROGRAMS[key], _Numbers(at, _COMPILE_S.pop(key, FOLD_COST_S)) if at else ())
                     if tail is None:
                         memo[live] = entry
                     else:
@@ -532,18 +533,23 @@ class _Buffer:
 
 class _Numbers:
     """Where a replayed step's program takes Python numbers (``at``, indices of the buffer's inputs), and the same
-    program with those that were the same in three runs in a row compiled in (``folded``: jit's static arguments):
-    each input costs jit's dispatch, and ``_device_numbers`` its Python. A run whose compiled-in numbers are exactly
-    those (the same type and value, the sign of a zero too) takes it; one where one differs takes the program that
-    takes the numbers as inputs (a schedule's value changes every step), and after ``MAX_FOLD_MISSES`` such runs
-    no numbers are compiled in any more for it (each fold compiles the step again)."""
+    program with those that stayed the same compiled in (``folded``: jit's static arguments): each input costs
+    jit's dispatch, and ``_device_numbers`` its Python, ~2 us a run. Compiling the folded program costs what the
+    step's program cost (``cost``, seconds), so it is made only once the step has run with the same numbers for as
+    many runs as that saving takes to pay it back (checked every ``FOLD_CHECK`` runs: a short script never pays
+    for a second compile; a long training loop does once, early). A run whose compiled-in numbers are exactly those
+    (the same type and value, the sign of a zero too) takes it; one where one differs takes the program that takes
+    the numbers as inputs (a schedule's value changes every step), and after ``MAX_FOLD_MISSES`` such runs no
+    numbers are compiled in any more for it."""
 
-    __slots__ = ("at", "last", "seen", "fixed", "rest", "folded", "misses")
+    __slots__ = ("at", "runs", "need", "seen", "same", "fixed", "rest", "folded", "misses")
 
-    def __init__(self, at: tuple[int, ...]) -> None:
+    def __init__(self, at: tuple[int, ...], cost: float) -> None:
         self.at = at
-        self.last: list[Any] | None = None  # the numbers of the last run, while there is no folded program
-        self.seen: tuple | None = None  # those of them the run before the last had too: (index, number)
+        self.runs = 0
+        self.need = max(1, int(cost / (FOLD_SAVING_S * len(at) * FOLD_CHECK)))  # checks in a row with the same
+        self.seen: tuple | None = None  # (index, number) of the numbers at the last check
+        self.same = 0  # checks in a row where some of them were the same as at the check before
         self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in
         self.rest: tuple[int, ...] = at  # the numbers the folded program takes as inputs
         self.folded: Any = None
@@ -562,28 +568,35 @@ class _Numbers:
                 return f(*_device_numbers(ext, rest)) if rest else f(*ext)
             self.folded = None  # a compiled-in number changed
             self.misses += 1
+            self.same = 0
         elif self.misses < MAX_FOLD_MISSES:
-            now = [ext[i] for i in self.at]
-            last = self.last
-            self.last = now
-            if last is not None:
-                fixed = tuple([(i, b) for i, a, b in zip(self.at, last, now) if _same_number(a, b)])
-                if not fixed or self.seen != fixed:  # (seen the same twice in a row first: three runs)
-                    self.seen = fixed
-                else:
-                    self.last = self.seen = None
-                    self.fixed = fixed
-                    self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
-                    self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
-                                              static_argnums=[i for i, _ in fixed])
-                    try:  # (compiled now)
-                        return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
-                    except Exception:  # the program as it was says what is wrong, if anything is
-                        self.folded = None
-                        self.misses = MAX_FOLD_MISSES
+            self.runs = n = self.runs + 1
+            if not n % FOLD_CHECK:
+                now = tuple([(i, ext[i]) for i in self.at])
+                last = self.seen
+                self.seen = now
+                if last is not None:
+                    fixed = tuple([b for a, b in zip(last, now) if _same_number(a[1], b[1])])
+                    if not fixed or fixed != self.fixed:  # (a set that changed: counted anew)
+                        self.fixed = fixed
+                        self.same = 0
+                    elif (same := self.same + 1) < self.need:
+                        self.same = same
+                    else:
+                        self.rest = tuple([i for i in self.at if all(i != j for j, _ in fixed)])
+                        self.folded = f = jax.jit(functools.partial(_interpret, tuple(calls), live),
+                                                  static_argnums=[i for i, _ in fixed])
+                        try:  # (compiled now)
+                            return f(*_device_numbers(ext, self.rest)) if self.rest else f(*ext)
+                        except Exception:  # the program as it was says what is wrong, if anything is
+                            self.folded = None
+                            self.misses = MAX_FOLD_MISSES
         return prog(*_device_numbers(ext, self.at))
 
 
+FOLD_CHECK = 32  # runs between two looks at a replayed step's numbers
+FOLD_SAVING_S = 2e-6  # what a number passed as an input costs a run (jit's dispatch and ``_device_numbers``)
+FOLD_COST_S = 0.2  # a step program's compile time where it is not known (compiled before the step was noted)
 MAX_FOLD_MISSES = 2  # runs whose compiled-in numbers differed, before a replayed step's numbers stay inputs
 
 
@@ -1033,6 +1046,15 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                         old.clear_cache()
             else:
                 prog = _PROGRAMS.kernel(key, lambda: jax.jit(functools.partial(_interpret, calls, live)))
+                if prog._cache_size() == 0:  # compiled now: what it cost tells when compiling it again pays
+                    t0 = time.perf_counter()
+                    outs = prog(*ext)
+                    _COMPILE_S[key] = time.perf_counter() - t0
+                    if len(_COMPILE_S) > MAX_COMPILE_S:
+                        _COMPILE_S.pop(next(iter(_COMPILE_S)), None)
+                    _SEEN.pop(key, None)
+                    STATS["programs"] += 1
+                    return outs
             _SEEN.pop(key, None)
         else:
             _SEEN.put(key, seen)
@@ -1052,6 +1074,10 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
     STATS["programs"] += 1
     return prog(*ext)
 
+
+# seconds a step program's first call took (its compile, mostly), by key, for the memo of a replayed step
+_COMPILE_S: dict[tuple, float] = {}
+MAX_COMPILE_S = 256
 
 # XLA's options for a program that may run once: no backend (LLVM) optimisation, a third less compile time
 _QUICK_OPTIONS = {"xla_backend_optimization_level": 0}
