@@ -14,6 +14,7 @@ from deferred_policy import default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
+from pylayer_jax._autograd import row_buckets
 from pylayer_jax._exec import deferred
 
 LR = 0.1
@@ -112,7 +113,7 @@ def test_a_small_step_on_a_new_shape_keeps_its_quick_program_at_its_third_sighti
     t.step(5)
     del _policy[:]
     before, c0 = dict(deferred.STATS), t.compiles
-    for _ in range(5):  # a new batch size: a known step on new shapes, small
+    for _ in range(4):  # a new batch size: a known step on new shapes, small
         t.step(8)
     d = {k: deferred.STATS[k] - before[k] for k in before}
     assert d["new_shape"] == 1 and d["compiled"] == 1 and t.compiles - c0 == 1, (d, t.compiles - c0)
@@ -128,7 +129,7 @@ def test_a_large_step_on_a_new_shape_is_compiled_optimised_at_its_third_sighting
     t.step(4)
     t.step(5)
     del _policy[:]
-    for _ in range(4):
+    for _ in range(3):  # the third sighting compiles it with XLA's defaults
         t.step(11000)  # x: 11000 x 3 float64, 258 KiB
     assert _policy == [deferred._QUICK_OPTIONS, None]
     t.check_params()
@@ -143,4 +144,19 @@ def test_options_xla_rejects_fall_back_to_the_quick_options_once(monkeypatch: py
     assert deferred._SMALL_OK[0] is False
     t.step(4)
     assert _policy == [{"xla_no_such_option_here": True}, deferred._QUICK_OPTIONS, deferred._QUICK_OPTIONS]
+    t.check_params()
+
+
+def test_a_small_steps_bucket_program_is_compiled_quickly_too(monkeypatch: pytest.MonkeyPatch,
+                                                               _policy: list) -> None:
+    monkeypatch.setattr(deferred, "BUCKETS", True)
+    t = Trainer(3, 14, "sin")
+    t.step(4)
+    t.step(5)
+    known = set(row_buckets._PROGRAMS)
+    before = dict(deferred.STATS)
+    t.step(7)  # a new batch size: run padded to a bucket by a program of its own
+    new = [p for k, p in row_buckets._PROGRAMS.items() if k not in known]
+    assert deferred.STATS["bucketed"] - before["bucketed"] == 1
+    assert len(new) == 1 and type(new[0]) is deferred.Small
     t.check_params()

@@ -840,7 +840,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                         _PROGRAMS.pop(old.key)
                         old.clear_cache()
             elif small:  # a new step, small: compiled quickly, and kept when it repeats
-                prog = _Small(_jit(calls, live, _small_options()), key)
+                prog = _Small(_jit(calls, live, _small_options()), functools.partial(_jit, calls, live))
                 _PROGRAMS.put(key, prog)
             else:
                 prog = _PROGRAMS.kernel(key, lambda: _jit(calls, live))
@@ -859,7 +859,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         _QUICK_KEYS.move_to_end(key)
         if prog.seen >= FUSE_AFTER and prog.small:  # a small step repeats: its program stays, as a step's
             _QUICK_KEYS.pop(key, None)
-            prog = _Small(prog.fn, key)
+            prog = _Small(prog.fn, functools.partial(_jit, calls, live))
             _PROGRAMS.put(key, prog)
         elif prog.seen >= FUSE_AFTER:  # it repeats after all: the optimised program from now on
             STATS["compiled"] += 1
@@ -899,13 +899,25 @@ def _small_options() -> dict[str, Any]:
 def _small(key: tuple) -> bool:
     """Whether every input of the signature ``key`` and every result of its calls is under ``SMALL_BYTES``."""
     calls, _, ext_avals = key
-    slots = slot_avals(calls, ext_avals)
-    if slots is None:
+    try:
+        slots = slot_avals(calls, ext_avals)
+    except Exception:  # (a shape inference evicted and failing now: the step is compiled as before)
         return False
-    for av in (*ext_avals, *slots):
+    return slots is not None and small_values(ext_avals) and small_values(slots)
+
+
+def small_values(avals: Sequence[Any]) -> bool:
+    """Whether every array of ``avals`` (``(shape, dtype, weak_type)``; a Python scalar's type) is under
+    ``SMALL_BYTES``."""
+    for av in avals:
         if type(av) is tuple and np.dtype(av[1]).itemsize * int(np.prod(av[0], dtype=np.int64)) >= SMALL_BYTES:
             return False
     return True
+
+
+def small_options() -> dict[str, Any] | None:
+    """``_SMALL_OPTIONS`` once XLA has taken them (a program of a small step compiled), else None."""
+    return _SMALL_OPTIONS if _SMALL_OK[0] is True else None
 
 
 def _first_small(key: tuple, prog: Any, ext: Sequence[Any]) -> list[Any]:
@@ -957,12 +969,12 @@ class _Small:
     """A small step's program: compiled with ``_SMALL_OPTIONS`` until it has run ``UPGRADE_AFTER`` times, then with
     XLA's defaults (a step run that often has paid back the optimised compile)."""
 
-    __slots__ = ("fn", "left", "key")
+    __slots__ = ("fn", "left", "remake")
 
-    def __init__(self, fn: Any, key: tuple) -> None:
-        self.fn = fn
+    def __init__(self, fn: Any, remake: Callable[[], Any]) -> None:
+        self.fn = fn  # the program compiled quickly
         self.left = UPGRADE_AFTER
-        self.key = key
+        self.remake = remake  # makes the program with XLA's defaults
 
     def __call__(self, *args: Any) -> Any:
         self.left -= 1
@@ -973,8 +985,7 @@ class _Small:
     def upgrade(self) -> None:
         self.left = 1 << 62
         STATS["compiled"] += 1
-        calls, live, _ = self.key
-        old, self.fn = self.fn, _jit(calls, live)
+        old, self.fn = self.fn, self.remake()
         old.clear_cache()
 
     def _cache_size(self) -> int:
@@ -984,6 +995,7 @@ class _Small:
         self.fn.clear_cache()
 
 
+Small = _Small
 _STEP_PROGRAMS = (_JIT, _Small)  # the programs a replayed step notes (not a quick one: it is replaced if it repeats)
 
 
