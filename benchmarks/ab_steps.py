@@ -9,7 +9,7 @@ only such an A/B says anything. Each round times a batch of the base, then of th
 time (``time.thread_time_ns``: time others take on the cores is not counted) and wall time; reported are the
 per-side minima and the median of the per-round ratios.
 
-    python benchmarks/ab_steps.py [--base REV] [--rounds 21] [--batch 200] [--only grl]
+    python benchmarks/ab_steps.py [--base REV] [--rounds 21] [--batch 200] [--only grl] [--warm 30]
 """
 
 from __future__ import annotations
@@ -117,6 +117,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--batch", type=int, default=200)
     ap.add_argument("--only", default="", help="run only the rows whose name contains this")
+    ap.add_argument("--warm", type=int, default=30, help="untimed steps of each side before the rounds")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         export(args.base, tmp)
@@ -129,7 +130,7 @@ def main() -> None:
             if args.only not in name:
                 continue
             fa, fb = base[name], new[name]
-            for _ in range(30):  # warm: compiles, the note, the step's program
+            for _ in range(args.warm):  # warm: compiles, the note, the step's program
                 fa()
                 fb()
             ca, cb, wa, wb = [], [], [], []

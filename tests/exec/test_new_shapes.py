@@ -94,7 +94,10 @@ def test_a_batch_size_that_never_repeats_compiles_one_program_per_step_and_match
     t.check_params()
 
 
-def test_a_new_shape_that_repeats_gets_the_optimised_program_at_its_third_sighting() -> None:
+def test_a_large_steps_new_shape_that_repeats_gets_the_optimised_program_at_its_third_sighting(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (every step counts as large here: a small one keeps its quick program, see test_small_steps.py)
+    monkeypatch.setattr(deferred, "SMALL_BYTES", 0)
     t = Trainer(1, 5)
     for b in (3, 4, 5):
         t.step(b)

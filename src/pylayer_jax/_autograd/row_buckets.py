@@ -467,7 +467,12 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     if prog is None:
         slots = lazy.slot_avals(calls, key[2])
         expect = tuple(_padded(a, b, size) for a, b in zip(slots, slot_b))
-        prog = jax.jit(functools.partial(_trace, pkey[0], tuple((c[2], c[3]) for c in calls), live, expect))
+        make = functools.partial(jax.jit, functools.partial(_trace, pkey[0], tuple((c[2], c[3]) for c in calls),
+                                                            live, expect))
+        # a small step's bucket (every padded value under lazy.SMALL_BYTES): compiled quickly, as its step is
+        small = lazy.small_options() is not None and lazy.small_values(expect) and lazy.small_values(
+            [_padded(a, b, size) for a, b in zip(key[2], ext_b)])
+        prog = make(compiler_options=lazy.small_options()) if small else make()
         try:  # (traced now: a step whose results come out otherwise than planned runs unpadded, as anything
             # unforeseen while tracing it does; errors of the step itself then surface from its unpadded run)
             prog.lower(np.int64(n), *args)
@@ -475,6 +480,8 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
             _PROGRAMS.put(pkey, _DECLINED)
             STATS["declined"] += 1
             return None
+        if small:  # (compiled with XLA's defaults after lazy.UPGRADE_AFTER runs)
+            prog = lazy.Small(prog, make)
         _PROGRAMS.put(pkey, prog)
         STATS["compiled"] += 1
         sizes = _SIZES.get(ref) or ()
