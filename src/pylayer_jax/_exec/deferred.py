@@ -232,28 +232,6 @@ class _Buffer:
         self.ext.append(v)
         self.ext_avals.append(aval)
 
-    def enter_at(self, v: Any, aval: Any, j: int) -> bool:
-        """``v`` as the buffer's input ``j``: True if it is that input already, or is new to the buffer and ``j``
-        is the next index (it is entered then); False otherwise."""
-        ext = self.ext
-        if j < len(ext):
-            return ext[j] is v
-        if j != len(ext) or id(v) in self.ext_ids:
-            return False
-        self.ext_ids[id(v)] = j
-        ext.append(v)
-        self.ext_avals.append(aval)
-        return True
-
-    def append_call(self, entry: tuple, aval: tuple) -> Pending:
-        """Append a recorded call ``entry`` (as ``call`` records it) with one result of ``aval``: its Pending.
-        The result's slot is entered last: a caller that finds ``refs`` grown knows the call is whole (an interrupt
-        between the two would leave a slot without its call, and the next run reading past its slots)."""
-        p = Pending(aval, self, len(self.refs))
-        self.calls.append(entry)
-        self.refs.append(weakref.ref(p))
-        return p
-
     def append_replayed(self, call: tuple, slot: int, out: Any, ins: Sequence[tuple], log: list | None = None,
                         entry: Any = None) -> bool:
         """Append a replayed op's noted ``call``, whose result ``out`` (a Pending of this buffer for ``slot``; several

@@ -673,68 +673,6 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     return None
 
 
-def _inputs_match(step: Step, buf: Any, srcs: tuple, inputs: Sequence[Any], tensor_type: type, enter: bool) -> bool:
-    """Whether ``inputs`` come from where the note's ``srcs`` say.
-
-    ``enter``: an op's inputs, whose outside arrays (and numbers) must be the noted buffer inputs (one new to the
-    buffer is entered here, as normal dispatch enters it: in order, an array used twice once; the caller holds the
-    lock and takes them out again if the op does not match). Else an apply's inputs, whose outside arrays need
-    only the noted shape and dtype (its forward enters what it uses).
-    """
-    log = step.log
-    leaf_refs = step.leaf_refs
-    for t, (kind, j, sg, n, av) in zip(inputs, srcs):
-        if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
-            if type(t) is not tensor_type and not isinstance(t, tensor_type):
-                return False
-            r = log[n][1] if av is None else log[n][1][av]
-            # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
-            if (t is not r and (t._v is not r._v or (not sg and t._e is not r._e))) or t._sg is not sg:
-                return False
-            continue
-        if type(t) is not tensor_type and not isinstance(t, tensor_type):  # a Parameter is a Tensor here
-            if not enter:
-                return False
-            if kind == ARRAY and type(t) is _ArrayImpl:  # a new array each step (a fresh random key)
-                if _aval(t) != av:
-                    return False
-            elif kind != SCALAR or type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
-                return False
-            if not buf.enter_at(t, av, j):  # (the same number object already a buffer input is shared, as normal
-                return False  # dispatch shares it)
-            continue
-        if n >= 0 and leaf_refs[n]() is not t:  # gradients go to the noted leaves
-            return False
-        v = t._v
-        if kind != OUTSIDE:
-            if kind == THROUGH:  # an apply's output that is one of its inputs
-                x = _through_value(step, buf, t, j, sg, av)
-                if x is _NO or (enter and x is not None and not buf.enter_at(x, av[1], j)):
-                    return False
-                continue
-            if (kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None
-                    or t._sg is not sg or (not sg and t._e is not None)):  # AT_START: held by the buffer at the start
-                return False
-            continue
-        vav = None
-        if type(v) is not _ArrayImpl:
-            if type(v) is not Pending or type(v.array) is not _ArrayImpl:
-                return False
-            vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
-            v = v.array
-        if t._sg is not sg or (not sg and t._e is not None):
-            return False
-        if not enter:
-            if (_aval(v) if vav is None else vav) != av:
-                return False
-            continue
-        # already the buffer's input j (they are distinct objects), or new to it: of the noted shape and dtype, where
-        # normal dispatch enters it (the next index)
-        if (vav is None and _aval(v) != av) or (vav is not None and vav != av) or not buf.enter_at(v, av, j):
-            return False
-    return True
-
-
 def _off_note(leaves: Sequence[Any]) -> None:
     """An op that does not match the note: the step leaves it, unless the op only traces (a JAX transform
     inside the step records nothing, so the step may still follow its note)."""
@@ -766,7 +704,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
             or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
         diverge()
         return None
-    # each input from where the note has it (as ``_inputs_match`` checks an op's, in one pass; they are Tensors): the
+    # each input from where the note has it (in one pass, as ``try_op`` checks an op's; they are Tensors): the
     # result of an event of the step, or an outside array of the noted shape and dtype (forward enters what it
     # uses), sending its gradient to the noted leaf
     for t, (kind, j, sg, n, av) in zip(inputs, ev.srcs):
