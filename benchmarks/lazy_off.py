@@ -15,7 +15,11 @@ takes about a second a step, each op compiling its kernels for each new shape). 
 step and the [1000, 1000] PyLayer step (XLA-bound: for settings that change the compiled code). Both workers run
 with the compilation cache off (``PYLAYER_JAX_CACHE_DIR=``), so that every compile is timed.
 
+``--paddle-python PATH`` makes side B real Paddle instead (the same rows, ``import paddle``, in that interpreter):
+the two libraries timed in turn on the same machine state, where ``bench.py``'s Paddle column is timed after ours.
+
     python benchmarks/lazy_off.py [--rounds 15] [--batch 100] [--only grl] [--against PYLAYER_JAX_LAZY=0]
+    python benchmarks/lazy_off.py --paddle-python /path/to/python --only GRL
 """
 
 from __future__ import annotations
@@ -88,10 +92,15 @@ def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], i
     return out
 
 
-def worker(big: bool) -> None:
-    """Answers ``row<TAB>n`` lines with the thread CPU and wall µs per step of ``n`` calls of that row."""
+def worker(big: bool, lib: str) -> None:
+    """Answers ``row<TAB>n`` lines with the thread CPU and wall µs per step of ``n`` calls of that row, ``lib`` (the
+    package, or ``paddle``) running them."""
     sys.path.insert(0, HERE)
-    import pylayer_jax as paddle  # noqa: I001  (first, as a script imports it)
+    import importlib
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    paddle = importlib.import_module(lib)  # (first, as a script imports it)
     from _workloads import batch_loop
 
     t0, w0 = time.process_time(), time.perf_counter()  # the loop whose batch size never repeats, first
@@ -117,9 +126,10 @@ def worker(big: bool) -> None:
                           "wall": (time.perf_counter() - w0) / steps * 1e6}), flush=True)
 
 
-def start(env: dict[str, str], big: bool) -> tuple[subprocess.Popen, dict]:
-    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"] + ["--big"] * big, env=env, text=True,
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def start(env: dict[str, str], big: bool, python: str = sys.executable, lib: str = "pylayer_jax",
+          ) -> tuple[subprocess.Popen, dict]:
+    p = subprocess.Popen([python, os.path.abspath(__file__), "--worker", "--lib", lib] + ["--big"] * big, env=env,
+                         text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     return p, json.loads(p.stdout.readline())
 
 
@@ -142,19 +152,24 @@ def main() -> None:
                     help="the setting of side B (side A: the environment as it is, without PYLAYER_JAX_LAZY)")
     ap.add_argument("--big", action="store_true", help="add the 1024x1024 MLP step and the [1000, 1000] PyLayer step")
     ap.add_argument("--shape-pairs", type=int, default=1, help="worker pairs started (rounds of the new-shape row)")
+    ap.add_argument("--paddle-python", default="", help="side B: real Paddle in this interpreter (not --against)")
+    ap.add_argument("--lib", default="pylayer_jax", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker(a.big)
+        worker(a.big, a.lib)
         return
-    var, _, value = a.against.partition("=")
+    if a.paddle_python:
+        a.against = "Paddle (" + a.paddle_python + ")"
+    var, _, value = a.against.partition("=") if not a.paddle_python else ("", "", "")
     env_a = {k: v for k, v in os.environ.items() if k != "PYLAYER_JAX_LAZY"}
     env_a["PYTHONPATH"] = SRC + os.pathsep + env_a.get("PYTHONPATH", "")
     env_a["PYLAYER_JAX_CACHE_DIR"] = ""  # (no compilation cache: the new-shape row would read what earlier runs wrote)
-    env_b = {**env_a, var: value}
+    env_b = {**env_a, var: value} if var else dict(env_a)
+    side_b = (a.paddle_python, "paddle") if a.paddle_python else (sys.executable, "pylayer_jax")
     res: dict[str, tuple[list[dict], list[dict]]] = {}
     for pair in range(max(a.shape_pairs, 1)):
         pa, ra = start(env_a, a.big)
-        pb, rb = start(env_b, a.big)
+        pb, rb = start(env_b, a.big, *side_b)
         for side, r in ((0, ra), (1, rb)):
             res.setdefault(NEW_SHAPES, ([], []))[side].append(r[NEW_SHAPES])
         try:
