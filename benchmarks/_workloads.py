@@ -52,6 +52,34 @@ def optimizers(paddle: Any) -> dict[str, Callable[[list[Any]], Any]]:
     }
 
 
+def cus_tanh_layer(paddle: Any, pylayer: type) -> type:
+    """The benchmarks' one custom PyLayer: tanh, its backward from the saved output (``dy * (1 - y**2)``)."""
+
+    class CusTanh(pylayer):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            y = paddle.tanh(x)
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, dy):  # noqa: ANN001, ANN205
+            (y,) = ctx.saved_tensor()
+            return dy * (1 - paddle.square(y))
+
+    return CusTanh
+
+
+def pylayer_step(layer: type, x: Any) -> Callable[[], Any]:
+    """The eager step of the ``pylayer step`` rows: ``layer.apply(x).mean().backward()``; returns ``x.grad``."""
+
+    def step() -> Any:
+        layer.apply(x).mean().backward()
+        return x.grad
+
+    return step
+
+
 def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float | Callable[[int], float]) -> Callable[[], Any]:
     """A gradient-reversal step: a PyLayer taking a float ``alpha`` (or ``alpha(step number)``: a schedule, as
     DANN's), then ``h ** 2`` in the loss."""

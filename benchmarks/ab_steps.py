@@ -31,7 +31,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))
 
 import numpy as np  # noqa: E402
-from _workloads import grl_step, mlp_step  # noqa: E402
+from _workloads import cus_tanh_layer, grl_step, mlp_step, pylayer_step  # noqa: E402
 
 
 def export(rev: str, where: str) -> None:
@@ -60,25 +60,10 @@ def workloads(paddle: Any) -> dict[str, Callable[[], Any]]:
     w2 = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
     out["GRL PyLayer step, alpha changing every step"] = grl_step(paddle, pylayer, x, w2, lambda i: 0.5 + 1e-6 * i)
 
-    class CusTanh(pylayer):
-        @staticmethod
-        def forward(ctx, v):  # noqa: ANN001, ANN205
-            y = paddle.tanh(v)
-            ctx.save_for_backward(y)
-            return y
-
-        @staticmethod
-        def backward(ctx, dy):  # noqa: ANN001, ANN205
-            (y,) = ctx.saved_tensor()
-            return dy * (1 - paddle.square(y))
+    cus_tanh = cus_tanh_layer(paddle, pylayer)
 
     xp = paddle.to_tensor(rng.random((2, 3), np.float32), stop_gradient=False)
-
-    def pstep() -> Any:
-        CusTanh.apply(xp).mean().backward()
-        return xp.grad
-
-    out["pylayer step [2, 3]"] = pstep
+    out["pylayer step [2, 3]"] = pylayer_step(cus_tanh, xp)
     params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
               for s in [(8, 8), (8,), (8, 8), (8,)]]
     out["mlp step 64x8"] = mlp_step(paddle, paddle.to_tensor(rng.random((64, 8), np.float32)), params)

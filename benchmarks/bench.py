@@ -26,11 +26,13 @@ import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
 from _workloads import (  # noqa: E402
     batch_loop,
+    cus_tanh_layer,
     grl_step,
     mlp_opt_step,
     mlp_step,
     mlp_train_step,
     optimizers,
+    pylayer_step,
     pylayer_train_step,
 )
 
@@ -62,17 +64,7 @@ def timed(fn: Callable[[], Any], big: bool = False) -> float:
     return per_call_us(fn, min_time=3.0 if big else 0.5, sync=_block)
 
 
-class CusTanh(PyLayer):
-    @staticmethod
-    def forward(ctx, x):
-        y = paddle.tanh(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        return dy * (1 - paddle.square(y))
+CusTanh = cus_tanh_layer(paddle, PyLayer)  # (the benchmarks' one custom PyLayer, from _workloads)
 
 
 @jax.custom_vjp
@@ -127,10 +119,7 @@ def ours() -> dict[str, tuple[float, float | None]]:
         x = paddle.to_tensor(x_np)
         x.stop_gradient = False
 
-        def pstep(x=x):
-            CusTanh.apply(x).mean().backward()
-            return x.grad
-
+        pstep = pylayer_step(CusTanh, x)
         jg = jax.jit(jax.grad(lambda v: jnp.mean(tanh_ref(v))))
         jx = jnp.asarray(x_np)
         res[f"pylayer step {list(shape)}"] = (timed(pstep, big=shape[0] > 999), timed(lambda jg=jg, jx=jx: jg(jx), big=shape[0] > 999))

@@ -43,7 +43,7 @@ NEW_SHAPES = "new batch size every step (1..60), per step"
 def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], int]]:
     """row -> (step function, steps it makes per call)."""
     import numpy as np
-    from _workloads import batch_loop, grl_step, mlp_step
+    from _workloads import batch_loop, cus_tanh_layer, grl_step, mlp_step, pylayer_step
 
     pylayer = paddle.autograd.PyLayer
     rng = np.random.default_rng(0)
@@ -58,37 +58,17 @@ def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], i
     out["GRL PyLayer step, alpha changing every step, 64x8"] = (
         grl_step(paddle, pylayer, x, w2, lambda i: 0.5 + 1e-6 * i), 1)
 
-    class CusTanh(pylayer):
-        @staticmethod
-        def forward(ctx, v):  # noqa: ANN001, ANN205
-            y = paddle.tanh(v)
-            ctx.save_for_backward(y)
-            return y
-
-        @staticmethod
-        def backward(ctx, dy):  # noqa: ANN001, ANN205
-            (y,) = ctx.saved_tensor()
-            return dy * (1 - paddle.square(y))
+    cus_tanh = cus_tanh_layer(paddle, pylayer)
 
     xp = paddle.to_tensor(rng.random((2, 3), np.float32), stop_gradient=False)
-
-    def pstep() -> Any:
-        CusTanh.apply(xp).mean().backward()
-        return xp.grad
-
-    out["pylayer step [2, 3]"] = (pstep, 1)
+    out["pylayer step [2, 3]"] = (pylayer_step(cus_tanh, xp), 1)
     out["epoch 10x64 + last batch 17, MLP 64x8"] = (batch_loop(paddle, [64] * 10 + [17]), 11)
     if big:  # XLA-bound rows (to compare settings that change the compiled code)
         params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
                   for s in [(1024, 1024), (1024,), (1024, 1024), (1024,)]]
         out["mlp step 1024x1024"] = (mlp_step(paddle, paddle.to_tensor(rng.random((1024, 1024), np.float32)), params), 1)
         xb = paddle.to_tensor(rng.random((1000, 1000), np.float32), stop_gradient=False)
-
-        def bstep() -> Any:
-            CusTanh.apply(xb).mean().backward()
-            return xb.grad
-
-        out["pylayer step [1000, 1000]"] = (bstep, 1)
+        out["pylayer step [1000, 1000]"] = (pylayer_step(cus_tanh, xb), 1)
     return out
 
 
