@@ -983,16 +983,7 @@ def try_backward(t: Any) -> bool:
                 raise
         finally:
             lock.release()
-        # (``_replayed``, written out: every replayed step)
-        step.live = False  # its nodes are freed now, as the normal backward frees them
-        _LIVE.pop(id(step), None)
-        if plan.unreached:
-            _build_unreached(step)
-        step.log = []
-        s.step = None
-        s.pos = BEGIN  # the next op begins a new step
-        STATS["steps"] += 1
-        return True
+        return _replayed(s, step)
     if buf.done or buf.size() != (b.n_calls, b.n_refs, b.n_ext):
         return False
     # PyLayers' backwards: each runs where the walk ran it, between the noted calls
