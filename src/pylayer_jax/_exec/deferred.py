@@ -105,12 +105,9 @@ try:  # no JAX transform is tracing (entering ensure_compile_time_eval always wo
         """``jax._src.core.trace_state_clean()``, without its two calls and two properties (every run asks)."""
         return _TRACE.value is _EVAL_TRACE and _AXES.value is _TOP_AXES
 
-    _FAST_CLEAN = _trace_state_clean() is _jax_trace_state_clean()  # (else JAX changed how it is told)
-    if not _FAST_CLEAN:  # pragma: no cover
+    if _trace_state_clean() is not _jax_trace_state_clean():  # pragma: no cover - JAX changed how it is told
         _trace_state_clean = _jax_trace_state_clean
 except ImportError:  # pragma: no cover - other JAX versions
-    _FAST_CLEAN = False
-    _TRACE = _AXES = _EVAL_TRACE = _TOP_AXES = None
     try:
         from jax._src.core import trace_state_clean as _trace_state_clean
     except ImportError:  # always run outside any trace
@@ -387,16 +384,13 @@ class _Buffer:
             if d.get("buf") is self:
                 d["buf"] = None  # the next recorded call starts a new buffer
             if self.calls:
-                if _TRACE.value is _EVAL_TRACE and _AXES.value is _TOP_AXES if _FAST_CLEAN else _trace_state_clean():
+                if _trace_state_clean():
                     self._run(compile_ok)
                 else:  # a read while jax.jit traces a function closing over the Tensor: run concretely
                     with jax.ensure_compile_time_eval():
                         self._run(compile_ok)
-            checks = self.checks
-            # (``_drop``, written out: every run)
-            self.calls = self.ext = self.ext_avals = self.refs = self.checks = []
-            self.ext_ids = {}
-            self.fallback = None
+            checks = self.checks  # (``_drop`` gives the buffer an empty list)
+            self._drop()
             if checks:
                 for result, fail in checks:  # an input's values broke an op's rule: raised now, once
                     fail(jax.tree_util.tree_map(concrete, result))
@@ -533,7 +527,7 @@ class _Numbers:
         self.need = max(1, int(cost / (FOLD_SAVING_S * len(at) * FOLD_CHECK)))  # checks in a row with the same
         self.seen: tuple | None = None  # (index, number) of the numbers at the last check
         self.same = 0  # checks in a row where some of them were the same as at the check before
-        self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in
+        self.fixed: tuple[tuple[int, Any], ...] = ()  # (index, number) compiled in; before, the candidates
         self.rest: tuple[int, ...] = at  # the numbers the folded program takes as inputs
         self.folded: Any = None
         self.misses = 0
@@ -1036,18 +1030,11 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                 _PROGRAMS.put(key, prog)
             else:
                 prog = _PROGRAMS.kernel(key, lambda: _jit(calls, live))
-                if prog._cache_size() == 0:  # compiled now: what it cost tells when compiling it again pays
-                    t0 = time.perf_counter()
-                    outs = prog(*ext)
-                    _COMPILE_S[key] = time.perf_counter() - t0
-                    if len(_COMPILE_S) > MAX_COMPILE_S:
-                        _COMPILE_S.pop(next(iter(_COMPILE_S)), None)
-                    _SEEN.pop(key, None)
-                    STATS["programs"] += 1
-                    return outs
             _SEEN.pop(key, None)
             if small and _SMALL_OK[0] is None:  # the first program with _SMALL_OPTIONS: XLA may not know one
                 return _first_small(key, prog, ext)
+            if type(prog) is _JIT and prog._cache_size() == 0:  # compiled now, with XLA's defaults
+                return _first_timed(key, prog, ext)
         else:
             _SEEN.put(key, seen)
             return _run_calls(calls, live, ext)
@@ -1123,6 +1110,18 @@ def small_values(avals: Sequence[Any]) -> bool:
 def small_options() -> dict[str, Any] | None:
     """``_SMALL_OPTIONS`` once XLA has taken them (a program of a small step compiled), else None."""
     return _SMALL_OPTIONS if _SMALL_OK[0] is True else None
+
+
+def _first_timed(key: tuple, prog: Any, ext: Sequence[Any]) -> list[Any]:
+    """The first run of a step's program compiled with XLA's defaults, its time (the compile, mostly) kept in
+    ``_COMPILE_S``: what compiling the step again costs, which a replayed step's ``_Numbers`` weighs."""
+    t0 = time.perf_counter()
+    outs = prog(*ext)
+    _COMPILE_S[key] = time.perf_counter() - t0
+    if len(_COMPILE_S) > MAX_COMPILE_S:
+        _COMPILE_S.pop(next(iter(_COMPILE_S)), None)
+    STATS["programs"] += 1
+    return outs
 
 
 def _first_small(key: tuple, prog: Any, ext: Sequence[Any]) -> list[Any]:
