@@ -175,6 +175,12 @@ SAMPLES.update(
             Sample((pos(3), 3), ref=np.power),
             Sample((randint(3), 2), ref=np.power),
         ],
+        "pow_number": [
+            Sample((rand(2, 3), 2), ref=np.power),
+            Sample((pos(2, 3), 0.5), ref=np.power),
+            Sample((pos(3), -1.5), ref=np.power),
+            Sample((rand(3), 0), ref=np.power),
+        ],
         "increment": [Sample((rand(3),), ref=lambda x: x + 1), Sample((rand(1), 2.5), ref=lambda x, v: x + v)],
         "add_n": [Sample(([rand(2, 3), rand(2, 3), rand(2, 3)],), ref=lambda xs: sum(xs))],
         "multiplex": [

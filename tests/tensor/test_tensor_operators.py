@@ -196,3 +196,42 @@ def test_negating_by_scale_keeps_signed_zeros_and_specials() -> None:
         assert np.array_equal(np.signbit(got), np.signbit(want))
     got = (P.to_tensor(x0) * -1).numpy()
     np.testing.assert_array_equal(np.signbit(got), np.signbit(x0 * np.float32(-1) + np.float32(0.0)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_number_exponent_is_compiled_in(dtype: str) -> None:
+    """``x ** 2`` with a Python number is jax's ``x ** 2`` (one ``integer_pow``, no general ``pow`` of an exponent
+    passed as an input): the same values and jax.grad's gradient, by the operator, ``Tensor.pow`` and
+    ``paddle.pow``; a float exponent likewise."""
+    import jax
+    import jax.numpy as jnp
+
+    from pylayer_jax._ops.table import TABLE
+
+    x0 = np.array([0.0, -0.0, 1.5, -2.0, 0.25], dtype)
+    jaxpr = jax.make_jaxpr(lambda x: TABLE["pow_number"].fn(x, 2))(jnp.asarray(x0))
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ["integer_pow"]
+    node = (P.to_tensor(x0, stop_gradient=False) ** 2)._edge[0]  # the eager op: the exponent in its kernel key
+    assert node.op is TABLE["pow_number"] and node.key[1] == (2,)
+    for power in (lambda t: t ** 2, lambda t: t.pow(2), lambda t: P.pow(t, 2, name="sq"), lambda t: t ** 3.0,
+                  lambda t: P.pow(t, -1)):
+        x = P.to_tensor(x0, stop_gradient=False)
+        y = power(x)
+        y.sum().backward()
+        ref, vjp = jax.vjp(lambda v: power(Tensor(v))._value, jnp.asarray(x0))
+        assert y.dtype.name == dtype
+        np.testing.assert_array_equal(y.numpy(), np.asarray(ref))
+        np.testing.assert_array_equal(x.grad.numpy(), np.asarray(vjp(jnp.ones_like(ref))[0]))
+    np.testing.assert_array_equal((P.to_tensor(x0) ** 2).numpy(), x0 * x0)
+
+
+def test_exponents_not_compiled_in_keep_pows_rules() -> None:
+    """An integer base keeps its dtype and its negative-power error; a NaN exponent gives NaN (it is not compiled
+    in: no kernel key would find it again); a Tensor exponent is the general power."""
+    i = P.to_tensor([7, -7, 3])
+    assert (i ** 2).dtype.name == "int64" and (i ** 2).tolist() == [49, 49, 9]
+    with pytest.raises(ValueError, match="negative integer power"):
+        i ** -1
+    assert np.isnan((P.to_tensor([2.0, 3.0]) ** float("nan")).numpy()).all()
+    x = P.to_tensor([2.0, 3.0])
+    np.testing.assert_allclose((x ** P.to_tensor([3.0, 0.5])).numpy(), [8.0, np.sqrt(3.0)], rtol=1e-6)

@@ -10,6 +10,7 @@ from .._ops import slices_scatters as _coverage_shape
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
+from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
 
 # table ops that are Paddle functions without being Tensor methods
@@ -35,6 +36,7 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
+pow = _pow  # noqa: A001  (a Python number exponent is compiled in: ``pow_number``)
 
 
 # activations ``scale(..., act=...)`` applies after scaling: Paddle runs the op of that name with its defaults

@@ -339,6 +339,32 @@ _OPERATORS = {
 for _dunder, (_name, _refl) in _OPERATORS.items():
     if _name in TABLE:
         setattr(Tensor, _dunder, _binary(_name, _refl))
+_POW, _POW_NUMBER = TABLE["pow"], TABLE["pow_number"]
+_pow_operator = Tensor.__pow__
+
+
+def _number_exponent(x: Tensor, y: Any) -> bool:
+    """A Python number raising a floating Tensor is compiled into the kernel (``pow_number``), as Paddle takes it
+    as an attribute; not a NaN (no kernel key would find it again) or an int beyond 32 bits."""
+    t = type(y)
+    return ((t is int and -(2**31) <= y < 2**31) or (t is float and y == y)) and x._v.dtype in _FLOATING
+
+
+def _pow(self: Tensor, o: Any) -> Any:
+    if _number_exponent(self, o):
+        return apply_op(_POW_NUMBER, (self, o))
+    return _pow_operator(self, o)
+
+
+def pow(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
+    if not args and (not kwargs or list(kwargs) == ["name"]) and isinstance(x, Tensor) and _number_exponent(x, y):
+        return apply_op(_POW_NUMBER, (x, y))
+    return apply_op(_POW, (x, y, *args), kwargs)
+
+
+pow.__doc__, pow.__signature__ = _POW.doc, _POW.signature  # type: ignore[attr-defined]
+Tensor.__pow__ = _pow  # type: ignore[attr-defined]
+Tensor.pow = pow  # type: ignore[attr-defined]
 for _dunder, _name in {"__invert__": "bitwise_not", "__abs__": "abs"}.items():
     if _name in TABLE:
         setattr(Tensor, _dunder, _method(TABLE[_name]))
