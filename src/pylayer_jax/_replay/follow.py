@@ -236,7 +236,7 @@ class Callout:
     """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
 
     __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending", "reached", "rest",
-                 "inner")
+                 "inner", "at", "end")
 
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
                  grads: tuple, freed: tuple, pending: tuple, reached: tuple, rest: tuple) -> None:
@@ -253,6 +253,10 @@ class Callout:
         self.reached = reached
         self.rest = rest
         self.inner: tuple | None = None  # the backward's calls as ``Inner`` events (see ``LayerEvent.inner``)
+        # the buffer's size (calls, results, inputs) before the calls that precede it, and when it returned (set by
+        # ``Backward``, which knows those calls)
+        self.at: tuple = ()
+        self.end: tuple = ()
 
 
 class Inner:
@@ -295,6 +299,11 @@ class Backward:
         # None (none or zeroed), a slot of the buffer, or (buffer input index or None if not read, aval) for an array
         self.leaves = leaves
         self.n_ext_after = n_ext_after
+        nc, nr = n_calls, n_refs
+        for co, (seg, n) in zip(callouts, segs):  # each callout's sizes, from the noted counts
+            co.at = (nc, nr, co.n_ext)
+            nc, nr = nc + len(seg) + len(co.calls), nr + n + co.n_new
+            co.end = (nc, nr, co.n_ext + len(co.ext_avals))
 
 
 class Plan:
@@ -984,48 +993,9 @@ def try_backward(t: Any) -> bool:
         finally:
             lock.release()
         return _replayed(s, step)
-    if buf.done or buf.size() != (b.n_calls, b.n_refs, b.n_ext):
-        return False
-    # PyLayers' backwards: each runs where the walk ran it, between the noted calls
-    r = _callouts(step, b, buf, accs, gs)
-    if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
-        return r
-    state, written, made = r
-    lock = buf.lock
-    lock.acquire()
-    at = buf.size()
-    memo = None
-    ok = whole = False
-    try:
-        # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards, the
-        # leaves' gradients still go in as noted
-        ok = not buf.done and step.live and at[2] == tail
-        for v, _ in new:
-            if buf.input_index(v) is not None:
-                ok = False
-        if ok:
-            for v, aval in new:
-                buf.enter(v, aval)
-            buf.extend_calls(*b.segs[-1])
-            memo = buf.use_programs(plan.programs)
-            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
-                if slot >= 0 and not written[i]:
-                    acc.grad = _made(made, buf, slot, aval)
-        whole = True
-    except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
-        if not whole and ok:
-            _undo(buf, at, accs, gs)
-            buf.use_programs(memo)
-        raise
-    finally:
-        lock.release()
-    if not ok:
-        return _rest(step, state, accs)
-    for co in b.callouts:
-        node = step.log[co.k][2]
-        node.release()
-        step.nodes[co.k] = node
-    return _replayed(s, step)
+    # PyLayers' backwards: each runs where the walk ran it, between the noted calls; then the last calls and the
+    # leaves' gradients
+    return _callouts(s, step, b, buf, accs, gs, new)
 
 
 def _replayed(s: _State, step: Step) -> bool:
@@ -1041,20 +1011,19 @@ def _replayed(s: _State, step: Step) -> bool:
     return True
 
 
-def _callouts(step: Step, b: Backward, buf: Any, accs: list,
-              gs: list) -> tuple | bool:
-    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls.
+def _callouts(s: _State, step: Step, b: Backward, buf: Any, accs: list, gs: list, new: list) -> bool:
+    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls, then its last calls (the
+    buffer inputs ``new`` entered first) and the leaves' gradients, as ``try_backward`` does without PyLayers.
 
     Before each, the state is what the normal walk has made of it by then: the leaves it has stored hold
-    their gradients (user code may read or change them), the nodes it has run count as freed. Returns (the
-    last callout's state, which leaves hold their gradients, the Pendings made per slot), or, when the step
-    leaves its note on the way, what ``_rest`` returns: True once it has walked on from there, False if the
-    backward is to be walked from its root.
+    their gradients (user code may read or change them), the nodes it has run count as freed. Returns True (the
+    step replayed; or it left its note on the way and walked on from there, ``_rest``), or False: nothing was done
+    (the backward is to be walked from its root).
     """
-    s = _tls.s
     log = step.log
+    leaves = b.leaves
     written = [False] * len(accs)
-    made: dict[int, Any] = {}  # one Pending per buffer slot
+    made: dict[int, Any] = {}  # one Pending per buffer slot (``_made``)
     state = None  # (callout, Pendings made, what the PyLayer's backward returned)
     lock = buf.lock
     for co, (calls, n_new) in zip(b.callouts, b.segs):
@@ -1062,12 +1031,13 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         ok = whole = False
         try:
             at = buf.size()
-            ok = not buf.done and step.live and at[2] == co.n_ext
+            # the buffer as the noted walk had it here (else another thread ran it or built the step's tape)
+            ok = at == co.at and not buf.done and step.live
             if ok:
                 buf.extend_calls(calls, n_new)
                 for i in co.reached:
                     if not written[i]:
-                        accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
+                        accs[i].grad = _made(made, buf, leaves[i][1], leaves[i][2])
                         written[i] = True
                 step.freed = co.freed
                 for _, _, _, slot, aval in co.pending:  # kept alive: a walk may have to go on from them
@@ -1077,7 +1047,10 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     if slot < 0:  # an output no op used: no gradient, as the walk gave it
                         cts.append(None)
                         continue
-                    cts.append(_made(made, buf, slot, aval))
+                    p = made.get(slot)  # (``_made``, written out)
+                    if p is None:
+                        p = made[slot] = buf.pending(slot, aval)
+                    cts.append(p)
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
             if not whole and ok:
@@ -1089,8 +1062,9 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             return _rest(step, state, accs)
         node = log[co.k][2]
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended: its ops record calls, not events
-        if co.inner is not None:
-            s.inner, s.inner_i, s.inner_buf = co.inner, 0, buf
+        inner = co.inner
+        if inner is not None:
+            s.inner, s.inner_i, s.inner_buf = inner, 0, buf
         try:  # (its backward itself: the callout events concern a backward being noted, and its node is live)
             grads = node._backward(cts, None)
         except BaseException:
@@ -1099,7 +1073,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
         state = (co, made, grads)
-        inner = co.inner  # each of its ops was the next noted one (see ``_forward_recorded``)
+        # each of its ops was the next noted one (see ``_forward_recorded``)
         replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
         if s.step is not None or s.rec is not None:  # (``_resume``, written out: every callout) user code nested a step
             _resume(step)
@@ -1109,11 +1083,11 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         # what the PyLayer's backward recorded and returned is the noted, and the leaves the walk has yet to reach
         # have the gradients and no hooks they had (user code ran); a buffer not done is still this thread's
         # current one: a new one is made only after a run
-        c0 = at[0] + len(calls)
-        if (buf.done or not step.live or len(buf.refs) != at[1] + n_new + co.n_new
-                or len(buf.calls) != c0 + len(co.calls) or len(grads) != len(co.grads)
-                or (len(buf.ext) != co.n_ext + len(co.ext_avals) if replayed
-                    else not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals))):
+        end = co.end
+        if (buf.done or not step.live or len(grads) != len(co.grads)
+                or (buf.size() != end if replayed
+                    else len(buf.refs) != end[1] or len(buf.calls) != end[0]
+                    or not buf.same_since(end[0] - len(co.calls), co.n_ext, co.calls, co.ext_avals))):
             return _rest(step, state, accs)
         for g, j in zip(grads, co.grads):  # each gradient in its noted slot, or None where the note has none
             if j < 0:
@@ -1121,10 +1095,44 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     return _rest(step, state, accs)
             elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
                 return _rest(step, state, accs)
-        for acc, g, w, (_, slot, _) in zip(accs, gs, written, b.leaves):
+        for acc, g, w, (_, slot, _) in zip(accs, gs, written, leaves):
             if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
                 return _rest(step, state, accs)
-    return state, written, made
+    # the calls after the last PyLayer's backward, and the leaves' gradients
+    lock.acquire()
+    at = buf.size()
+    memo = None
+    ok = whole = False
+    try:
+        # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards, the
+        # leaves' gradients still go in as noted
+        ok = not buf.done and step.live and at[2] == b.ext_tail
+        for v, _ in new:
+            if buf.input_index(v) is not None:
+                ok = False
+        if ok:
+            for v, aval in new:
+                buf.enter(v, aval)
+            buf.extend_calls(*b.segs[-1])
+            memo = buf.use_programs(step.plan.programs)
+            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, leaves)):
+                if slot >= 0 and not written[i]:
+                    acc.grad = _made(made, buf, slot, aval)
+        whole = True
+    except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+        if not whole and ok:
+            _undo(buf, at, accs, gs)
+            buf.use_programs(memo)
+        raise
+    finally:
+        lock.release()
+    if not ok:
+        return _rest(step, state, accs)
+    for co in b.callouts:
+        node = log[co.k][2]
+        node.release()
+        step.nodes[co.k] = node
+    return _replayed(s, step)
 
 
 def _build_unreached(step: Step) -> None:
