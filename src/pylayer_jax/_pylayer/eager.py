@@ -440,38 +440,55 @@ class PyLayerNode(Node):
 
     def _backward(self, cts: list[Any], diff: Any) -> list[Any]:
         cls, ctx = self.cls, self.ctx
-        if cls.backward is PyLayer.backward:
+        bwd = cls.backward
+        if bwd is PyLayer.backward:
             raise NotImplementedError(
                 f"You must implement the backward function for PyLayer: {cls.__name__} has no backward "
                 "staticmethod, and a gradient is needed through it."
             )
-        once = getattr(cls.backward, "_once_differentiable", False)
-        grads = []
+        once = diff is not None and getattr(bwd, "_once_differentiable", False)  # (without diff: grad mode off)
         non_diff = self.non_diff
         cast = ctx._grad_in_dtype_consistent  # False: a gradient in another dtype arrives as it is
-        for j, c in enumerate(cts):
-            shape, dtype = self.out_avals[j]
-            if c is None or (non_diff and j in non_diff):
-                grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+        if len(cts) == 1 and not non_diff:  # the common case: one output Tensor
+            c = cts[0]
+            dtype = self.out_avals[0][1]
+            if type(c) is lazy.Pending:
+                args = [Tensor(c if c.dtype == dtype or not cast else c.get().astype(dtype))]
+            elif c is None:
+                args = [Tensor(_zeros(*self.out_avals[0])) if ctx._materialize else None]
             elif type(c) is Tensor:
-                grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
+                args = [c if c._v.dtype == dtype or not cast else c.astype(dtype)]
             else:
-                grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
-        args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
-        prev = modes.grad_enabled
+                args = [Tensor(c if c.dtype == dtype or not cast else c.astype(dtype))]
+            if self.out_slots is not None:
+                args = backward_args(self.out_slots, args)
+        else:
+            grads = []
+            for j, c in enumerate(cts):
+                shape, dtype = self.out_avals[j]
+                if c is None or (non_diff and j in non_diff):
+                    grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+                elif type(c) is Tensor:
+                    grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
+                else:
+                    grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
+            args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
+        m = modes
+        prev = m.grad_enabled
         try:  # (set and restored inside the try, on both paths: an interrupt anywhere leaves the mode as it was)
-            modes.grad_enabled = diff is not None and not once
-            result = cls.backward(ctx, *args)
-            modes.grad_enabled = prev
+            m.grad_enabled = diff is not None and not once
+            result = bwd(ctx, *args)
+            m.grad_enabled = prev
         except Exception as e:
             e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
             raise
         finally:
-            modes.grad_enabled = prev
-        if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
+            m.grad_enabled = prev
+        in_avals = self.in_avals
+        if type(result) is Tensor and len(in_avals) == 1 and self.slots is None and in_avals[0] is not None:
             if diff is None:  # the common case: a deferred result of the input's aval
                 v = result._v
-                aval = self.in_avals[0]
+                aval = in_avals[0]
                 if type(v) is lazy.Pending and v.shape == aval[0] and v.dtype == aval[1]:
                     return [v]
             values = [result]

@@ -283,7 +283,7 @@ class Backward:
     """A noted ``backward()``: its root, the buffer's size then, its calls and the leaves it wrote."""
 
     __slots__ = ("root", "n_calls", "n_ext", "n_refs", "calls", "n_new", "leaves", "n_ext_after", "segs",
-                 "callouts", "ext_tail")
+                 "callouts", "ext_tail", "tail_at")
 
     def __init__(self, root: int, n_calls: int, n_ext: int, n_refs: int, calls: tuple, n_new: int,
                  leaves: tuple, n_ext_after: int, segs: tuple, callouts: tuple, ext_tail: int) -> None:
@@ -300,10 +300,18 @@ class Backward:
         self.leaves = leaves
         self.n_ext_after = n_ext_after
         nc, nr = n_calls, n_refs
+        made = set()  # the slots the callouts make Pendings for
         for co, (seg, n) in zip(callouts, segs):  # each callout's sizes, from the noted counts
             co.at = (nc, nr, co.n_ext)
             nc, nr = nc + len(seg) + len(co.calls), nr + n + co.n_new
             co.end = (nc, nr, co.n_ext + len(co.ext_avals))
+            made.update([w[3] for w in co.pending], [c[0] for c in co.cts], [leaves[i][1] for i in co.reached])
+        # the buffer's size before the calls after the last callout, when the leaves' gradients they make are all
+        # new Pendings (``extend_replayed`` makes them: no callout reached a leaf or made a Pending of the slot);
+        # else None
+        self.tail_at = None
+        if callouts and all(leaf[1] < 0 or leaf[1] not in made for leaf in leaves):
+            self.tail_at = (nc, nr, ext_tail)
 
 
 class Plan:
@@ -1099,35 +1107,55 @@ def _callouts(s: _State, step: Step, b: Backward, buf: Any, accs: list, gs: list
             if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
                 return _rest(step, state, accs)
     # the calls after the last PyLayer's backward, and the leaves' gradients
-    lock.acquire()
-    at = buf.size()
-    memo = None
-    ok = whole = False
-    try:
-        # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards, the
-        # leaves' gradients still go in as noted
-        ok = not buf.done and step.live and at[2] == b.ext_tail
-        for v, _ in new:
-            if buf.input_index(v) is not None:
-                ok = False
-        if ok:
-            for v, aval in new:
-                buf.enter(v, aval)
-            buf.extend_calls(*b.segs[-1])
-            memo = buf.use_programs(step.plan.programs)
-            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, leaves)):
-                if slot >= 0 and not written[i]:
-                    acc.grad = _made(made, buf, slot, aval)
-        whole = True
-    except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
-        if not whole and ok:
-            _undo(buf, at, accs, gs)
-            buf.use_programs(memo)
-        raise
-    finally:
-        lock.release()
-    if not ok:
-        return _rest(step, state, accs)
+    at = b.tail_at
+    if at is not None:  # the leaves' gradients all new Pendings: one buffer call, as without PyLayers
+        lock.acquire()
+        try:
+            # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
+            ps = buf.extend_replayed(at, new, *b.segs[-1], step.plan.programs, leaves) if step.live else None
+            if ps is not None:
+                try:
+                    for acc, p in zip(accs, ps):
+                        if p is not None:
+                            acc.grad = p
+                except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+                    buf.take_back(at)
+                    _undo(buf, at, accs, gs)
+                    raise
+        finally:
+            lock.release()
+        if ps is None:
+            return _rest(step, state, accs)
+    else:
+        lock.acquire()
+        at = buf.size()
+        memo = None
+        ok = whole = False
+        try:
+            # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards,
+            # the leaves' gradients still go in as noted
+            ok = not buf.done and step.live and at[2] == b.ext_tail
+            for v, _ in new:
+                if buf.input_index(v) is not None:
+                    ok = False
+            if ok:
+                for v, aval in new:
+                    buf.enter(v, aval)
+                buf.extend_calls(*b.segs[-1])
+                memo = buf.use_programs(step.plan.programs)
+                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, leaves)):
+                    if slot >= 0 and not written[i]:
+                        acc.grad = _made(made, buf, slot, aval)
+            whole = True
+        except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+            if not whole and ok:
+                _undo(buf, at, accs, gs)
+                buf.use_programs(memo)
+            raise
+        finally:
+            lock.release()
+        if not ok:
+            return _rest(step, state, accs)
     for co in b.callouts:
         node = log[co.k][2]
         node.release()
