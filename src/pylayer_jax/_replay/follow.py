@@ -203,7 +203,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through")
+                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through", "at", "end")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -216,6 +216,9 @@ class LayerEvent:
         self.ext_avals = ext_avals
         self.n_new = n_new
         self.n_calls, self.n_ext, self.slot = start  # the buffer's size before forward
+        # the buffer's size (calls, results, inputs: ``size()``) before forward, and after it
+        self.at = (self.n_calls, self.slot, self.n_ext)
+        self.end = (self.n_calls + len(calls), self.slot + n_new, self.n_ext + len(ext_avals))
         self.out_slot = out_slot  # its output's slot and aval; with several outputs (``out_tree``), tuples of them
         self.aval = aval
         self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
@@ -717,8 +720,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     buf = step.buf
     m = modes
     if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
-            or m.static_program is not None or buf.done or len(buf.refs) != ev.slot or len(buf.calls) != ev.n_calls
-            or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
+            or m.static_program is not None or buf.done or buf.size() != ev.at or len(inputs) != ev.n_in):
         diverge()
         return None
     # each input from where the note has it (in one pass, as ``try_op`` checks an op's; they are Tensors): the
@@ -762,12 +764,13 @@ def _forward_recorded(step: Step, buf: Any, ev: LayerEvent, replayed: bool) -> b
     apply's forward recorded there the noted calls and new slots, and nothing else. ``replayed``: each of forward's
     ops was the next of the noted ones (``try_inner`` appended its call, and entered its new inputs with their
     noted signatures, where the note has them): then only the counts are compared."""
-    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf
-            and len(buf.refs) == ev.slot + ev.n_new and len(buf.calls) == ev.n_calls + len(ev.calls)):
+    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf):
         return False
     if replayed:
-        return len(buf.ext) == ev.n_ext + len(ev.ext_avals)
-    return buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
+        return buf.size() == ev.end
+    end = ev.end
+    return (len(buf.refs) == end[1] and len(buf.calls) == end[0]
+            and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
 
 
 def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
@@ -797,7 +800,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             lock = buf.lock
             lock.acquire()
             try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
-                if _forward_recorded(step, buf, ev, replayed):
+                if (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf and buf.size() == ev.end
+                        if replayed else _forward_recorded(step, buf, ev, False)):  # (the first, written out)
                     for t in inputs:  # (``_none_is(out, inputs)``, written out) not an input returned
                         if t is out:
                             break
