@@ -679,8 +679,10 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
                         if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
                             break
                         v = v.array
-                    elif _aval(v) != av:
-                        break
+                    else:
+                        c = _AVALS.get(id(v))  # (``_aval``, written out: a repeated input)
+                        if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                            break
                 ins.append((v, av, j))
             else:
                 p = Pending(ev.aval, buf, ev.slot)
@@ -705,9 +707,9 @@ def _off_note(leaves: Sequence[Any]) -> None:
 
 def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     """Before the forward of a ``PyLayer.apply`` (its Tensors ``inputs``, a gradient needed) in a step that may
-    follow its note (``s``: this thread's state): the tokens ``((step, k, s), None)`` if the apply matches the note's
-    next event (forward then runs with the step suspended, so its ops record calls and are not events), else None
-    (the step left its note)."""
+    follow its note (``s``: this thread's state): the tokens ``((step, k, s, ev), None)`` if the apply matches the
+    note's next event ``ev`` (forward then runs with the step suspended, so its ops record calls and are not
+    events), else None (the step left its note)."""
     step = s.step or _begin()
     if step is None:
         return None
@@ -754,7 +756,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         if ev.inner is not None:
             s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
-        return ((step, k, s), None)
+        return ((step, k, s, ev), None)
     diverge()
     return None
 
@@ -778,8 +780,7 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
-    step, k, s = token  # (``s``: this thread's state, as ``layer_begin`` found it)
-    ev = step.events[k]
+    step, k, s, ev = token  # (``s``: this thread's state, as ``layer_begin`` found it; ``ev``: the apply's event)
     inner = ev.inner  # each of forward's ops was the next noted one (none left the following)
     replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
     nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
