@@ -648,7 +648,7 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     m = modes
     if (ev.op is not op or len(leaves) != ev.n_in or m.grad_enabled or m.saved_hooks or m.static_program is not None
             or m.capture is not None
-            or ((ev.plain is None or ev.plain != _dtypes._default.name) if key is None
+            or (ev.plain != _dtypes._default.name if key is None  # (``plain`` None: not a plain call)
                 else not _same_key(ev.key, key))):
         s.inner = None
         return None
