@@ -337,7 +337,7 @@ class _Buffer:
         """A Pending for the result in ``slot``, which the run then computes (one per slot: a second Pending
         would take the first one's place)."""
         p = Pending(aval, self, slot)
-        self.refs[slot] = weakref.ref(p)
+        self.refs[slot] = _wref(p)
         return p
 
     def result_held(self, slot: int) -> bool:

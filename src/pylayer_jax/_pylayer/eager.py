@@ -141,18 +141,18 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
             nig.append(any(needs[pos : pos + s.n]))
             pos += s.n
         ctx.needs_input_grad = tuple(nig)
-    record = follow = noting = None
     # an apply event (a repeated step may replay this apply, or note it): its Tensors in slot order, each its own
     # slot or nested in a list, tuple or dict (other arguments, such as a float, are not compared: forward and
     # backward run for real, and their recorded calls must match the note; the node takes this call's slots, so
     # backward's results are checked against them as always)
     if True in needs:
-        record = True
         follow, noting = _ev.EVENTS.apply_begin(cls, flat)
-    # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
-    # has none yet: they stand for nodes not built)
-    if follow is None:
-        edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+        # where each input's gradient goes, taken before forward may rewire an input in place (a followed apply
+        # has none yet: they stand for nodes not built)
+        if follow is None:
+            edges = [t.grad_edge() if need else None for t, need in zip(flat, needs)]
+    else:
+        follow = noting = None
 
     stack = m.pylayer_forward_ctx  # (the thread's own list, never rebound)
     depth = len(stack)
@@ -172,7 +172,12 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
 
     saved = ctx._saved
     if follow is not None:
-        if type(out) is Tensor:  # the common case: one output, saved Tensors without hooks
+        if type(out) is Tensor and saved is None and out._sg and not (ctx._non_diff or ctx._not_inplace):
+            # the common case: one fresh output, nothing saved or marked
+            node = PyLayerNode.followed(cls, ctx, needs, flat, out, slots)
+            if _ev.EVENTS.apply_end(follow, True, flat, out, node):
+                return out
+        elif type(out) is Tensor:  # one output, saved Tensors without hooks
             ok = saved is None or _plain(saved)
             res = out
             form = 0
@@ -212,7 +217,7 @@ def _eager_apply(cls: type, args: Sequence[Any], kwargs: dict[str, Any], slots: 
         out_slots, out_flat, how = None, [out], None
     else:
         out_slots, out_flat, how = output_slots(out, _layer(cls))
-    if not record:
+    if True not in needs:  # nothing to record
         if saved:
             _link_saved(saved, (), ())
         return out
@@ -404,25 +409,25 @@ class PyLayerNode(Node):
         without its generality (its edges stand for nodes not built yet; nothing marks an output non-differentiable).
         Every slot of ``Node`` and of this class is set here as there."""
         node = _new_node(PyLayerNode)
-        in_avals = []
-        for t, need in zip(flat, needs):  # (a loop: a comprehension costs a frame)
-            if need:
-                v = t._v
-                in_avals.append((v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v))
-            else:
-                in_avals.append(None)
-        node.in_avals = in_avals
-        node.next_edges = [None] * len(flat)
+        if len(flat) == 1:  # the common case: one input Tensor (it needs a gradient: the apply records)
+            v = flat[0]._v
+            node.in_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
+            node.next_edges = [None]
+        else:
+            in_avals = []
+            for t, need in zip(flat, needs):  # (a loop: a comprehension costs a frame)
+                if need:
+                    v = t._v
+                    in_avals.append((v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v))
+                else:
+                    in_avals.append(None)
+            node.in_avals = in_avals
+            node.next_edges = [None] * len(flat)
         v = out._v
         node.out_avals = [(v.shape, v.dtype) if type(v) is lazy.Pending else _aval_of(v)]
-        node.pre_hooks = None
+        node.pre_hooks = node.out_slots = None
         node.released = False
-        node.cls = cls
-        node.ctx = ctx
-        node.slots = slots
-        node.needs = needs
-        node.out_slots = None
-        node.non_diff = _NO_OUTPUTS
+        node.cls, node.ctx, node.slots, node.needs, node.non_diff = cls, ctx, slots, needs, _NO_OUTPUTS
         return node
 
     @property
@@ -440,38 +445,55 @@ class PyLayerNode(Node):
 
     def _backward(self, cts: list[Any], diff: Any) -> list[Any]:
         cls, ctx = self.cls, self.ctx
-        if cls.backward is PyLayer.backward:
+        bwd = cls.backward
+        if bwd is PyLayer.backward:
             raise NotImplementedError(
                 f"You must implement the backward function for PyLayer: {cls.__name__} has no backward "
                 "staticmethod, and a gradient is needed through it."
             )
-        once = getattr(cls.backward, "_once_differentiable", False)
-        grads = []
+        once = diff is not None and getattr(bwd, "_once_differentiable", False)  # (without diff: grad mode off)
         non_diff = self.non_diff
         cast = ctx._grad_in_dtype_consistent  # False: a gradient in another dtype arrives as it is
-        for j, c in enumerate(cts):
-            shape, dtype = self.out_avals[j]
-            if c is None or (non_diff and j in non_diff):
-                grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+        if len(cts) == 1 and not non_diff:  # the common case: one output Tensor
+            c = cts[0]
+            dtype = self.out_avals[0][1]
+            if type(c) is lazy.Pending:
+                args = [Tensor(c if c.dtype == dtype or not cast else c.get().astype(dtype))]
+            elif c is None:
+                args = [Tensor(_zeros(*self.out_avals[0])) if ctx._materialize else None]
             elif type(c) is Tensor:
-                grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
+                args = [c if c._v.dtype == dtype or not cast else c.astype(dtype)]
             else:
-                grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
-        args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
-        prev = modes.grad_enabled
+                args = [Tensor(c if c.dtype == dtype or not cast else c.astype(dtype))]
+            if self.out_slots is not None:
+                args = backward_args(self.out_slots, args)
+        else:
+            grads = []
+            for j, c in enumerate(cts):
+                shape, dtype = self.out_avals[j]
+                if c is None or (non_diff and j in non_diff):
+                    grads.append(Tensor(_zeros(shape, dtype)) if ctx._materialize else None)
+                elif type(c) is Tensor:
+                    grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
+                else:
+                    grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
+            args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
+        m = modes
+        prev = m.grad_enabled
         try:  # (set and restored inside the try, on both paths: an interrupt anywhere leaves the mode as it was)
-            modes.grad_enabled = diff is not None and not once
-            result = cls.backward(ctx, *args)
-            modes.grad_enabled = prev
+            m.grad_enabled = diff is not None and not once
+            result = bwd(ctx, *args)
+            m.grad_enabled = prev
         except Exception as e:
             e.add_note(f"(raised inside {cls.__name__}.backward, the backward of a PyLayer)")
             raise
         finally:
-            modes.grad_enabled = prev
-        if self.slots is None and type(result) is Tensor and len(self.needs) == 1 and self.needs[0]:
+            m.grad_enabled = prev
+        in_avals = self.in_avals
+        if type(result) is Tensor and len(in_avals) == 1 and self.slots is None and in_avals[0] is not None:
             if diff is None:  # the common case: a deferred result of the input's aval
                 v = result._v
-                aval = self.in_avals[0]
+                aval = in_avals[0]
                 if type(v) is lazy.Pending and v.shape == aval[0] and v.dtype == aval[1]:
                     return [v]
             values = [result]

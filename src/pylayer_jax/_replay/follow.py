@@ -203,7 +203,7 @@ class LayerEvent:
     """
 
     __slots__ = ("cls", "srcs", "n_in", "needs", "calls", "ext_avals", "n_new", "slot", "n_calls", "n_ext",
-                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through")
+                 "out_slot", "aval", "out_tree", "inner", "non_diff", "through", "at", "end")
     op = None  # an op never matches it
 
     def __init__(self, cls: type, srcs: tuple, needs: tuple, calls: tuple, ext_avals: tuple, n_new: int,
@@ -216,6 +216,9 @@ class LayerEvent:
         self.ext_avals = ext_avals
         self.n_new = n_new
         self.n_calls, self.n_ext, self.slot = start  # the buffer's size before forward
+        # the buffer's size (calls, results, inputs: ``size()``) before forward, and after it
+        self.at = (self.n_calls, self.slot, self.n_ext)
+        self.end = (self.n_calls + len(calls), self.slot + n_new, self.n_ext + len(ext_avals))
         self.out_slot = out_slot  # its output's slot and aval; with several outputs (``out_tree``), tuples of them
         self.aval = aval
         self.out_tree = n_out  # None: one output Tensor; else how many (a tuple or list of fresh Tensors)
@@ -236,7 +239,7 @@ class Callout:
     """A PyLayer's backward within a noted ``backward()``: the user's function runs, its calls must match."""
 
     __slots__ = ("k", "cts", "calls", "ext_avals", "n_new", "n_ext", "grads", "freed", "pending", "reached", "rest",
-                 "inner")
+                 "inner", "at", "end")
 
     def __init__(self, k: int, cts: tuple, calls: tuple, ext_avals: tuple, n_new: int, n_ext: int,
                  grads: tuple, freed: tuple, pending: tuple, reached: tuple, rest: tuple) -> None:
@@ -253,6 +256,10 @@ class Callout:
         self.reached = reached
         self.rest = rest
         self.inner: tuple | None = None  # the backward's calls as ``Inner`` events (see ``LayerEvent.inner``)
+        # the buffer's size (calls, results, inputs) before the calls that precede it, and when it returned (set by
+        # ``Backward``, which knows those calls)
+        self.at: tuple = ()
+        self.end: tuple = ()
 
 
 class Inner:
@@ -279,7 +286,7 @@ class Backward:
     """A noted ``backward()``: its root, the buffer's size then, its calls and the leaves it wrote."""
 
     __slots__ = ("root", "n_calls", "n_ext", "n_refs", "calls", "n_new", "leaves", "n_ext_after", "segs",
-                 "callouts", "ext_tail")
+                 "callouts", "ext_tail", "tail_at")
 
     def __init__(self, root: int, n_calls: int, n_ext: int, n_refs: int, calls: tuple, n_new: int,
                  leaves: tuple, n_ext_after: int, segs: tuple, callouts: tuple, ext_tail: int) -> None:
@@ -295,6 +302,19 @@ class Backward:
         # None (none or zeroed), a slot of the buffer, or (buffer input index or None if not read, aval) for an array
         self.leaves = leaves
         self.n_ext_after = n_ext_after
+        nc, nr = n_calls, n_refs
+        made = set()  # the slots the callouts make Pendings for
+        for co, (seg, n) in zip(callouts, segs):  # each callout's sizes, from the noted counts
+            co.at = (nc, nr, co.n_ext)
+            nc, nr = nc + len(seg) + len(co.calls), nr + n + co.n_new
+            co.end = (nc, nr, co.n_ext + len(co.ext_avals))
+            made.update([w[3] for w in co.pending], [c[0] for c in co.cts], [leaves[i][1] for i in co.reached])
+        # the buffer's size before the calls after the last callout, when the leaves' gradients they make are all
+        # new Pendings (``extend_replayed`` makes them: no callout reached a leaf or made a Pending of the slot);
+        # else None
+        self.tail_at = None
+        if callouts and all(leaf[1] < 0 or leaf[1] not in made for leaf in leaves):
+            self.tail_at = (nc, nr, ext_tail)
 
 
 class Plan:
@@ -628,7 +648,7 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     m = modes
     if (ev.op is not op or len(leaves) != ev.n_in or m.grad_enabled or m.saved_hooks or m.static_program is not None
             or m.capture is not None
-            or ((ev.plain is None or ev.plain != _dtypes._default.name) if key is None
+            or (ev.plain != _dtypes._default.name if key is None  # (``plain`` None: not a plain call)
                 else not _same_key(ev.key, key))):
         s.inner = None
         return None
@@ -659,8 +679,10 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
                         if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
                             break
                         v = v.array
-                    elif _aval(v) != av:
-                        break
+                    else:
+                        c = _AVALS.get(id(v))  # (``_aval``, written out: a repeated input)
+                        if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
+                            break
                 ins.append((v, av, j))
             else:
                 p = Pending(ev.aval, buf, ev.slot)
@@ -685,9 +707,9 @@ def _off_note(leaves: Sequence[Any]) -> None:
 
 def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     """Before the forward of a ``PyLayer.apply`` (its Tensors ``inputs``, a gradient needed) in a step that may
-    follow its note (``s``: this thread's state): the tokens ``((step, k, s), None)`` if the apply matches the note's
-    next event (forward then runs with the step suspended, so its ops record calls and are not events), else None
-    (the step left its note)."""
+    follow its note (``s``: this thread's state): the tokens ``((step, k, s, ev), None)`` if the apply matches the
+    note's next event ``ev`` (forward then runs with the step suspended, so its ops record calls and are not
+    events), else None (the step left its note)."""
     step = s.step or _begin()
     if step is None:
         return None
@@ -700,8 +722,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     buf = step.buf
     m = modes
     if (type(ev) is not LayerEvent or ev.cls is not cls or m.grad_enabled is not True or m.saved_hooks
-            or m.static_program is not None or buf.done or len(buf.refs) != ev.slot or len(buf.calls) != ev.n_calls
-            or len(buf.ext) != ev.n_ext or len(inputs) != ev.n_in):
+            or m.static_program is not None or buf.done or buf.size() != ev.at or len(inputs) != ev.n_in):
         diverge()
         return None
     # each input from where the note has it (in one pass, as ``try_op`` checks an op's; they are Tensors): the
@@ -735,7 +756,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended while forward runs
         if ev.inner is not None:
             s.inner, s.inner_i, s.inner_buf = ev.inner, 0, buf
-        return ((step, k, s), None)
+        return ((step, k, s, ev), None)
     diverge()
     return None
 
@@ -745,12 +766,13 @@ def _forward_recorded(step: Step, buf: Any, ev: LayerEvent, replayed: bool) -> b
     apply's forward recorded there the noted calls and new slots, and nothing else. ``replayed``: each of forward's
     ops was the next of the noted ones (``try_inner`` appended its call, and entered its new inputs with their
     noted signatures, where the note has them): then only the counts are compared."""
-    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf
-            and len(buf.refs) == ev.slot + ev.n_new and len(buf.calls) == ev.n_calls + len(ev.calls)):
+    if not (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf):
         return False
     if replayed:
-        return len(buf.ext) == ev.n_ext + len(ev.ext_avals)
-    return buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals)
+        return buf.size() == ev.end
+    end = ev.end
+    return (len(buf.refs) == end[1] and len(buf.calls) == end[0]
+            and buf.same_since(ev.n_calls, ev.n_ext, ev.calls, ev.ext_avals))
 
 
 def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any) -> bool:
@@ -758,8 +780,7 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
     and returned one fresh Tensor where the note has it (``ok``: and nothing else of the ctx differs); that
     Tensor then gets the stub edge of the apply, ``node`` is kept for its backward. False: the step left its
     note (its tape is built; the caller wires the apply as usual)."""
-    step, k, s = token  # (``s``: this thread's state, as ``layer_begin`` found it)
-    ev = step.events[k]
+    step, k, s, ev = token  # (``s``: this thread's state, as ``layer_begin`` found it; ``ev``: the apply's event)
     inner = ev.inner  # each of forward's ops was the next noted one (none left the following)
     replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
     nested = s.step is not None or s.rec is not None  # (``_resume``, written out: every followed apply)
@@ -780,7 +801,8 @@ def layer_end(token: tuple, ok: bool, inputs: Sequence[Any], out: Any, node: Any
             lock = buf.lock
             lock.acquire()
             try:  # (a buffer that ran meanwhile is done: ``_forward_recorded`` checks that under the lock)
-                if _forward_recorded(step, buf, ev, replayed):
+                if (step.live and not buf.done and lazy._local.__dict__.get("buf") is buf and buf.size() == ev.end
+                        if replayed else _forward_recorded(step, buf, ev, False)):  # (the first, written out)
                     for t in inputs:  # (``_none_is(out, inputs)``, written out) not an input returned
                         if t is out:
                             break
@@ -984,48 +1006,9 @@ def try_backward(t: Any) -> bool:
         finally:
             lock.release()
         return _replayed(s, step)
-    if buf.done or buf.size() != (b.n_calls, b.n_refs, b.n_ext):
-        return False
-    # PyLayers' backwards: each runs where the walk ran it, between the noted calls
-    r = _callouts(step, b, buf, accs, gs)
-    if type(r) is bool:  # the step left its note: walked on from there (True), or to walk from the root
-        return r
-    state, written, made = r
-    lock = buf.lock
-    lock.acquire()
-    at = buf.size()
-    memo = None
-    ok = whole = False
-    try:
-        # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards, the
-        # leaves' gradients still go in as noted
-        ok = not buf.done and step.live and at[2] == tail
-        for v, _ in new:
-            if buf.input_index(v) is not None:
-                ok = False
-        if ok:
-            for v, aval in new:
-                buf.enter(v, aval)
-            buf.extend_calls(*b.segs[-1])
-            memo = buf.use_programs(plan.programs)
-            for i, (acc, (_, slot, aval)) in enumerate(zip(accs, b.leaves)):
-                if slot >= 0 and not written[i]:
-                    acc.grad = _made(made, buf, slot, aval)
-        whole = True
-    except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
-        if not whole and ok:
-            _undo(buf, at, accs, gs)
-            buf.use_programs(memo)
-        raise
-    finally:
-        lock.release()
-    if not ok:
-        return _rest(step, state, accs)
-    for co in b.callouts:
-        node = step.log[co.k][2]
-        node.release()
-        step.nodes[co.k] = node
-    return _replayed(s, step)
+    # PyLayers' backwards: each runs where the walk ran it, between the noted calls; then the last calls and the
+    # leaves' gradients
+    return _callouts(s, step, b, buf, accs, gs, new)
 
 
 def _replayed(s: _State, step: Step) -> bool:
@@ -1041,20 +1024,19 @@ def _replayed(s: _State, step: Step) -> bool:
     return True
 
 
-def _callouts(step: Step, b: Backward, buf: Any, accs: list,
-              gs: list) -> tuple | bool:
-    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls.
+def _callouts(s: _State, step: Step, b: Backward, buf: Any, accs: list, gs: list, new: list) -> bool:
+    """Run the PyLayers' backwards of a replayed ``backward()`` between its noted calls, then its last calls (the
+    buffer inputs ``new`` entered first) and the leaves' gradients, as ``try_backward`` does without PyLayers.
 
     Before each, the state is what the normal walk has made of it by then: the leaves it has stored hold
-    their gradients (user code may read or change them), the nodes it has run count as freed. Returns (the
-    last callout's state, which leaves hold their gradients, the Pendings made per slot), or, when the step
-    leaves its note on the way, what ``_rest`` returns: True once it has walked on from there, False if the
-    backward is to be walked from its root.
+    their gradients (user code may read or change them), the nodes it has run count as freed. Returns True (the
+    step replayed; or it left its note on the way and walked on from there, ``_rest``), or False: nothing was done
+    (the backward is to be walked from its root).
     """
-    s = _tls.s
     log = step.log
+    leaves = b.leaves
     written = [False] * len(accs)
-    made: dict[int, Any] = {}  # one Pending per buffer slot
+    made: dict[int, Any] = {}  # one Pending per buffer slot (``_made``)
     state = None  # (callout, Pendings made, what the PyLayer's backward returned)
     lock = buf.lock
     for co, (calls, n_new) in zip(b.callouts, b.segs):
@@ -1062,12 +1044,13 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         ok = whole = False
         try:
             at = buf.size()
-            ok = not buf.done and step.live and at[2] == co.n_ext
+            # the buffer as the noted walk had it here (else another thread ran it or built the step's tape)
+            ok = at == co.at and not buf.done and step.live
             if ok:
                 buf.extend_calls(calls, n_new)
                 for i in co.reached:
                     if not written[i]:
-                        accs[i].grad = _made(made, buf, b.leaves[i][1], b.leaves[i][2])
+                        accs[i].grad = _made(made, buf, leaves[i][1], leaves[i][2])
                         written[i] = True
                 step.freed = co.freed
                 for _, _, _, slot, aval in co.pending:  # kept alive: a walk may have to go on from them
@@ -1077,7 +1060,10 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     if slot < 0:  # an output no op used: no gradient, as the walk gave it
                         cts.append(None)
                         continue
-                    cts.append(_made(made, buf, slot, aval))
+                    p = made.get(slot)  # (``_made``, written out)
+                    if p is None:
+                        p = made[slot] = buf.pending(slot, aval)
+                    cts.append(p)
             whole = True
         except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as before this part
             if not whole and ok:
@@ -1089,8 +1075,9 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             return _rest(step, state, accs)
         node = log[co.k][2]
         s.step, s.pos, s.plan = None, SUSPENDED, None  # suspended: its ops record calls, not events
-        if co.inner is not None:
-            s.inner, s.inner_i, s.inner_buf = co.inner, 0, buf
+        inner = co.inner
+        if inner is not None:
+            s.inner, s.inner_i, s.inner_buf = inner, 0, buf
         try:  # (its backward itself: the callout events concern a backward being noted, and its node is live)
             grads = node._backward(cts, None)
         except BaseException:
@@ -1099,7 +1086,7 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
             s.pos = BEGIN  # as after a failed backward() (the next op begins a new step)
             raise
         state = (co, made, grads)
-        inner = co.inner  # each of its ops was the next noted one (see ``_forward_recorded``)
+        # each of its ops was the next noted one (see ``_forward_recorded``)
         replayed = inner is not None and s.inner is inner and s.inner_i == len(inner)
         if s.step is not None or s.rec is not None:  # (``_resume``, written out: every callout) user code nested a step
             _resume(step)
@@ -1109,11 +1096,11 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
         # what the PyLayer's backward recorded and returned is the noted, and the leaves the walk has yet to reach
         # have the gradients and no hooks they had (user code ran); a buffer not done is still this thread's
         # current one: a new one is made only after a run
-        c0 = at[0] + len(calls)
-        if (buf.done or not step.live or len(buf.refs) != at[1] + n_new + co.n_new
-                or len(buf.calls) != c0 + len(co.calls) or len(grads) != len(co.grads)
-                or (len(buf.ext) != co.n_ext + len(co.ext_avals) if replayed
-                    else not buf.same_since(c0, co.n_ext, co.calls, co.ext_avals))):
+        end = co.end
+        if (buf.done or not step.live or len(grads) != len(co.grads)
+                or (buf.size() != end if replayed
+                    else len(buf.refs) != end[1] or len(buf.calls) != end[0]
+                    or not buf.same_since(end[0] - len(co.calls), co.n_ext, co.calls, co.ext_avals))):
             return _rest(step, state, accs)
         for g, j in zip(grads, co.grads):  # each gradient in its noted slot, or None where the note has none
             if j < 0:
@@ -1121,10 +1108,64 @@ def _callouts(step: Step, b: Backward, buf: Any, accs: list,
                     return _rest(step, state, accs)
             elif type(g) is not Pending or g.buf is not buf or g.idx != j or g.array is not None:
                 return _rest(step, state, accs)
-        for acc, g, w, (_, slot, _) in zip(accs, gs, written, b.leaves):
+        for acc, g, w, (_, slot, _) in zip(accs, gs, written, leaves):
             if slot >= 0 and not w and (acc.pre_hooks or acc.grad is not g):
                 return _rest(step, state, accs)
-    return state, written, made
+    # the calls after the last PyLayer's backward, and the leaves' gradients
+    at = b.tail_at
+    if at is not None:  # the leaves' gradients all new Pendings: one buffer call, as without PyLayers
+        lock.acquire()
+        try:
+            # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
+            ps = buf.extend_replayed(at, new, *b.segs[-1], step.plan.programs, leaves) if step.live else None
+            if ps is not None:
+                try:
+                    for acc, p in zip(accs, ps):
+                        if p is not None:
+                            acc.grad = p
+                except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+                    buf.take_back(at)
+                    _undo(buf, at, accs, gs)
+                    raise
+        finally:
+            lock.release()
+        if ps is None:
+            return _rest(step, state, accs)
+    else:
+        lock.acquire()
+        at = buf.size()
+        memo = None
+        ok = whole = False
+        try:
+            # else another thread ran the buffer or built the step's tape meanwhile; after the PyLayers' backwards,
+            # the leaves' gradients still go in as noted
+            ok = not buf.done and step.live and at[2] == b.ext_tail
+            for v, _ in new:
+                if buf.input_index(v) is not None:
+                    ok = False
+            if ok:
+                for v, aval in new:
+                    buf.enter(v, aval)
+                buf.extend_calls(*b.segs[-1])
+                memo = buf.use_programs(step.plan.programs)
+                for i, (acc, (_, slot, aval)) in enumerate(zip(accs, leaves)):
+                    if slot >= 0 and not written[i]:
+                        acc.grad = _made(made, buf, slot, aval)
+            whole = True
+        except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
+            if not whole and ok:
+                _undo(buf, at, accs, gs)
+                buf.use_programs(memo)
+            raise
+        finally:
+            lock.release()
+        if not ok:
+            return _rest(step, state, accs)
+    for co in b.callouts:
+        node = log[co.k][2]
+        node.release()
+        step.nodes[co.k] = node
+    return _replayed(s, step)
 
 
 def _build_unreached(step: Step) -> None:
