@@ -194,7 +194,11 @@ class Event:
         self.out_avals = None if node is None else node.out_avals
         self.leaf_param = leaf_param  # the parameter of each input leaf (None: one leaf per parameter)
         self.grad = grad  # grad mode at the call (True for an op that made a node)
-        self.match: Any = None  # the check of its inputs (``_matcher``), made when a step first follows it
+        self.match: Any = self._first_match  # the check of its inputs (``_matcher``), made when first followed
+
+    def _first_match(self, leaves: Sequence[Any], log: list, step: Step, buf: Any) -> Any:
+        self.match = match = _matcher(self.srcs)
+        return match(leaves, log, step, buf)
 
 
 class LayerEvent:
@@ -652,10 +656,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
         # the inputs come from where the note says (the event's own check, ``_matcher``); those from outside the
         # buffer's results are ``(value, aval, j)`` for ``append_replayed``, which checks, as it enters them, that
         # each is the buffer's input j already or new to the buffer and its next input
-        match = ev.match
-        if match is None:
-            match = ev.match = _matcher(ev.srcs)
-        ins = match(leaves, log, step, buf)
+        ins = ev.match(leaves, log, step, buf)
         if ins is None:
             return _off_note(leaves)
         if ev.out_tree is None:
