@@ -245,26 +245,23 @@ class _Buffer:
         calls = self.calls
         n_calls = len(calls)
         ext = self.ext
-        n_ext = len(ext)
+        n = n_ext = len(ext)
         try:
             if ins:
                 ids = self.ext_ids
-                n = n_ext
+                avals = self.ext_avals
                 for v, av, j in ins:
-                    if j < n:
-                        if ext[j] is not v:
-                            break
-                    elif j == n and (i := id(v)) not in ids:
-                        ids[i] = j
-                        ext.append(v)
-                        self.ext_avals.append(av)
-                        n += 1
-                    else:
-                        break
-                else:
-                    ins = None
-                if ins is not None:  # (it broke off: not the noted inputs)
-                    rollback(self, (n_calls, slot, n_ext))
+                    if j == n:  # new to the buffer: its next input
+                        i = id(v)
+                        if i not in ids:
+                            ids[i] = n
+                            ext.append(v)
+                            avals.append(av)
+                            n += 1
+                            continue
+                    elif j < n and ext[j] is v:  # already input j
+                        continue
+                    rollback(self, (n_calls, slot, n_ext))  # not the noted inputs
                     return False
             calls.append(call)
             if type(out) is Pending:
