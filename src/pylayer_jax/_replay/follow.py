@@ -511,9 +511,10 @@ def _same_key(noted: tuple, key: tuple) -> bool:
 # records, that cost most of the op's Python (unpacking each record, comparing its kind); instead each event gets a
 # function written for its sources, made once (``_matcher``): ``match(leaves, log, step, buf)`` returns the inputs
 # from outside the buffer's results as ``(value, aval, j)`` (an empty tuple if none), or None where an input is not
-# the noted one. It only reads: the caller, holding the buffer's lock, appends. Its text depends only on the kinds,
-# slots and flags of the sources (their avals and types are arguments), so the functions are shared by every event
-# of the same form.
+# the noted one (or there are not as many). It only reads: the caller, holding the buffer's lock, appends. Its text
+# depends only on the kinds, slots and flags of the sources (their avals and types are arguments), so one text is
+# compiled once for every event of its form. Each outside array input keeps (weakly) the array it last matched: the
+# same array again (a parameter, a data batch reused) has the noted aval without looking it up.
 _MATCHERS: dict[str, Any] = {}  # source text -> the function making an event's check from its avals
 _MAX_MATCHERS = 1024
 
@@ -523,6 +524,7 @@ def _matcher(srcs: Sequence[Src]) -> Any:
     lines = []
     consts = []
     out = []
+    cells: list[str] = []
     names = ", ".join(f"t{i}" for i in range(len(srcs)))
     for i, (kind, j, sg, n, av) in enumerate(srcs):
         t = f"t{i}"
@@ -578,21 +580,33 @@ def _matcher(srcs: Sequence[Src]) -> Any:
         if kind != OUTSIDE:  # (no other kind is noted)
             lines.append("return None")
             continue
+        last = f"L{i}"  # the array this input had when it last matched (weakly): its aval is the noted one
+        cells.append(last)
         lines += [f"if type({v}) is _ArrayImpl:",
-                  f"    c = _AVALS_get(id({v}))  # (``_aval``, written out: every outside input of every replayed op)",
-                  f"    a = c[1] if c is not None and c[0]() is {v} else _aval({v})",
+                  f"    if {last}() is not {v}:",
+                  f"        c = _AVALS_get(id({v}))  # (``_aval``, written out)",
+                  f"        a = c[1] if c is not None and c[0]() is {v} else _aval({v})",
+                  f"        if a is not {c} and a != {c}:",
+                  "            return None",
+                  f"        {last} = _wref({v})",
                   f"elif type({v}) is Pending and type({v}.array) is _ArrayImpl:",
                   f"    a = {v}.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)",
                   f"    {v} = {v}.array",
+                  f"    if a is not {c} and a != {c}:",
+                  "        return None",
                   "else:",
-                  "    return None",
-                  f"if a is not {c} and a != {c}:",
                   "    return None"]
         out.append(f"({v}, {c}, {j})")
     ret = f"[{', '.join(out)}]" if out else "()"
-    head = [f"{names}, = leaves"] if srcs else []
+    # (another number of inputs than the noted: not the noted call)
+    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if srcs else [
+        "if leaves:", "    return None"]
+    if cells:
+        head.insert(0, f"nonlocal {', '.join(cells)}")
     body = "\n".join("        " + line for line in [*head, *lines, f"return {ret}"])
-    src = f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n    def match(leaves, log, step, buf):\n{body}\n    return match\n"
+    init = "".join(f"    {cell} = _DEAD\n" for cell in cells)
+    src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n{init}"
+           f"    def match(leaves, log, step, buf):\n{body}\n    return match\n")
     make = _MATCHERS.get(src)
     if make is None:
         if len(_MATCHERS) >= _MAX_MATCHERS:
@@ -604,6 +618,7 @@ def _matcher(srcs: Sequence[Src]) -> Any:
 
 
 _AVALS_get = _AVALS.get
+_DEAD = lazy._DEAD  # (a weak reference whose object is gone)
 
 
 def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
@@ -637,8 +652,8 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     except IndexError:  # more ops than the note has
         return _off_note(leaves)
     m = modes
-    if (ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None
-            or len(leaves) != ev.n_in):  # (the buffer's size and state: under its lock, ``append_replayed``)
+    # (the number of inputs: ``ev.match``; the buffer's size and state: under its lock, ``append_replayed``)
+    if ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None:
         return _off_note(leaves)
     if key is None:
         if ev.plain != _dtypes._default.name:  # (None: not a plain call)
