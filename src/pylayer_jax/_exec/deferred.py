@@ -351,6 +351,8 @@ class _Buffer:
 
     def holds(self, calls: tuple, ext_avals: tuple, n_results: int) -> bool:
         """Whether the buffer holds exactly ``calls``, inputs of signatures ``ext_avals`` and ``n_results`` results."""
+        if not (n_results or calls or ext_avals):  # (most often: a step begins on an empty buffer)
+            return not (self.refs or self.calls or self.ext)
         if len(self.refs) != n_results or len(self.calls) != len(calls) or len(self.ext) != len(ext_avals):
             return False
         return not (calls or ext_avals) or self.same_since(0, 0, calls, ext_avals)
