@@ -59,6 +59,7 @@ from .._runtime import dtypes as _dtypes
 from .._runtime.state import grad_mode, modes
 from .._tensor.dispatch import make_node
 from .._tensor.facade import EAGER_TYPES, Tensor
+from .._tensor.facade import result as _result
 from .._tensor.step_events import Stub
 
 ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
@@ -676,15 +677,15 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
             return _off_note(leaves)
         if ev.out_tree is None:
             p = Pending(ev.aval, buf, ev.slot)
-            out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain: no node, no edge)
+            out = _result(p) if ev.needs is None else _result(p, (step, k))  # (plain: no node, no edge)
             if buf.append_replayed(ev.call, ev.slot, p, ins, log, (leaves, out)):
                 return out
         else:  # several outputs, each with its stub edge (none for a plain event)
             ps = [Pending(av, buf, ev.slot + j) for j, av in enumerate(ev.aval)]
             if ev.needs is None:
-                outs = [Tensor(p) for p in ps]
+                outs = [_result(p) for p in ps]
             else:
-                outs = [Tensor(p, False, (step, (k, j))) for j, p in enumerate(ps)]
+                outs = [_result(p, (step, (k, j))) for j, p in enumerate(ps)]
             if buf.append_replayed(ev.call, ev.slot, ps, ins, log, (leaves, outs)):
                 return jax.tree_util.tree_unflatten(ev.out_tree, outs)
     finally:
