@@ -551,6 +551,9 @@ def _matcher(srcs: Sequence[Src]) -> Any:
                 lines.append("    return None")
                 out.append(f"(x{i}, {c}[1], {j})")
             continue
+        if kind in (SCALAR, ARRAY) and n >= 0:  # (never noted: a leaf is a Tensor)
+            lines.append("return None")
+            continue
         if kind == SCALAR:  # a Python number of the noted type: any value replays
             cond = f"type({t}) is not {c}"
             if av is int:
