@@ -507,6 +507,7 @@ def _same_key(noted: tuple, key: tuple) -> bool:
     except Exception:  # an attribute whose comparison raises: not the noted call
         return False
 
+
 # ---- each event's check of its inputs ------------------------------------------------------
 # A replayed op checks that its inputs come from where the note says. Written as one loop over the event's ``Src``
 # records, that cost most of the op's Python (unpacking each record, comparing its kind); instead each event gets a
