@@ -169,7 +169,7 @@ def _appending_lines() -> dict[str, set[int]]:
     and the PyLayer's inner ops), and where ``try_op`` and ``try_inner`` make the op's result and hand it over."""
     code = _lazy._Buffer.append_replayed.__code__
     lines = {"deferred.py": {line for _, _, line in code.co_lines() if line is not None and line > code.co_firstlineno}}
-    for fn, marks in ((_replay.try_op, ("p = Pending(ev.aval", "out = Tensor(p)", "buf.append_replayed(ev.call, ev.slot, p,")),
+    for fn, marks in ((_replay.try_op, ("p = Pending(ev.aval", "out = _result(p)", "buf.append_replayed(ev.call, ev.slot, p,")),
                       (_replay.try_inner, ("p = Pending(ev.aval", "buf.append_replayed(ev.call, ev.slot, p, ins)",
                                            "return Tensor(p)"))):
         src, first = inspect.getsourcelines(fn)

@@ -346,3 +346,28 @@ def test_several_outputs_all_non_differentiable_replay(monkeypatch: pytest.Monke
         np.testing.assert_array_equal(a, np.argmax(np.tanh(W), axis=-1))
         np.testing.assert_allclose(g, _grad(lambda v: (jnp.tanh(v) * r).sum(), W), rtol=1e-12)
     assert stats["steps"] >= 3 and stats["materialised"] == 0
+
+
+def test_a_leaf_returned_shared_replays_with_its_array_entered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Through`` (``mark_not_inplace``) applied to a leaf whose value is an array: the op after it takes that array
+    as a buffer input (a noted input of the apply's output that holds an array, not a buffer slot)."""
+
+    def script() -> list[Any]:
+        _seen(True)
+        w = paddle.to_tensor(W, stop_gradient=False)
+        out: list[Any] = []
+        for _ in range(6):
+            y = Through.apply(w)
+            (paddle.tanh(y) * 3.0).sum().backward()
+            out.append([w.grad.numpy(), y.numpy(), y is w, y.stop_gradient])
+            w.clear_grad()
+        return out
+
+    on, off, stats = _both(monkeypatch, script)
+    assert stats["steps"] >= 4 and stats["materialised"] == 0  # the steps after the first two replayed
+    want = _grad(lambda v: jnp.sum(jnp.tanh(_reverse(-0.5)(v)) * 3.0), W)
+    for a, b in zip(on, off):
+        _close(a[0], b[0])
+        _close(a[0], want)
+        _close(a[1], W)
+        assert a[2:] == b[2:] == [False, False]

@@ -10,6 +10,7 @@ import pytest
 
 import pylayer_jax as P
 from pylayer_jax import Tensor
+from pylayer_jax._tensor import facade
 
 
 # ---- creation and Paddle's dtype defaults ---------------------------------------------------
@@ -296,3 +297,20 @@ def test_to_tensor_of_a_new_shape_compiles_nothing_and_copies(caplog) -> None:
     assert np.array_equal(v.numpy(), want_v)
     assert f.dtype == P.float32 and np.array_equal(f.numpy(), want.reshape(13, 21))
     assert lst.dtype == P.float32 and lst.numpy().tolist() == [[1.5, 2.5]]
+
+
+def test_an_op_result_made_without_init_has_every_slot_init_sets() -> None:
+    """``facade.result`` (the Tensor of a replayed op's result) sets the slots ``Tensor.__init__`` sets, to the same
+    values: a slot added to ``__init__`` and not to it would fail here, not as an AttributeError in a replayed step."""
+    a = jnp.arange(3.0)
+    edge = (object(), 0)
+    for made, want in ((facade.result(a), Tensor(a)), (facade.result(a, edge), Tensor(a, False, edge))):
+        assert type(made) is Tensor
+        for slot in Tensor.__slots__:
+            if slot == "__weakref__":
+                continue
+            assert hasattr(want, slot) == hasattr(made, slot), slot
+            if hasattr(want, slot):
+                assert getattr(made, slot) is getattr(want, slot) or getattr(made, slot) == getattr(want, slot), slot
+    assert facade.result(a).stop_gradient is True and facade.result(a, edge).stop_gradient is False
+    np.testing.assert_array_equal(facade.result(a).numpy(), np.arange(3.0))

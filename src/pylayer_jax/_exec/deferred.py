@@ -245,26 +245,23 @@ class _Buffer:
         calls = self.calls
         n_calls = len(calls)
         ext = self.ext
-        n_ext = len(ext)
+        n = n_ext = len(ext)
         try:
             if ins:
                 ids = self.ext_ids
-                n = n_ext
+                avals = self.ext_avals
                 for v, av, j in ins:
-                    if j < n:
-                        if ext[j] is not v:
-                            break
-                    elif j == n and (i := id(v)) not in ids:
-                        ids[i] = j
-                        ext.append(v)
-                        self.ext_avals.append(av)
-                        n += 1
-                    else:
-                        break
-                else:
-                    ins = None
-                if ins is not None:  # (it broke off: not the noted inputs)
-                    rollback(self, (n_calls, slot, n_ext))
+                    if j == n:  # new to the buffer: its next input
+                        i = id(v)
+                        if i not in ids:
+                            ids[i] = n
+                            ext.append(v)
+                            avals.append(av)
+                            n += 1
+                            continue
+                    elif j < n and ext[j] is v:  # already input j
+                        continue
+                    rollback(self, (n_calls, slot, n_ext))  # not the noted inputs
                     return False
             calls.append(call)
             if type(out) is Pending:
@@ -354,6 +351,8 @@ class _Buffer:
 
     def holds(self, calls: tuple, ext_avals: tuple, n_results: int) -> bool:
         """Whether the buffer holds exactly ``calls``, inputs of signatures ``ext_avals`` and ``n_results`` results."""
+        if not (n_results or calls or ext_avals):  # (most often: a step begins on an empty buffer)
+            return not (self.refs or self.calls or self.ext)
         if len(self.refs) != n_results or len(self.calls) != len(calls) or len(self.ext) != len(ext_avals):
             return False
         return not (calls or ext_avals) or self.same_since(0, 0, calls, ext_avals)

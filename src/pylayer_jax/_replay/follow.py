@@ -59,6 +59,7 @@ from .._runtime import dtypes as _dtypes
 from .._runtime.state import grad_mode, modes
 from .._tensor.dispatch import make_node
 from .._tensor.facade import EAGER_TYPES, Tensor
+from .._tensor.facade import result as _result
 from .._tensor.step_events import Stub
 
 ENABLED = os.environ.get("PYLAYER_JAX_REPLAY", "1") != "0"
@@ -174,7 +175,7 @@ class Event:
     same way, and its result has no edge."""
 
     __slots__ = ("op", "key", "plain", "srcs", "n_in", "needs", "call", "slot", "aval", "node_avals", "out_avals",
-                 "leaf_param", "grad", "out_tree")
+                 "leaf_param", "grad", "out_tree", "match")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, needs: tuple | None, call: tuple, slot: int, aval: Any,
                  node: OpNode | None, leaf_param: Any, grad: bool, out_tree: Any = None) -> None:
@@ -194,6 +195,11 @@ class Event:
         self.out_avals = None if node is None else node.out_avals
         self.leaf_param = leaf_param  # the parameter of each input leaf (None: one leaf per parameter)
         self.grad = grad  # grad mode at the call (True for an op that made a node)
+        self.match: Any = self._first_match  # the check of its inputs (``_matcher``), made when first followed
+
+    def _first_match(self, leaves: Sequence[Any], log: list, step: Step, buf: Any) -> Any:
+        self.match = match = _matcher(self.srcs)
+        return match(leaves, log, step, buf)
 
 
 class LayerEvent:
@@ -522,6 +528,124 @@ def _same_key(noted: tuple, key: tuple) -> bool:
         return False
 
 
+# ---- each event's check of its inputs ------------------------------------------------------
+# A replayed op checks that its inputs come from where the note says. Written as one loop over the event's ``Src``
+# records, that cost most of the op's Python (unpacking each record, comparing its kind); instead each event gets a
+# function written for its sources, made once (``_matcher``): ``match(leaves, log, step, buf)`` returns the inputs
+# from outside the buffer's results as ``(value, aval, j)`` (an empty tuple if none), or None where an input is not
+# the noted one (or there are not as many). It only reads: the caller, holding the buffer's lock, appends. Its text
+# depends only on the kinds, slots and flags of the sources (their avals and types are arguments), so one text is
+# compiled once for every event of its form. Each outside array input keeps (weakly) the array it last matched: the
+# same array again (a parameter, a data batch reused) has the noted aval without looking it up.
+_MATCHERS: dict[str, Any] = {}  # source text -> the function making an event's check from its avals
+_MAX_MATCHERS = 1024
+
+
+def _matcher(srcs: Sequence[Src]) -> Any:
+    """The check of an event's inputs (see above) for its sources ``srcs``."""
+    lines = []
+    consts = []
+    out = []
+    cells: list[str] = []
+    names = ", ".join(f"t{i}" for i in range(len(srcs)))
+    for i, (kind, j, sg, n, av) in enumerate(srcs):
+        t = f"t{i}"
+        c = f"A{len(consts)}"
+        if kind == IN_STEP:  # its very Tensor (no write changed it: a write materialises first), or one sharing its
+            # value (and stub, if it trains)
+            lines.append(f"r = log[{n}][1]" + ("" if av is None else f"[{av}]"))
+            same = f"{t}._v is not r._v" + ("" if sg else f" or {t}._e is not r._e")
+            lines.append(f"if ({t} is not r and (type({t}) is not Tensor and not isinstance({t}, Tensor) or {same}))"
+                         f" or {t}._sg is not {sg}:")
+            lines.append("    return None")
+            continue
+        consts.append(av)
+        if kind == THROUGH:  # the output of an apply that is one of its inputs
+            lines.append(f"if type({t}) is not Tensor and not isinstance({t}, Tensor):")
+            lines.append("    return None")
+            if av[1] is None:  # its value in buffer slot j
+                lines.append(f"if _through_value(step, buf, {t}, {j}, {sg}, {c}) is not None:")
+                lines.append("    return None")
+            else:  # an array entered as buffer input j
+                lines.append(f"x{i} = _through_value(step, buf, {t}, {j}, {sg}, {c})")
+                lines.append(f"if x{i} is _NO:")
+                lines.append("    return None")
+                out.append(f"(x{i}, {c}[1], {j})")
+            continue
+        if kind in (SCALAR, ARRAY) and n >= 0:  # (never noted: a leaf is a Tensor)
+            lines.append("return None")
+            continue
+        if kind == SCALAR:  # a Python number of the noted type: any value replays
+            cond = f"type({t}) is not {c}"
+            if av is int:
+                cond += f" or not -(2**63) <= {t} < 2**63"
+            lines.append(f"if {cond}:")
+            lines.append("    return None")
+            out.append(f"({t}, {c}, {j})")
+            continue
+        if kind == ARRAY:  # a jax array passed as it is, a new one each step (a fresh random key)
+            lines.append(f"if type({t}) is not _ArrayImpl or _aval({t}) != {c}:")
+            lines.append("    return None")
+            out.append(f"({t}, {c}, {j})")
+            continue
+        # AT_START, OUTSIDE: a Tensor (a leaf the op sends a gradient to: the noted one)
+        if n >= 0:
+            lines.append(f"if step.leaf_refs[{n}]() is not {t}:")
+        else:
+            lines.append(f"if type({t}) is not Tensor and not isinstance({t}, Tensor):")
+        lines.append("    return None")
+        lines.append(f"if {t}._sg is not {sg}" + ("" if sg else f" or {t}._e is not None") + ":")
+        lines.append("    return None")
+        lines.append(f"v{i} = {t}._v")
+        v = f"v{i}"
+        if kind == AT_START:  # held by the buffer at the start
+            lines.append(f"if type({v}) is not Pending or {v}.buf is not buf or {v}.idx != {j} or {v}.array is not None:")
+            lines.append("    return None")
+            continue
+        if kind != OUTSIDE:  # (no other kind is noted)
+            lines.append("return None")
+            continue
+        last = f"L{i}"  # the array this input had when it last matched (weakly): its aval is the noted one
+        cells.append(last)
+        lines += [f"if type({v}) is _ArrayImpl:",
+                  f"    if {last}() is not {v}:",
+                  f"        c = _AVALS_get(id({v}))  # (``_aval``, written out)",
+                  f"        a = c[1] if c is not None and c[0]() is {v} else _aval({v})",
+                  f"        if a is not {c} and a != {c}:",
+                  "            return None",
+                  f"        {last} = _wref({v})",
+                  f"elif type({v}) is Pending and type({v}.array) is _ArrayImpl:",
+                  f"    a = {v}.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)",
+                  f"    {v} = {v}.array",
+                  f"    if a is not {c} and a != {c}:",
+                  "        return None",
+                  "else:",
+                  "    return None"]
+        out.append(f"({v}, {c}, {j})")
+    ret = f"[{', '.join(out)}]" if out else "()"
+    # (another number of inputs than the noted: not the noted call)
+    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if srcs else [
+        "if leaves:", "    return None"]
+    if cells:
+        head.insert(0, f"nonlocal {', '.join(cells)}")
+    body = "\n".join("        " + line for line in [*head, *lines, f"return {ret}"])
+    init = "".join(f"    {cell} = _DEAD\n" for cell in cells)
+    src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n{init}"
+           f"    def match(leaves, log, step, buf):\n{body}\n    return match\n")
+    make = _MATCHERS.get(src)
+    if make is None:
+        if len(_MATCHERS) >= _MAX_MATCHERS:
+            _MATCHERS.clear()
+        space: dict[str, Any] = {}
+        exec(src, globals(), space)  # noqa: S102 - written from the kinds, slots and flags of noted sources
+        make = _MATCHERS[src] = space["make"]
+    return make(*consts)
+
+
+_AVALS_get = _AVALS.get
+_DEAD = lazy._DEAD  # (a weak reference whose object is gone)
+
+
 def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     """The op event (``StepEvents.op``): replay one op of the noted step; its Tensor, or None (then dispatch
     normally).
@@ -553,8 +677,8 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     except IndexError:  # more ops than the note has
         return _off_note(leaves)
     m = modes
-    if (ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None
-            or len(leaves) != ev.n_in):  # (the buffer's size and state: under its lock, ``append_replayed``)
+    # (the number of inputs: ``ev.match``; the buffer's size and state: under its lock, ``append_replayed``)
+    if ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None:
         return _off_note(leaves)
     if key is None:
         if ev.plain != _dtypes._default.name:  # (None: not a plain call)
@@ -569,65 +693,23 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
     try:
         if not step.live:  # another thread built the step's tape meanwhile
             return _off_note(leaves)
-        # the inputs come from where the note says, in one pass; those from outside the buffer's results are
-        # ``(value, aval, j)`` for ``append_replayed``, which checks, as it enters them, that each is the buffer's
-        # input j already or new to the buffer and its next input
-        ins = []
-        for t, (kind, j, sg, n, av) in zip(leaves, ev.srcs):
-            if kind == IN_STEP:  # the result of replayed event n (not run: the buffer is not done)
-                r = log[n][1] if av is None else log[n][1][av]
-                # its very Tensor (no write changed it: a write materialises first), or one sharing its value and stub
-                if (t is not r and (not isinstance(t, Tensor) or t._v is not r._v or (not sg and t._e is not r._e))
-                        or t._sg is not sg):
-                    return _off_note(leaves)
-                continue
-            if kind == THROUGH:  # the output of an apply that is one of its inputs
-                x = _through_value(step, buf, t, j, sg, av) if isinstance(t, Tensor) else _NO
-                if x is _NO:
-                    return _off_note(leaves)
-                if x is not None:
-                    ins.append((x, av[1], j))
-                continue
-            if n >= 0:  # a leaf the op sends a gradient to: the noted one (gradients go to the noted leaves)
-                if step.leaf_refs[n]() is not t:
-                    return _off_note(leaves)
-            elif type(t) is not Tensor and not isinstance(t, Tensor):  # (a Parameter is a Tensor here)
-                if kind == ARRAY and type(t) is _ArrayImpl:  # a new array each step (a fresh random key)
-                    if _aval(t) != av:
-                        return _off_note(leaves)
-                elif kind != SCALAR or type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
-                    return _off_note(leaves)
-                ins.append((t, av, j))  # (a number object already a buffer input is shared, as dispatch shares it)
-                continue
-            if t._sg is not sg or (not sg and t._e is not None):
-                return _off_note(leaves)
-            v = t._v
-            if kind != OUTSIDE:  # AT_START: held by the buffer at the start
-                if kind != AT_START or type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
-                    return _off_note(leaves)
-                continue
-            if type(v) is _ArrayImpl:
-                c = _AVALS.get(id(v))  # (``_aval``, written out: every outside input of every replayed op)
-                vav = c[1] if c is not None and c[0]() is v else _aval(v)
-            elif type(v) is Pending and type(v.array) is _ArrayImpl:
-                vav = v.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)
-                v = v.array
-            else:
-                return _off_note(leaves)
-            if vav is not av and vav != av:
-                return _off_note(leaves)
-            ins.append((v, av, j))
+        # the inputs come from where the note says (the event's own check, ``_matcher``); those from outside the
+        # buffer's results are ``(value, aval, j)`` for ``append_replayed``, which checks, as it enters them, that
+        # each is the buffer's input j already or new to the buffer and its next input
+        ins = ev.match(leaves, log, step, buf)
+        if ins is None:
+            return _off_note(leaves)
         if ev.out_tree is None:
             p = Pending(ev.aval, buf, ev.slot)
-            out = Tensor(p) if ev.needs is None else Tensor(p, False, (step, k))  # (plain: no node, no edge)
+            out = _result(p) if ev.needs is None else _result(p, (step, k))  # (plain: no node, no edge)
             if buf.append_replayed(ev.call, ev.slot, p, ins, log, (leaves, out)):
                 return out
         else:  # several outputs, each with its stub edge (none for a plain event)
             ps = [Pending(av, buf, ev.slot + j) for j, av in enumerate(ev.aval)]
             if ev.needs is None:
-                outs = [Tensor(p) for p in ps]
+                outs = [_result(p) for p in ps]
             else:
-                outs = [Tensor(p, False, (step, (k, j))) for j, p in enumerate(ps)]
+                outs = [_result(p, (step, (k, j))) for j, p in enumerate(ps)]
             if buf.append_replayed(ev.call, ev.slot, ps, ins, log, (leaves, outs)):
                 return jax.tree_util.tree_unflatten(ev.out_tree, outs)
     finally:

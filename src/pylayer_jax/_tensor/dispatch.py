@@ -80,21 +80,41 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
     The common call (every tensor parameter given a plain Tensor, positionally, and no
     attributes) takes the short path; everything else is normalised by ``_general``.
     """
-    n = op.n_in
-    na = len(args)
-    if kwargs or na < n:
-        return _general(op, args, kwargs)
+    if kwargs or len(args) != op.n_in:
+        return _with_attrs(op, args, kwargs)
     checks = op.checks
-    if checks is not None:
-        if (op.check_always and na == n and type(args[0]) is Tensor and getattr(checks, "int_base_only", False)
-                and args[0]._v.dtype in _FLOATING):
+    if checks is not None and op.check_always:
+        if type(args[0]) is Tensor and getattr(checks, "int_base_only", False) and args[0]._v.dtype in _FLOATING:
             checks = None  # ``x ** 2`` on a floating x: pow's check concerns integer bases only
-        elif na > n or op.check_always:
+        else:
             return _general(op, args, kwargs)
-    if na == n:  # (a step-event observer may answer the call: a replayed step)
-        t = _ev.EVENTS.op(op, None, args)
-        if t is not None:
-            return t
+    t = _ev.EVENTS.op(op, None, args)  # (a step-event observer may answer the call: a replayed step)
+    if t is not None:
+        return t
+    arrays = _short_arrays(args, op.n_in, checks)
+    if arrays is None:
+        return _general(op, args, kwargs)
+    return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
+
+
+def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
+    """``apply_op`` of a call with plain scalar attributes after its tensors (``x * 2.0`` is scale(x, 2.0)) on the
+    short path; any other call (keywords, missing tensors, an op with checks) through ``_general``."""
+    n = op.n_in
+    if kwargs or len(args) < n or op.checks is not None:
+        return _general(op, args, kwargs)
+    attrs = args[n:]
+    for a in attrs:  # plain scalar attributes need no normalising
+        if type(a) not in _PLAIN_ATTRS:
+            return _general(op, args, kwargs)
+    arrays = _short_arrays(args, n, None)
+    if arrays is None or modes.static_program is not None:
+        return _general(op, args, kwargs)
+    return _run(op, (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name), args[:n], None, arrays)
+
+
+def _short_arrays(args: Sequence[Any], n: int, checks: Any) -> list[Any] | None:
+    """The arrays of a short-path call's first ``n`` arguments, or None where ``_general`` must normalise them."""
     arrays = []
     for i in range(n):
         t = args[i]
@@ -102,19 +122,11 @@ def apply_op(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None = None) 
             # a Python number beside a Tensor (``x * 0.5``, ``paddle.add(x, 1.0)``) is a weakly typed input, as
             # ``_general`` makes it: the short path takes it where the op has no checks to run on it
             if type(t) not in _NUMBERS or checks is not None or modes.static_program is not None:
-                return _general(op, args, kwargs)
+                return None
             arrays.append(t)
             continue
         arrays.append(t._v)
-    if na == n:
-        return _run(op, (None, (), (), _dtypes._default.name), args, None, arrays)
-    attrs = args[n:]
-    for a in attrs:  # plain scalar attributes (``x * 2.0`` is scale(x, 2.0)) need no normalising
-        if type(a) not in _PLAIN_ATTRS:
-            return _general(op, args, kwargs)
-    if modes.static_program is not None:
-        return _general(op, args, kwargs)
-    return _run(op, (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name), args[:n], None, arrays)
+    return arrays
 
 
 _FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))

@@ -420,6 +420,22 @@ class Tensor:
         return self
 
 
+_new = object.__new__
+
+
+def result(value: Any, edge: Edge | None = None) -> Tensor:
+    """The Tensor over an op's result: ``Tensor(value)``, or with ``edge`` ``Tensor(value, False, edge)``, made
+    without the type call and the checks ``__init__`` makes of a caller's arguments (every op of a replayed step
+    makes one). It sets every slot ``__init__`` sets."""
+    t = _new(Tensor)
+    t._v = value
+    t._sg = edge is None
+    t._e = edge
+    t.persistable = False
+    t._name = t._acc = t._counter = t._retained = t._grad_t = None
+    return t
+
+
 def _tensor_backward(t: Tensor, grad_tensor: Any, retain_graph: bool) -> None:
     """``backward_entry.tensor_backward``, bound here on first use (that module imports this one)."""
     global _tensor_backward

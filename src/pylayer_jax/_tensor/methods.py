@@ -242,7 +242,8 @@ def _operand(op: str, sym: str, o: Any) -> None:
 
 
 def _add(self: Tensor, o: Any) -> Any:
-    if type(o) is Tensor or _traced_number(self, o):
+    # (``_traced_number``, written out: a float passes ``_operand``)
+    if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_ADD, (self, o))
     _operand("add", "+", o)
     if _is_scalar(o):
@@ -252,14 +253,14 @@ def _add(self: Tensor, o: Any) -> Any:
 
 _SUBTRACT = TABLE["subtract"]
 _MULTIPLY = TABLE["multiply"]
+_SCALE_BY = TABLE["scale_by"]
 
 
 def _sub(self: Tensor, o: Any) -> Any:
-    if type(o) is Tensor:  # (the common case first: no operand checks to make)
+    # (the common cases first: no operand checks to make; ``_traced_number`` written out: a float passes ``_operand``)
+    if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_SUBTRACT, (self, o))
     _operand("subtract", "-", o)
-    if _traced_number(self, o):
-        return apply_op(_op("subtract"), (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, -o))
     return apply_op(_op("subtract"), (self, o))
@@ -275,9 +276,9 @@ def _rsub(self: Tensor, o: Any) -> Any:
 def _mul(self: Tensor, o: Any) -> Any:
     if type(o) is Tensor:  # (the common case first: no operand checks to make)
         return apply_op(_MULTIPLY, (self, o))
+    if type(o) is float and self._v.dtype in _FLOATING:  # (``_traced_number``, written out: a float passes ``_operand``)
+        return apply_op(_SCALE_BY, (self, o))
     _operand("multiply", "*", o)
-    if _traced_number(self, o):
-        return apply_op(_op("scale_by"), (self, o))
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
     return apply_op(_op("multiply"), (self, o))
@@ -294,14 +295,19 @@ _SYMBOLS = {"divide": "/", "pow": "**", "floor_divide": "//", "remainder": "%", 
 
 
 def _binary(name: str, reflected: bool = False) -> Any:
+    op = TABLE[name]
+    sym = _SYMBOLS.get(name)
+    eq = name in ("equal", "not_equal")
+
     def f(self: Tensor, o: Any) -> Any:
-        if o is None and name in ("equal", "not_equal") and not self._symbolic:
-            return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
-        if name in _SYMBOLS:
-            _operand(name, _SYMBOLS[name], o)
-        if isinstance(o, float) and not self.dtype.is_floating_point:
-            self = apply_op(TABLE["cast"], (self, "float32"))
-        return apply_op(_op(name), (o, self) if reflected else (self, o))
+        if type(o) is not Tensor:  # (a Tensor operand: nothing to check)
+            if o is None and eq and not self._symbolic:
+                return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
+            if sym is not None and not isinstance(o, _OPERANDS):
+                _operand(name, sym, o)
+            if isinstance(o, float) and not self.dtype.is_floating_point:
+                self = apply_op(TABLE["cast"], (self, "float32"))
+        return apply_op(op, (o, self) if reflected else (self, o))
 
     f.__name__ = name
     return f
