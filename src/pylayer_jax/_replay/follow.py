@@ -646,13 +646,13 @@ _AVALS_get = _AVALS.get
 _DEAD = lazy._DEAD  # (a weak reference whose object is gone)
 
 
-def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
+def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = False) -> Any:
     """The op event (``StepEvents.op``): replay one op of the noted step; its Tensor, or None (then dispatch
     normally).
 
     ``key`` is the kernel key, or None for a call of tensors alone under the current default dtype, asked before
-    dispatch knows that an input trains. Only an op that makes a tape node can match (the noted inputs'
-    stop_gradient flags say one trains).
+    dispatch knows that an input trains (as is a call with plain attributes, ``early``). Only an op that makes a
+    tape node can begin a step (the noted inputs' stop_gradient flags say one trains).
     """
     s = _tls.s
     step = s.step
@@ -661,7 +661,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
             return try_inner(s, op, key, leaves)
         if not ENABLED or s.pos is not BEGIN or s.plan is None:  # (``may_begin``, written out: every op)
             return None
-        if key is None:
+        if key is None or early:
             m = modes
             if not (m.grad_enabled and m.static_program is None and op.differentiable and _trains(leaves)):
                 return None

@@ -44,11 +44,12 @@ class StepEvents:
     """The events of an eager step. Every method of this base class does nothing (no observer)."""
 
     # ---- op ---------------------------------------------------------------------------------
-    def op(self, op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
+    def op(self, op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = False) -> Any:
         """An op is about to be dispatched: its result (a Tensor) in place of dispatch, or None.
 
         ``key`` None: a call of Tensors alone under the default dtype, asked before dispatch checks that
-        some input trains; else the op's kernel key, asked of an op that trains with grad mode on.
+        some input trains; ``early``: a call with plain attributes (its kernel key ``key``), asked as early;
+        else the op's kernel key, asked of an op that trains with grad mode on.
         """
         return None
 
