@@ -274,7 +274,7 @@ class Inner:
     kernel and output shape. What the user code records is checked as a whole when it returns, as always: an op
     that does not match ends the following there (the rest dispatch normally)."""
 
-    __slots__ = ("op", "plain", "key", "srcs", "n_in", "call", "slot", "n_calls", "aval")
+    __slots__ = ("op", "plain", "key", "srcs", "n_in", "call", "slot", "n_calls", "aval", "match")
 
     def __init__(self, op: Any, key: tuple, srcs: tuple, call: tuple, slot: int, n_calls: int, aval: tuple) -> None:
         self.op = op
@@ -286,6 +286,11 @@ class Inner:
         self.slot = slot  # the buffer's results and calls before it
         self.n_calls = n_calls
         self.aval = aval
+        self.match: Any = self._first_match  # the check of its inputs (``_inner_matcher``), made when first followed
+
+    def _first_match(self, leaves: Sequence[Any], buf: Any) -> Any:
+        self.match = match = _inner_matcher(self.srcs)
+        return match(leaves, buf)
 
 
 class Backward:
@@ -632,6 +637,56 @@ def _matcher(srcs: Sequence[Src]) -> Any:
     init = "".join(f"    {cell} = _DEAD\n" for cell in cells)
     src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n{init}"
            f"    def match(leaves, log, step, buf):\n{body}\n    return match\n")
+    return _made_matcher(src)(*consts)
+
+
+def _inner_matcher(srcs: Sequence[tuple]) -> Any:
+    """The check of an ``Inner`` event's inputs, written for its sources as ``_matcher`` writes an event's:
+    ``match(leaves, buf)`` returns the inputs from outside the buffer's results as ``(value, aval, j)`` (an empty
+    tuple if none), or None where an input is not where the note has it: a result of the buffer not run (its slot
+    ``j``), a Python number of the noted type, or an array of the noted aval (a Tensor's, or a result of an earlier
+    run's)."""
+    lines = []
+    consts = []
+    out = []
+    for i, (kind, j, av) in enumerate(srcs):
+        t = f"t{i}"
+        if kind == IN_STEP:  # a result of the user code's calls, or of the step's, not run
+            lines += [f"if type({t}) is not Tensor and not isinstance({t}, Tensor):", "    return None",
+                      f"v = {t}._v",
+                      f"if type(v) is not Pending or v.buf is not buf or v.idx != {j} or v.array is not None:",
+                      "    return None"]
+            continue
+        c = f"A{len(consts)}"
+        consts.append(av)
+        if kind == SCALAR:  # a Python number of the noted type
+            cond = f"type({t}) is not {c}" + (f" or not -(2**63) <= {t} < 2**63" if av is int else "")
+            lines += [f"if {cond}:", "    return None"]
+            out.append(f"({t}, {c}, {j})")
+            continue
+        v = f"v{i}"  # an outside array of the noted aval
+        lines += [f"{v} = {t}._v if type({t}) is Tensor or isinstance({t}, Tensor) else {t}",
+                  f"if type({v}) is not _ArrayImpl:",
+                  f"    if type({v}) is not Pending or type({v}.array) is not _ArrayImpl or {v}.aval != {c}:",
+                  "        return None",
+                  f"    {v} = {v}.array",
+                  "else:",
+                  f"    c = _AVALS_get(id({v}))  # (``_aval``, written out)",
+                  f"    if (c[1] if c is not None and c[0]() is {v} else _aval({v})) != {c}:",
+                  "        return None"]
+        out.append(f"({v}, {c}, {j})")
+    ret = f"[{', '.join(out)}]" if out else "()"
+    names = ", ".join(f"t{i}" for i in range(len(srcs)))
+    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if srcs else [
+        "if leaves:", "    return None"]
+    body = "\n".join("        " + line for line in [*head, *lines, f"return {ret}"])
+    src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n"
+           f"    def match(leaves, buf):\n{body}\n    return match\n")
+    return _made_matcher(src)(*consts)
+
+
+def _made_matcher(src: str) -> Any:
+    """The function ``make`` the source ``src`` defines, compiled once per text (``_MATCHERS``)."""
     make = _MATCHERS.get(src)
     if make is None:
         if len(_MATCHERS) >= _MAX_MATCHERS:
@@ -639,7 +694,7 @@ def _matcher(srcs: Sequence[Src]) -> Any:
         space: dict[str, Any] = {}
         exec(src, globals(), space)  # noqa: S102 - written from the kinds, slots and flags of noted sources
         make = _MATCHERS[src] = space["make"]
-    return make(*consts)
+    return make
 
 
 _AVALS_get = _AVALS.get
@@ -728,7 +783,7 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
         s.inner = None
         return None
     m = modes
-    if (ev.op is not op or len(leaves) != ev.n_in or m.grad_enabled or m.saved_hooks or m.static_program is not None
+    if (ev.op is not op or m.grad_enabled or m.saved_hooks or m.static_program is not None
             or m.capture is not None
             or (ev.plain != _dtypes._default.name if key is None  # (``plain`` None: not a plain call)
                 else not _same_key(ev.key, key))):
@@ -740,37 +795,15 @@ def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> A
     try:
         # (a buffer not done is still this thread's current one: a new one is made only after a run)
         if len(buf.calls) == ev.n_calls:
-            # the inputs in one pass; those from outside the buffer's results are ``(value, aval, j)`` for
-            # ``append_replayed``, which enters them (already input j, or new to the buffer and entered as j)
-            ins = []
-            for t, (kind, j, av) in zip(leaves, ev.srcs):
-                if kind == IN_STEP:  # a result of the user code's calls, or of the step's, not run
-                    if type(t) is not Tensor and not isinstance(t, Tensor):
-                        break
-                    v = t._v
-                    if type(v) is not Pending or v.buf is not buf or v.idx != j or v.array is not None:
-                        break
-                    continue
-                if kind == SCALAR:  # a Python number of the noted type: the buffer's input j
-                    if type(t) is not av or (type(t) is int and not -(2**63) <= t < 2**63):
-                        break
-                    v = t
-                else:  # an outside array of the noted aval: the buffer's input j
-                    v = t._v if type(t) is Tensor or isinstance(t, Tensor) else t
-                    if type(v) is not _ArrayImpl:  # a result of an earlier run: its array, with the Pending's aval
-                        if type(v) is not Pending or type(v.array) is not _ArrayImpl or v.aval != av:
-                            break
-                        v = v.array
-                    else:
-                        c = _AVALS.get(id(v))  # (``_aval``, written out: a repeated input)
-                        if (c[1] if c is not None and c[0]() is v else _aval(v)) != av:
-                            break
-                ins.append((v, av, j))
-            else:
+            # the inputs from where the note has them (the event's own check); those from outside the buffer's
+            # results are ``(value, aval, j)`` for ``append_replayed``, which enters them (already input j, or new to
+            # the buffer and entered as j)
+            ins = ev.match(leaves, buf)
+            if ins is not None:
                 p = Pending(ev.aval, buf, ev.slot)
                 if buf.append_replayed(ev.call, ev.slot, p, ins):
                     s.inner_i += 1
-                    return Tensor(p)
+                    return _result(p)
     finally:
         lock.release()
     s.inner = None
