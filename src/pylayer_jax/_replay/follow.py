@@ -1017,7 +1017,7 @@ def _first_with(inputs: Sequence[Any], out: Any, same: bool) -> int:
     return -1
 
 
-_NO = object()  # (``_through_value``: not the noted input)
+_NO = object()  # not what the note has: an input (``_through_value``), a gradient state (``_grad_state``)
 
 
 def _through_value(step: Step, buf: Any, t: Any, j: int, sg: bool, av: tuple) -> Any:
@@ -1362,9 +1362,6 @@ def _resume(step: Step) -> bool:
     s.step, s.pos, s.plan = step, BEGIN, step.plan
     s.inner = None
     return nested
-
-
-_NO = object()  # a gradient state the note does not cover
 
 
 def _grad_state(g: Any, buf: Any) -> Any:
