@@ -219,13 +219,10 @@ def _op(name: str) -> Op:
 _ADD = TABLE["add"]
 
 
+# A float with a floating Tensor in ``+``, ``-``, ``*`` (a *traced number*) is passed as a weakly typed input, so
+# every value shares one kernel and a step whose float changes (a schedule's coefficient) still replays; other
+# scalars stay ``scale`` attributes. (A float always passes ``_operand``: the operators test it first.)
 _FLOATING = frozenset(jnp.dtype(n) for n in ("float16", "bfloat16", "float32", "float64"))  # (a set lookup)
-
-
-def _traced_number(self: Tensor, o: Any) -> bool:
-    """A float with a floating Tensor: passed as a weakly typed input, so every value shares one kernel and a
-    step whose float changes (a schedule's coefficient) still replays; other scalars stay ``scale`` attributes."""
-    return type(o) is float and self._v.dtype in _FLOATING
 
 
 _OPERANDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array)
@@ -242,7 +239,6 @@ def _operand(op: str, sym: str, o: Any) -> None:
 
 
 def _add(self: Tensor, o: Any) -> Any:
-    # (``_traced_number``, written out: a float passes ``_operand``)
     if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_ADD, (self, o))
     _operand("add", "+", o)
@@ -257,7 +253,7 @@ _SCALE_BY = TABLE["scale_by"]
 
 
 def _sub(self: Tensor, o: Any) -> Any:
-    # (the common cases first: no operand checks to make; ``_traced_number`` written out: a float passes ``_operand``)
+    # (the common cases first: a Tensor, a traced number; no operand checks to make)
     if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_SUBTRACT, (self, o))
     _operand("subtract", "-", o)
@@ -276,7 +272,7 @@ def _rsub(self: Tensor, o: Any) -> Any:
 def _mul(self: Tensor, o: Any) -> Any:
     if type(o) is Tensor:  # (the common case first: no operand checks to make)
         return apply_op(_MULTIPLY, (self, o))
-    if type(o) is float and self._v.dtype in _FLOATING:  # (``_traced_number``, written out: a float passes ``_operand``)
+    if type(o) is float and self._v.dtype in _FLOATING:  # a traced number
         return apply_op(_SCALE_BY, (self, o))
     _operand("multiply", "*", o)
     if _is_scalar(o):
