@@ -171,7 +171,7 @@ def _appending_lines() -> dict[str, set[int]]:
     lines = {"deferred.py": {line for _, _, line in code.co_lines() if line is not None and line > code.co_firstlineno}}
     for fn, marks in ((_replay.try_op, ("p = Pending(ev.aval", "out = _result(p)", "buf.append_replayed(ev.call, ev.slot, p,")),
                       (_replay.try_inner, ("p = Pending(ev.aval", "buf.append_replayed(ev.call, ev.slot, p, ins)",
-                                           "return Tensor(p)"))):
+                                           "return _result(p)"))):
         src, first = inspect.getsourcelines(fn)
         lines[fn.__name__] = {first + i for i, text in enumerate(src) if any(m in text for m in marks)}
         assert len(lines[fn.__name__]) == len(marks)

@@ -1103,23 +1103,8 @@ def try_backward(t: Any) -> bool:
         return False
     if not b.callouts:  # the whole backward's calls, then the leaves' gradients: one buffer call
         at = (b.n_calls, b.n_refs, b.n_ext)  # the buffer's size now, as noted (``extend_replayed`` checks it)
-        lock = buf.lock
-        lock.acquire()
-        try:
-            # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
-            ps = buf.extend_replayed(at, new, b.calls, b.n_new, plan.programs, b.leaves) if step.live else None
-            if ps is None:
-                return False
-            try:
-                for acc, p in zip(accs, ps):
-                    if p is not None:
-                        acc.grad = p
-            except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
-                buf.take_back(at)
-                _undo(buf, at, accs, gs)
-                raise
-        finally:
-            lock.release()
+        if not _extend_tail(step, buf, at, new, b.calls, b.n_new, accs, gs):
+            return False
         return _replayed(s, step)
     # PyLayers' backwards: each runs where the walk ran it, between the noted calls; then the last calls and the
     # leaves' gradients
@@ -1136,6 +1121,32 @@ def _replayed(s: _State, step: Step) -> bool:
     s.step = None
     s.pos = BEGIN  # the next op begins a new step
     STATS["steps"] += 1
+    return True
+
+
+def _extend_tail(step: Step, buf: Any, at: tuple, new: list, calls: Sequence[tuple], n_new: int, accs: list,
+                 gs: list) -> bool:
+    """The last ``calls`` of a replayed backward (the buffer inputs ``new`` entered first) and the leaves' gradients,
+    all new Pendings, as one buffer call when the buffer is of size ``at`` (``extend_replayed``), each gradient then
+    stored in its leaf's sink: True, or False if the buffer was not as noted (nothing done). An interrupt halfway
+    leaves the buffer and the leaves' gradients as they were."""
+    lock = buf.lock
+    lock.acquire()
+    try:
+        # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
+        ps = buf.extend_replayed(at, new, calls, n_new, step.plan.programs, step.plan.bwd.leaves) if step.live else None
+        if ps is None:
+            return False
+        try:
+            for acc, p in zip(accs, ps):
+                if p is not None:
+                    acc.grad = p
+        except BaseException:
+            buf.take_back(at)
+            _undo(buf, at, accs, gs)
+            raise
+    finally:
+        lock.release()
     return True
 
 
@@ -1229,22 +1240,7 @@ def _callouts(s: _State, step: Step, b: Backward, buf: Any, accs: list, gs: list
     # the calls after the last PyLayer's backward, and the leaves' gradients
     at = b.tail_at
     if at is not None:  # the leaves' gradients all new Pendings: one buffer call, as without PyLayers
-        lock.acquire()
-        try:
-            # (not live: another thread built the step's tape meanwhile; a buffer that ran: see ``extend_replayed``)
-            ps = buf.extend_replayed(at, new, *b.segs[-1], step.plan.programs, leaves) if step.live else None
-            if ps is not None:
-                try:
-                    for acc, p in zip(accs, ps):
-                        if p is not None:
-                            acc.grad = p
-                except BaseException:  # interrupted halfway: the buffer and the leaves' gradients as they were
-                    buf.take_back(at)
-                    _undo(buf, at, accs, gs)
-                    raise
-        finally:
-            lock.release()
-        if ps is None:
+        if not _extend_tail(step, buf, at, new, *b.segs[-1], accs, gs):
             return _rest(step, state, accs)
     else:
         lock.acquire()
