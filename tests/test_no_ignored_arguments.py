@@ -68,6 +68,7 @@ ALLOWED: dict[str, str] = {
     "_tensor/step_events.py::StepEvents.callout_begin::walk": EVENT,
     "_tensor/step_events.py::StepEvents.callout_end::grads": EVENT,
     "_tensor/step_events.py::StepEvents.callout_end::token": EVENT,
+    "_tensor/step_events.py::StepEvents.op::early": EVENT,
     "_tensor/step_events.py::StepEvents.op::key": EVENT,
     "_tensor/step_events.py::StepEvents.op::leaves": EVENT,
     "_tensor/step_events.py::StepEvents.op::op": EVENT,
