@@ -552,7 +552,6 @@ def _matcher(srcs: Sequence[Src]) -> Any:
     consts = []
     out = []
     cells: list[str] = []
-    names = ", ".join(f"t{i}" for i in range(len(srcs)))
     for i, (kind, j, sg, n, av) in enumerate(srcs):
         t = f"t{i}"
         c = f"A{len(consts)}"
@@ -581,11 +580,7 @@ def _matcher(srcs: Sequence[Src]) -> Any:
             lines.append("return None")
             continue
         if kind == SCALAR:  # a Python number of the noted type: any value replays
-            cond = f"type({t}) is not {c}"
-            if av is int:
-                cond += f" or not -(2**63) <= {t} < 2**63"
-            lines.append(f"if {cond}:")
-            lines.append("    return None")
+            lines += _number_check(t, c, av)
             out.append(f"({t}, {c}, {j})")
             continue
         if kind == ARRAY:  # a jax array passed as it is, a new one each step (a fresh random key)
@@ -610,34 +605,10 @@ def _matcher(srcs: Sequence[Src]) -> Any:
         if kind != OUTSIDE:  # (no other kind is noted)
             lines.append("return None")
             continue
-        last = f"L{i}"  # the array this input had when it last matched (weakly): its aval is the noted one
-        cells.append(last)
-        lines += [f"if type({v}) is _ArrayImpl:",
-                  f"    if {last}() is not {v}:",
-                  f"        c = _AVALS_get(id({v}))  # (``_aval``, written out)",
-                  f"        a = c[1] if c is not None and c[0]() is {v} else _aval({v})",
-                  f"        if a is not {c} and a != {c}:",
-                  "            return None",
-                  f"        {last} = _wref({v})",
-                  f"elif type({v}) is Pending and type({v}.array) is _ArrayImpl:",
-                  f"    a = {v}.aval  # (a result of a run buffer, a parameter after a step: the aval it was recorded with)",
-                  f"    {v} = {v}.array",
-                  f"    if a is not {c} and a != {c}:",
-                  "        return None",
-                  "else:",
-                  "    return None"]
+        cells.append(f"L{i}")
+        lines += _array_check(v, c, f"L{i}")
         out.append(f"({v}, {c}, {j})")
-    ret = f"[{', '.join(out)}]" if out else "()"
-    # (another number of inputs than the noted: not the noted call)
-    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if srcs else [
-        "if leaves:", "    return None"]
-    if cells:
-        head.insert(0, f"nonlocal {', '.join(cells)}")
-    body = "\n".join("        " + line for line in [*head, *lines, f"return {ret}"])
-    init = "".join(f"    {cell} = _DEAD\n" for cell in cells)
-    src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n{init}"
-           f"    def match(leaves, log, step, buf):\n{body}\n    return match\n")
-    return _made_matcher(src)(*consts)
+    return _made_matcher("leaves, log, step, buf", len(srcs), len(consts), lines, out, cells)(*consts)
 
 
 def _inner_matcher(srcs: Sequence[tuple]) -> Any:
@@ -649,6 +620,7 @@ def _inner_matcher(srcs: Sequence[tuple]) -> Any:
     lines = []
     consts = []
     out = []
+    cells: list[str] = []
     for i, (kind, j, av) in enumerate(srcs):
         t = f"t{i}"
         if kind == IN_STEP:  # a result of the user code's calls, or of the step's, not run
@@ -660,33 +632,57 @@ def _inner_matcher(srcs: Sequence[tuple]) -> Any:
         c = f"A{len(consts)}"
         consts.append(av)
         if kind == SCALAR:  # a Python number of the noted type
-            cond = f"type({t}) is not {c}" + (f" or not -(2**63) <= {t} < 2**63" if av is int else "")
-            lines += [f"if {cond}:", "    return None"]
+            lines += _number_check(t, c, av)
             out.append(f"({t}, {c}, {j})")
             continue
-        v = f"v{i}"  # an outside array of the noted aval
-        lines += [f"{v} = {t}._v if type({t}) is Tensor or isinstance({t}, Tensor) else {t}",
-                  f"if type({v}) is not _ArrayImpl:",
-                  f"    if type({v}) is not Pending or type({v}.array) is not _ArrayImpl or {v}.aval != {c}:",
-                  "        return None",
-                  f"    {v} = {v}.array",
-                  "else:",
-                  f"    c = _AVALS_get(id({v}))  # (``_aval``, written out)",
-                  f"    if (c[1] if c is not None and c[0]() is {v} else _aval({v})) != {c}:",
-                  "        return None"]
+        v = f"v{i}"  # an outside array of the noted aval (a Tensor's, or passed as it is)
+        cells.append(f"L{i}")
+        lines.append(f"{v} = {t}._v if type({t}) is Tensor or isinstance({t}, Tensor) else {t}")
+        lines += _array_check(v, c, f"L{i}")
         out.append(f"({v}, {c}, {j})")
-    ret = f"[{', '.join(out)}]" if out else "()"
-    names = ", ".join(f"t{i}" for i in range(len(srcs)))
-    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if srcs else [
+    return _made_matcher("leaves, buf", len(srcs), len(consts), lines, out, cells)(*consts)
+
+
+def _number_check(t: str, c: str, av: type) -> list[str]:
+    """The lines of a check that input ``t`` is a Python number of the noted type ``c`` (``av``; an int in int64)."""
+    return [f"if type({t}) is not {c}" + (f" or not -(2**63) <= {t} < 2**63:" if av is int else ":"), "    return None"]
+
+
+def _array_check(v: str, c: str, last: str) -> list[str]:
+    """The lines of a check that value ``v`` is an array of the noted aval ``c`` (then ``v`` is that array): a jax
+    array (the one ``last`` held weakly when it last matched needs no aval lookup), or a result of a run buffer (a
+    parameter after a step: the array, with the aval its Pending was recorded with)."""
+    return [f"if type({v}) is _ArrayImpl:",
+            f"    if {last}() is not {v}:",
+            f"        c = _AVALS_get(id({v}))  # (``_aval``, written out)",
+            f"        a = c[1] if c is not None and c[0]() is {v} else _aval({v})",
+            f"        if a is not {c} and a != {c}:",
+            "            return None",
+            f"        {last} = _wref({v})",
+            f"elif type({v}) is Pending and type({v}.array) is _ArrayImpl:",
+            f"    a = {v}.aval",
+            f"    {v} = {v}.array",
+            f"    if a is not {c} and a != {c}:",
+            "        return None",
+            "else:",
+            "    return None"]
+
+
+def _made_matcher(params: str, n_in: int, n_consts: int, lines: list[str], out: list[str], cells: list[str]) -> Any:
+    """The function ``make(A0, A1, ...)`` (``n_consts`` of them: the noted avals and types) returning
+    ``match(<params>)``: it unpacks ``leaves`` into ``t0``, ``t1``, ... (another number of inputs: None), runs
+    ``lines`` and returns the tuples ``out``; each of ``cells`` starts as a dead weak reference. Compiled once per
+    text (``_MATCHERS``)."""
+    names = ", ".join(f"t{i}" for i in range(n_in))
+    head = ["try:", f"    {names}, = leaves", "except ValueError:", "    return None"] if n_in else [
         "if leaves:", "    return None"]
+    if cells:
+        head.insert(0, f"nonlocal {', '.join(cells)}")
+    ret = f"[{', '.join(out)}]" if out else "()"
     body = "\n".join("        " + line for line in [*head, *lines, f"return {ret}"])
-    src = (f"def make({', '.join(f'A{k}' for k in range(len(consts)))}):\n"
-           f"    def match(leaves, buf):\n{body}\n    return match\n")
-    return _made_matcher(src)(*consts)
-
-
-def _made_matcher(src: str) -> Any:
-    """The function ``make`` the source ``src`` defines, compiled once per text (``_MATCHERS``)."""
+    init = "".join(f"    {cell} = _DEAD\n" for cell in cells)
+    src = (f"def make({', '.join(f'A{k}' for k in range(n_consts))}):\n{init}"
+           f"    def match({params}):\n{body}\n    return match\n")
     make = _MATCHERS.get(src)
     if make is None:
         if len(_MATCHERS) >= _MAX_MATCHERS:
