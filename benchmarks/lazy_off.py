@@ -17,6 +17,9 @@ with the compilation cache off (``PYLAYER_JAX_CACHE_DIR=``), so that every compi
 
 ``--paddle-python PATH`` makes side B real Paddle instead (the same rows, ``import paddle``, in that interpreter):
 the two libraries timed in turn on the same machine state, where ``bench.py``'s Paddle column is timed after ours.
+``--pairs N`` times the step rows in N fresh pairs of workers and adds a table of each pair's result: a process's
+own speed (where its memory landed, the interpreter's hash seed) moves a small step by 20-30% on this machine, for
+either library, more than most changes being measured.
 
     python benchmarks/lazy_off.py [--rounds 15] [--batch 100] [--only grl] [--against PYLAYER_JAX_LAZY=0]
     python benchmarks/lazy_off.py --paddle-python /path/to/python --only GRL
@@ -132,6 +135,9 @@ def main() -> None:
                     help="the setting of side B (side A: the environment as it is, without PYLAYER_JAX_LAZY)")
     ap.add_argument("--big", action="store_true", help="add the 1024x1024 MLP step and the [1000, 1000] PyLayer step")
     ap.add_argument("--shape-pairs", type=int, default=1, help="worker pairs started (rounds of the new-shape row)")
+    ap.add_argument("--pairs", type=int, default=1,
+                    help="worker pairs that time the step rows (a fresh pair of processes each: the spread between "
+                         "processes shows)")
     ap.add_argument("--paddle-python", default="", help="side B: real Paddle in this interpreter (not --against)")
     ap.add_argument("--lib", default="pylayer_jax", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -147,29 +153,35 @@ def main() -> None:
     env_b = {**env_a, var: value} if var else dict(env_a)
     side_b = (a.paddle_python, "paddle") if a.paddle_python else (sys.executable, "pylayer_jax")
     res: dict[str, tuple[list[dict], list[dict]]] = {}
-    for pair in range(max(a.shape_pairs, 1)):
+    per_pair: dict[str, list[tuple[float, float]]] = {}  # row -> (A cpu, B cpu) of each pair: its fastest rounds
+    for pair in range(max(a.shape_pairs, a.pairs, 1)):
         pa, ra = start(env_a, a.big)
         pb, rb = start(env_b, a.big, *side_b)
         for side, r in ((0, ra), (1, rb)):
             res.setdefault(NEW_SHAPES, ([], []))[side].append(r[NEW_SHAPES])
         try:
-            if pair == 0:  # the step rows: one pair of workers, batches in turn
+            if pair < a.pairs:  # the step rows: each pair of workers times them, batches in turn
                 for name in ra["ready"]:
                     if a.only and a.only not in name:
                         continue
                     ask(pa, name, "warm")
                     ask(pb, name, "warm")
                     sa, sb = res.setdefault(name, ([], []))
+                    pa_rounds, pb_rounds = [], []
                     for _ in range(a.rounds):
-                        sa.append(ask(pa, name, a.batch))
-                        sb.append(ask(pb, name, a.batch))
+                        pa_rounds.append(ask(pa, name, a.batch))
+                        pb_rounds.append(ask(pb, name, a.batch))
+                    sa += pa_rounds
+                    sb += pb_rounds
+                    per_pair.setdefault(name, []).append((min(r["cpu"] for r in pa_rounds),
+                                                          min(r["cpu"] for r in pb_rounds)))
         finally:
             for p in (pa, pb):
                 p.stdin.close()
                 p.wait()
     print(f"A: default settings; B: {a.against}. µs per step: thread CPU (minimum over rounds), wall (minimum); "
           f"{a.rounds} rounds of {a.batch} calls; the new-shape row: process CPU, one run per worker, "
-          f"{a.shape_pairs} workers a side")
+          f"{len(res[NEW_SHAPES][0])} workers a side")
     print("| row | A cpu | B cpu | B/A cpu (min) | B/A cpu (median of rounds) | A wall | B wall | B/A wall |")
     print("|---|---|---|---|---|---|---|---|")
     for name, (sa, sb) in res.items():
@@ -179,6 +191,15 @@ def main() -> None:
         wa, wb = min(r["wall"] for r in sa), min(r["wall"] for r in sb)
         med = statistics.median(y["cpu"] / x["cpu"] for x, y in zip(sa, sb))
         print(f"| {name} | {ca:.1f} | {cb:.1f} | {cb / ca:.2f}x | {med:.2f}x | {wa:.1f} | {wb:.1f} | {wb / wa:.2f}x |")
+    if a.pairs > 1:
+        print(f"\nPer pair of worker processes ({a.pairs} pairs, each its fastest round, thread CPU µs per step): "
+              "how far a process's own speed moves the rows")
+        print("| row | A, per pair | B, per pair | B/A per pair | B/A median of pairs |")
+        print("|---|---|---|---|---|")
+        for name, pairs in per_pair.items():
+            ratios = [b / x for x, b in pairs]
+            print(f"| {name} | {', '.join(f'{x:.1f}' for x, _ in pairs)} | {', '.join(f'{b:.1f}' for _, b in pairs)} | "
+                  f"{', '.join(f'{r:.2f}x' for r in ratios)} | {statistics.median(ratios):.2f}x |")
 
 
 if __name__ == "__main__":
