@@ -103,6 +103,8 @@ SAMPLES.update(
             Sample((randint(4), 2, 1), ref=lambda x, s, b: x * s + b),
         ],
         "scale_by": [Sample((rand(2, 3), -0.75), ref=lambda x, s: x * s)],
+        "divide_by": [Sample((rand(2, 3), 3.0), ref=lambda x, s: x / np.float32(s)),
+                      Sample((rand(3), -7), ref=lambda x, s: x / np.float32(s))],
         "tanh": [Sample((rand(2, 3),), ref=np.tanh)],
         "exp": [Sample((rand(2, 3),), ref=np.exp)],
         "square": [Sample((rand(2, 3),), ref=np.square), Sample((randint(3),), ref=np.square)],

@@ -185,3 +185,63 @@ def test_a_short_loop_does_not_compile_its_numbers_in():
     # each would fold only after as many runs as its compile's worth of ~2 us a number a run
     assert all(e.need * _lazy.FOLD_CHECK * len(e.at) * _lazy.FOLD_SAVING_S >= 1e-3 for e in entries)
     assert _lazy.STATS["compiled"] - compiled <= 2
+
+
+def test_numbers_that_change_every_step_compile_nothing_new():
+    """A divisor (a temperature), a float minus a Tensor and an exponent that is not a whole number or a half, each
+    changing every step, are traced inputs: after the first steps no program compiles, the steps replay, and the
+    losses and gradients are jax.grad's. (Compiled into the kernel, each new value compiled the step anew: 150-600
+    ms a step.)"""
+    from pylayer_jax._exec import deferred as _lazy
+
+    rng = np.random.default_rng(5)
+    x_np = rng.random((6, 4)).astype("float32") + 0.5
+    w_np = rng.random((4, 3)).astype("float32") + 0.5
+    x = paddle.to_tensor(x_np)
+    w = paddle.to_tensor(w_np, stop_gradient=False)
+
+    def ref(w_, tau, c, p):  # noqa: ANN001, ANN202
+        h = jnp.asarray(x_np) @ w_
+        return jnp.mean((c - h / tau) ** 2 + h ** p)
+
+    compiled = None
+    replayed = _replay.STATS["steps"]
+    for i in range(8):
+        tau, c, p = 2.0 + 0.01 * i, 1.5 - 0.001 * i, 2.2 + 0.001 * i
+        h = paddle.matmul(x, w)
+        loss = ((c - h / tau) ** 2 + h ** p).mean()
+        loss.backward()
+        g = w.grad.numpy()
+        w.clear_grad()
+        val, want = jax.value_and_grad(ref)(jnp.asarray(w_np), tau, c, p)
+        np.testing.assert_allclose(float(loss), float(val), rtol=2e-6)
+        np.testing.assert_allclose(g, np.asarray(want), rtol=2e-5)
+        if i == 2:
+            compiled = _lazy.STATS["compiled"]
+    assert _lazy.STATS["compiled"] == compiled
+    assert _replay.STATS["steps"] - replayed >= 6
+
+
+def test_a_python_divisor_is_one_kernel_for_every_value():
+    """``x / c`` for a Python number ``c`` is the quotient within one ulp (Paddle 3.3.1's is numpy's true division
+    exactly; XLA turns a division by a broadcast scalar into a multiply by its reciprocal, as the scale by ``1 / c``
+    did before); -0.0 / 2 stays -0.0, x / 0.0 is inf or nan, the gradient is ``1 / c``; and every divisor is the
+    same kernel (the number is its input, not its key)."""
+    from pylayer_jax._ops.table import TABLE
+
+    x_np = np.random.default_rng(6).standard_normal(1000).astype("float32")
+    x_np[:3] = [-0.0, 0.0, 1.0]
+    keys = set()
+    for c in (3.0, 7.0, 0.3, 3):
+        x = paddle.to_tensor(x_np, stop_gradient=False)
+        y = x / c
+        node = y._edge[0]
+        assert node.op is TABLE["divide_by"]
+        keys.add(node.key)
+        np.testing.assert_allclose(y.numpy(), x_np / np.float32(c), rtol=1.2e-7, atol=0)
+        assert np.signbit(y.numpy()[0]) and not np.signbit(y.numpy()[1])
+        y.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), np.full(1000, np.float32(1) / np.float32(c)), rtol=1.2e-7)
+    assert len(keys) == 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_array_equal((paddle.to_tensor(x_np[:3]) / 0.0).numpy(), x_np[:3] / np.float32(0.0))

@@ -235,3 +235,28 @@ def test_exponents_not_compiled_in_keep_pows_rules() -> None:
     assert np.isnan((P.to_tensor([2.0, 3.0]) ** float("nan")).numpy()).all()
     x = P.to_tensor([2.0, 3.0])
     np.testing.assert_allclose((x ** P.to_tensor([3.0, 0.5])).numpy(), [8.0, np.sqrt(3.0)], rtol=1e-6)
+
+
+def test_only_whole_or_half_exponents_are_compiled_in() -> None:
+    """A whole or half exponent from -16 to 16 is in the kernel's key (``pow_number``); any other (2.2, 17) is a
+    traced input of the general ``pow``, one kernel for every value (a schedule's exponent compiles nothing new);
+    both give numpy's power and jax.grad's gradient."""
+    import jax
+    import jax.numpy as jnp
+
+    from pylayer_jax._ops.table import TABLE
+
+    x0 = np.array([0.5, 1.5, 2.25], "float32")
+    keys = {}
+    for e, op in ((2.5, "pow_number"), (-16, "pow_number"), (0.5, "pow_number"), (2.2, "pow"), (2.3, "pow"),
+                  (17, "pow"), (-16.5, "pow")):
+        x = P.to_tensor(x0, stop_gradient=False)
+        y = x ** e
+        node = y._edge[0]
+        assert node.op is TABLE[op], e
+        keys.setdefault(op, set()).add(node.key)
+        np.testing.assert_allclose(y.numpy(), np.power(x0.astype(np.float64), e), rtol=2e-6)
+        y.sum().backward()
+        want = jax.grad(lambda v, e=e: jnp.sum(v.astype(jnp.float64) ** e))(jnp.asarray(x0))
+        np.testing.assert_allclose(x.grad.numpy(), np.asarray(want), rtol=2e-6)
+    assert len(keys["pow"]) == 1 and len(keys["pow_number"]) == 3

@@ -36,7 +36,7 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
-pow = _pow  # noqa: A001  (a Python number exponent is compiled in: ``pow_number``)
+pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)
 
 
 # activations ``scale(..., act=...)`` applies after scaling: Paddle runs the op of that name with its defaults

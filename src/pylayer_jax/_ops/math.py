@@ -171,6 +171,15 @@ def scale_by(x, s):
     return _plus((x * s).astype(x.dtype), 0.0)
 
 
+@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP)
+def divide_by(x, s):
+    """``x / s`` for a Python number ``s`` taken as a traced input, as ``scale_by`` takes its factor (a divisor that
+    changes each step, such as a temperature, compiles nothing new), keeping x's dtype; ``-0.0 / 2`` stays -0.0
+    and ``x / 0.0`` is inf or nan. XLA makes it a multiply by ``1 / s`` (within an ulp of Paddle's true division).
+    Its backward reads only ``s``."""
+    return (x / s).astype(x.dtype)
+
+
 @defop(1, inplace=True)
 def increment(x, value=1.0):
     """``x + value``, keeping x's dtype."""

@@ -263,6 +263,8 @@ def _sub(self: Tensor, o: Any) -> Any:
 
 
 def _rsub(self: Tensor, o: Any) -> Any:
+    if type(o) is float and self._v.dtype in _FLOATING:  # ``1 - y``: a traced number, as ``y - 1.0`` (``_sub``)
+        return apply_op(_SUBTRACT, (o, self))
     _operand("subtract", "-", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
@@ -280,10 +282,14 @@ def _mul(self: Tensor, o: Any) -> Any:
     return apply_op(_op("multiply"), (self, o))
 
 
+_DIVIDE_BY = TABLE["divide_by"]
+
+
 def _div(self: Tensor, o: Any) -> Any:
+    t = type(o)
+    if (t is float or (t is int and -(2**53) <= o <= 2**53)) and self._v.dtype in _FLOATING:
+        return apply_op(_DIVIDE_BY, (self, o))  # a traced number: every divisor one kernel, a true division
     _operand("divide", "/", o)
-    if _is_scalar(o) and self.dtype.is_floating_point and o != 0:  # x / 0 is inf (or nan), as in Paddle
-        return apply_op(_op("scale"), (self, 1.0 / o, -0.0))  # (adding -0.0 keeps a -0.0 quotient, as divide's)
     return apply_op(_op("divide"), (self, o))
 
 
@@ -346,10 +352,19 @@ _pow_operator = Tensor.__pow__
 
 
 def _number_exponent(x: Tensor, y: Any) -> bool:
-    """A Python number raising a floating Tensor is compiled into the kernel (``pow_number``), as Paddle takes it
-    as an attribute; not a NaN (no kernel key would find it again) or an int beyond 32 bits."""
+    """A Python number raising a floating Tensor is compiled into the kernel (``pow_number``; Paddle takes it as an
+    attribute) when it is a whole number or a half from -16 to 16 (``x ** 2``, ``x ** 0.5``, ``x ** -1``): such
+    exponents are written in the program, each compiles once, and XLA makes ``x ** 2`` one multiply. Any other
+    exponent (``x ** 2.2``, a schedule's value) stays a traced input of the general power, so one that changes
+    every step compiles nothing new."""
     t = type(y)
-    return ((t is int and -(2**31) <= y < 2**31) or (t is float and y == y)) and x._v.dtype in _FLOATING
+    if t is int:
+        ok = -16 <= y <= 16
+    elif t is float:
+        ok = -16.0 <= y <= 16.0 and (y * 2.0).is_integer()  # (False for NaN)
+    else:
+        return False
+    return ok and x._v.dtype in _FLOATING
 
 
 def _pow(self: Tensor, o: Any) -> Any:
