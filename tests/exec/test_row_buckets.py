@@ -20,6 +20,7 @@ from pylayer_jax._autograd import row_buckets
 from pylayer_jax._exec import deferred
 from pylayer_jax._ops.table import TABLE
 from pylayer_jax._replay import follow
+from pylayer_jax._tensor import dispatch
 
 LR = 0.1
 
@@ -475,3 +476,28 @@ def _norm_net_under_hooks() -> object:
 
 def test_layer_norm_residual_form_runs_padded_under_saved_tensor_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
     _unpadded_and_padded(monkeypatch, _norm_net_under_hooks, (3, 5), 1)
+
+
+def _number_input_net() -> object:
+    # leaky_relu and hardtanh with numbers passed as kernel inputs (their attributes took more values than the key
+    # keeps): a scalar input beside the batch, which the padded program takes as it is
+    nn = paddle.nn
+    lin, head = nn.Linear(5, 4), nn.Linear(4, 2)
+    net = nn.LayerList([lin, head])
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+    for k in range(dispatch.NUMBER_VALUES_KEPT + 1):
+        F.leaky_relu(paddle.ones([1]), 0.01 * (k + 1))
+        F.hardtanh(paddle.ones([1]), -1.0, 1.0 + k)
+
+    def step(b: int) -> list:
+        x = paddle.to_tensor(np.random.default_rng(b).standard_normal((b, 5)).astype("float32"))
+        h = F.hardtanh(F.leaky_relu(lin(x), 0.05 + 0.01 * b), -1.0, 1.0 + 0.1 * b)
+        out = head(h)
+        return _finish(net, opt, (out ** 2).mean(), out)
+
+    return step
+
+
+def test_number_inputs_run_padded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dispatch, "_NUMBER_VALUES", {})
+    _unpadded_and_padded(monkeypatch, _number_input_net, (3, 5), 1)

@@ -42,7 +42,7 @@ import numpy as np
 from .._exec import deferred as lazy
 from .._ops import rows as _rows
 from .._ops.checks import _first_bad
-from .._ops.table import Op
+from .._ops.table import Op, tensor_leaves
 from .._runtime.exact_key import plain
 from .._runtime.kernel_cache import SHAPED, BoundedDict, KernelCache, family, traced_new_shapes
 from . import fused_backward
@@ -134,7 +134,8 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
     ``_NotRows`` when the op does not declare one that fits."""
     treedef = key[0]
     rows = op.rows
-    if rows is None or (treedef is None and len(in_av) > op.n_in):
+    n_t = tensor_leaves(len(in_av), key[1], key[2]) if op.numbers else len(in_av)  # (then its number inputs)
+    if rows is None or (treedef is None and n_t > op.n_in) or any(in_b[n_t:]):
         raise _NotRows
     if rows == _rows.MAP:
         plan = rows
@@ -165,6 +166,8 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
 def _rank_args(op: Op, key: tuple, in_av: Sequence[Any]) -> dict:
     """The call's arguments by parameter name, each tensor given as its rank (a list of tensors as a list)."""
     ranks = [None if a is None else _rank(a) for a in in_av]
+    if op.numbers:  # (the rule sees a number input's marker, not its value)
+        ranks = ranks[:tensor_leaves(len(ranks), key[1], key[2])]
     if key[0] is not None:
         ranks = jax.tree_util.tree_unflatten(key[0], ranks)
     return op.bind((*ranks, *plain(key[1])), plain(key[2]))

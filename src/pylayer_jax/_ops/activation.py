@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ._util import dtype_arg
-from .nn import keep_mask
+from .nn import _f32, keep_mask
 from .rows import draws_rule
 from .table import defop
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x",), method=False, numbers=("threshold", "value"))
 def thresholded_relu(x, threshold=1.0, value=0.0):
     """``x`` where ``x > threshold``, else ``value`` (both float32 numbers, as Paddle's kernel holds them)."""
-    return jnp.where(x > float(np.float32(threshold)), x, float(np.float32(value))).astype(x.dtype)
+    return jnp.where(x > _f32(threshold), x, _f32(value)).astype(x.dtype)
 
 
 @defop(("x", "weight"), saves=("x", "weight"), method=False)
@@ -212,11 +211,23 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, data_format="NCHW"):
     return jnp.moveaxis(out, 1, -1) if cl else out
 
 
-@defop(("label", "prior_dist"), method=False)
+def _label_smooth_checks(op, a):  # noqa: ANN001, ANN202
+    _epsilon_in_range(a["epsilon"], op)
+    return []
+
+
+_label_smooth_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+def _epsilon_in_range(epsilon, api="label_smooth"):  # noqa: ANN001, ANN202
+    if not isinstance(epsilon, jax.core.Tracer) and not 0 <= epsilon <= 1:  # (a number input: checked at the call)
+        raise ValueError(f"{api}: epsilon must be in [0, 1], but received {epsilon!r}.")
+
+
+@defop(("label", "prior_dist"), method=False, checks=_label_smooth_checks, numbers=("epsilon",))
 def label_smooth(label, prior_dist=None, epsilon=0.1):
     """``(1 - epsilon) * label + epsilon * prior`` (uniform prior ``1 / num_classes`` by default)."""
-    if not 0 <= epsilon <= 1:
-        raise ValueError(f"label_smooth: epsilon must be in [0, 1], but received {epsilon!r}.")
+    _epsilon_in_range(epsilon)
     prior = 1.0 / label.shape[-1] if prior_dist is None else prior_dist
     return ((1 - epsilon) * label + epsilon * prior).astype(label.dtype)
 

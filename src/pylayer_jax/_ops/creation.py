@@ -68,7 +68,7 @@ def empty(shape, dtype=None):
     return jnp.zeros(_shape(shape, "empty"), _float_dtype(dtype))
 
 
-@defop(0, differentiable=False, method=False)
+@defop(0, differentiable=False, method=False, numbers=("fill_value",))
 def full(shape, fill_value, dtype=None):
     """A tensor filled with ``fill_value``: bool for a bool value, else the default float dtype unless
     ``dtype``."""
@@ -93,7 +93,7 @@ _like("ones_like", 1, "Ones with x's shape and (unless ``dtype``) dtype.")
 _like("empty_like", 0, "An uninitialised tensor like x; here filled with zeros.")
 
 
-@defop(1, differentiable=False, method=False)
+@defop(1, differentiable=False, method=False, numbers=("fill_value",))
 def full_like(x, fill_value, dtype=None):
     """``fill_value`` with x's shape and (unless ``dtype``) dtype."""
     return jnp.full(x.shape, fill_value, x.dtype if dtype is None else dtype_arg(dtype))

@@ -79,7 +79,7 @@ def l1_loss(input, label, reduction="mean"):
 
 
 @defop(2, saves=("out1",), vjp=diff_rule(_huber_of), hidden=1, method=False,
-       name="smooth_l1_loss_residuals", rows=loss_rule())
+       name="smooth_l1_loss_residuals", rows=loss_rule(), numbers=("delta",))
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     """Huber loss: ``0.5 d^2`` for ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (is_huber=False: divided by delta)."""
     _check_reduction("smooth_l1_loss", reduction)

@@ -42,14 +42,14 @@ def log_loss(input, label, epsilon=0.0001):
     return -label * jnp.log(input + epsilon) - (1 - label) * jnp.log(1 - input + epsilon)
 
 
-@defop(3, saves=("input", "other", "label"), method=False)
+@defop(3, saves=("input", "other", "label"), method=False, numbers=("margin",))
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean"):
     """``max(0, -label * (input - other) + margin)``, reduced."""
     _check_reduction("margin_ranking_loss", reduction)
     return _reduce(jnp.maximum(-label * (input - other) + margin, 0), reduction)
 
 
-@defop(2, saves=("input", "label"), nondiff=("label",), method=False)
+@defop(2, saves=("input", "label"), nondiff=("label",), method=False, numbers=("margin",))
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean"):
     """``input`` where label is 1, ``max(0, margin - input)`` where label is -1, reduced."""
     _check_reduction("hinge_embedding_loss", reduction)

@@ -48,7 +48,10 @@ _leaky_relu_checks.attrs_only = True  # type: ignore[attr-defined]
 
 def _f32(a):  # noqa: ANN001, ANN202
     """An attribute as Paddle's kernels hold it: a float32 (also when they compute in float64), so a kink at
-    ``threshold=0.3`` is where Paddle's is."""
+    ``threshold=0.3`` is where Paddle's is. A number input (``defop``'s ``numbers``) is rounded so, staying weakly
+    typed."""
+    if isinstance(a, jax.core.Tracer):
+        return lax.reduce_precision(a, exponent_bits=8, mantissa_bits=23)
     return float(np.float32(a))
 
 
@@ -57,7 +60,7 @@ def _zero(g):  # noqa: ANN001, ANN202
 
 
 # (at 0 the derivative is 1, as Paddle's: its kernel takes the slope only where x < 0, and 0 at NaN)
-@defop(1, rows=MAP, saves=("x",), method=False, checks=_leaky_relu_checks,
+@defop(1, rows=MAP, saves=("x",), method=False, checks=_leaky_relu_checks, numbers=("negative_slope",),
        vjp=lambda s, g, negative_slope=0.01: g * jnp.where(s["x"] >= 0, 1.0, jnp.where(s["x"] < 0, negative_slope,
                                                                                        0.0)).astype(g.dtype))
 def leaky_relu(x, negative_slope=0.01):
@@ -72,7 +75,7 @@ def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
 
 # elu, selu and celu are Paddle's formulas: ``exp(x) - 1`` (0 for a tiny negative x, as Paddle's) with float32
 # constants; at 0 the derivative is the negative side's, as Paddle's
-@defop(1, rows=MAP, saves=("x", "out"), vjp=_elu_vjp, method=False)  # Paddle's elu_grad reads x and out
+@defop(1, rows=MAP, saves=("x", "out"), vjp=_elu_vjp, method=False, numbers=("alpha",))  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
     return jnp.where(x < 0, _f32(alpha) * (jnp.exp(jnp.minimum(x, 0)) - 1), x).astype(x.dtype)
@@ -137,7 +140,7 @@ def mish(x):
     return (x * jnp.tanh(jax.nn.softplus(x))).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False, numbers=("beta", "threshold"))
 def softplus(x, beta=1, threshold=20):
     """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
     bx = beta * x
@@ -158,7 +161,7 @@ def tanhshrink(x):
 
 # (the derivative is 0 on hardtanh's bounds, hardsigmoid's and hardswish's kinks and inside hardshrink's and
 # softshrink's thresholds, as Paddle's; jnp.clip would split a tie)
-@defop(1, rows=MAP, saves=("x",), method=False,
+@defop(1, rows=MAP, saves=("x",), method=False, numbers=("min", "max"),
        vjp=lambda s, g, min=-1.0, max=1.0: jnp.where((s["x"] > _f32(min)) & (s["x"] < _f32(max)), g, _zero(g)))  # noqa: A006
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
@@ -170,7 +173,7 @@ def _hardsigmoid_vjp(s, g, slope=0.1666667, offset=0.5):  # noqa: ANN001, ANN202
     return jnp.where((out > 0) & (out < 1), g * _f32(slope), _zero(g))
 
 
-@defop(1, rows=MAP, saves=("out",), vjp=_hardsigmoid_vjp, method=False)  # Paddle's hardsigmoid_grad reads the output
+@defop(1, rows=MAP, saves=("out",), vjp=_hardsigmoid_vjp, method=False, numbers=("slope", "offset"))  # Paddle's hardsigmoid_grad reads the output
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
     return jnp.clip(_f32(slope) * x + _f32(offset), 0, 1).astype(x.dtype)
@@ -193,13 +196,14 @@ def _hardshrink_keep(x, threshold):  # noqa: ANN001, ANN202
     return ((x >= t) | (x <= -t)).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False, vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
+@defop(1, rows=MAP, saves=("x",), method=False, numbers=("threshold",),
+       vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
 def hardshrink(x, threshold=0.5):
     """``x`` where ``|x| >= threshold``, else 0 (``x * 0``, as Paddle's)."""
     return x * _hardshrink_keep(x, threshold)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, saves=("x",), method=False, numbers=("threshold",))
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
     t = _f32(threshold)
@@ -413,7 +417,7 @@ def batch_norm(
     return out.astype(x.dtype)
 
 
-@defop(1, saves=("x",), method=False)
+@defop(1, saves=("x",), method=False, numbers=("epsilon",))
 def normalize(x, p=2, axis=1, epsilon=1e-12):
     """``x / max(||x||_p, epsilon)`` along ``axis``."""
     norm = jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)

@@ -28,13 +28,57 @@ from .checks import default_checks
 OUT = "out"
 
 
+class NumberInput:
+    """In a kernel key, an attribute named in the op's ``numbers`` whose value is the call's input ``leaf``: a
+    Python float passed to the kernel as a traced (weakly typed) input, so one kernel serves every value."""
+
+    __slots__ = ("leaf",)
+
+    def __init__(self, leaf: int) -> None:
+        self.leaf = leaf
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is NumberInput and other.leaf == self.leaf
+
+    def __hash__(self) -> int:
+        return hash((NumberInput, self.leaf))
+
+    def __repr__(self) -> str:
+        return f"<number input {self.leaf}>"
+
+
+def tensor_leaves(n: int, attr_args: tuple, attr_kwargs: tuple) -> int:
+    """How many of a call's ``n`` input leaves are its tensors' (the rest are its number inputs, ``NumberInput``)."""
+    for v in (*attr_args, *(v for _, v in attr_kwargs)):
+        if type(v) is NumberInput:
+            n = min(n, v.leaf)
+    return n
+
+
+def spliced(leaves: Sequence[Any], attr_args: tuple, attr_kwargs: dict[str, Any]) -> tuple[Sequence[Any], tuple, dict]:
+    """The tensor leaves, attributes and keyword attributes of a call whose ``NumberInput`` attributes take their
+    values from the trailing ``leaves`` (unchanged where it has none)."""
+    cut = len(leaves)
+    args = list(attr_args)
+    for i, v in enumerate(args):
+        if type(v) is NumberInput:
+            args[i] = leaves[v.leaf]
+            cut = min(cut, v.leaf)
+    kwargs = dict(attr_kwargs)
+    for k, v in kwargs.items():
+        if type(v) is NumberInput:
+            kwargs[k] = leaves[v.leaf]
+            cut = min(cut, v.leaf)
+    return leaves[:cut], tuple(args), kwargs
+
+
 class Op:
     """One table entry. ``fn(*tensor_params, *attrs, **attrs)`` works on jax arrays."""
 
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "numbers", "__weakref__",
     )
 
     def __init__(
@@ -56,6 +100,8 @@ class Op:
         # how the leading (batch) axis of the inputs flows to the outputs (``_ops.rows``): None (not known: a step
         # with this op on a batch is never padded), ``rows.MAP``, or a rule of the call's arguments
         self.rows = rows
+        # attribute parameters whose Python float values the kernel takes as traced inputs (``defop``'s ``numbers``)
+        self.numbers: frozenset[str] = frozenset()
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
@@ -132,8 +178,11 @@ class Op:
     def call(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, leaves: Sequence[Any]) -> Any:
         """Run the op on jax arrays (or tracers): the traced path, no cache. The attributes are a key's
         (``exact_key``: their wrappers come off here)."""
+        args, kwargs = plain(attr_args), dict(plain(attr_kwargs))
+        if self.numbers:
+            leaves, args, kwargs = spliced(leaves, args, kwargs)
         targs = jax.tree_util.tree_unflatten(treedef, leaves) if treedef is not None else leaves
-        return self.fn(*targs, *plain(attr_args), **dict(plain(attr_kwargs)))
+        return self.fn(*targs, *args, **kwargs)
 
     def _call_flat(self, treedef: Any, attr_args: tuple, attr_kwargs: tuple, *leaves: Any) -> Any:
         # positional leaves: jit's C++ fast path dispatches them quicker than one tuple argument
@@ -222,6 +271,10 @@ def _fix_grad(g: Any, primal: Any) -> Any:
 
 def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs):  # noqa: ANN001, ANN202
     """Call an op's hand-written rule with the saved values by parameter name."""
+    args, kwargs = plain(attr_args), dict(plain(attr_kwargs))
+    n_all = len(full)
+    if op.numbers:  # (the number inputs, after the tensors: saved as they are, no gradient)
+        full, args, kwargs = spliced(full, args, kwargs)
     targs = jax.tree_util.tree_unflatten(treedef, full) if treedef is not None else full
     saved = {n: v for n, v in zip(op.tensor_names, targs) if n in op.saves}
     out_leaves = outs if outs is not None else []
@@ -232,7 +285,7 @@ def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs): 
     cts_m = [c if c is not None or outs is None or outs[i] is None else jnp.zeros_like(outs[i])
              for i, c in enumerate(cts)]
     ct = cts_m[0] if len(cts_m) == 1 else tuple(cts_m)
-    grads = op.vjp(saved, ct, *plain(attr_args), **dict(plain(attr_kwargs)))
+    grads = op.vjp(saved, ct, *args, **kwargs)
     if not isinstance(grads, (tuple, list)):
         grads = (grads,)
     if len(grads) == len(targs):  # one entry per tensor parameter: None for one given but without a gradient
@@ -242,7 +295,8 @@ def _explicit_vjp(op, treedef, attr_args, attr_kwargs, full, outs, cts, needs): 
             gleaves.extend([None] * n if g is None else jax.tree_util.tree_leaves(g))
     else:
         gleaves = jax.tree_util.tree_leaves(list(grads))
-    return [_fix_grad(_unbroadcast(g, p), p) if n and g is not None else None for g, p, n in zip(gleaves, full, needs)]
+    out = [_fix_grad(_unbroadcast(g, p), p) if n and g is not None else None for g, p, n in zip(gleaves, full, needs)]
+    return out + [None] * (n_all - len(out))
 
 
 def _unbroadcast(g: Any, primal: Any) -> Any:
@@ -272,6 +326,7 @@ def defop(
     checks: Callable[..., Any] | None = None,
     hidden: int = 0,
     rows: Any = None,
+    numbers: Sequence[str] = (),
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
@@ -293,6 +348,9 @@ def defop(
     ``rows``: how the leading (batch) axis flows (see ``_ops.rows``): ``rows.MAP`` for an op whose output row i
     depends only on row i of the inputs with a batch axis (elementwise, matmul with the weight on the right), or
     a rule of the call's arguments. A step on a batch whose every op says so may run padded to a bucket size.
+    ``numbers``: attribute parameters whose Python float values go to the kernel as traced inputs instead of into
+    its key (a slope or margin that changes every step then compiles nothing new); ``fn`` and ``vjp`` must take a
+    traced scalar there (arithmetic only, no Python branch on it).
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
@@ -306,6 +364,10 @@ def defop(
             raise ValueError(f"defop: {fn.__name__} has hidden outputs, so it needs an explicit vjp rule.")
         op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
                 inplace, differentiable, chk, hidden, rows)
+        unknown = [p for p in numbers if p not in params[len(tnames):]]
+        if unknown:
+            raise ValueError(f"defop: {fn.__name__}'s numbers must name attribute parameters; {unknown} are not.")
+        op.numbers = frozenset(numbers)
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op
@@ -325,5 +387,5 @@ def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
         return op.visible(op.fn(*args, **kwargs))
 
     return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
-                 checks=op.checks, rows=op.rows)(fn)
+                 checks=op.checks, rows=op.rows, numbers=tuple(op.numbers))(fn)
 

@@ -86,7 +86,7 @@ def logit(x, eps=None):
     return jnp.log(x / (1 - x))
 
 
-@defop(1, saves=("x",), rows=MAP)
+@defop(1, saves=("x",), rows=MAP, numbers=("scale_a", "scale_b"))
 def stanh(x, scale_a=0.67, scale_b=1.7159):
     """``scale_b * tanh(scale_a * x)``."""
     return scale_b * jnp.tanh(scale_a * autocast(x))

@@ -23,7 +23,7 @@ from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
 from .._ops.checks import KIND_TYPE_ERROR, check_kernel, first_bad_now
-from .._ops.table import TABLE, Op
+from .._ops.table import TABLE, NumberInput, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.exact_key import exact, plain
 from .._runtime.state import current_saved_hooks, grad_mode, modes
@@ -108,7 +108,7 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
         if type(a) not in _PLAIN_ATTRS:
             return _general(op, args, kwargs)
     arrays = _short_arrays(args, n, None)
-    if arrays is None or modes.static_program is not None:
+    if arrays is None or modes.static_program is not None or (op.numbers and _any_traced_number(op, n, attrs)):
         return _general(op, args, kwargs)
     key = (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name)
     leaves = args[:n]
@@ -173,6 +173,10 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
             leaves.extend(sub)
             leaf_param.extend([i] * len(sub))
         treedef = jax.tree_util.tree_structure(list(targs), is_leaf=_is_tensor)
+    if op.numbers and modes.static_program is None:
+        attr_args, attr_kwargs = _number_inputs(op, n, attr_args, attr_kwargs, leaves)
+        if leaf_param is not None:  # (a number input is no tensor parameter's: past the last one)
+            leaf_param.extend([n] * (len(leaves) - len(leaf_param)))
     key = (treedef, attr_args, attr_kwargs, _dtypes._default.name)
     if modes.static_program is not None and (
             any(isinstance(x, Tensor) and x._symbolic for x in leaves)
@@ -181,6 +185,73 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
         return modes.static_program.record_op(op, key, leaves)
     arrays = [x._v if isinstance(x, Tensor) else _scalar_leaf(x) for x in leaves]
     return _run(op, key, leaves, leaf_param, arrays)
+
+
+# A number attribute (``defop(numbers=...)``) is compiled into its kernel's key while it has taken at most
+# ``NUMBER_VALUES_KEPT`` values for that op (a constant slope: the kernel XLA optimises for it, no input to pass);
+# past that (a schedule's value every step) the op takes it as a traced input from then on: one kernel for every
+# value, so no step compiles again for a new one.
+NUMBER_VALUES_KEPT = 3
+_NUMBER_VALUES: dict[tuple[Op, str], set | None] = {}  # (op, attribute) -> its values so far; None: traced now
+_PARAM_NAMES: dict[Op, tuple[str, ...]] = {}
+
+
+def _traced_number(op: Op, name: str, v: Any) -> bool:
+    """Whether the Python float ``v`` given to ``op``'s number attribute ``name`` goes to its kernel as an input (the
+    attribute has taken more than ``NUMBER_VALUES_KEPT`` values), noting the value."""
+    k = (op, name)
+    seen = _NUMBER_VALUES.get(k, ())
+    if seen is None:
+        return True
+    key = exact(v)
+    if key in seen:
+        return False
+    if len(seen) < NUMBER_VALUES_KEPT:
+        if not seen:
+            seen = _NUMBER_VALUES[k] = set()
+        seen.add(key)
+        return False
+    _NUMBER_VALUES[k] = None
+    return True
+
+
+def _params_of(op: Op) -> tuple[str, ...]:
+    names = _PARAM_NAMES.get(op)
+    if names is None:
+        names = _PARAM_NAMES[op] = tuple(op.signature.parameters)
+    return names
+
+
+def _any_traced_number(op: Op, n: int, attrs: Sequence[Any]) -> bool:
+    """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors) is a
+    number to pass as an input (then the call takes ``_general``)."""
+    params = _params_of(op)
+    traced = False
+    for j, v in enumerate(attrs):
+        if type(v) is float and n + j < len(params) and params[n + j] in op.numbers and _traced_number(
+                op, params[n + j], v):
+            traced = True
+    return traced
+
+
+def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves: list[Any]) -> tuple[tuple, tuple]:
+    """The number attributes of ``op`` to pass as inputs (``_traced_number``), moved from the key to the end of
+    ``leaves`` (a ``NumberInput`` marks each place): weakly typed inputs, as ``x * 0.5``'s number is."""
+    params = _params_of(op)
+    args = list(attr_args)
+    for j, v in enumerate(args):
+        f = plain(v)  # (a whole float is wrapped in the key: ``exact_key``)
+        if type(f) is float and n + j < len(params) and params[n + j] in op.numbers and _traced_number(
+                op, params[n + j], f):
+            args[j] = NumberInput(len(leaves))
+            leaves.append(f)
+    kw = list(attr_kwargs)
+    for j, (k, v) in enumerate(kw):
+        f = plain(v)
+        if type(f) is float and k in op.numbers and _traced_number(op, k, f):
+            kw[j] = (k, NumberInput(len(leaves)))
+            leaves.append(f)
+    return tuple(args), tuple(kw)
 
 
 _LIST_DATA_OPS = frozenset({"assign"})  # ops whose tensor argument may be nested lists of numbers (data)
