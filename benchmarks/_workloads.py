@@ -107,6 +107,27 @@ def grl_step(paddle: Any, pylayer: type, x: Any, w: Any, alpha: float | Callable
     return step
 
 
+SCHEDULE = "numbers changing every step (h / tau, leaky_relu slope, hardtanh bound) 64x8"
+
+
+def schedule_step(paddle: Any, x: Any, w: Any) -> Callable[[], Any]:
+    """A step whose numbers follow schedules, each a new value every step: a temperature (``h / tau``), a
+    leaky_relu slope and a hardtanh bound."""
+    count = [0]
+    f = paddle.nn.functional
+
+    def step() -> Any:
+        count[0] += 1
+        i = count[0]
+        tau, slope, b = 1.0 + 1e-7 * i, 0.1 + 1e-8 * i, 2.0 + 1e-7 * i
+        loss = (f.hardtanh(f.leaky_relu(paddle.matmul(x, w) / tau, slope), -b, b) ** 2).mean()
+        loss.backward()
+        w.clear_grad()
+        return loss
+
+    return step
+
+
 def batch_loop(paddle: Any, sizes: list[int], width: int = 64, hidden: int = 8, seed: int = 0) -> Callable[[], float]:
     """SGD steps of a ``width x hidden`` MLP, one per batch size in ``sizes``; returns the last loss."""
     rng = np.random.default_rng(seed)

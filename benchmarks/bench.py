@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
 from _workloads import (  # noqa: E402
+    SCHEDULE,
     batch_loop,
     cus_tanh_layer,
     grl_step,
@@ -34,6 +35,7 @@ from _workloads import (  # noqa: E402
     optimizers,
     pylayer_step,
     pylayer_train_step,
+    schedule_step,
 )
 
 import pylayer_jax as paddle  # noqa: E402
@@ -243,7 +245,8 @@ def jax_new_shape_us(n: int = 20) -> float:
 
 
 def shape_rows() -> dict[str, tuple[float, float | None]]:
-    """Rows for the cliffs: a PyLayer with a float argument, a smaller last batch, a never-repeating batch size."""
+    """Rows for the cliffs: a PyLayer with a float argument, numbers changing every step, a smaller last batch, a
+    never-repeating batch size."""
     res: dict[str, tuple[float, float | None]] = {}
     rng = np.random.default_rng(0)
     x = paddle.to_tensor(rng.standard_normal((64, 8)).astype("float32"))
@@ -251,6 +254,7 @@ def shape_rows() -> dict[str, tuple[float, float | None]]:
     res["GRL PyLayer step (float alpha, x ** 2) 64x8"] = (timed(grl_step(paddle, PyLayer, x, w, 0.5)), None)
     res["GRL PyLayer step, alpha changing every step, 64x8"] = (
         timed(grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i)), None)
+    res[SCHEDULE] = (timed(schedule_step(paddle, x, w)), None)
     epoch = batch_loop(paddle, [64] * 10 + [17])
     res["epoch 10x64 + last batch 17, MLP 64x8"] = (timed(epoch, big=True), None)
     n = 10 if QUICK[0] else 60

@@ -8,7 +8,8 @@ A, B ...), so that both see the same machine state. Each batch is timed by the w
 the per-side minima over the rounds and the median of the per-round CPU ratios (B / A).
 
 The rows: the 64x8 MLP step (forward, backward, clear_grad), the GRL PyLayer step with a float ``alpha`` and
-with ``alpha`` changing every step, the [2, 3] PyLayer step (``cus_tanh``), an epoch of ten 64-row batches and a
+with ``alpha`` changing every step, a step whose temperature, leaky_relu slope and hardtanh bound change every
+step, the [2, 3] PyLayer step (``cus_tanh``), an epoch of ten 64-row batches and a
 last batch of 17 (SGD), and a loop whose batch size never repeats (1..60, SGD: each worker runs it once, at its
 start, so this row has one round per pair of workers; ``--shape-pairs`` sets how many; with deferral off it
 takes about a second a step, each op compiling its kernels for each new shape). ``--big`` adds the 1024x1024 MLP
@@ -46,7 +47,7 @@ NEW_SHAPES = "new batch size every step (1..60), per step"
 def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], int]]:
     """row -> (step function, steps it makes per call)."""
     import numpy as np
-    from _workloads import batch_loop, cus_tanh_layer, grl_step, mlp_step, pylayer_step
+    from _workloads import SCHEDULE, batch_loop, cus_tanh_layer, grl_step, mlp_step, pylayer_step, schedule_step
 
     pylayer = paddle.autograd.PyLayer
     rng = np.random.default_rng(0)
@@ -60,6 +61,8 @@ def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], i
     w2 = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
     out["GRL PyLayer step, alpha changing every step, 64x8"] = (
         grl_step(paddle, pylayer, x, w2, lambda i: 0.5 + 1e-6 * i), 1)
+    w3 = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+    out[SCHEDULE] = (schedule_step(paddle, x, w3), 1)
 
     cus_tanh = cus_tanh_layer(paddle, pylayer)
 
