@@ -58,18 +58,9 @@ def tensor_leaves(n: int, attr_args: tuple, attr_kwargs: tuple) -> int:
 def spliced(leaves: Sequence[Any], attr_args: tuple, attr_kwargs: dict[str, Any]) -> tuple[Sequence[Any], tuple, dict]:
     """The tensor leaves, attributes and keyword attributes of a call whose ``NumberInput`` attributes take their
     values from the trailing ``leaves`` (unchanged where it has none)."""
-    cut = len(leaves)
-    args = list(attr_args)
-    for i, v in enumerate(args):
-        if type(v) is NumberInput:
-            args[i] = leaves[v.leaf]
-            cut = min(cut, v.leaf)
-    kwargs = dict(attr_kwargs)
-    for k, v in kwargs.items():
-        if type(v) is NumberInput:
-            kwargs[k] = leaves[v.leaf]
-            cut = min(cut, v.leaf)
-    return leaves[:cut], tuple(args), kwargs
+    args = tuple([leaves[v.leaf] if type(v) is NumberInput else v for v in attr_args])
+    kwargs = {k: leaves[v.leaf] if type(v) is NumberInput else v for k, v in attr_kwargs.items()}
+    return leaves[:tensor_leaves(len(leaves), attr_args, tuple(attr_kwargs.items()))], args, kwargs
 
 
 class Op:
@@ -348,9 +339,10 @@ def defop(
     ``rows``: how the leading (batch) axis flows (see ``_ops.rows``): ``rows.MAP`` for an op whose output row i
     depends only on row i of the inputs with a batch axis (elementwise, matmul with the weight on the right), or
     a rule of the call's arguments. A step on a batch whose every op says so may run padded to a bucket size.
-    ``numbers``: attribute parameters whose Python float values go to the kernel as traced inputs instead of into
-    its key (a slope or margin that changes every step then compiles nothing new); ``fn`` and ``vjp`` must take a
-    traced scalar there (arithmetic only, no Python branch on it).
+    ``numbers``: attribute parameters whose Python float values may go to the kernel as traced inputs instead of into
+    its key (dispatch passes them so once the attribute has taken more than a few values: a slope or margin that
+    changes every step then compiles nothing new); ``fn`` and ``vjp`` must take a traced scalar there (arithmetic
+    only, no Python branch on it).
     """
 
     def deco(fn: Callable[..., Any]) -> Op:

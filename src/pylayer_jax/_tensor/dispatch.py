@@ -222,16 +222,16 @@ def _params_of(op: Op) -> tuple[str, ...]:
     return names
 
 
+def _traced_at(op: Op, params: tuple[str, ...], i: int, v: Any) -> bool:
+    """Whether ``v``, given for ``op``'s parameter ``i``, is a number to pass as an input (``_traced_number``)."""
+    return type(v) is float and i < len(params) and params[i] in op.numbers and _traced_number(op, params[i], v)
+
+
 def _any_traced_number(op: Op, n: int, attrs: Sequence[Any]) -> bool:
     """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors) is a
-    number to pass as an input (then the call takes ``_general``)."""
+    number to pass as an input (then the call takes ``_general``); every one is noted."""
     params = _params_of(op)
-    traced = False
-    for j, v in enumerate(attrs):
-        if type(v) is float and n + j < len(params) and params[n + j] in op.numbers and _traced_number(
-                op, params[n + j], v):
-            traced = True
-    return traced
+    return True in [_traced_at(op, params, n + j, v) for j, v in enumerate(attrs)]
 
 
 def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves: list[Any]) -> tuple[tuple, tuple]:
@@ -241,8 +241,7 @@ def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves:
     args = list(attr_args)
     for j, v in enumerate(args):
         f = plain(v)  # (a whole float is wrapped in the key: ``exact_key``)
-        if type(f) is float and n + j < len(params) and params[n + j] in op.numbers and _traced_number(
-                op, params[n + j], f):
+        if _traced_at(op, params, n + j, f):
             args[j] = NumberInput(len(leaves))
             leaves.append(f)
     kw = list(attr_kwargs)

@@ -288,7 +288,7 @@ _DIVIDE_BY = TABLE["divide_by"]
 def _div(self: Tensor, o: Any) -> Any:
     t = type(o)
     if (t is float or (t is int and -(2**53) <= o <= 2**53)) and self._v.dtype in _FLOATING:
-        return apply_op(_DIVIDE_BY, (self, o))  # a traced number: every divisor one kernel, a true division
+        return apply_op(_DIVIDE_BY, (self, o))  # a traced number: one kernel for every divisor
     _operand("divide", "/", o)
     return apply_op(_op("divide"), (self, o))
 
