@@ -69,7 +69,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "numbers", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "numbers", "number_at", "__weakref__",
     )
 
     def __init__(
@@ -93,6 +93,7 @@ class Op:
         self.rows = rows
         # attribute parameters whose Python float values the kernel takes as traced inputs (``defop``'s ``numbers``)
         self.numbers: frozenset[str] = frozenset()
+        self.number_at: dict[int, str] = {}  # the same, by position in the signature
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
@@ -360,6 +361,7 @@ def defop(
         if unknown:
             raise ValueError(f"defop: {fn.__name__}'s numbers must name attribute parameters; {unknown} are not.")
         op.numbers = frozenset(numbers)
+        op.number_at = {params.index(p): p for p in numbers}
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op

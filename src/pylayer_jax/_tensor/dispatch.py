@@ -193,7 +193,6 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
 # value, so no step compiles again for a new one.
 NUMBER_VALUES_KEPT = 3
 _NUMBER_VALUES: dict[tuple[Op, str], set | None] = {}  # (op, attribute) -> its values so far; None: traced now
-_PARAM_NAMES: dict[Op, tuple[str, ...]] = {}
 
 
 def _traced_number(op: Op, name: str, v: Any) -> bool:
@@ -215,33 +214,25 @@ def _traced_number(op: Op, name: str, v: Any) -> bool:
     return True
 
 
-def _params_of(op: Op) -> tuple[str, ...]:
-    names = _PARAM_NAMES.get(op)
-    if names is None:
-        names = _PARAM_NAMES[op] = tuple(op.signature.parameters)
-    return names
-
-
-def _traced_at(op: Op, params: tuple[str, ...], i: int, v: Any) -> bool:
+def _traced_at(op: Op, i: int, v: Any) -> bool:
     """Whether ``v``, given for ``op``'s parameter ``i``, is a number to pass as an input (``_traced_number``)."""
-    return type(v) is float and i < len(params) and params[i] in op.numbers and _traced_number(op, params[i], v)
+    name = op.number_at.get(i)
+    return name is not None and type(v) is float and _traced_number(op, name, v)
 
 
 def _any_traced_number(op: Op, n: int, attrs: Sequence[Any]) -> bool:
     """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors) is a
     number to pass as an input (then the call takes ``_general``); every one is noted."""
-    params = _params_of(op)
-    return True in [_traced_at(op, params, n + j, v) for j, v in enumerate(attrs)]
+    return True in [_traced_at(op, n + j, v) for j, v in enumerate(attrs)]
 
 
 def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves: list[Any]) -> tuple[tuple, tuple]:
     """The number attributes of ``op`` to pass as inputs (``_traced_number``), moved from the key to the end of
     ``leaves`` (a ``NumberInput`` marks each place): weakly typed inputs, as ``x * 0.5``'s number is."""
-    params = _params_of(op)
     args = list(attr_args)
     for j, v in enumerate(args):
         f = plain(v)  # (a whole float is wrapped in the key: ``exact_key``)
-        if _traced_at(op, params, n + j, f):
+        if _traced_at(op, n + j, f):
             args[j] = NumberInput(len(leaves))
             leaves.append(f)
     kw = list(attr_kwargs)
