@@ -1,4 +1,4 @@
-"""PyLayer training scripts for ``e2e.py`` and ``lazy_off.py``, written as a Paddle user writes them (no project
+"""Training scripts for ``e2e.py`` and ``lazy_off.py`` (PyLayers in three of them), written as a Paddle user writes them (no project
 imports): the same text runs with ``import paddle`` and with ``import pylayer_jax as paddle``.
 
 Each script is a function of the library module and a step count that builds its model, trains it on batches of
@@ -15,6 +15,8 @@ the default initialisers draw from each library's own generator.
 - ``ste``: weight quantisation with a straight-through estimator: a PyLayer rounding a weight to 4 bits in
   ``forward`` and passing the gradient through in ``backward``, applied to the weights of two linear layers
   (``F.linear``) of a classifier, cross entropy, SGD.
+- ``slices``: a regressor trained as a notebook loop often is, its batches sliced out of whole-data-set Tensors
+  (``X[i * 32:(i + 1) * 32]``: a new slice start every step, 50 batches an epoch), ``nn.Linear`` + ReLU, mse, SGD.
 """
 
 from __future__ import annotations
@@ -162,8 +164,31 @@ def ste(paddle: Any, steps: int = 100, seed: int = 0) -> list[float]:
     return losses
 
 
+def slices(paddle: Any, steps: int = 100, seed: int = 0) -> list[float]:
+    nn, F = paddle.nn, paddle.nn.functional
+    rng = np.random.default_rng(seed)
+    model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 1))
+    _set_params(model, rng)
+    opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
+    n = 50
+    xs = rng.standard_normal((n * BATCH, 16)).astype("float32")
+    X = paddle.to_tensor(xs)
+    Y = paddle.to_tensor(np.sin(xs.sum(-1, keepdims=True)).astype("float32"))
+    losses = []
+    for step in range(steps):
+        i = step % n
+        loss = F.mse_loss(model(X[i * BATCH:(i + 1) * BATCH]), Y[i * BATCH:(i + 1) * BATCH])
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        if step % 10 == 0:
+            losses.append(float(loss))
+    return losses
+
+
 SCRIPTS: dict[str, tuple[Callable[..., list[float]], int, str]] = {
     "dann": (dann, 150, "DANN: GRL PyLayer, alpha schedule, 2 heads, 3 cross entropies, Adam"),
     "cus_tanh": (cus_tanh, 100, "cus_tanh PyLayer (save_for_backward) x2 in an MLP, mse, Momentum"),
     "ste": (ste, 100, "4-bit weight STE PyLayer on 2 linear layers, cross entropy, SGD"),
+    "slices": (slices, 100, "batches sliced from data-set Tensors (X[i * 32:(i + 1) * 32]), MLP, mse, SGD"),
 }

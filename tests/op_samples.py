@@ -145,6 +145,21 @@ SAMPLES.update(
             Sample((rand(5, 3), [idx([0, 3, 3])], ("T",)), ref=lambda x, i, s: x[i[0]]),
             Sample((rand(5, 3), [idx([4, 0]), idx([2, 1])], ("T", "T")), ref=lambda x, i, s: x[i[0], i[1]]),
         ],
+        # getitem_at(x, starts, spec): the ints and step-1 slice starts of a basic index as inputs
+        "getitem_at": [
+            Sample((rand(5, 3), [2], ("at",)), ref=lambda x, s, sp: x[2]),
+            Sample((rand(6, 4), [1, 3], (("span", 3), "at")), ref=lambda x, s, sp: x[1:4, 3]),
+            Sample((rand(2, 6, 3), [2], (None, ("slice", None, None, None), ("span", 2))),
+                   ref=lambda x, s, sp: x[None, :, 2:4]),
+            Sample((rand(6, 5), [4], (("slice", None, None, -2), ("span", 1))), ref=lambda x, s, sp: x[::-2, 4:5]),
+        ],
+        # setitem_at(x, starts, value, spec): ints, step-1 slices and whole axes, the positions as inputs
+        "setitem_at": [
+            Sample((rand(5, 3), [2], rand(3), ("at",)), ref=lambda x, s, v, sp: np.concatenate([x[:2], v[None], x[3:]])),
+            Sample((rand(6, 4), [1, 3], rand(3), (("span", 3), "at"))),
+            Sample((rand(4, 6), [2], rand(4, 1), (("slice", None, None, None), ("span", 3)))),
+            Sample((rand(4, 3), [1], 2.0, (("span", 2),))),
+        ],
         "setitem": [
             Sample((rand(4, 3), [], rand(3), (1,))),
             Sample((rand(4, 3), [idx([0, 2])], rand(2, 3), ("T",))),

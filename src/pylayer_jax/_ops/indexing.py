@@ -2,7 +2,10 @@
 
 An index is split into a static spec (ints, slices, None, Ellipsis: part of the kernel
 key) and tensor parts (integer index arrays: kernel inputs), so one kernel serves every
-index value of the same structure.
+index value of the same structure. A basic index whose ints and slice starts move from call
+to call (``X[i * bs:(i + 1) * bs]`` over a loop's batches, ``x[:, t]``) is ``getitem_at``:
+those values are its inputs, so one kernel serves every position (``_tensor.methods`` decides
+when).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax.numpy as jnp
+from jax import lax
 
 from ._util import dtype_arg
 from .checks import ValueCheck, dtype_of
@@ -108,12 +112,67 @@ def getitem(x, indices, spec):
     return expand_bools(x, spec)[build_index(spec, indices)]
 
 
+AT = "at"  # in ``getitem_at``'s spec: an int index whose value is the next of the call's ``starts``
+SPAN = "span"  # ``(SPAN, length)``: a slice of step 1 and that length whose start is the next of ``starts``
+
+
+@defop(("x", "starts"), saves=("starts",), nondiff=("starts",), name="getitem_at", method=False)
+def getitem_at(x, starts, spec):
+    """``x[index]`` for a basic index (ints, slices, None) whose ints and step-1 slice starts are the inputs
+    ``starts`` (each in range of its axis, negative ones counted from the end: the caller normalises and checks
+    them), so that one kernel serves every position. ``spec`` has an entry per index item: ``AT``,
+    ``(SPAN, length)``, None, or a slice that stays in the key as in ``getitem`` (``("slice", a, b, c)``); the
+    axes after the last entry are taken whole."""
+    it = iter(starts)
+    shape: list[int] = []  # the result's shape, entry by entry
+    d = 0  # the axis of x the next entry indexes (an ``AT`` axis is kept, of size 1, until the end)
+    for s in spec:
+        if s is None:
+            shape.append(1)
+            continue
+        if s == AT:
+            x = lax.dynamic_index_in_dim(x, next(it), d, keepdims=True)
+        elif s[0] == SPAN:
+            x = lax.dynamic_slice_in_dim(x, next(it), s[1], d)
+            shape.append(s[1])
+        else:
+            x = x[(slice(None),) * d + (slice(s[1], s[2], s[3]),)]
+            shape.append(x.shape[d])
+        d += 1
+    shape.extend(x.shape[d:])
+    return x.reshape(shape)
+
+
 @defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False,
        checks=_index_checks)
 def setitem(x, indices, value, spec):
     """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
     value = jnp.asarray(value).astype(x.dtype)
     return expand_bools(x, spec).at[build_index(spec, indices)].set(value).reshape(x.shape)
+
+
+@defop(("x", "starts", "value"), saves=("starts",), nondiff=("starts",), name="setitem_at", method=False)
+def setitem_at(x, starts, value, spec):
+    """``x`` with ``x[index] = value`` written, for an index whose items are ``AT``, ``(SPAN, length)`` or a whole
+    axis (``("slice", None, None, None)``), the positions the inputs ``starts`` as in ``getitem_at``: one kernel
+    for every position. ``value`` broadcasts to what ``x[index]`` is, as in ``setitem``."""
+    it = iter(starts)
+    region, picked, at = [], [], []  # the written block's shape, ``x[index]``'s, and where the block starts
+    for d, n in enumerate(x.shape):
+        s = spec[d] if d < len(spec) else None
+        if s == AT:
+            region.append(1)
+            at.append(next(it))
+        elif s is not None and s[0] == SPAN:
+            region.append(s[1])
+            picked.append(s[1])
+            at.append(next(it))
+        else:  # a whole axis
+            region.append(n)
+            picked.append(n)
+            at.append(0)
+    block = jnp.broadcast_to(jnp.asarray(value).astype(x.dtype), picked).reshape(region)
+    return lax.dynamic_update_slice(x, block, [jnp.asarray(a, jnp.int64) for a in at])
 
 
 @defop(1, name="cast")

@@ -244,7 +244,7 @@ def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves:
     return tuple(args), tuple(kw)
 
 
-_LIST_DATA_OPS = frozenset({"assign"})  # ops whose tensor argument may be nested lists of numbers (data)
+_LIST_DATA_OPS = frozenset({"assign", "getitem_at", "setitem_at"})  # ops whose tensor argument may be (nested) lists of numbers
 _KINDS = (Tensor, int, float, bool, complex, np.ndarray, np.generic, jax.Array, _Tracer)
 
 

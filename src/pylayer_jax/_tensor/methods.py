@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._autograd.saved import SavedValue
-from .._ops.indexing import BOOL, TENSOR
+from .._ops.indexing import AT, BOOL, SPAN, TENSOR
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
@@ -158,12 +158,117 @@ def _int_or_none(v: Any) -> Any:
 
 def _getitem(self: Tensor, index: Any) -> Tensor:
     spec, arrays = _split_index(index)
+    if not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer):
+        form = _form_of(self, spec)
+        if form and _moves(form, "get"):
+            return apply_op(TABLE["getitem_at"], (self, list(form[2]), form[1]))
     return apply_op(TABLE["getitem"], (self, arrays, spec))
+
+
+# A basic index (ints, slices, None, Ellipsis) is compiled into its kernel while its ints and slice starts have
+# taken at most MOVING_KEPT positions for that form of index (the same tensor shape, the same items, the same slice
+# lengths): a constant ``x[:, 0]`` keeps its static slice. Past that (``X[i * bs:(i + 1) * bs]`` over a loop's
+# batches, ``x[:, t]`` as ``t`` moves) the form is ``getitem_at`` from then on, its positions the kernel's inputs:
+# one kernel and one step program for every position, where each new one compiled the step again (~90 ms a batch
+# in a first epoch of 64-row batches, against Paddle's 0.5 ms). A write ``x[index] = v`` does the same with
+# ``setitem_at`` where its items are ints, step-1 slices and whole axes (counted apart from reads).
+MOVING_KEPT = 3
+_MAX_FORMS = 4096
+_FORMS: dict[tuple, Any] = {}  # (spec, shape) -> (form key, getitem_at's spec, positions), or False (not basic)
+_POSITIONS: dict[tuple, set | None] = {}  # form key -> the positions taken so far; None: getitem_at from now on
+
+
+def _moving_form(shape: Any, spec: tuple) -> Any:
+    """``(form key, getitem_at's spec, positions)`` for a basic index of a tensor of ``shape`` with some int or
+    partial step-1 slice, each int in range; False otherwise (then ``getitem`` takes it, and raises what it
+    raises)."""
+    consumed = sum(1 for s in spec if s is not None and s != "...")
+    if consumed > len(shape) or spec.count("...") > 1:
+        return False
+    out: list[Any] = []
+    starts: list[int] = []
+    d = 0
+    for s in spec:
+        if s is None:
+            out.append(None)
+            continue
+        if s == "...":
+            for _ in range(len(shape) - consumed):
+                out.append(_WHOLE)
+                d += 1
+            continue
+        n = shape[d]
+        if type(s) is int:
+            if not -n <= s < n:
+                return False
+            out.append(AT)
+            starts.append(s + n if s < 0 else s)
+        elif type(s) is tuple and s[0] == "slice":
+            a, b, c = slice(s[1], s[2], s[3]).indices(n)
+            length = len(range(a, b, c))
+            if c == 1 and 0 < length < n:
+                out.append((SPAN, length))
+                starts.append(a)
+            elif c == 1 and length == n:
+                out.append(_WHOLE)
+            else:
+                out.append(s)
+        else:
+            return False
+        d += 1
+    if not starts:
+        return False
+    spec_at = tuple(out)
+    return ((tuple(shape), spec_at), spec_at, tuple(starts))
+
+
+_WHOLE = ("slice", None, None, None)
+_WRITTEN = (Tensor, int, float, np.ndarray, np.generic, jax.Array)  # values a moving write takes
+
+
+def _form_of(t: Tensor, spec: tuple) -> Any:
+    """``_moving_form`` of ``t``'s shape and ``spec``, remembered."""
+    key = (spec, tuple(t.shape))
+    form = _FORMS.get(key)
+    if form is None:
+        if len(_FORMS) >= _MAX_FORMS:
+            _FORMS.clear()
+        form = _FORMS[key] = _moving_form(t.shape, spec)
+    return form
+
+
+def _moves(form: tuple, kind: str) -> bool:
+    """Whether the index of ``form`` goes to ``getitem_at`` (``kind`` "get") or ``setitem_at`` ("set"): its form
+    has taken more than MOVING_KEPT positions for that kind (this one noted)."""
+    k, _, starts = form
+    k = (kind, k)
+    seen = _POSITIONS.get(k, ())
+    if seen is None:
+        return True
+    if starts in seen:
+        return False
+    if len(seen) < MOVING_KEPT:
+        if not seen:
+            if len(_POSITIONS) >= _MAX_FORMS:
+                _POSITIONS.clear()
+            seen = _POSITIONS[k] = set()
+        seen.add(starts)
+        return False
+    _POSITIONS[k] = None
+    return True
 
 
 def _setitem(self: Tensor, index: Any, value: Any) -> None:
     check_inplace_leaf(self, "Tensor.__setitem__")
     spec, arrays = _split_index(index, "setitem")
+    if (not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer)
+            and isinstance(value, _WRITTEN)):  # (anything else: ``setitem`` says what is wrong with it)
+        form = _form_of(self, spec)
+        if form and all(s is not None and (s == AT or s == _WHOLE or s[0] == SPAN) for s in form[1]) and _moves(
+                form, "set"):
+            r = apply_op(TABLE["setitem_at"], (self, list(form[2]), value, form[1]))
+            inplace_assign(self, r, "Tensor.__setitem__")
+            return
     r = apply_op(TABLE["setitem"], (self, arrays, value, spec))
     inplace_assign(self, r, "Tensor.__setitem__")
 
