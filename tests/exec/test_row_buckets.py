@@ -290,6 +290,17 @@ def test_a_batch_size_that_repeats_runs_as_its_own_program_from_its_third_sighti
         assert (padded, compiled) == ((1, 0) if k < 2 else (0, 1) if k == 2 else (0, 0)), (k, padded, compiled)
 
 
+def test_batch_sizes_that_repeat_among_many_others_stay_padded() -> None:
+    """Sizes that come back soon but among several others (a boolean mask's count, which moves with the data) stay
+    padded: a program of their own at each one's third sighting would compile once per size."""
+    t = Trainer(7, 20, "mse")
+    t.step(3)
+    before = dict(deferred.STATS)
+    for b in (4, 5, 6, 7) * 4:
+        t.step(b, check=b == 6)
+    assert deferred.STATS["bucketed"] - before["bucketed"] == 16 and deferred.STATS["compiled"] == before["compiled"]
+
+
 def test_batch_sizes_that_come_back_only_after_many_others_stay_padded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deferred, "REPEAT_WINDOW", 1)  # (a loop over hundreds of sizes, in small)
     t = Trainer(6, 19, "mse")
@@ -452,6 +463,10 @@ def test_sequence_ops_dropout_and_eval_batch_norm_run_padded(monkeypatch: pytest
     ("squeeze", (3,), {"axis": (-3, 1)}, None),
     ("unsqueeze", (2,), {"axis": (1, 0)}, None),
     ("unsqueeze", (2,), {"axis": (-1, 1)}, "keep"),
+    ("getitem", (2, [1]), {"spec": ("T",)}, "index"),  # x[idx]: rows picked by idx (x must have no batch axis)
+    ("getitem", (2, [1, 1]), {"spec": ("T", "T")}, None),
+    ("getitem", (2, [1]), {"spec": (("slice", None, None, None), "T")}, None),
+    ("getitem", (2, [2]), {"spec": ("T",)}, None),
 ])
 def test_rows_rules_decline_what_mixes_or_moves_rows(name: str, tensors: tuple, attrs: dict, plan: object) -> None:
     op = TABLE[name]
@@ -501,3 +516,41 @@ def _number_input_net() -> object:
 def test_number_inputs_run_padded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dispatch, "_NUMBER_VALUES", {})
     _unpadded_and_padded(monkeypatch, _number_input_net, (3, 5), 1)
+
+
+def _masked_selection_net() -> object:
+    # a boolean mask's selection of a batch-free tensor (``out[mask]``: its count is the step's batch, which changes
+    # with the mask), then a mean, a sum and a 2-D selection: the padded rows pick the last true row's element again
+    nn = paddle.nn
+    lin, head = nn.Linear(5, 4), nn.Linear(4, 1)
+    net = nn.LayerList([lin, head])
+    opt = paddle.optimizer.SGD(learning_rate=LR, parameters=net.parameters())
+    rng = np.random.default_rng(3)
+    x = paddle.to_tensor(rng.standard_normal((16, 5)).astype("float32"))
+    order = rng.permutation(16)
+
+    def step(b: int) -> list:
+        mask = paddle.to_tensor(order < b)
+        h = paddle.tanh(lin(x))
+        out = head(h).squeeze(-1)
+        sel, rows = out[mask], h[mask]
+        loss = (sel ** 2).mean() + 0.1 * sel.sum() + (rows * rows).mean()
+        return _finish(net, opt, loss, sel, rows)
+
+    return step
+
+
+def test_a_masked_selection_runs_padded(monkeypatch: pytest.MonkeyPatch) -> None:
+    _unpadded_and_padded(monkeypatch, _masked_selection_net, (3, 5, 7), 2)
+
+
+def test_a_masked_loss_compiles_nothing_for_a_new_count() -> None:
+    """Once a step with a masked selection ran padded, a new count of selected elements (every step has its own)
+    compiles no XLA program: not its bucket's, nor one to stage the index on the device."""
+    step = _masked_selection_net()
+    for b in (3, 5):
+        step(b)
+    before = COMPILES[0]
+    for b in (7, 4, 6, 9, 2, 11, 8, 10):
+        step(b)
+    assert COMPILES[0] == before

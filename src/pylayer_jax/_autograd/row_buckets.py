@@ -26,7 +26,7 @@ the batch must be one whose rows are known:
 Padded rows are copies of the last true row (so they hold valid labels and finite values wherever the true rows
 do); results with the batch axis that are still referenced are cut to ``n`` rows on the host (no program per ``n``),
 gradients of parameters have no batch axis. A step that declines (an op without ``rows``, BatchNorm's statistics,
-a reshape of the batch axis, indexing by data) runs as before: compiled for its shapes. Values equal those of the
+a reshape of the batch axis, indexing a batch by data) runs as before: compiled for its shapes. Values equal those of the
 unpadded step up to the order of floating-point sums. ``PYLAYER_JAX_BUCKETS=0`` turns it off.
 """
 
@@ -147,6 +147,10 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
         plan = rows(args)
     if treedef is not None and type(plan) is not str:
         raise _NotRows  # (a list of tensors: its rows map or are kept, never masked)
+    if plan == _rows.INDEX:  # rows picked by the index tensors, from a first input without the batch
+        if in_b[0] or not any(in_b[1:]) or not all(out_b):
+            raise _NotRows
+        return _rows.KEEP
     if plan == _rows.MAP or plan == _rows.KEEP:
         if not all(out_b):
             raise _NotRows
@@ -432,7 +436,7 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
         try:
             n = _batch_size(avals, ref[2])
-            if n is None:
+            if not n:  # (no rows at all, as a mask selecting nothing leaves: no true row to pad with)
                 continue
             slots = lazy.slot_avals(calls, avals)
             if slots is None:

@@ -65,7 +65,7 @@ import os
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from itertools import compress as _compress
 from operator import call as _call
@@ -869,6 +869,26 @@ _FAMILY_KEYS = 4
 # over hundreds of sizes) stay padded: their programs would not outlive the cache of programs
 _BUCKETED = BoundedDict(_MAX_SEEN)
 REPEAT_WINDOW = 16
+# a step's last REPEAT_WINDOW padded signatures (their hashes): one padded at more than VARIED_SIZES sizes among
+# them (the count of a boolean mask's selection, which moves with the data) keeps each size padded, where a size
+# that repeats among few others (a smaller last batch) becomes its own program; each such program compiled cost
+# ~50-100 ms where a padded run costs tens of microseconds more
+_PADDED_RECENT = BoundedDict(_MAX_SEEN)
+VARIED_SIZES = 2
+
+
+def _padded_sizes(key: tuple) -> int:
+    """Note a padded run of ``key``; how many signatures the last REPEAT_WINDOW padded runs of its step had (its
+    family with its inputs' shapes but their first axes: a model of another width is another)."""
+    rows = tuple([(a[0][1:], *a[1:]) if type(a) is tuple and a and type(a[0]) is tuple and a[0] else a
+                  for a in key[2]])
+    k = (_family(key), rows)
+    recent = _PADDED_RECENT.get(k)
+    if recent is None:
+        recent = deque(maxlen=REPEAT_WINDOW)
+        _PADDED_RECENT.put(k, recent)
+    recent.append(hash(key))
+    return len(set(recent))
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -970,6 +990,8 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
             refs, at = padded
             if STATS["bucketed"] - at > REPEAT_WINDOW:
                 seen = 1  # seen again only after many other padded steps (sizes cycling): its count starts anew
+            if _padded_sizes(key) > VARIED_SIZES:  # its family pads many sizes in turn: it stays padded too
+                seen = min(seen, FUSE_AFTER - 1)
             if seen < FUSE_AFTER:
                 runner = _bucket_runner[0]
                 outs = runner(key, refs, ext) if BUCKETS and runner is not None else None
@@ -990,6 +1012,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                 if BUCKETS and runner is not None:  # on a new batch size: padded to a bucket, if its rows allow
                     outs = runner(key, known, ext)
                     if outs is not None:
+                        _padded_sizes(key)
                         STATS["bucketed"] += 1
                         _SEEN.put(key, 1)
                         _BUCKETED.put(key, (known, STATS["bucketed"]))

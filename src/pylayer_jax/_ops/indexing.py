@@ -17,6 +17,7 @@ from jax import lax
 
 from ._util import dtype_arg
 from .checks import ValueCheck, dtype_of
+from .rows import index_rule
 from .table import defop
 
 TENSOR = "T"
@@ -106,7 +107,7 @@ def _index_checks(op: str, a: dict) -> list:
 
 
 @defop(("x", "indices"), saves=("indices",), nondiff=("indices",), name="getitem", method=False,
-       checks=_index_checks)
+       checks=_index_checks, rows=index_rule("spec", "indices"))
 def getitem(x, indices, spec):
     """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
     return expand_bools(x, spec)[build_index(spec, indices)]

@@ -11,10 +11,12 @@ of the last true row), one program per bucket serves every batch size in it, and
   are, and cut off.
 - a rule ``rule(args) -> plan``, ``args`` the call's arguments by parameter name with each tensor parameter given
   as its rank (None when absent). The plan: ``MAP``; ``KEEP`` (rows go from input axis 0 to output axis 0 whatever
-  the ranks: a softmax or a mean over other axes); ``Reduce(kind)`` (the op sums or averages over the batch axis);
+  the ranks: a softmax or a mean over other axes); ``INDEX`` (rows are those of the index tensors, which pick from
+  a first input that has no batch axis: ``x[idx]`` with ``idx`` of the batch's length, as a boolean mask's
+  selection makes it, ``out[out > 0].mean()``: its padded rows pick a true row's element again); ``Reduce(kind)`` (the op sums or averages over the batch axis);
   ``Loss(kind)`` (a loss whose ``reduction`` is ``kind``: its rows are the ``reduction='none'`` output's); or None
   (rows mix: a softmax along the batch axis; the step then runs unpadded). The rule makers below build them:
-  ``reduce_rule``, ``along_rule``, ``loss_rule``, ``when`` (a plan for calls whose attributes pass a test, such as
+  ``reduce_rule``, ``along_rule``, ``loss_rule``, ``index_rule``, ``when`` (a plan for calls whose attributes pass a test, such as
   a concat off axis 0) and ``draws_rule`` (random draws, dropout). A list of tensors (concat) is given as a list
   of ranks, and its rows may only map or be kept.
 
@@ -37,6 +39,7 @@ from .._runtime import host_random
 
 MAP = "map"
 KEEP = "keep"
+INDEX = "index"  # output row i is picked by row i of the op's index tensors from a first input without the batch
 
 
 class Reduce(tuple):
@@ -142,6 +145,19 @@ def off_axis0(param: str = "axis", default: int = 0, extra: int = 0) -> Callable
         return isinstance(axis, int) and not isinstance(axis, bool) and axis % (a["x"] + extra) != 0
 
     return ok
+
+
+def index_rule(spec: str, indices: str) -> Callable[[dict], Any]:
+    """An indexing op whose ``spec`` attribute says where its index tensors go: ``INDEX`` for one 1-D index tensor
+    on axis 0 (``x[idx]``), else None."""
+
+    def rule(a: dict) -> Any:
+        ix = a.get(indices)
+        if a.get(spec) == ("T",) and isinstance(ix, list | tuple) and list(ix) == [1] and _batched(a.get("x")):
+            return INDEX
+        return None
+
+    return rule
 
 
 def draws_rule(first: str = "x") -> Callable[[dict], Any]:

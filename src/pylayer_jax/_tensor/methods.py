@@ -148,7 +148,7 @@ def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
             parts = np.nonzero(a) if a.dtype == np.bool_ else (a,)
             for part in parts:
                 spec.append(TENSOR)
-                arrays.append(Tensor(jnp.asarray(part)))
+                arrays.append(Tensor(jax.device_put(part)))  # (jnp.asarray compiles a program per length)
     return tuple(spec), arrays
 
 
