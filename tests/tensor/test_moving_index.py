@@ -175,6 +175,8 @@ def test_a_write_keeps_its_checks_after_the_form_moves():
         x[40] = 1.0
     with pytest.raises(ValueError, match=r"setitem: the argument 'value' must be a Tensor"):
         x[7] = [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match=r"setitem: the inputs \(shapes \[40, 3\], \[2, 3\]\) do not fit"):
+        x[8] = np.ones((2, 3), "float32")
     w = P.to_tensor(DATA, stop_gradient=False)
     with pytest.raises(ValueError, match="Leaf Var .* that doesn't stop gradient can't use inplace strategy"):
         w[9] = 0.0

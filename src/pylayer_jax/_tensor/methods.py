@@ -7,7 +7,7 @@ version.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -237,6 +237,21 @@ def _form_of(t: Tensor, spec: tuple) -> Any:
     return form
 
 
+def _fits(value: Any, shape: Sequence[int], spec: tuple) -> bool:
+    """Whether ``value`` broadcasts to what ``x[index]`` is for a tensor of ``shape`` and ``setitem_at``'s ``spec``
+    (else ``setitem`` takes the write, and says what is wrong with it)."""
+    picked = []
+    for d, n in enumerate(shape):
+        s = spec[d] if d < len(spec) else _WHOLE
+        if s != AT:
+            picked.append(s[1] if s[0] == SPAN else n)
+    try:
+        return np.broadcast_shapes(tuple(np.shape(value) if not isinstance(value, Tensor) else value.shape),
+                                   tuple(picked)) == tuple(picked)
+    except ValueError:
+        return False
+
+
 def _moves(form: tuple, kind: str) -> bool:
     """Whether the index of ``form`` goes to ``getitem_at`` (``kind`` "get") or ``setitem_at`` ("set"): its form
     has taken more than MOVING_KEPT positions for that kind (this one noted)."""
@@ -264,8 +279,8 @@ def _setitem(self: Tensor, index: Any, value: Any) -> None:
     if (not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer)
             and isinstance(value, _WRITTEN)):  # (anything else: ``setitem`` says what is wrong with it)
         form = _form_of(self, spec)
-        if form and all(s is not None and (s == AT or s == _WHOLE or s[0] == SPAN) for s in form[1]) and _moves(
-                form, "set"):
+        if (form and all(s is not None and (s == AT or s == _WHOLE or s[0] == SPAN) for s in form[1])
+                and _fits(value, self.shape, form[1]) and _moves(form, "set")):
             r = apply_op(TABLE["setitem_at"], (self, list(form[2]), value, form[1]))
             inplace_assign(self, r, "Tensor.__setitem__")
             return
