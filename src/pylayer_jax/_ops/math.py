@@ -299,7 +299,7 @@ def lerp(x, y, weight):
 def heaviside(x, y):
     """0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0``."""
     x, y = binary("heaviside", x, y)
-    return jnp.heaviside(x, y)
+    return jnp.heaviside(x, y).astype(jnp.result_type(x, y))  # integers stay integers (jnp gives float64)
 
 
 # ---- floating two-operand math ---------------------------------------------------------
