@@ -9,7 +9,7 @@ The cases: numpy numbers and Python bools as the other operand of an operator (o
 the Python number of its kind, so ``np.float64(2.5) * x`` is a Tensor and ``x / np.float64(2.5)`` keeps x's
 dtype), a bool Tensor with an integer number (int64), ``astype``/``cast`` to ``'float'`` and ``float`` (float64),
 ``take_along_axis(..., broadcast=False)``, and the result dtypes of ``heaviside`` (integers stay integers) and
-``copysign`` (float32 with float64 is float64).
+``copysign`` (float32 with float64 is float64), and ``assign`` of a Python number (shape [1]).
 """
 
 import json
@@ -38,6 +38,7 @@ CASES += ["P.take_along_axis(a, P.to_tensor([[0]]), 1, broadcast=False)",
           "P.take_along_axis(a, P.to_tensor([[1, 0]]), 0, broadcast=False)"]
 CASES += ["P.heaviside(i, i)", "P.heaviside(i32, i32 * 0)", "P.heaviside(a, a)",
           "P.copysign(a, d)", "P.copysign(d, a)", "P.copysign(a, -a)", "P.copysign(i, -i)"]
+CASES += ["P.assign(1.5)", "P.assign(2)", "P.assign(np.array(1.5))", "P.assign([1.5, 2.5])"]
 
 
 def namespace(lib):  # noqa: ANN001, ANN201
