@@ -9,7 +9,8 @@ The cases: numpy numbers and Python bools as the other operand of an operator (o
 the Python number of its kind, so ``np.float64(2.5) * x`` is a Tensor and ``x / np.float64(2.5)`` keeps x's
 dtype), a bool Tensor with an integer number (int64), ``astype``/``cast`` to ``'float'`` and ``float`` (float64),
 ``take_along_axis(..., broadcast=False)``, and the result dtypes of ``heaviside`` (integers stay integers) and
-``copysign`` (float32 with float64 is float64), and ``assign`` of a Python number (shape [1]).
+``copysign`` (float32 with float64 is float64), ``assign`` of a Python number (shape [1]), and a 0-D Tensor in ``+ - * / **`` with an N-D one (read as a
+number of its kind: ``float32 [N] + float64 []`` is float32, ``int64 [N] + float32 []`` float32).
 """
 
 import json
@@ -38,6 +39,15 @@ CASES += ["P.take_along_axis(a, P.to_tensor([[0]]), 1, broadcast=False)",
           "P.take_along_axis(a, P.to_tensor([[1, 0]]), 0, broadcast=False)"]
 CASES += ["P.heaviside(i, i)", "P.heaviside(i32, i32 * 0)", "P.heaviside(a, a)",
           "P.copysign(a, d)", "P.copysign(d, a)", "P.copysign(a, -a)", "P.copysign(i, -i)"]
+ZERO_D = ["P.to_tensor(2.5, dtype='float64')", "P.to_tensor(2.5)", "P.to_tensor(2)", "P.to_tensor(2, dtype='int32')",
+          "P.to_tensor(True)"]
+for x in ("a", "d", "i", "i32"):
+    for z in ZERO_D:
+        for s in ("+", "-", "*", "/", "**"):
+            CASES += [f"{x} {s} {z}"]
+            if not (s == "**" and x in ("i", "i32")):  # (i holds -1: an integer to a negative power raises here)
+                CASES += [f"{z} {s} {x}"]
+    CASES += [f"P.add({x}, P.to_tensor(2.5, dtype='float64'))", f"P.multiply(P.to_tensor(3), {x})"]
 CASES += ["P.assign(1.5)", "P.assign(2)", "P.assign(np.array(1.5))", "P.assign([1.5, 2.5])"]
 
 

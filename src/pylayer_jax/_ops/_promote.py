@@ -39,6 +39,8 @@ def binary(api: str, x: Any, y: Any) -> tuple[Any, Any]:
     wx, wy = is_weak(x), is_weak(y)
     if not wx and not wy:
         dx, dy = jnp.result_type(x), jnp.result_type(y)
+        if dx != dy and api in _ZERO_D_AS_NUMBER and (jnp.ndim(x) == 0) != (jnp.ndim(y) == 0):
+            return _with_zero_d(x, y, dx, dy)
         if dx != dy and not (_inexact(dx) and _inexact(dy)):
             raise TypeError(
                 f"{api}: Paddle combines tensors of different dtypes only when both are floating point, but "
@@ -50,6 +52,24 @@ def binary(api: str, x: Any, y: Any) -> tuple[Any, Any]:
     elif wy and not wx:
         x, y = _with_scalar(x, y)
     return x, y
+
+
+# the arithmetic ops in which Paddle reads a 0-D tensor against an N-D one as a number of its kind
+_ZERO_D_AS_NUMBER = frozenset(("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow"))
+
+
+def _kind(dt: Any) -> int:
+    return 0 if dt == jnp.bool_ else 2 if _inexact(dt) else 1
+
+
+def _with_zero_d(x: Any, y: Any, dx: Any, dy: Any) -> tuple[Any, Any]:
+    """A 0-D tensor meeting an N-D one in ``+ - * / // % **``: of the same kind (bool, integer, floating) or a lower
+    one, it takes the N-D one's dtype (``float32 [N] + float64 []`` is float32, ``int32 [N] + int64 []`` int32);
+    of a higher kind its dtype wins (``int64 [N] + float32 []`` is float32), as in Paddle."""
+    zx = jnp.ndim(x) == 0
+    z_dt, n_dt = (dx, dy) if zx else (dy, dx)
+    target = n_dt if _kind(z_dt) <= _kind(n_dt) else z_dt
+    return jnp.asarray(x).astype(target), jnp.asarray(y).astype(target)
 
 
 def _with_scalar(t: Any, s: Any) -> tuple[Any, Any]:
