@@ -3,7 +3,8 @@
 Paddle promotes between two tensors only when both are floating (``float32 + float64`` is
 float64); any other mismatch (``int32 + int64``, ``int64 + float32``, ``bool + int64``) is a
 TypeError. A Python scalar adapts to the tensor: an integer tensor with a float scalar
-becomes float32. Math ops (``exp``, ``sqrt``, ``divide`` ...) given integers compute in
+becomes float32. In ``+ - * / // % **`` a 0-D tensor meeting an N-D one is read the same way,
+as a number of its kind (see ``_with_zero_d``). Math ops (``exp``, ``sqrt``, ``divide`` ...) given integers compute in
 float32 whatever the default dtype is. Inside a kernel a Python scalar arrives as a weakly
 typed value, which is how it is told apart from a tensor.
 """
