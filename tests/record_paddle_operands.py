@@ -10,7 +10,8 @@ the Python number of its kind, so ``np.float64(2.5) * x`` is a Tensor and ``x / 
 dtype), a bool Tensor with an integer number (int64), ``astype``/``cast`` to ``'float'`` and ``float`` (float64),
 ``take_along_axis(..., broadcast=False)``, and the result dtypes of ``heaviside`` (integers stay integers) and
 ``copysign`` (float32 with float64 is float64), ``assign`` of a Python number (shape [1]), and a 0-D Tensor in ``+ - * / **`` with an N-D one (read as a
-number of its kind: ``float32 [N] + float64 []`` is float32, ``int64 [N] + float32 []`` float32).
+number of its kind: ``float32 [N] + float64 []`` is float32, ``int64 [N] + float32 []`` float32), and
+``cummax``/``cummin`` over NaN (a NaN, once met, is the running extreme, at the index of the latest NaN).
 """
 
 import json
@@ -48,6 +49,8 @@ for x in ("a", "d", "i", "i32"):
             if not (s == "**" and x in ("i", "i32")):  # (i holds -1: an integer to a negative power raises here)
                 CASES += [f"{z} {s} {x}"]
     CASES += [f"P.add({x}, P.to_tensor(2.5, dtype='float64'))", f"P.multiply(P.to_tensor(3), {x})"]
+CASES += [f"P.{f}(n{ax})[{k}]" for f in ("cummax", "cummin") for ax in ("", ", axis=0") for k in (0, 1)]
+CASES += [f"P.{f}(n2, axis={ax})[{k}]" for f in ("cummax", "cummin") for ax in (0, 1) for k in (0, 1)]
 CASES += ["P.assign(1.5)", "P.assign(2)", "P.assign(np.array(1.5))", "P.assign([1.5, 2.5])"]
 
 
@@ -57,7 +60,9 @@ def namespace(lib):  # noqa: ANN001, ANN201
     i = np.array([[3, -1, 2], [2, 3, 1]], "int64")
     t = lib.to_tensor
     return {"P": lib, "np": np, "a": t(a), "d": t(a.astype("float64")), "i": t(i), "i32": t(i.astype("int32")),
-            "b": t(np.array([[True, False, True], [False, False, True]]))}
+            "b": t(np.array([[True, False, True], [False, False, True]])),
+            "n": t(np.array([1.0, np.nan, 3.0, np.nan, 0.5], "float32")),
+            "n2": t(np.array([[1.0, np.nan, 2.0], [3.0, 0.5, np.nan]], "float32"))}
 
 
 if __name__ == "__main__":
