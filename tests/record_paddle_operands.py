@@ -51,6 +51,7 @@ for x in ("a", "d", "i", "i32"):
     CASES += [f"P.add({x}, P.to_tensor(2.5, dtype='float64'))", f"P.multiply(P.to_tensor(3), {x})"]
 CASES += [f"P.{f}(n{ax})[{k}]" for f in ("cummax", "cummin") for ax in ("", ", axis=0") for k in (0, 1)]
 CASES += [f"P.{f}(n2, axis={ax})[{k}]" for f in ("cummax", "cummin") for ax in (0, 1) for k in (0, 1)]
+CASES += ["b / 0.0", "b / -0.0", "b * float('inf')", "b / 2.0"]  # (False / 0.0 is NaN)
 CASES += ["P.assign(1.5)", "P.assign(2)", "P.assign(np.array(1.5))", "P.assign([1.5, 2.5])"]
 
 

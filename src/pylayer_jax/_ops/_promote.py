@@ -70,14 +70,28 @@ def _with_zero_d(x: Any, y: Any, dx: Any, dy: Any) -> tuple[Any, Any]:
     zx = jnp.ndim(x) == 0
     z_dt, n_dt = (dx, dy) if zx else (dy, dx)
     target = n_dt if _kind(z_dt) <= _kind(n_dt) else z_dt
-    return jnp.asarray(x).astype(target), jnp.asarray(y).astype(target)
+    return _cast(x, target), _cast(y, target)
+
+
+def _cast(x: Any, dt: Any) -> Any:
+    x = jnp.asarray(x)
+    return float32_of(x).astype(dt) if x.dtype == jnp.bool_ and _inexact(dt) else x.astype(dt)
 
 
 def _with_scalar(t: Any, s: Any) -> tuple[Any, Any]:
     """A tensor meeting a Python scalar: an integer/bool tensor and a float scalar give float32."""
     if _inexact(jnp.result_type(s)) and not _inexact(jnp.result_type(t)):
-        t = jnp.asarray(t).astype(jnp.float32)
+        t = float32_of(t)
     return t, s
+
+
+def float32_of(x: Any) -> Any:
+    """``x`` as float32; a bool goes through int8 first, since XLA rewrites ``float(bool) / y`` as a select that
+    gives 0 for ``False / 0.0`` (IEEE and Paddle: NaN)."""
+    x = jnp.asarray(x)
+    if x.dtype == jnp.bool_:
+        x = x.astype(jnp.int8)
+    return x.astype(jnp.float32)
 
 
 def autocast(x: Any) -> Any:
@@ -85,7 +99,7 @@ def autocast(x: Any) -> Any:
     if isinstance(x, bool | int):
         return float(x)
     if not _inexact(jnp.result_type(x)):
-        return jnp.asarray(x).astype(jnp.float32)
+        return float32_of(x)
     return x
 
 
