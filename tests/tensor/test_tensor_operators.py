@@ -232,6 +232,9 @@ def test_exponents_not_compiled_in_keep_pows_rules() -> None:
     assert (i ** 2).dtype.name == "int64" and (i ** 2).tolist() == [49, 49, 9]
     with pytest.raises(ValueError, match="negative integer power"):
         i ** -1
+    assert (2 ** P.to_tensor([3, 0, 1])).tolist() == [8, 1, 2]
+    with pytest.raises(ValueError, match=r"pow: an integer raised to a negative integer power .* holds -7"):
+        2 ** i
     assert np.isnan((P.to_tensor([2.0, 3.0]) ** float("nan")).numpy()).all()
     x = P.to_tensor([2.0, 3.0])
     np.testing.assert_allclose((x ** P.to_tensor([3.0, 0.5])).numpy(), [8.0, np.sqrt(3.0)], rtol=1e-6)

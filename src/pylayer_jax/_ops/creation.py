@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._runtime import dtypes as _dtypes
+from ._promote import is_weak
 from ._util import check_numel, dtype_arg
 from .table import defop
 
@@ -221,6 +222,8 @@ def assign(x, output=None):
         raise ValueError(
             "assign: writing into output= is not supported; use y = assign(x), or y.set_value(x) to overwrite y."
         )
+    if is_weak(x) and jnp.ndim(x) == 0:  # a Python number: shape [1], as in Paddle (a 0-D array stays 0-D)
+        return jnp.array(x, copy=True).reshape(1)
     return jnp.array(x, copy=True)
 
 

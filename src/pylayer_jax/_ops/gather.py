@@ -116,6 +116,16 @@ def take_along_axis(arr, indices, axis, broadcast=True):
             f"take_along_axis: indices must have the rank of arr ({arr.ndim}), but it has {indices.ndim} dimensions."
         )
     axis = axis % arr.ndim
+    if not broadcast:  # Paddle reads the leading part of arr along every other axis: indices [1, 1] of a [2, 3] arr
+        big = [i for i in range(arr.ndim) if i != axis and indices.shape[i] > arr.shape[i]]
+        if big:  # (Paddle's error type here is RuntimeError)
+            raise RuntimeError(
+                f"take_along_axis: with broadcast=False indices may not be larger than arr off the axis {axis}, but "
+                f"received indices of shape {list(indices.shape)} for arr of shape {list(arr.shape)}. Pass "
+                "broadcast=True, or shrink the indices."
+            )
+        arr = arr[tuple(slice(None) if i == axis else slice(0, indices.shape[i]) for i in range(arr.ndim))]
+        return jnp.take_along_axis(arr, indices, axis=axis)
     if broadcast:
         common = [max(a, b) for a, b in zip(arr.shape, indices.shape)]
         arr = jnp.broadcast_to(arr, tuple(arr.shape[axis] if i == axis else d for i, d in enumerate(common)))

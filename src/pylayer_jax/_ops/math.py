@@ -106,6 +106,10 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
     """An integer base to a negative integer power has no integer result (Paddle 3.3.1 hangs on it; jnp
     returns garbage): a ValueError, at the call for a Python exponent, when the values are known otherwise."""
     x, y = a["x"], a["y"]
+    if type(x) is int and _is_int_dtype(getattr(y, "dtype", None)):  # ``2 ** i``: a Python integer base
+        return [ValueCheck(y, f"{op}: an integer raised to a negative integer power has no integer result; the "
+                           "exponent tensor holds {value}. Make the base a float (2.0 ** y) or cast the exponent "
+                           "(2 ** y.astype('float32')).", lo=0)]
     if not _is_int_dtype(getattr(x, "dtype", None)):
         return []
     msg = (f"{op}: an integer tensor raised to a negative integer power has no integer result; the exponent "
@@ -299,7 +303,7 @@ def lerp(x, y, weight):
 def heaviside(x, y):
     """0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0``."""
     x, y = binary("heaviside", x, y)
-    return jnp.heaviside(x, y)
+    return jnp.heaviside(x, y).astype(jnp.result_type(x, y))  # integers stay integers (jnp gives float64)
 
 
 # ---- floating two-operand math ---------------------------------------------------------

@@ -124,7 +124,7 @@ def median(x, axis=None, keepdim=False, mode="avg"):
 
 
 def _cum_extreme(x, axis, dtype, better):
-    """Running extreme along ``axis`` and the index of its latest occurrence."""
+    """Running extreme along ``axis`` and the index of its latest occurrence (a NaN, once met, is the extreme)."""
     flat = axis is None
     xa, ax = (jnp.reshape(x, (-1,)), 0) if flat else (x, axis % x.ndim)
     xs = jax.lax.stop_gradient(xa)
@@ -132,8 +132,8 @@ def _cum_extreme(x, axis, dtype, better):
     shape[ax] = xa.shape[ax]
     pos = jnp.broadcast_to(jnp.arange(xa.shape[ax]).reshape(shape), xa.shape)
 
-    def combine(a, b):
-        take_b = better(b[0], a[0]) | (b[0] == a[0])
+    def combine(a, b):  # (a NaN beats every number and a later NaN an earlier one: NaN propagates, as in Paddle)
+        take_b = better(b[0], a[0]) | (b[0] == a[0]) | (b[0] != b[0])
         return jnp.where(take_b, b[0], a[0]), jnp.where(take_b, b[1], a[1])
 
     _, idx = jax.lax.associative_scan(combine, (xs, pos), axis=ax)

@@ -77,6 +77,7 @@ def copysign(x, y):
     """``|x|`` with the sign of ``y`` (a -0.0 counts as negative); integers stay integers."""
     x, y = binary("copysign", x, y)
     neg = jnp.signbit(jnp.asarray(y))
+    x = jnp.asarray(x).astype(jnp.result_type(x, y))  # float32 with float64 is float64, as in Paddle
     return jnp.where(neg, -jnp.abs(x), jnp.abs(x))
 
 

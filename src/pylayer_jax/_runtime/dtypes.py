@@ -50,7 +50,8 @@ _NAMES = [
 ]
 DTYPES: dict[str, DType] = {n: DType(n, jnp.dtype(n)) for n in _NAMES}
 _BY_NP: dict[np.dtype, DType] = {d.np_dtype: d for d in DTYPES.values()}
-_ALIASES = {"float": "float32", "double": "float64", "int": "int64", "long": "int64", "half": "float16"}
+# (Paddle reads ``'float'`` and ``float`` as numpy does: float64, whatever the default dtype)
+_ALIASES = {"float": "float64", "double": "float64", "int": "int64", "long": "int64", "half": "float16"}
 
 
 def to_np(dtype: Any) -> np.dtype:
@@ -64,7 +65,7 @@ def to_np(dtype: Any) -> np.dtype:
             return DTYPES[name].np_dtype
         raise TypeError(f"dtype {dtype!r} is not a dtype pylayer_jax knows; use one of {', '.join(_NAMES)}.")
     if dtype is float:
-        return DTYPES[_default.name].np_dtype
+        return np.dtype("float64")
     if dtype is int:
         return np.dtype("int64")
     if dtype is bool:

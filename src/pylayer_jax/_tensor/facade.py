@@ -59,6 +59,9 @@ class Tensor:
     __slots__ = ("_v", "_sg", "_e", "_acc", "_counter", "_name", "persistable",
                  "_retained", "_grad_t", "__weakref__")
     _symbolic = False
+    # numpy defers to the Tensor's operators: ``np.float64(2.5) * x`` is ``x.__rmul__(2.5)``, a Tensor, as in Paddle
+    # (numpy would otherwise convert x and answer with a float64 ndarray)
+    __array_priority__ = 100
 
     def _set_stop_gradient(self, value: Any) -> None:
         if value is not True and value is not False:

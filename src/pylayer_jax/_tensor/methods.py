@@ -326,10 +326,34 @@ def _is_scalar(v: Any) -> bool:
 
 
 def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
-    """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this)."""
+    """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this); bool tensor op int
+    scalar -> int64 (``mask * 2`` counts, as in Paddle)."""
     if isinstance(v, float) and t._v.dtype.kind != "f" and not t.dtype.is_floating_point:
         return apply_op(TABLE["cast"], (t, "float32"))
+    if type(v) is int and t._v.dtype == jnp.bool_:
+        return apply_op(TABLE["cast"], (t, "int64"))
     return t
+
+
+def _number(t: Tensor, v: Any) -> Any:
+    """The other operand as Paddle reads it: a numpy number is the Python number of its kind (``np.float64(2.5)``
+    is ``2.5``, ``np.int32(3)`` is ``3``: a scalar, never a typed tensor), and a bool with a non-bool Tensor is the
+    integer 0 or 1 (``x * True`` is ``x * 1``)."""
+    if isinstance(v, np.generic):
+        if isinstance(v, np.bool_):
+            v = bool(v)
+        elif isinstance(v, np.integer):
+            v = int(v)
+        elif isinstance(v, np.floating):
+            v = float(v)
+        else:
+            return v
+    if type(v) is bool and t._v.dtype != jnp.bool_:
+        return int(v)
+    return v
+
+
+_NUMPY_OR_BOOL = (np.generic, bool)
 
 
 def _op(name: str) -> Op:
@@ -361,6 +385,8 @@ def _operand(op: str, sym: str, o: Any) -> None:
 def _add(self: Tensor, o: Any) -> Any:
     if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_ADD, (self, o))
+    if isinstance(o, np.generic) or (type(o) is bool and self._v.dtype != jnp.bool_):
+        return _add(self, _number(self, o))
     _operand("add", "+", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, o))
@@ -376,6 +402,8 @@ def _sub(self: Tensor, o: Any) -> Any:
     # (the common cases first: a Tensor, a traced number; no operand checks to make)
     if type(o) is Tensor or (type(o) is float and self._v.dtype in _FLOATING):
         return apply_op(_SUBTRACT, (self, o))
+    if isinstance(o, np.generic) or (type(o) is bool and self._v.dtype != jnp.bool_):
+        return _sub(self, _number(self, o))
     _operand("subtract", "-", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), 1.0, -o))
@@ -385,6 +413,8 @@ def _sub(self: Tensor, o: Any) -> Any:
 def _rsub(self: Tensor, o: Any) -> Any:
     if type(o) is float and self._v.dtype in _FLOATING:  # ``1 - y``: a traced number, as ``y - 1.0`` (``_sub``)
         return apply_op(_SUBTRACT, (o, self))
+    if isinstance(o, np.generic) or (type(o) is bool and self._v.dtype != jnp.bool_):
+        return _rsub(self, _number(self, o))
     _operand("subtract", "-", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), -1.0, o))
@@ -396,6 +426,8 @@ def _mul(self: Tensor, o: Any) -> Any:
         return apply_op(_MULTIPLY, (self, o))
     if type(o) is float and self._v.dtype in _FLOATING:  # a traced number
         return apply_op(_SCALE_BY, (self, o))
+    if isinstance(o, np.generic) or (type(o) is bool and self._v.dtype != jnp.bool_):
+        return _mul(self, _number(self, o))
     _operand("multiply", "*", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
@@ -406,6 +438,8 @@ _DIVIDE_BY = TABLE["divide_by"]
 
 
 def _div(self: Tensor, o: Any) -> Any:
+    if isinstance(o, _NUMPY_OR_BOOL):
+        o = _number(self, o)
     t = type(o)
     if (t is float or (t is int and -(2**53) <= o <= 2**53)) and self._v.dtype in _FLOATING:
         return apply_op(_DIVIDE_BY, (self, o))  # a traced number: one kernel for every divisor
@@ -420,9 +454,14 @@ def _binary(name: str, reflected: bool = False) -> Any:
     op = TABLE[name]
     sym = _SYMBOLS.get(name)
     eq = name in ("equal", "not_equal")
+    bool_counts = name == "pow" and not reflected
 
     def f(self: Tensor, o: Any) -> Any:
         if type(o) is not Tensor:  # (a Tensor operand: nothing to check)
+            if isinstance(o, _NUMPY_OR_BOOL):
+                o = _number(self, o)
+            if bool_counts and type(o) is int and self._v.dtype == jnp.bool_:
+                self = apply_op(TABLE["cast"], (self, "int64"))  # ``mask ** 2`` is int64, as in Paddle
             if o is None and eq and not self._symbolic:
                 return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
             if sym is not None and not isinstance(o, _OPERANDS):
@@ -488,6 +527,8 @@ def _number_exponent(x: Tensor, y: Any) -> bool:
 
 
 def _pow(self: Tensor, o: Any) -> Any:
+    if isinstance(o, _NUMPY_OR_BOOL):
+        o = _number(self, o)
     if _number_exponent(self, o):
         return apply_op(_POW_NUMBER, (self, o))
     return _pow_operator(self, o)
