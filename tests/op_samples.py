@@ -144,6 +144,9 @@ SAMPLES.update(
             Sample((rand(2, 3, 4), [], ("...", None, 1)), ref=lambda x, i, s: x[..., None, 1]),
             Sample((rand(5, 3), [idx([0, 3, 3])], ("T",)), ref=lambda x, i, s: x[i[0]]),
             Sample((rand(5, 3), [idx([4, 0]), idx([2, 1])], ("T", "T")), ref=lambda x, i, s: x[i[0], i[1]]),
+            # an int beside an index tensor picks first, as in Paddle (numpy's rule would put the index axis first)
+            Sample((rand(2, 3, 4), [idx([0, 2])], (1, ("slice", None, None, None), "T")),
+                   ref=lambda x, i, s: x[1][:, i[0]]),
         ],
         # getitem_at(x, starts, spec): the ints and step-1 slice starts of a basic index as inputs
         "getitem_at": [
@@ -163,6 +166,7 @@ SAMPLES.update(
         "setitem": [
             Sample((rand(4, 3), [], rand(3), (1,))),
             Sample((rand(4, 3), [idx([0, 2])], rand(2, 3), ("T",))),
+            Sample((rand(2, 3, 4), [idx([3, 1])], rand(3, 2), (0, ("slice", None, None, None), "T"))),
             Sample((rand(4, 3), [], 2.0, (("slice", 1, None, None),))),
         ],
         "cast": [

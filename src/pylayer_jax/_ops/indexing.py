@@ -64,6 +64,20 @@ def expand_bools(x: Any, spec: tuple) -> Any:
     return jnp.expand_dims(x, tuple(axes))
 
 
+def ints_first(spec: tuple) -> tuple[tuple, tuple] | None:
+    """Paddle's order for an index that mixes ints with index tensors: the ints pick first, as basic indexing,
+    then the rest indexes what they leave (numpy's rule among the index tensors alone). Under numpy's rule an int
+    counts as an index array, so ``c[0, :, [0, 2]]`` of a [2, 3, 4] tensor is [2, 3] there and [3, 2] in Paddle.
+    The two specs (ints with every other axis whole; the rest without the ints), or None for an index without both
+    kinds (where the rules agree)."""
+    if TENSOR not in spec or not any(type(s) is int for s in spec):
+        return None
+    whole = ("slice", None, None, None)
+    first = tuple(s if type(s) is int or s == "..." else whole for s in spec if s is not None and not _is_bool(s))
+    rest = tuple(s for s in spec if type(s) is not int)
+    return first, rest
+
+
 def _index_checks(op: str, a: dict) -> list:
     """Each int in range of its axis (at the call), each index tensor's values in range (where known)."""
     shape = list(a["x"].shape)
@@ -109,7 +123,11 @@ def _index_checks(op: str, a: dict) -> list:
 @defop(("x", "indices"), saves=("indices",), nondiff=("indices",), name="getitem", method=False,
        checks=_index_checks, rows=index_rule("spec", "indices"))
 def getitem(x, indices, spec):
-    """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays."""
+    """``x[index]`` with ints, slices (with steps), None, Ellipsis and integer index arrays (the ints first, as
+    in Paddle: ``ints_first``)."""
+    split = ints_first(spec)
+    if split is not None:
+        x, spec = x[build_index(split[0], ())], split[1]
     return expand_bools(x, spec)[build_index(spec, indices)]
 
 
@@ -149,6 +167,12 @@ def getitem_at(x, starts, spec):
 def setitem(x, indices, value, spec):
     """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
     value = jnp.asarray(value).astype(x.dtype)
+    split = ints_first(spec)
+    if split is not None:  # the ints pick the block the rest writes into, as ``getitem`` reads it
+        first = build_index(split[0], ())
+        block = x[first]
+        block = expand_bools(block, split[1]).at[build_index(split[1], indices)].set(value).reshape(block.shape)
+        return x.at[first].set(block)
     return expand_bools(x, spec).at[build_index(spec, indices)].set(value).reshape(x.shape)
 
 
