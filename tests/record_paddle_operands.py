@@ -11,7 +11,8 @@ dtype), a bool Tensor with an integer number (int64), ``astype``/``cast`` to ``'
 ``take_along_axis(..., broadcast=False)``, and the result dtypes of ``heaviside`` (integers stay integers) and
 ``copysign`` (float32 with float64 is float64), ``assign`` of a Python number (shape [1]), and a 0-D Tensor in ``+ - * / **`` with an N-D one (read as a
 number of its kind: ``float32 [N] + float64 []`` is float32, ``int64 [N] + float32 []`` float32), and
-``cummax``/``cummin`` over NaN (a NaN, once met, is the running extreme, at the index of the latest NaN).
+``cummax``/``cummin`` over NaN (a NaN, once met, is the running extreme, at the index of the latest NaN), and the shift
+operators ``<<`` and ``>>`` on integer Tensors.
 """
 
 import json
@@ -53,6 +54,8 @@ CASES += [f"P.{f}(n{ax})[{k}]" for f in ("cummax", "cummin") for ax in ("", ", a
 CASES += [f"P.{f}(n2, axis={ax})[{k}]" for f in ("cummax", "cummin") for ax in (0, 1) for k in (0, 1)]
 CASES += ["b / 0.0", "b / -0.0", "b * float('inf')", "b / 2.0"]  # (False / 0.0 is NaN)
 CASES += ["P.assign(1.5)", "P.assign(2)", "P.assign(np.array(1.5))", "P.assign([1.5, 2.5])"]
+CASES += ["i << 2", "i >> 1", "i32 << 3", "i32 >> 1", "1 << P.abs(i)", "64 >> P.abs(i32)", "i << P.abs(i)",
+          "i >> True"]  # (shift operators)
 
 
 def namespace(lib):  # noqa: ANN001, ANN201

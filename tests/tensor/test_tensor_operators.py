@@ -263,3 +263,14 @@ def test_only_whole_or_half_exponents_are_compiled_in() -> None:
         want = jax.grad(lambda v, e=e: jnp.sum(v.astype(jnp.float64) ** e))(jnp.asarray(x0))
         np.testing.assert_allclose(x.grad.numpy(), np.asarray(want), rtol=2e-6)
     assert len(keys["pow"]) == 1 and len(keys["pow_number"]) == 3
+
+
+def test_shift_operators_are_the_shift_ops() -> None:
+    # (Paddle's values for ``<<`` and ``>>``: tests/data/paddle_operands.json; here the operators against numpy)
+    i = np.array([[3, -1, 2], [2, 3, 1]], "int64")
+    t = P.to_tensor(i)
+    np.testing.assert_array_equal((t << 2).numpy(), i << 2)
+    np.testing.assert_array_equal((t >> 1).numpy(), i >> 1)
+    np.testing.assert_array_equal((1 << P.abs(t)).numpy(), 1 << np.abs(i))
+    with pytest.raises(TypeError, match="shifts need integer tensors"):
+        t >> 1.5

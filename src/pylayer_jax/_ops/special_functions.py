@@ -149,7 +149,8 @@ def bitwise_left_shift(x, y, is_arithmetic=True):
 def bitwise_right_shift(x, y, is_arithmetic=True):
     """``x >> y`` on integers: sign-extending when ``is_arithmetic``, else filling with zeros."""
     x, y = _shift_args("bitwise_right_shift", x, y)
-    x, y = jnp.asarray(x), jnp.asarray(y).astype(jnp.result_type(x))
+    dt = jnp.result_type(x, y)  # (a Python number takes the Tensor's dtype: ``64 >> int32_tensor`` is int32)
+    x, y = jnp.asarray(x, dt), jnp.asarray(y, dt)
     return jnp.right_shift(x, y) if is_arithmetic else jax.lax.shift_right_logical(x, y)
 
 

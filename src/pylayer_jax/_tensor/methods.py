@@ -502,6 +502,8 @@ _OPERATORS = {
     "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
     "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
     "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
+    "__lshift__": ("bitwise_left_shift", False), "__rlshift__": ("bitwise_left_shift", True),
+    "__rshift__": ("bitwise_right_shift", False), "__rrshift__": ("bitwise_right_shift", True),
 }
 for _dunder, (_name, _refl) in _OPERATORS.items():
     if _name in TABLE:
