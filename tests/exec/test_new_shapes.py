@@ -146,6 +146,29 @@ def test_quick_programs_of_one_off_shapes_are_kept_fewer(monkeypatch: pytest.Mon
     t.check_params()
 
 
+@pytest.mark.parametrize("small", [True, False])
+def test_more_shapes_in_turn_than_quick_programs_kept_stop_compiling(monkeypatch: pytest.MonkeyPatch,
+                                                                      small: bool) -> None:
+    # sequence lengths in turn: more signatures than MAX_QUICK, each seen once a round. A dropped quick program's
+    # signature, seen again, is known to repeat: a small step's program is kept then, another's at its third sighting
+    monkeypatch.setattr(deferred, "MAX_QUICK", 2)
+    if not small:
+        monkeypatch.setattr(deferred, "SMALL_BYTES", 0)
+    t = Trainer(7, 11 if small else 12)
+    t.step(1)  # the step's first signature (its family's first)
+    compiles = []
+    for _ in range(5):
+        n = 0
+        for b in [2, 3, 4, 5, 6]:
+            got, want = t.step(b)
+            np.testing.assert_allclose(got, want, rtol=1e-10)
+            n += t.compiles
+        compiles.append(n)
+    assert compiles[0] >= 5  # each size compiled once
+    assert compiles[3] == compiles[4] == 0, compiles  # then none (each round compiled all five before)
+    t.check_params()
+
+
 def test_a_replayed_step_whose_program_another_thread_evicted_still_runs_right(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deferred._PROGRAMS, "maxsize", 2)

@@ -29,7 +29,10 @@ long. Running it:
   would never reach the third sighting. Such a program is compiled quickly (XLA's backend
   optimisation off: about two thirds of the compile time, for code run once); if the
   signature is seen again until its third sighting, it is compiled again, optimised. At most
-  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first;
+  ``MAX_QUICK`` (16) quick programs are kept, least recent dropped first; a signature whose
+  quick program was dropped and that is seen again (more shapes in turn than that: sequence
+  lengths) repeats, so its sightings count on: a small step's program is kept from then, another's
+  from its third sighting;
 - a *small* step (every input and every call's result under ``SMALL_BYTES``, 256 KiB), new or
   on new shapes, is compiled with ``_SMALL_OPTIONS`` (backend optimisation and XLA's CPU fusion
   emitters off: a few times faster to compile, a script's first step most of all) and keeps
@@ -986,7 +989,17 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
         new_step = False
         seen = _SEEN.get(key, 0) + 1
         padded = _BUCKETED.get(key) if seen > 1 else None
-        if padded is not None:  # run padded before: it repeats (a smaller last batch)
+        dropped = _DROPPED_QUICK.pop(key, None) if _DROPPED_QUICK else None
+        if dropped is not None:  # its quick program was dropped for others (many shapes in turn): it repeats
+            seen = min(dropped + 1, FUSE_AFTER)
+            if seen < FUSE_AFTER and not _small(key):  # compiled quickly again, its sightings counted on
+                prog = _quick_program(key, calls, live, seen)
+            else:  # kept from now on, as a signature seen a third time is (a small step's program compiles as
+                seen, new_step = FUSE_AFTER, True  # quickly as a quick one)
+            padded = None
+        if prog is not None:
+            pass
+        elif padded is not None:  # run padded before: it repeats (a smaller last batch)
             refs, at = padded
             if STATS["bucketed"] - at > REPEAT_WINDOW:
                 seen = 1  # seen again only after many other padded steps (sizes cycling): its count starts anew
@@ -1034,19 +1047,14 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                         _UNREPEATED.pop(next(iter(_UNREPEATED), None), None)  # (another thread may empty it)
         elif seen == FUSE_AFTER:  # a signature seen a third time: steps repeat again
             _STREAK[0] = 0
-        if seen >= FUSE_AFTER:
+        if prog is not None:  # (a dropped quick program, compiled again)
+            pass
+        elif seen >= FUSE_AFTER:
             STATS["compiled"] += 1
             small = (seen > FUSE_AFTER or new_step) and _small(key)
             if seen > FUSE_AFTER:  # a new shape of a known step: compiled quickly, as it may never repeat
-                opts = _small_options() if small else _QUICK_OPTIONS
-                prog = _Quick(_jit(calls, live, opts), key, small)
-                _PROGRAMS.put(key, prog)
-                _QUICK_KEYS[key] = True
-                while len(_QUICK_KEYS) > MAX_QUICK:  # the least recent quick program leaves (~2 MiB each on CPU)
-                    old = _PROGRAMS.get(_QUICK_KEYS.popitem(last=False)[0])
-                    if type(old) is _Quick:
-                        _PROGRAMS.pop(old.key)
-                        old.clear_cache()
+                STATS["compiled"] -= 1  # (counted by ``_quick_program``)
+                prog = _quick_program(key, calls, live, 1, small)
             elif small:  # a new step, small: compiled quickly, and kept when it repeats
                 prog = _Small(_jit(calls, live, _small_options()), functools.partial(_jit, calls, live))
                 _PROGRAMS.put(key, prog)
@@ -1099,6 +1107,8 @@ _SMALL_OK: list[bool | None] = [None]  # whether XLA took _SMALL_OPTIONS (None: 
 _JIT = type(jax.jit(abs))
 MAX_QUICK = 16  # quick programs kept (of the SHAPED in _PROGRAMS), least recent dropped: one-off shapes age out fast
 _QUICK_KEYS: OrderedDict[tuple, bool] = OrderedDict()  # the keys of the quick programs in _PROGRAMS, least recent first
+# the sightings of signatures whose quick program was dropped for more recent ones, least recent first
+_DROPPED_QUICK = BoundedDict(_MAX_SEEN)
 
 
 def _jit(calls: tuple, live: tuple, options: dict[str, Any] | None = None) -> Any:
@@ -1167,6 +1177,27 @@ def _first_small(key: tuple, prog: Any, ext: Sequence[Any]) -> list[Any]:
         _SMALL_OK[0] = True
     STATS["programs"] += 1
     return outs
+
+
+def _quick_program(key: tuple, calls: tuple, live: tuple, seen: int, small: bool | None = None) -> _Quick:
+    """Compile ``key``'s program quickly (a new shape of a known step, which may never repeat) and keep it among the
+    ``MAX_QUICK`` most recent quick programs; the least recent one leaves (~2 MiB each on CPU), its sightings noted
+    in ``_DROPPED_QUICK``, so that a signature seen again after many others (sequence lengths in turn) is known to
+    repeat and is kept at its third sighting instead of compiled quickly each time."""
+    STATS["compiled"] += 1
+    if small is None:
+        small = _small(key)
+    prog = _Quick(_jit(calls, live, _small_options() if small else _QUICK_OPTIONS), key, small)
+    prog.seen = seen
+    _PROGRAMS.put(key, prog)
+    _QUICK_KEYS[key] = True
+    while len(_QUICK_KEYS) > MAX_QUICK:
+        old = _PROGRAMS.get(_QUICK_KEYS.popitem(last=False)[0])
+        if type(old) is _Quick:
+            _PROGRAMS.pop(old.key)
+            old.clear_cache()
+            _DROPPED_QUICK.put(old.key, old.seen)
+    return prog
 
 
 class _Quick:
