@@ -67,6 +67,52 @@ def test_sgd_training_loop_replays_and_matches_jax() -> None:
     _close([p.numpy() for p in params], ps)
 
 
+def test_gradient_accumulation_replays_every_step_and_matches_jax() -> None:
+    # backward every step, the update every third: the steps begin on a buffer holding the update or the last
+    # backward's results by turns, each kind followed by its own note (one note replayed half the steps)
+    x_np, ps_np = _data()
+    x, params = _tensors()
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=params)
+    k, steps = 3, 15
+    replayed = []
+    for i in range(steps):
+        before = _replay.STATS["steps"]
+        (_forward(x, params).mean() / k).backward()
+        if i % k == k - 1:
+            opt.step()
+            opt.clear_grad()
+        replayed.append(_replay.STATS["steps"] - before)
+    assert replayed[2 * k:] == [1] * (steps - 2 * k), replayed  # from the third round on, every step
+    ps, jx = [jnp.asarray(p) for p in ps_np], jnp.asarray(x_np)
+    for _ in range(steps // k):
+        ps = [p - 0.1 * d for p, d in zip(ps, jax.grad(_loss_jax)(ps, jx))]  # (k gradients of loss / k)
+    _close([p.numpy() for p in params], ps)
+
+
+def test_two_steps_in_turn_each_follow_their_own_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two different steps alternating (two losses trained by turns): each begins with an op of its own
+    def script() -> tuple[list[np.ndarray], list[int]]:
+        x, params = _tensors()
+        w1, b1, w2, b2 = params
+        opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=params)
+        replayed = []
+        for i in range(12):
+            before = _replay.STATS["steps"]
+            if i % 2 == 0:
+                loss = _forward(x, params).mean()
+            else:
+                loss = (x @ paddle.tanh(w1) + b1).square().mean() + (w2.sum() + b2.sum()) * 0.0
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            replayed.append(_replay.STATS["steps"] - before)
+        return [p.numpy() for p in params], replayed
+
+    (on, replayed), (off, _), _ = _both(monkeypatch, script)
+    _close(on, off)
+    assert replayed[4:] == [1] * 8, replayed  # each kind noted once, then followed
+
+
 def test_a_step_that_differs_midway_builds_its_tape_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
     on, off, stats = _both(monkeypatch, lambda: _loop(lambda i, h, _: paddle.sin(h) if i == 4 else h))
     _close(on, off)

@@ -392,7 +392,8 @@ class Pos(enum.Enum):
 
     Transitions (``step``: the step being replayed, ``rec``: the note being taken):
 
-    - BEGIN, no step -> BEGIN with ``step``: an op or apply that trains, the buffer as when the plan began (``_begin``)
+    - BEGIN, no step -> BEGIN with ``step``: an op or apply that trains, the buffer as when the plan (or another kept
+      plan, ``plans``) began and the plan's first op this one (``_begin``)
     - BEGIN, no step -> OFF with ``rec``: the first event of a note (``note._open_note``)
     - BEGIN, no step -> OFF: the step cannot be noted (``abort``)
     - BEGIN with ``step`` -> OFF: an op, apply or history read off the note (``diverge``, ``materialise``)
@@ -413,12 +414,16 @@ class _State:
     """A thread's replay state (see ``Pos``): a plain object, one per thread (``_tls.s``), whose attributes cost a
     slot read where a ``threading.local``'s cost a per-thread dictionary lookup."""
 
-    __slots__ = ("plan", "pos", "step", "rec", "rec_nodes", "rec_node_idx", "rec_slots", "rec_leaves",
+    __slots__ = ("plan", "plans", "pos", "step", "rec", "rec_nodes", "rec_node_idx", "rec_slots", "rec_leaves",
                  "rec_leaf_ids", "rec_buf", "rec_start", "rec_end", "rec_co", "rec_bwd_refs", "rec_inner",
                  "inner", "inner_i", "inner_buf")
 
     def __init__(self) -> None:
         self.plan: Plan | None = None  # the note the next step follows
+        # other notes of this thread's recent steps, most recent first: a step that does not begin as ``plan`` does
+        # (its buffer, its first op) may begin as one of them (``_begin``): the steps of gradient accumulation, whose
+        # buffer holds an optimizer's update or a backward's results by turns
+        self.plans: list[Plan] = []
         self.pos = BEGIN  # see ``Pos``
         self.step: Step | None = None  # the step being replayed
         self.rec: list[Event] | None = None  # the note being taken
@@ -490,8 +495,13 @@ def _current_buf() -> Any:
 
 
 # ---- following a note ------------------------------------------------------------------
-def _begin() -> Step | None:
-    """A step begins: it follows the note if the buffer holds what it held when the noted step began."""
+MAX_PLANS = 4  # the notes a thread keeps: the one its next step follows (``_State.plan``) and others (``plans``)
+
+
+def _begin(op: Any = None, cls: Any = None) -> Step | None:
+    """A step begins with op ``op`` (or an apply of PyLayer ``cls``): it follows the note if the buffer holds what it
+    held when the noted step began and the note begins with that op, else another recent note that does; if none
+    does, the step is noted (the notes kept, up to ``MAX_PLANS``)."""
     s = _tls.s
     if s.pos is not BEGIN:
         return None
@@ -500,12 +510,30 @@ def _begin() -> Step | None:
         return None
     buf = lazy._buffer()
     # the buffer holds what it held when the noted step began (an optimizer's update, say; most often nothing)
-    if not buf.holds(plan.start_calls, plan.start_ext_avals, plan.start_refs):
-        s.plan = None  # this step begins differently: it is noted instead
-        return None
+    if not (buf.holds(plan.start_calls, plan.start_ext_avals, plan.start_refs) and _begins(plan, op, cls)):
+        others = s.plans
+        for other in others:
+            if buf.holds(other.start_calls, other.start_ext_avals, other.start_refs) and _begins(other, op, cls):
+                others.remove(other)
+                others.insert(0, plan)
+                s.plan = plan = other
+                break
+        else:  # this step begins differently: it is noted instead
+            others.insert(0, plan)
+            del others[MAX_PLANS - 1:]
+            s.plan = None
+            return None
     step = s.step = Step(plan, buf)
     _LIVE[id(step)] = _wref(step)
     return step
+
+
+def _begins(plan: Plan, op: Any, cls: Any) -> bool:
+    """Whether the note ``plan`` begins with op ``op`` (or an apply of ``cls``; neither given: any)."""
+    ev = plan.events[0]
+    if op is not None:
+        return ev.op is op
+    return cls is None or (type(ev) is LayerEvent and ev.cls is cls)
 
 
 def _trains(args: Sequence[Any]) -> bool:
@@ -716,7 +744,7 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = Fals
             m = modes
             if not (m.grad_enabled and m.static_program is None and op.differentiable and _trains(leaves)):
                 return None
-        step = _begin()
+        step = _begin(op)
         if step is None:
             return None
     elif not ENABLED:
@@ -821,7 +849,7 @@ def layer_begin(s: _State, cls: type, inputs: Sequence[Any]) -> tuple | None:
     follow its note (``s``: this thread's state): the tokens ``((step, k, s, ev), None)`` if the apply matches the
     note's next event ``ev`` (forward then runs with the step suspended, so its ops record calls and are not
     events), else None (the step left its note)."""
-    step = s.step or _begin()
+    step = s.step or _begin(None, cls)
     if step is None:
         return None
     log = step.log
