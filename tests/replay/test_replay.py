@@ -113,6 +113,54 @@ def test_two_steps_in_turn_each_follow_their_own_note(monkeypatch: pytest.Monkey
     assert replayed[4:] == [1] * 8, replayed  # each kind noted once, then followed
 
 
+def test_steps_in_turn_that_part_midway_each_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a GAN's discriminator and generator steps: the same first ops (the generator), then other inputs and ops. The
+    # step that leaves a note midway is noted from there on, and each later step goes on with the note it matches
+    def script() -> tuple[list[np.ndarray], list[int]]:
+        x, params = _tensors()
+        w1, b1, w2, b2 = params
+        opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=params)
+        real = paddle.to_tensor(np.linspace(-1.0, 1.0, 15).reshape(5, 3))
+        replayed = []
+        for i in range(12):
+            before = _replay.STATS["steps"]
+            fake = _forward(x, params)  # (the shared first events)
+            if i % 2 == 0:
+                loss = ((real - fake.detach()) @ w2.t()).mean() + (fake * 0.0).sum()
+            else:
+                loss = paddle.tanh(fake @ w2.t()).square().mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            replayed.append(_replay.STATS["steps"] - before)
+        return [p.numpy() for p in params], replayed
+
+    (on, replayed), (off, _), _ = _both(monkeypatch, script)
+    _close(on, off)
+    assert replayed[4:] == [1] * 8, replayed
+
+
+def test_a_step_that_changes_for_good_midway_is_noted_from_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    # from step 4 on the loss is another: the first such step leaves the note midway and is noted from there
+    def script() -> tuple[list[np.ndarray], list[int]]:
+        x, params = _tensors()
+        opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=params)
+        replayed = []
+        for i in range(10):
+            before = _replay.STATS["steps"]
+            out = _forward(x, params)
+            loss = out.mean() if i < 4 else (out * out).sum()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            replayed.append(_replay.STATS["steps"] - before)
+        return [p.numpy() for p in params], replayed
+
+    (on, replayed), (off, _), _ = _both(monkeypatch, script)
+    _close(on, off)
+    assert replayed[4] == 0 and replayed[5:] == [1] * 5, replayed  # (one step was noted afresh before)
+
+
 def test_a_step_that_differs_midway_builds_its_tape_and_stays_right(monkeypatch: pytest.MonkeyPatch) -> None:
     on, off, stats = _both(monkeypatch, lambda: _loop(lambda i, h, _: paddle.sin(h) if i == 4 else h))
     _close(on, off)

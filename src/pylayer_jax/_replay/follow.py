@@ -35,7 +35,11 @@ bumps its version, from any thread (``mark_write``): the nodes then save the arr
 versions the ops saw. Inside a PyLayer's backward the tape is built as the walk has left it
 there, and the walk goes on from the gradients it held (the PyLayer's results are reused: the
 user's backward runs once per step). A step that diverged drops the note; the next one is noted
-afresh. What a replayed op or backward adds to the buffer (calls, inputs, results, the leaves'
+afresh, but for an op off the note: the step is noted from there on, its first events the very ones of the note it
+left, which stays among the thread's kept notes (``MAX_PLANS``). A step begins following the kept note its buffer
+and first op match (``_begin``), and an op off that note goes on with another kept note that has the same events
+before it and this op next (``_switch``): steps in turn that part midway (a GAN's discriminator and generator
+steps) each replay. What a replayed op or backward adds to the buffer (calls, inputs, results, the leaves'
 gradients) goes in whole or not at all: an interrupt halfway takes it out again, and the next op
 leaves the note. Set ``PYLAYER_JAX_REPLAY=0`` to turn replay off.
 """
@@ -754,15 +758,16 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = Fals
     try:
         ev = step.events[k]
     except IndexError:  # more ops than the note has
-        return _off_note(leaves)
+        ev = None
     m = modes
     # (the number of inputs: ``ev.match``; the buffer's size and state: under its lock, ``append_replayed``)
-    if ev.op is not op or m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None:
-        return _off_note(leaves)
-    if key is None:
-        if ev.plain != _dtypes._default.name:  # (None: not a plain call)
+    if (ev is None or ev.op is not op or (ev.plain != _dtypes._default.name if key is None  # (None: not plain)
+                                          else not _same_key(ev.key, key))):
+        s = _tls.s
+        if not (s.plans and _switch(s, step, k, op, key)):  # another kept note parts from this one here?
             return _off_note(leaves)
-    elif not _same_key(ev.key, key):
+        ev = step.events[k]
+    if m.grad_enabled is not ev.grad or m.saved_hooks or m.static_program is not None:
         return _off_note(leaves)
     buf = step.buf
     # under the buffer's lock: another thread that runs the buffer or builds the step's tape (``materialise``) sees
@@ -777,7 +782,13 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = Fals
         # each is the buffer's input j already or new to the buffer and its next input
         ins = ev.match(leaves, log, step, buf)
         if ins is None:
-            return _off_note(leaves)
+            s = _tls.s
+            if not (s.plans and _switch(s, step, k, op, key, leaves)):  # (another kept note, its inputs here?)
+                return _off_note(leaves)
+            ev = step.events[k]
+            ins = ev.match(leaves, log, step, buf)
+            if ins is None or m.grad_enabled is not ev.grad:
+                return _off_note(leaves)
         if ev.out_tree is None:
             p = Pending(ev.aval, buf, ev.slot)
             out = _result(p) if ev.needs is None else _result(p, (step, k))  # (plain: no node, no edge)
@@ -794,6 +805,113 @@ def try_op(op: Any, key: tuple | None, leaves: Sequence[Any], early: bool = Fals
     finally:
         lock.release()
     return _off_note(leaves)
+
+
+def _switch(s: _State, step: Step, k: int, op: Any, key: tuple | None, leaves: Sequence[Any] | None = None) -> bool:
+    """At event ``k`` of a followed step whose op (``op``, kernel key ``key``; given ``leaves``: its inputs) is not
+    its note's: follow instead a kept note with the very same first ``k`` events (a note taken from this one's
+    parting there: ``_note_from``) whose event ``k`` is that op (on those inputs). True if the step now follows
+    it."""
+    plan = step.plan
+    mine = plan.events
+    for other in s.plans:
+        evs = other.events
+        if len(evs) <= k or type(evs[k]) is not Event or evs[k].op is not op:
+            continue
+        ev = evs[k]
+        if (ev.plain != _dtypes._default.name) if key is None else not _same_key(ev.key, key):
+            continue
+        for i in range(k):
+            if evs[i] is not mine[i]:
+                break
+        else:
+            if other.start_refs != plan.start_refs or other.start_calls != plan.start_calls:
+                continue
+            lock = step.buf.lock
+            lock.acquire()
+            try:  # (under the lock: a materialise from another thread reads the events; the first k are the same)
+                if not step.live:
+                    return False
+                step.plan, step.events, step.leaf_refs = other, evs, other.leaf_refs
+                # (its inputs checked against that note: its leaves, numbered as it numbers them)
+                if leaves is not None and ev.match(leaves, step.log, step, step.buf) is None:
+                    step.plan, step.events, step.leaf_refs = plan, mine, plan.leaf_refs
+                    continue
+            finally:
+                lock.release()
+            s.plans.remove(other)
+            s.plans.insert(0, plan)
+            s.plan = other
+            return True
+    return False
+
+
+def _no_node() -> None:
+    """The weak reference a plain event (no node) has in a note's ``rec_nodes``."""
+    return None
+
+
+def _note_from(s: _State, step: Step, k: int) -> None:
+    """A followed step left its note at event ``k`` (its first ``k`` events replayed, their nodes built now): the
+    note of this step goes on from there, its first ``k`` events the very ones of the note it left (so that a later
+    step following either note can go on with the other where they part: ``_switch``), and the note it left stays
+    among the kept ones. Not when the note cannot say where the events' results are (nothing then)."""
+    buf = step.buf
+    if buf.done or lazy._local.__dict__.get("buf") is not buf or modes.saved_hooks or s.rec is not None:
+        return
+    plan = step.plan
+    events = plan.events[:k]
+    rec_nodes: list[Any] = []
+    node_idx: dict[int, int] = {}
+    slots: dict[int, Any] = {}
+    end = plan.start_refs
+    n_leaves = 0
+    for i, ev in enumerate(events):
+        node = step.nodes.get(i)
+        if type(ev) is LayerEvent:
+            if node is None:
+                return
+            if ev.through is None:
+                if ev.out_tree is None:
+                    slots[ev.out_slot] = i
+                else:
+                    for j, slot in enumerate(ev.out_slot):
+                        slots[slot] = (i, j)
+            end = ev.end[1]
+        else:
+            n_out = 1 if ev.out_tree is None else len(ev.aval)
+            if ev.out_tree is None:
+                slots[ev.slot] = i
+            else:
+                for j in range(n_out):
+                    slots[ev.slot + j] = (i, j)
+            end = ev.slot + n_out
+            if ev.needs is None:
+                node = None
+            elif node is None:
+                return
+        if node is None:
+            rec_nodes.append(_no_node)
+        else:
+            node_idx[id(node)] = i
+            rec_nodes.append(weakref.ref(node))
+        for src in ev.srcs:
+            if src.kind in (AT_START, OUTSIDE) and src.ref >= n_leaves:
+                n_leaves = src.ref + 1
+    if end != buf.size()[1]:
+        return
+    leaves = list(plan.leaf_refs[:n_leaves])
+    ids = {}
+    for n, ref in enumerate(leaves):
+        t = ref()
+        if t is None:
+            return
+        ids[id(t)] = n
+    s.rec_nodes, s.rec_node_idx, s.rec_slots, s.rec_leaves, s.rec_leaf_ids = rec_nodes, node_idx, slots, leaves, ids
+    s.rec_buf, s.rec_start, s.rec_end = buf, (plan.start_calls, plan.start_ext_avals, plan.start_refs), end
+    s.rec = list(events)  # (last: the note begun)
+    s.plans.insert(0, plan)
+    del s.plans[MAX_PLANS - 1:]
 
 
 def try_inner(s: _State, op: Any, key: tuple | None, leaves: Sequence[Any]) -> Any:
@@ -840,7 +958,7 @@ def _off_note(leaves: Sequence[Any]) -> None:
     for t in leaves:
         if isinstance(getattr(t, "_v", None), jax.core.Tracer):
             return None
-    diverge()
+    diverge(True)
     return None
 
 
@@ -1399,8 +1517,10 @@ def _same_state(a: Any, b: Any) -> bool:
     return type(a) is type(b) and (a is b or (type(a) is int and a == b))
 
 
-def diverge() -> None:
-    """The step leaves the note: build its real tape so far; drop the note (the next step is noted)."""
+def diverge(noting: bool = False) -> None:
+    """The step leaves the note: build its real tape so far; drop the note (the next step is noted). ``noting``: an
+    op of the step that is not the note's: the note of this step goes on from there (``_note_from``), the note it
+    left kept."""
     s = _tls.s
     step = s.step
     s.step = None
@@ -1408,7 +1528,10 @@ def diverge() -> None:
     s.plan = None
     abort()
     if step is not None:
+        k = len(step.log) if noting and step.live and step.events[0].op is not None else 0
         materialise(step)
+        if k:
+            _note_from(s, step, k)
 
 
 def materialise(step: Step) -> None:

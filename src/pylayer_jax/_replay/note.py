@@ -53,6 +53,7 @@ from .follow import (
     _current_buf,
     _first_with,
     _grad_state,
+    _no_node,
     _same_state,
     _tls,
     abort,
@@ -368,11 +369,6 @@ def _through_src(e: Any, sg: bool, r: int | None, v: Any, ext_idx: int) -> Src |
     if slot is not None or type(v) is not _ArrayImpl:
         return None
     return Src(THROUGH, ext_idx, False, -1, (k, _aval(v)))
-
-
-def _no_node() -> None:
-    """The weak reference a plain event (no node) has in ``rec_nodes``."""
-    return None
 
 
 def _add_event(ev: Any, out_slot: int | None, node: Any, end: int, n_out: Any = None) -> None:
