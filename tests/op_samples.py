@@ -1242,3 +1242,77 @@ SAMPLES["dropout_residuals"] = [
     Sample((rand(3, 4), _KEY), {"p": 0.3, "mode": "downscale_in_infer"}),
     Sample((rand(2, 3), _KEY), {"p": 1.0}),
 ]
+
+# ---- _ops/placing.py, searchsorted, and the vector and matrix norms (their own generator, so that the samples
+# above keep their data) ------------------------------------------------------------------------------------------
+_rng_placing = np.random.default_rng(11)
+
+
+def _pr(*shape: int) -> np.ndarray:
+    return _rng_placing.uniform(-1.0, 1.0, size=shape)
+
+
+def _np_index_put(x, indices, value, accumulate=False):  # noqa: ANN001, ANN202
+    out = x.copy()
+    if accumulate:
+        np.add.at(out, tuple(indices), value)
+    else:
+        out[tuple(indices)] = value
+    return out
+
+
+def _np_masked_scatter(x, mask, value):  # noqa: ANN001, ANN202
+    m = np.broadcast_to(mask, np.broadcast_shapes(x.shape, mask.shape))
+    out = np.array(np.broadcast_to(x, m.shape))
+    out[m] = value.ravel()[: int(m.sum())]
+    return out
+
+
+_away_p = np.sign(_pr(3, 4)) * (0.2 + np.abs(_pr(3, 4)))
+SAMPLES.update(
+    {
+        "vector_norm": [
+            Sample((_away_p,), ref=lambda x: np.linalg.norm(x.ravel())),
+            Sample((_away_p, 1.0, 1, True), ref=lambda x, p, a, k: np.linalg.norm(x, p, a, keepdims=k)),
+            Sample((_away_p, 3.0, [0, 1]), ref=lambda x, p, a: np.sum(np.abs(x) ** 3) ** (1 / 3)),
+            Sample((_away_p, float("inf"), 0), ref=lambda x, p, a: np.max(np.abs(x), a)),
+            Sample((_away_p, 0.0, -1), ref=lambda x, p, a: np.count_nonzero(x, a).astype(x.dtype)),
+        ],
+        "matrix_norm": [
+            Sample((_pr(2, 3, 4),), ref=lambda x: np.linalg.norm(x, "fro", axis=(-2, -1))),
+            Sample((_pr(3, 3), "nuc"), ref=lambda x, p: np.linalg.norm(x, "nuc")),
+            Sample((_pr(2, 3, 4), 1, [0, 2]), ref=lambda x, p, a: np.linalg.norm(x, 1, axis=tuple(a))),
+            Sample((_pr(3, 2), 2), ref=lambda x, p: np.linalg.norm(x, 2)),
+            Sample((_pr(2, 3, 3), float("-inf"), [-1, -2], True),
+                   ref=lambda x, p, a, k: np.linalg.norm(x, p, axis=tuple(a), keepdims=k)),
+        ],
+        "index_put": [
+            Sample((_pr(3, 4), [idx([0, 2]), idx([1, -1])], _pr(2)), ref=_np_index_put),
+            Sample((_pr(3, 4), [idx([2, 0])], _pr(4)), ref=_np_index_put),
+            Sample((_pr(3, 4), [idx([0, 0, 1]), idx([1, 1, 3])], _pr(3), True), ref=_np_index_put),
+        ],
+        "masked_scatter": [
+            Sample((_pr(3, 4), _pr(3, 4) > 0, _pr(12)), ref=_np_masked_scatter),
+            Sample((_pr(3, 4), np.array([True, False, True, True]), _pr(4, 3)), ref=_np_masked_scatter),
+        ],
+        "cartesian_prod": [
+            Sample(([_pr(2), _pr(3)],), ref=lambda x: np.array([[a, b] for a in x[0] for b in x[1]])),
+            Sample(([_pr(2), _pr(1), _pr(2)],),
+                   ref=lambda x: np.array([[a, b, c] for a in x[0] for b in x[1] for c in x[2]])),
+        ],
+        "polar": [Sample((np.abs(_pr(2, 3)) + 0.1, _pr(2, 3)), ref=lambda r, t: r * np.exp(1j * t), grad=False),
+                  Sample((np.abs(_pr(3, 1)) + 0.1, _pr(4)), ref=lambda r, t: r * np.exp(1j * t), grad=False)],
+        "shard_index": [
+            Sample((idx([[16], [1], [8], [19]]), 20, 2, 0), grad=False,
+                   ref=lambda x, n, s, i: np.where(x // 10 == i, x % 10, -1)),
+            Sample((idx([[16], [1], [8], [19]]), 20, 3, 1, -5), grad=False,
+                   ref=lambda x, n, s, i, v: np.where(x // 7 == i, x % 7, v)),
+        ],
+        "searchsorted": [
+            Sample((np.array([1.0, 3.0, 5.0, 7.0]), np.array([[0.0, 3.0, 6.0], [7.0, 8.0, 1.0]])), grad=False,
+                   ref=lambda s, v: np.searchsorted(s, v)),
+            Sample((np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]), np.array([[3.0, 6.0], [3.0, 1.0]]), False, True),
+                   grad=False, ref=lambda s, v, o, r: np.stack([np.searchsorted(a, b, "right") for a, b in zip(s, v)])),
+        ],
+    }
+)

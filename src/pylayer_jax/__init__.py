@@ -68,6 +68,10 @@ try:
     from ._api.random import set_rng_state as set_rng_state
     from ._api.random import standard_normal as standard_normal
     from ._api.random import uniform as uniform
+    from ._api.surface import index_put as index_put
+    from ._api.surface import index_put_ as index_put_
+    from ._api.surface import norm as norm
+    from ._api.surface import uniform_ as uniform_
     from ._api.variadic import atleast_1d as atleast_1d
     from ._api.variadic import atleast_2d as atleast_2d
     from ._api.variadic import atleast_3d as atleast_3d

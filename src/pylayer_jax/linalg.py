@@ -12,6 +12,7 @@ from ._api.linalg import eigvals as eigvals
 from ._api.linalg import eigvalsh as eigvalsh
 from ._api.linalg import inv as inv
 from ._api.linalg import matmul as matmul
+from ._api.linalg import matrix_norm as matrix_norm
 from ._api.linalg import matrix_power as matrix_power
 from ._api.linalg import matrix_rank as matrix_rank
 from ._api.linalg import multi_dot as multi_dot
@@ -22,3 +23,4 @@ from ._api.linalg import slogdet as slogdet
 from ._api.linalg import solve as solve
 from ._api.linalg import svd as svd
 from ._api.linalg import triangular_solve as triangular_solve
+from ._api.linalg import vector_norm as vector_norm

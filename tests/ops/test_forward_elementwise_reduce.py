@@ -173,8 +173,11 @@ def test_norm_values_match_numpy():
     np.testing.assert_allclose(P.norm(tx, p="nuc", axis=[0, 1]).item(), np.linalg.norm(x, "nuc"), rtol=1e-6)
     np.testing.assert_allclose(P.norm(tx, p=0, axis=1).numpy(), [3.0, 3.0])
     np.testing.assert_allclose(P.norm(tx, p=-float("inf"), axis=1).numpy(), [1.5, 0.5])
-    with pytest.raises(ValueError, match="norm: p='nuc' is a matrix norm"):
-        P.norm(tx, p="nuc")
+    # as in Paddle: 'nuc' without axis is the matrix norm of a 2-D input, and p=None over two axes the spectral norm
+    np.testing.assert_allclose(P.norm(tx, p="nuc").item(), np.linalg.norm(x, "nuc"), rtol=1e-6)
+    np.testing.assert_allclose(P.norm(tx, axis=[0, 1]).item(), np.linalg.norm(x, 2), rtol=1e-6)
+    with pytest.raises(ValueError, match="norm: a matrix norm needs axis to name exactly two dimensions"):
+        P.norm(t(np.ones((2, 2, 2))), p="nuc")
 
 
 # ---- reductions: axes, keepdim ----------------------------------------------------------------------

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._ops import creation as _creation
 from .._ops import math as _math
+from .._ops import placing as _placing
 from .._ops import slices_scatters as _coverage_shape
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
+from .._tensor.spread import with_sizes
 
 # table ops that are Paddle functions without being Tensor methods
-_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS}
+_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS, *_placing.FUNCTIONS}
 
 
 def _inplace_function(name: str) -> Any:
@@ -36,6 +40,20 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
+for _name in ("zeros", "ones", "empty"):  # ``paddle.zeros(2, 3)``: the shape one entry at a time, as in Paddle
+    globals()[_name] = with_sizes(globals()[_name])
+_assign = globals()["assign"]
+
+
+def assign(x: Any, output: Any = None) -> Any:
+    """A copy of ``x`` (a Tensor, numpy array, list or number) as a new tensor. A number, a Python bool and a numpy
+    scalar (``np.float32(1.5)``) give shape [1], keeping a numpy scalar's dtype; a 0-D array or Tensor stays 0-D,
+    as in Paddle."""
+    if isinstance(x, bool | np.generic):
+        x = np.asarray(x).reshape(1)
+    return _assign(x, output)
+
+
 pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)
 
 
@@ -69,4 +87,4 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
 
 # ``from ._functional import *`` exports Paddle's functions only, not this module's helpers
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in {"Any", "TABLE", "Tensor", "annotations",
-                                                                               "apply_op", "public"})
+                                                                               "apply_op", "np", "public", "with_sizes"})

@@ -25,6 +25,7 @@ from .._runtime.rng import derived_key, generator
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
+from .._tensor.spread import with_sizes
 
 
 def random_key() -> Any:
@@ -108,6 +109,7 @@ def uniform(
     )
 
 
+@with_sizes
 def rand(shape: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     """Samples uniform in ``[0, 1)`` (default dtype float32)."""
     return _draw("random_uniform", shape=_shape(shape, "rand"), dtype=_float_dtype(dtype, "rand"))
@@ -118,6 +120,7 @@ def rand_like(input: Tensor, name: str | None = None, *, dtype: Any = None) -> T
     return rand(input.shape, input.dtype if dtype is None else dtype)
 
 
+@with_sizes
 def randn(shape: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     """Standard normal samples (default dtype float32)."""
     return _draw("random_normal", 0.0, 1.0, shape=_shape(shape, "randn"), dtype=_float_dtype(dtype, "randn"))

@@ -15,6 +15,7 @@ from . import loss_tree as loss_tree  # noqa: F401
 from . import math as math  # noqa: F401
 from . import nn as nn  # noqa: F401
 from . import norm as norm  # noqa: F401
+from . import placing as placing  # noqa: F401
 from . import pool as pool  # noqa: F401
 from . import pool_conv_residuals as pool_conv_residuals  # noqa: F401
 from . import pool_fractional as pool_fractional  # noqa: F401

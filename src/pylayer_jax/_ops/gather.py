@@ -102,7 +102,7 @@ def scatter_nd_add(x, index, updates):
     return x.at[_index_tuple(index)].add(updates.astype(x.dtype))
 
 
-@defop(2, saves=("index",), nondiff=("index",), method=False)
+@defop(2, saves=("index",), nondiff=("index",))
 def scatter_nd(index, updates, shape):
     """Zeros of ``shape`` with ``updates`` summed in at ``index`` (see scatter_nd_add)."""
     return jnp.zeros(tuple(shape), updates.dtype).at[_index_tuple(index)].add(updates)

@@ -165,15 +165,30 @@ def getitem_at(x, starts, spec):
 @defop(("x", "indices", "value"), saves=("indices",), nondiff=("indices",), name="setitem", method=False,
        checks=_index_checks)
 def setitem(x, indices, value, spec):
-    """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds)."""
+    """``x`` with ``x[index] = value`` written (functional; the Tensor method rebinds). As in Paddle, ``value`` may
+    have more dimensions than ``x[index]`` where the extra leading ones are of size 1 (a [1, 3] value into a [3]
+    row); the rest broadcasts."""
     value = jnp.asarray(value).astype(x.dtype)
     split = ints_first(spec)
     if split is not None:  # the ints pick the block the rest writes into, as ``getitem`` reads it
         first = build_index(split[0], ())
         block = x[first]
-        block = expand_bools(block, split[1]).at[build_index(split[1], indices)].set(value).reshape(block.shape)
+        wide = expand_bools(block, split[1])
+        index = build_index(split[1], indices)
+        block = wide.at[index].set(drop_leading_ones(value, wide[index].ndim)).reshape(block.shape)
         return x.at[first].set(block)
-    return expand_bools(x, spec).at[build_index(spec, indices)].set(value).reshape(x.shape)
+    wide = expand_bools(x, spec)
+    index = build_index(spec, indices)
+    return wide.at[index].set(drop_leading_ones(value, wide[index].ndim)).reshape(x.shape)
+
+
+def drop_leading_ones(value, ndim):
+    """``value`` without the leading size-1 dimensions that put it past ``ndim`` dimensions (those a write into an
+    ``ndim``-dimensional slot ignores, as Paddle does); any other shape is left for broadcasting to judge."""
+    extra = value.ndim - ndim
+    if extra > 0 and all(d == 1 for d in value.shape[:extra]):
+        return value.reshape(value.shape[extra:])
+    return value
 
 
 @defop(("x", "starts", "value"), saves=("starts",), nondiff=("starts",), name="setitem_at", method=False)
@@ -196,7 +211,7 @@ def setitem_at(x, starts, value, spec):
             region.append(n)
             picked.append(n)
             at.append(0)
-    block = jnp.broadcast_to(jnp.asarray(value).astype(x.dtype), picked).reshape(region)
+    block = jnp.broadcast_to(drop_leading_ones(jnp.asarray(value).astype(x.dtype), len(picked)), picked).reshape(region)
     return lax.dynamic_update_slice(x, block, [jnp.asarray(a, jnp.int64) for a in at])
 
 

@@ -209,6 +209,39 @@ def isin(x, test_x, assume_unique=False, invert=False):
     return jnp.isin(x, test_x, assume_unique=assume_unique, invert=invert)
 
 
+def _searchsorted_checks(op, a):  # noqa: ANN001, ANN202
+    seq, values, side = a["sorted_sequence"], a["values"], a["side"]
+    if side not in (None, "left", "right"):
+        raise ValueError(f"{op}: side must be 'left' or 'right', but received {side!r}.")
+    if side is not None and a["right"] and side == "left":
+        raise ValueError(f"{op}: right=True and side='left' contradict each other; pass only one of them.")
+    s, v = list(getattr(seq, "shape", ())), list(getattr(values, "shape", ()))
+    if len(s) == 0:
+        raise ValueError(f"{op}: sorted_sequence must have at least 1 dimension, but it is 0-D.")
+    if len(s) > 1 and s[:-1] != v[:-1]:
+        raise ValueError(
+            f"{op}: an N-D sorted_sequence (shape {s}) searches the rows of values with the same leading dimensions, "
+            f"but values has shape {v}. Give values of shape {s[:-1] + ['K']}, or a 1-D sorted_sequence."
+        )
+    return []
+
+
+@defop(2, differentiable=False, method=False, checks=_searchsorted_checks)
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None):
+    """For each of ``values``, the index where it would be inserted to keep ``sorted_sequence`` (sorted along its
+    last axis) in order: the first such index, or the last with ``right=True`` (``side='right'``). An N-D
+    sorted_sequence searches each row of ``values`` in the row of the same leading index."""
+    where = "right" if right or side == "right" else "left"
+    if sorted_sequence.ndim == 1:
+        out = jnp.searchsorted(sorted_sequence, values, side=where)
+    else:
+        lead = sorted_sequence.shape[:-1]
+        rows = jax.vmap(lambda s, v: jnp.searchsorted(s, v, side=where))(
+            sorted_sequence.reshape(-1, sorted_sequence.shape[-1]), values.reshape(-1, values.shape[-1]))
+        out = rows.reshape(*lead, values.shape[-1])
+    return out.astype(jnp.int32 if out_int32 else jnp.int64)
+
+
 @defop(2, differentiable=False)
 def bucketize(x, sorted_sequence, out_int32=False, right=False):
     """For each element, the index of the bucket of the 1-D ``sorted_sequence`` it falls in."""

@@ -93,8 +93,12 @@ def prod(x, axis=None, keepdim=False, dtype=None):
     return jnp.prod(x, axis=axis_arg(axis), keepdims=keepdim, dtype=_keep_int(x, dtype))
 
 
-def _arg(name, f, doc):
+def _arg(name, f, doc, skip):
     def fn(x, axis=None, keepdim=False, dtype="int64"):
+        if jnp.issubdtype(x.dtype, jnp.floating):
+            # Paddle skips NaN: a NaN never wins, and where nothing beats -inf (argmax) or inf (argmin), as in an
+            # all-NaN row, the answer is index 0; a NaN read as that bound gives exactly this
+            x = jnp.where(jnp.isnan(x), jnp.asarray(skip, x.dtype), x)
         if axis is None and keepdim:
             r = f(jnp.reshape(x, (-1,)), axis=0).reshape((1,) * x.ndim)
         else:
@@ -106,8 +110,10 @@ def _arg(name, f, doc):
     return defop(1, name=name, differentiable=False)(fn)
 
 
-_arg("argmax", jnp.argmax, "Index of the first maximum along ``axis`` (of the flattened tensor when None).")
-_arg("argmin", jnp.argmin, "Index of the first minimum along ``axis`` (of the flattened tensor when None).")
+_arg("argmax", jnp.argmax, "Index of the first maximum along ``axis`` (of the flattened tensor when None); NaN is "
+     "skipped, as in Paddle (an all-NaN row gives 0).", float("-inf"))
+_arg("argmin", jnp.argmin, "Index of the first minimum along ``axis`` (of the flattened tensor when None); NaN is "
+     "skipped, as in Paddle (an all-NaN row gives 0).", float("inf"))
 
 
 @defop(1, saves=("x",))
@@ -161,22 +167,75 @@ def _norm_axes(x, axis):
     return tuple(a % x.ndim for a in ax) if isinstance(ax, tuple) else (ax % x.ndim,)
 
 
-def _matrix(p, axis):
-    return (
-        axis is not None and isinstance(axis_arg(axis), tuple) and len(axis_arg(axis)) == 2 and p not in (None, "fro")
-    )
+_MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"))
 
 
-def _norm(x, p, axis, keepdim):
-    x = autocast(x)
-    if _matrix(p, axis):
-        return jnp.linalg.norm(x, ord=p, axis=axis_arg(axis), keepdims=keepdim)
-    if isinstance(p, str) and p != "fro":
+def _vector_p(p, api):
+    """``p`` of a vector norm as a float (refusing a string, as Paddle does)."""
+    if isinstance(p, str) or isinstance(p, bool) or not isinstance(p, int | float):
         raise ValueError(
-            f"norm: p={p!r} is a matrix norm and needs axis to name exactly two dimensions, but received "
-            f"axis={axis!r}. Pass axis=[-2, -1]."
+            f"{api}: a vector norm takes a number for p (such as 2, 1, 0, inf or -inf), but received {p!r}. "
+            "Use matrix_norm for 'fro' and 'nuc'."
         )
-    p = 2.0 if p in (None, "fro") else float(p)
+    return float(p)
+
+
+def _ints_only(items):
+    """Whether every item is an int (``any``/``all`` are ops in this module)."""
+    return [isinstance(a, int) and not isinstance(a, bool) for a in items].count(False) == 0
+
+
+def _matrix_axes(x, axis, api):
+    """The two distinct axes (in the order given) a matrix norm reduces over."""
+    ax = list(axis) if isinstance(axis, list | tuple) else None
+    if ax is None or len(ax) != 2 or not _ints_only(ax):
+        raise ValueError(
+            f"{api}: a matrix norm needs axis to name exactly two dimensions, but received axis={axis!r}. "
+            "Pass axis=[-2, -1]."
+        )
+    if x.ndim < 2:
+        raise ValueError(
+            f"{api}: a matrix norm needs an input of at least 2 dimensions, but it has {x.ndim} "
+            f"(shape {list(x.shape)}). Use vector_norm for a 1-D input."
+        )
+    a, b = (_ax % x.ndim if -x.ndim <= _ax < x.ndim else None for _ax in ax)
+    if a is None or b is None or a == b:
+        raise ValueError(
+            f"{api}: axis must name two different dimensions of the {x.ndim}-D input, but received {ax}. "
+            "Pass two distinct axes in range."
+        )
+    return a, b
+
+
+def _matrix_p(p, api):
+    if isinstance(p, bool) or p not in _MATRIX_ORDERS:
+        raise ValueError(
+            f"{api}: a matrix norm takes p in 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, but received {p!r}. "
+            "Use vector_norm for other orders."
+        )
+    return p if isinstance(p, str) else float(p)
+
+
+def _norm_plan(x, p, axis):
+    """How ``norm`` reads its arguments, as Paddle does: ``("vector", p, axis)`` or ``("matrix", p, axes)``.
+
+    A string ``p`` other than 'fro' over at most one axis is a matrix norm (over every axis when axis is None);
+    a number ``p`` (None is 2) over a list of two axes is a matrix norm, so ``p=None`` with two axes is the
+    spectral norm; everything else is a vector norm (a one-entry axis list is that axis)."""
+    if isinstance(axis, list | tuple):
+        axis = axis[0] if len(axis) == 1 else list(axis)
+    if isinstance(p, str):
+        if p == "fro" and (axis is None or isinstance(axis, int)):
+            return "vector", 2.0, axis
+        return "matrix", _matrix_p(p, "norm"), _matrix_axes(x, list(range(x.ndim)) if axis is None else axis,
+                                                            "norm")
+    p = 2.0 if p is None else p
+    if isinstance(axis, list) and len(axis) == 2:
+        return "matrix", _matrix_p(p, "norm"), _matrix_axes(x, axis, "norm")
+    return "vector", _vector_p(p, "norm"), axis
+
+
+def _vector(x, p, axis, keepdim):
     axes, a = _norm_axes(x, axis), jnp.abs(x)
     if p == float("inf"):
         return jnp.max(a, axis=axes, keepdims=keepdim)
@@ -189,34 +248,78 @@ def _norm(x, p, axis, keepdim):
     return jnp.sum(a**p, axis=axes, keepdims=keepdim) ** (1.0 / p)
 
 
-def _norm_vjp(s, g, p=None, axis=None, keepdim=False):
-    x, out = s["x"], s[OUT]
-    if _matrix(p, axis):
-        return jax.vjp(lambda v: _norm(v, p, axis, keepdim), x)[1](g)
-    xf = autocast(x)
-    axes = _norm_axes(xf, axis)
+def _vector_vjp(x, out, g, p, axis, keepdim):
+    axes = _norm_axes(x, axis)
     if not keepdim:
         out, g = jnp.expand_dims(out, axes), jnp.expand_dims(g, axes)
-    p = 2.0 if p in (None, "fro") else float(p)
     if p in (float("inf"), float("-inf")):
         # every element attaining the extreme gets the full gradient, as in Paddle
-        return g * jnp.sign(xf) * (jnp.abs(xf) == out)
+        return g * jnp.sign(x) * (jnp.abs(x) == out)
     if p == 0:
-        return jnp.zeros_like(xf)
+        return jnp.zeros_like(x)
     safe = jnp.where(out == 0, 1, out)
     if p == 2:
-        return jnp.where(out == 0, 0, g * xf / safe)
-    return jnp.where(out == 0, 0, g * jnp.sign(xf) * jnp.abs(xf) ** (p - 1) / safe ** (p - 1))
+        return jnp.where(out == 0, 0, g * x / safe)
+    return jnp.where(out == 0, 0, g * jnp.sign(x) * jnp.abs(x) ** (p - 1) / safe ** (p - 1))
+
+
+def _matrix(x, p, axes, keepdim):
+    return jnp.linalg.norm(x, ord=p, axis=axes, keepdims=keepdim)
+
+
+def _norm_input(x, dtype):
+    return autocast(x) if dtype is None else x.astype(dtype_arg(dtype))
+
+
+def _norm(x, p, axis, keepdim, dtype=None):
+    x = _norm_input(x, dtype)
+    kind, p, axis = _norm_plan(x, p, axis)
+    return _vector(x, p, axis, keepdim) if kind == "vector" else _matrix(x, p, axis, keepdim)
+
+
+def _norm_vjp(s, g, p=None, axis=None, keepdim=False, dtype=None):
+    x, out = s["x"], s[OUT]
+    xf = _norm_input(x, dtype)
+    kind, p, axis = _norm_plan(xf, p, axis)
+    if kind == "matrix":
+        return jax.vjp(lambda v: _matrix(v, p, axis, keepdim), xf)[1](g)[0].astype(x.dtype)
+    return _vector_vjp(xf, out, g, p, axis, keepdim).astype(x.dtype)
 
 
 @defop(1, saves=("x", OUT), vjp=_norm_vjp)
-def norm(x, p=None, axis=None, keepdim=False):
-    """Vector or matrix norm: ``p`` in None/'fro' (2-norm), numbers, inf, -inf, 0, 'nuc' (two axes).
+def norm(x, p=None, axis=None, keepdim=False, dtype=None):
+    """Vector or matrix norm, read as Paddle reads ``p`` and ``axis``.
 
-    With two axes and a numeric ``p`` (1, 2, inf, ...) it is the matrix norm; the gradient of a
-    zero vector's norm is 0.
+    ``p`` None or 'fro' over at most one axis is the 2-norm of the vector; a number (2, 1, 0, inf, -inf, 0.5, ...)
+    is that vector norm over ``axis`` (every axis when None), and the matrix norm of that order when ``axis``
+    names two axes (so ``p=None`` with two axes is the spectral norm, as in Paddle); 'nuc', and 'fro' over two
+    axes, are matrix norms (over every axis of a 2-D input when ``axis`` is None). ``dtype`` casts ``x`` first.
+    The gradient of a zero vector's norm is 0.
     """
-    return _norm(x, p, axis, keepdim)
+    return _norm(x, p, axis, keepdim, dtype)
+
+
+def _vector_norm_vjp(s, g, p=2.0, axis=None, keepdim=False, dtype=None):
+    x, out = s["x"], s[OUT]
+    return _vector_vjp(_norm_input(x, dtype), out, g, _vector_p(p, "vector_norm"), axis, keepdim).astype(x.dtype)
+
+
+@defop(1, saves=("x", OUT), vjp=_vector_norm_vjp, method=False)
+def vector_norm(x, p=2.0, axis=None, keepdim=False, dtype=None):
+    """The ``p``-norm of ``x`` taken as vectors along ``axis`` (an int, a list of axes, or None for every axis):
+    ``sum(|x|**p) ** (1/p)``; ``inf``/``-inf`` are the largest/smallest magnitude and 0 counts the nonzero
+    elements. ``dtype`` casts ``x`` first. The gradient of a zero vector's norm is 0.
+    """
+    return _vector(_norm_input(x, dtype), _vector_p(p, "vector_norm"), axis, keepdim)
+
+
+@defop(1, saves=("x",), method=False)
+def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False):
+    """The matrix norm of order ``p`` ('fro', 'nuc', 1, -1, 2, -2, inf or -inf) of the matrices spanning the two
+    axes ``axis`` (rows, then columns: 1 is the largest column sum, inf the largest row sum; 2 and -2 are the
+    largest and smallest singular values, 'nuc' their sum)."""
+    x = autocast(x)
+    return _matrix(x, _matrix_p(p, "matrix_norm"), _matrix_axes(x, axis, "matrix_norm"), keepdim)
 
 
 # ---- scans ----------------------------------------------------------------------------------

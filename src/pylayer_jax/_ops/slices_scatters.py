@@ -279,8 +279,9 @@ def vander(x, n=None, increasing=False):
     return jnp.vander(x, N=n, increasing=increasing)
 
 
-@defop(1, method=False)
+@defop(1)
 def block_diag(inputs):
-    """The tensors (0-D, 1-D or 2-D) placed along the diagonal of one 2-D tensor."""
+    """The tensors (0-D, 1-D or 2-D) placed along the diagonal of one 2-D tensor. A Tensor given for ``inputs`` is
+    read as the list of its rows, as in Paddle (``x.block_diag()`` puts the rows of ``x`` on the diagonal)."""
     return jsl.block_diag(*[jnp.atleast_2d(t) for t in inputs])
 

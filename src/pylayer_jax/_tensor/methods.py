@@ -21,12 +21,19 @@ from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
 from .dispatch import apply_op
 from .facade import Tensor, _concrete, before_write
+from .spread import SPREAD, spread
 
 
 def public(op: Op) -> Callable[..., Any]:
     """The Paddle-style function for an op: Paddle's signature plus ``name=None``."""
 
-    if op.hidden:
+    kind = SPREAD.get(op.name)
+    if kind is not None:
+        n = len(op.signature.parameters)
+
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, spread(kind, n, args), kwargs)
+    elif op.hidden:
         def fn(*args: Any, **kwargs: Any) -> Any:
             return op.visible(apply_op(op, args, kwargs))
     else:
@@ -40,7 +47,13 @@ def public(op: Op) -> Callable[..., Any]:
 
 
 def _method(op: Op) -> Callable[..., Any]:
-    if op.hidden:
+    kind = SPREAD.get(op.name)
+    if kind is not None:
+        n = len(op.signature.parameters)
+
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return apply_op(op, spread(kind, n, (self, *args)), kwargs)
+    elif op.hidden:
         def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
             return op.visible(apply_op(op, (self, *args), kwargs))
     else:
@@ -245,9 +258,12 @@ def _fits(value: Any, shape: Sequence[int], spec: tuple) -> bool:
         s = spec[d] if d < len(spec) else _WHOLE
         if s != AT:
             picked.append(s[1] if s[0] == SPAN else n)
+    vshape = tuple(np.shape(value) if not isinstance(value, Tensor) else value.shape)
+    extra = len(vshape) - len(picked)
+    if extra > 0 and all(d == 1 for d in vshape[:extra]):  # (leading size-1 dimensions are dropped, as in Paddle)
+        vshape = vshape[extra:]
     try:
-        return np.broadcast_shapes(tuple(np.shape(value) if not isinstance(value, Tensor) else value.shape),
-                                   tuple(picked)) == tuple(picked)
+        return np.broadcast_shapes(vshape, tuple(picked)) == tuple(picked)
     except ValueError:
         return False
 

@@ -1,0 +1,132 @@
+"""Tensor methods and functions that read their arguments before a table op runs, or need no op (layer L5).
+
+- ``index_put`` / ``index_put_``: a bool index tensor stands for the positions of its True entries (read from its
+  values, so eager only), as in Paddle; integer indices go to the ``index_put`` op as they are;
+- ``norm`` (``paddle.norm``, ``Tensor.norm``): Paddle's other names ``ord`` and ``dim`` for ``p`` and ``axis``;
+- ``Tensor.masked_select``, ``Tensor.rank``: the functions as methods;
+- ``Tensor.element_size``: bytes per element;
+- ``Tensor.copy_``: the values (and shape) of another tensor of the same dtype written in, outside autograd;
+- ``uniform_`` (``paddle.uniform_``, ``Tensor.uniform_``): uniform samples written in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._ops.table import TABLE
+from .._tensor.dispatch import apply_op
+from .._tensor.facade import Tensor, _Tracer, before_write
+from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
+from .irregular import rank as _rank
+from .linalg import norm as norm
+from .random import uniform as _uniform
+from .variadic import masked_select as _masked_select
+
+
+def _int_indices(indices: Any, api: str) -> Any:
+    """``indices`` with each bool tensor replaced by the integer indices of its True entries (one tensor per
+    dimension it spans)."""
+    if not isinstance(indices, list | tuple):
+        return indices
+    out: list[Any] = []
+    for ix in indices:
+        dt = getattr(ix, "dtype", None)
+        if dt is not None and np.dtype(getattr(ix, "_v", ix).dtype) == np.bool_:
+            if isinstance(ix, Tensor) and (isinstance(ix._value, _Tracer) or ix._symbolic):
+                raise RuntimeError(
+                    f"{api}: a bool index stands for the positions of its True entries, which depend on its values, "
+                    "so it cannot be traced. Pass integer index tensors (paddle.nonzero(mask, as_tuple=True))."
+                )
+            out.extend(Tensor(jax.device_put(part)) for part in np.nonzero(np.asarray(ix.numpy())))
+        else:
+            out.append(ix)
+    return tuple(out) if isinstance(indices, tuple) else out
+
+
+def index_put(x: Any, indices: Any, value: Any, accumulate: bool = False, name: str | None = None) -> Tensor:
+    """``x`` with ``value`` written at ``x[indices]`` (summed there with ``accumulate=True``): the ``index_put``
+    op, a bool index read as the positions of its True entries."""
+    return apply_op(TABLE["index_put"], (x, _int_indices(indices, "index_put"), value, accumulate))
+
+
+def index_put_(x: Any, indices: Any, value: Any, accumulate: bool = False, name: str | None = None) -> Tensor:
+    """In-place ``index_put``: writes the result into ``x`` (same shape and dtype) and returns it."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"index_put_: x must be a Tensor (it is written in place), but received {type(x).__name__}.")
+    check_inplace_leaf(x, "Tensor.index_put_")
+    r = apply_op(TABLE["index_put"], (x, _int_indices(indices, "index_put_"), value, accumulate))
+    return write_result(x, r, "Tensor.index_put_")
+
+
+def _element_size(self: Tensor) -> int:
+    """The size of one element in bytes (4 for float32, 1 for bool)."""
+    return int(np.dtype(self._v.dtype).itemsize)
+
+
+def _copy_(self: Tensor, src: Any, blocking: bool = True) -> Tensor:
+    """Write ``src``'s values into this tensor, taking its shape too, as Paddle's ``copy_`` does: a plain copy of
+    the data, outside autograd (no gradient reaches ``src``; this tensor's own history stays). ``src`` must be a
+    Tensor of the same dtype."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"Tensor.copy_: src must be a Tensor, but received {type(src).__name__}. Convert it with "
+                        "paddle.to_tensor first.")
+    if src.dtype != self.dtype:
+        # (Paddle's error here is a RuntimeError)
+        raise RuntimeError(
+            f"Tensor.copy_: src has dtype {src.dtype.name}, but this tensor is {self.dtype.name}; copy_ does not "
+            f"convert. Pass src.astype('{self.dtype.name}')."
+        )
+    before_write(self)
+    v = src._value
+    self._value = jax.lax.stop_gradient(v) if isinstance(v, _Tracer) else v
+    self._version_counter().value += 1
+    return self
+
+
+def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0,  # noqa: A002
+             name: str | None = None) -> Tensor:
+    """Overwrite every element of ``x`` in place with samples uniform in ``[min, max)`` (a non-zero ``seed`` gives a
+    fixed draw) and return it; gradients through the old values stop, as in Paddle."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"uniform_: x must be a Tensor (it is written in place), but received {type(x).__name__}.")
+    self = x
+    check_inplace_leaf(self, "Tensor.uniform_")
+    if not np.issubdtype(np.dtype(self._v.dtype), np.floating):
+        raise TypeError(
+            f"Tensor.uniform_: the tensor must be floating (float16, bfloat16, float32 or float64), but it is "
+            f"{self.dtype.name}. Cast it first."
+        )
+    draw = _uniform(self.shape, self.dtype, min, max, seed)
+    r = apply_op(TABLE["setitem"], (self, [], draw, ("...",)))
+    return inplace_assign(self, r, "Tensor.uniform_")
+
+
+def _norm_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    return norm(self, *args, **kwargs)
+
+
+def _index_put_method(self: Tensor, indices: Any, value: Any, accumulate: bool = False,
+                      name: str | None = None) -> Tensor:
+    return index_put(self, indices, value, accumulate)
+
+
+def _masked_select_method(self: Tensor, mask: Any, name: str | None = None) -> Tensor:
+    return _masked_select(self, mask)
+
+
+def _rank_method(self: Tensor) -> Tensor:
+    return _rank(self)
+
+
+for _n, _f, _doc in (
+    ("norm", _norm_method, norm.__doc__), ("index_put", _index_put_method, index_put.__doc__),
+    ("index_put_", index_put_, index_put_.__doc__), ("masked_select", _masked_select_method, _masked_select.__doc__),
+    ("rank", _rank_method, _rank.__doc__), ("element_size", _element_size, _element_size.__doc__),
+    ("copy_", _copy_, _copy_.__doc__), ("uniform_", uniform_, uniform_.__doc__),
+):
+    _f.__name__ = _f.__qualname__ = _n
+    _f.__doc__ = _doc
+    setattr(Tensor, _n, _f)
