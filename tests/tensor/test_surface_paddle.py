@@ -221,3 +221,13 @@ def test_the_apis_are_at_paddles_paths() -> None:
     for name in ("masked_select", "copy_", "uniform_", "rank", "element_size", "index_put", "index_put_",
                  "masked_scatter", "masked_scatter_", "polar", "shard_index", "scatter_nd", "block_diag"):
         assert callable(getattr(Tensor, name)), name
+
+
+def test_masked_scatter_with_a_mask_not_computed_yet_checks_its_count() -> None:
+    # a mask computed by a deferred op (its input trains): counted at the call, not clamped in the kernel
+    w = P.to_tensor([1.0, -1.0, 2.0, 3.0, -4.0, 5.0], stop_gradient=False)
+    m = w.reshape([2, 3]) > 0
+    with pytest.raises(ValueError, match="masked_scatter: the mask holds 4 True entries, but value has only 2"):
+        P.masked_scatter(P.zeros([2, 3]), m, P.to_tensor([1.0, 2.0]))
+    np.testing.assert_array_equal(P.masked_scatter(P.zeros([2, 3]), m, P.to_tensor([1.0, 2.0, 3.0, 4.0])).numpy(),
+                                  [[1.0, 0.0, 2.0], [3.0, 0.0, 4.0]])

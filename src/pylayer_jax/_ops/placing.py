@@ -79,9 +79,12 @@ def _masked_scatter_checks(op, a):  # noqa: ANN001, ANN202
 
 
 def _true_count(mask, shape):  # noqa: ANN001, ANN202
-    """The number of True entries of ``mask`` broadcast to ``shape`` where its values are already known (None
-    where they are traced or not computed yet)."""
+    """The number of True entries of ``mask`` broadcast to ``shape`` (None where its values are traced). A mask
+    not computed yet (a deferred result) is computed now: the count decides whether the call is right, and the
+    kernel could only clamp its reads."""
     v = getattr(mask, "_v", mask)
+    if not isinstance(v, jax.Array | np.ndarray) and callable(getattr(v, "get", None)):  # (a deferred value)
+        v = v.get()
     if (isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer)) or isinstance(v, np.ndarray):
         return int(np.count_nonzero(np.broadcast_to(np.asarray(v), shape)))
     return None
