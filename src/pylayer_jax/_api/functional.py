@@ -12,6 +12,10 @@ from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
+from .._tensor.slicing import crop as _crop
+from .._tensor.slicing import narrow as _narrow
+from .._tensor.slicing import slice as _slice
+from .._tensor.slicing import strided_slice as _strided_slice
 
 # table ops that are Paddle functions without being Tensor methods
 _FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS}
@@ -37,6 +41,8 @@ for _name, _op in TABLE.items():
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
 pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)
+# starts that move from call to call become kernel inputs (``_tensor.slicing``)
+slice, strided_slice, narrow, crop = _slice, _strided_slice, _narrow, _crop  # noqa: A001
 
 
 # activations ``scale(..., act=...)`` applies after scaling: Paddle runs the op of that name with its defaults
