@@ -35,6 +35,12 @@ def _ints(v: Any) -> tuple[int, ...] | None:
     """``v`` (an int, a concrete Tensor or numpy value of ints, or a list or tuple of such ints) as a tuple of
     ints, as the op's attribute normalisation reads it; None for anything else (the op then says what is
     wrong)."""
+    if type(v) is list or type(v) is tuple:
+        for e in v:
+            if type(e) is not int:
+                break
+        else:
+            return tuple(v)
     v = _host(v)
     if type(v) is int:
         return (v,)
@@ -67,14 +73,18 @@ def _bind(op: Op, args: tuple, kwargs: dict) -> dict | None:
     a static program; None otherwise."""
     if modes.static_program is not None:
         return None
-    kwargs = dict(kwargs)
-    kwargs.pop("name", None)
-    try:
-        bound = op.signature.bind(*args, **kwargs)
-    except TypeError:
-        return None
-    bound.apply_defaults()
-    a = bound.arguments
+    params = op.signature.parameters
+    if not kwargs and len(args) == len(params):
+        a = dict(zip(params, args))
+    else:
+        kwargs = dict(kwargs)
+        kwargs.pop("name", None)
+        try:
+            bound = op.signature.bind(*args, **kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        a = bound.arguments
     x = a[op.tensor_names[0]]
     if type(x) not in EAGER_TYPES or isinstance(x._v, jax.core.Tracer):
         return None
@@ -100,14 +110,15 @@ def _route(op: Op, x: Tensor, cuts: dict[int, tuple[int, int, int]], args: tuple
     ``getitem_at`` once the form has moved, else through ``op`` with the call's own arguments."""
     spec: list[Any] = []
     starts: list[int] = []
-    for d, n in enumerate(x.shape[:max(cuts, default=-1) + 1]):
+    shape = x._v.shape
+    for d, n in enumerate(shape[:max(cuts, default=-1) + 1]):
         entry, start = _span(*cuts[d], n) if d in cuts else (methods._WHOLE, None)
         spec.append(entry)
         if start is not None:
             starts.append(start)
     if starts:
         spec_at = tuple(spec)
-        if methods._moves(((tuple(x.shape), spec_at), spec_at, tuple(starts)), "get"):
+        if methods._moves(((tuple(shape), spec_at), spec_at, tuple(starts)), "get"):
             return apply_op(_GETITEM_AT, (x, starts, spec_at))
     return apply_op(op, args, kwargs)
 
@@ -123,14 +134,15 @@ def slice(*args: Any, **kwargs: Any) -> Any:  # noqa: A001
     a = _bind(_SLICE, args, kwargs)
     if a is not None:
         x = a["input"]
+        dims = x._v.shape
         axes, starts, ends = _ints(a["axes"]), _ints(a["starts"]), _ints(a["ends"])
         if axes is not None and starts is not None and ends is not None and len(axes) == len(starts) == len(ends):
             cuts = {}
             for ax, s, e in zip(axes, starts, ends):
-                d = _axis(ax, x.ndim)
+                d = _axis(ax, len(dims))
                 if d is None:
                     break
-                n = x.shape[d]
+                n = dims[d]
                 s, e = _clamp(s, n), _clamp(e, n)
                 cuts[d] = (s, builtins.max(e - s, 0), 1)  # (a later entry for the same axis wins, as in the op)
             else:
@@ -145,15 +157,16 @@ def strided_slice(*args: Any, **kwargs: Any) -> Any:
     a = _bind(_STRIDED_SLICE, args, kwargs)
     if a is not None:
         x = a["x"]
+        dims = x._v.shape
         axes, starts, ends, strides = (_ints(a[k]) for k in ("axes", "starts", "ends", "strides"))
         if (axes is not None and starts is not None and ends is not None and strides is not None
                 and len(axes) == len(starts) == len(ends) == len(strides)):
             cuts = {}
             for ax, s, e, st in zip(axes, starts, ends, strides):
-                d = _axis(ax, x.ndim)
+                d = _axis(ax, len(dims))
                 if d is None or st == 0:
                     break
-                first, stop, step = builtins.slice(s, e, st).indices(x.shape[d])
+                first, stop, step = builtins.slice(s, e, st).indices(dims[d])
                 cuts[d] = (first, len(range(first, stop, step)), step)
             else:
                 return _route(_STRIDED_SLICE, x, cuts, args, kwargs)
@@ -167,10 +180,11 @@ def narrow(*args: Any, **kwargs: Any) -> Any:
     a = _bind(_NARROW, args, kwargs)
     if a is not None:
         x = a["input"]
+        dims = x._v.shape
         dim, start, length = a["dim"], _int(a["start"]), _int(a["length"])
-        d = _axis(dim, x.ndim) if type(dim) is int else None
+        d = _axis(dim, len(dims)) if type(dim) is int else None
         if d is not None and start is not None and length is not None:
-            n = x.shape[d]
+            n = dims[d]
             s = start + n if start < 0 else start
             if 0 <= s <= n and 0 <= length <= n - s:
                 return _route(_NARROW, x, {d: (s, length, 1)}, args, kwargs)
@@ -184,11 +198,12 @@ def crop(*args: Any, **kwargs: Any) -> Any:
     a = _bind(_CROP, args, kwargs)
     if a is not None:
         x = a["x"]
-        shape = tuple(x.shape) if a["shape"] is None else _ints(a["shape"])
-        offsets = (0,) * x.ndim if a["offsets"] is None else _ints(a["offsets"])
-        if shape is not None and offsets is not None and len(shape) == len(offsets) == x.ndim:
+        dims = x._v.shape
+        shape = tuple(dims) if a["shape"] is None else _ints(a["shape"])
+        offsets = (0,) * len(dims) if a["offsets"] is None else _ints(a["offsets"])
+        if shape is not None and offsets is not None and len(shape) == len(offsets) == len(dims):
             cuts = {}
-            for d, (o, s, n) in enumerate(zip(offsets, shape, x.shape)):
+            for d, (o, s, n) in enumerate(zip(offsets, shape, dims)):
                 length = n - o if s == -1 else s
                 if not (0 <= o <= n and 0 <= length <= n - o):
                     break
