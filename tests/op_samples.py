@@ -155,6 +155,9 @@ SAMPLES.update(
             Sample((rand(2, 6, 3), [2], (None, ("slice", None, None, None), ("span", 2))),
                    ref=lambda x, s, sp: x[None, :, 2:4]),
             Sample((rand(6, 5), [4], (("slice", None, None, -2), ("span", 1))), ref=lambda x, s, sp: x[::-2, 4:5]),
+            # a stepped span: its start is the lowest index of the block its elements span
+            Sample((rand(9, 3), [1], (("span", 3, 3),)), ref=lambda x, s, sp: x[1:8:3]),
+            Sample((rand(9, 3), [1], (("slice", None, None, None), ("span", 2, -1))), ref=lambda x, s, sp: x[:, 2:0:-1]),
         ],
         # setitem_at(x, starts, value, spec): ints, step-1 slices and whole axes, the positions as inputs
         "setitem_at": [

@@ -15,6 +15,10 @@ from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
+from .._tensor.slicing import crop as _crop
+from .._tensor.slicing import narrow as _narrow
+from .._tensor.slicing import slice as _slice
+from .._tensor.slicing import strided_slice as _strided_slice
 from .._tensor.spread import with_sizes
 
 # table ops that are Paddle functions without being Tensor methods
@@ -55,6 +59,8 @@ def assign(x: Any, output: Any = None) -> Any:
 
 
 pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)
+# starts that move from call to call become kernel inputs (``_tensor.slicing``)
+slice, strided_slice, narrow, crop = _slice, _strided_slice, _narrow, _crop  # noqa: A001
 
 
 # activations ``scale(..., act=...)`` applies after scaling: Paddle runs the op of that name with its defaults

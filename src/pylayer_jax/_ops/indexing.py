@@ -132,7 +132,9 @@ def getitem(x, indices, spec):
 
 
 AT = "at"  # in ``getitem_at``'s spec: an int index whose value is the next of the call's ``starts``
-SPAN = "span"  # ``(SPAN, length)``: a slice of step 1 and that length whose start is the next of ``starts``
+SPAN = "span"  # ``(SPAN, length)``: a slice of step 1 and that length whose start is the next of ``starts``;
+# ``(SPAN, length, step)``: ``length`` elements ``step`` apart (a negative step walks down), the next of ``starts``
+# the lowest index of the block they span (of ``(length - 1) * |step| + 1`` elements)
 
 
 @defop(("x", "starts"), saves=("starts",), nondiff=("starts",), name="getitem_at", method=False)
@@ -140,8 +142,8 @@ def getitem_at(x, starts, spec):
     """``x[index]`` for a basic index (ints, slices, None) whose ints and step-1 slice starts are the inputs
     ``starts`` (each in range of its axis, negative ones counted from the end: the caller normalises and checks
     them), so that one kernel serves every position. ``spec`` has an entry per index item: ``AT``,
-    ``(SPAN, length)``, None, or a slice that stays in the key as in ``getitem`` (``("slice", a, b, c)``); the
-    axes after the last entry are taken whole."""
+    ``(SPAN, length)``, ``(SPAN, length, step)``, None, or a slice that stays in the key as in ``getitem``
+    (``("slice", a, b, c)``); the axes after the last entry are taken whole."""
     it = iter(starts)
     shape: list[int] = []  # the result's shape, entry by entry
     d = 0  # the axis of x the next entry indexes (an ``AT`` axis is kept, of size 1, until the end)
@@ -151,9 +153,14 @@ def getitem_at(x, starts, spec):
             continue
         if s == AT:
             x = lax.dynamic_index_in_dim(x, next(it), d, keepdims=True)
-        elif s[0] == SPAN:
+        elif s[0] == SPAN and len(s) == 2:
             x = lax.dynamic_slice_in_dim(x, next(it), s[1], d)
             shape.append(s[1])
+        elif s[0] == SPAN:
+            length, step = s[1], s[2]
+            x = lax.dynamic_slice_in_dim(x, next(it), (length - 1) * abs(step) + 1, d)
+            x = x[(slice(None),) * d + (slice(None, None, step),)]
+            shape.append(length)
         else:
             x = x[(slice(None),) * d + (slice(s[1], s[2], s[3]),)]
             shape.append(x.shape[d])

@@ -432,7 +432,24 @@ def slice(input, axes, starts, ends):  # noqa: A001
     return input[tuple(idx)]
 
 
-@defop(1)
+def _strided_slice_checks(op, a):  # noqa: ANN001, ANN202
+    names = ("axes", "starts", "ends", "strides")
+    lengths = [len(a[n]) if isinstance(a[n], tuple) else 1 for n in names]
+    if len(set(lengths)) > 1:
+        raise ValueError(
+            f"{op}: axes, starts, ends and strides must have the same length (one entry per axis), but received "
+            f"{', '.join(map(str, lengths[:-1]))} and {lengths[-1]}."
+        )
+    axes = a["axes"] if isinstance(a["axes"], tuple) else (a["axes"],)
+    if all(isinstance(e, int) for e in axes):  # (other entries: the op says what is wrong with them)
+        axis_check(op, axes, ndim_of(a["x"]), "axes", unique=False)
+    return []
+
+
+_strided_slice_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_strided_slice_checks)
 def strided_slice(x, axes, starts, ends, strides):
     """``x[starts:ends:strides]`` along each of ``axes``."""
     idx = [_py_slice(None)] * x.ndim
@@ -441,7 +458,41 @@ def strided_slice(x, axes, starts, ends, strides):
     return x[tuple(idx)]
 
 
-@defop(1)
+def _crop_checks(op, a):  # noqa: ANN001, ANN202
+    dims = list(a["x"].shape)
+    shape = dims if a["shape"] is None else list(_ints(a["shape"], op, "shape"))
+    offsets = [0] * len(dims) if a["offsets"] is None else list(_ints(a["offsets"], op, "offsets"))
+    for what, v in (("shape", shape), ("offsets", offsets)):
+        if len(v) != len(dims):
+            raise ValueError(
+                f"{op}: {what} needs one entry per dimension of x ({len(dims)}, shape {dims}), but received {v}. "
+                f"Give each axis its {'size' if what == 'shape' else 'offset'}."
+            )
+    for i, (o, s, n) in enumerate(zip(offsets, shape, dims)):
+        if o < 0:
+            raise ValueError(f"{op}: an offset must not be negative, but offsets[{i}] is {o}. Count it from 0.")
+        if s < -1:
+            raise ValueError(
+                f"{op}: an entry of shape is a size (0 or more) or -1 (to the end of the axis), but shape[{i}] is "
+                f"{s}."
+            )
+        if n >= 0 and s == -1 and o > n:
+            raise ValueError(
+                f"{op}: offsets[{i}] is {o}, past the end of axis {i} of size {n} (x's shape {dims}); it must be at "
+                f"most {n}. Use a smaller offset."
+            )
+        if n >= 0 and s != -1 and o + s > n:
+            raise ValueError(
+                f"{op}: the block does not fit in axis {i} of size {n} (x's shape {dims}): offsets[{i}] + shape[{i}] "
+                f"is {o} + {s}; it must be at most {n}. Use a smaller offset or size."
+            )
+    return []
+
+
+_crop_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_crop_checks)
 def crop(x, shape=None, offsets=None):
     """The block of size ``shape`` (-1: to the end) starting at ``offsets``."""
     offsets = (0,) * x.ndim if offsets is None else _ints(offsets, "crop", "offsets")
