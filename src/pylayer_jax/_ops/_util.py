@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
 from .._runtime import dtypes as _dtypes
 
@@ -60,3 +61,34 @@ def check_numel(dims: Any, api: str) -> None:
             f"{api}: shape {list(dims)} has {n} elements, more bytes than this machine's {_MEMORY} bytes of "
             "memory. Use a smaller shape."
         )
+
+
+# the dtypes a number input may meet (``defop``'s ``numbers_if``): their smallest normal and largest magnitudes
+_INPUT_RANGE = {np.dtype(n): (float(np.finfo(n).tiny), float(np.finfo(n).max)) for n in ("float32", "float64")}
+
+
+def exact_input(dtype: Any, *numbers: float, factors: tuple[float, ...] = ()) -> bool:
+    """Whether Python floats meeting a tensor of ``dtype`` give, passed to a kernel as traced inputs, bit for bit
+    what they give compiled in (``defop``'s ``numbers_if``): a float32 or float64 tensor only (a float16 one rounds
+    the input twice, an integer one truncates it), each number normal in that dtype (not 0, subnormal, infinite or
+    NaN: XLA folds a constant 0 or keeps a subnormal constant that its arithmetic on inputs flushes), and the
+    ``factors`` also not of magnitude 1 there (XLA folds a multiply by a constant 1 away, keeping the subnormals,
+    -0.0 and NaNs that the multiply would change)."""
+    rng = _INPUT_RANGE.get(dtype)
+    if rng is None:
+        return False
+    tiny, big = rng
+    f32 = dtype == _F32
+    for v in (*numbers, *factors):
+        a = abs(v)
+        if not tiny <= a <= big:  # (a NaN fails both)
+            return False
+        if f32 and not tiny <= abs(float(np.float32(v))) <= big:
+            return False
+    for v in factors:
+        if (float(np.float32(v)) if f32 else v) in (1.0, -1.0):
+            return False
+    return True
+
+
+_F32 = np.dtype("float32")

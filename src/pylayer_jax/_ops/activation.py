@@ -10,7 +10,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from ._util import dtype_arg
+from ._util import dtype_arg, exact_input
 from .nn import _f32, keep_mask
 from .rows import draws_rule
 from .table import defop
@@ -116,34 +116,61 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _alpha_drop(x, key, p, mshape):  # noqa: ANN001, ANN202
+def _alpha_coefficients(p):  # noqa: ANN001, ANN202
+    """alpha_dropout's affine correction ``(a, b)`` for the rate ``p`` (Python floats)."""
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p**2)) ** -0.5
-    b = -a * alpha_p * p
+    return a, -a * alpha_p * p
+
+
+def _alpha_drop(x, key, p, mshape, a, b):  # noqa: ANN001, ANN202
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    if a is None:
+        a, b = _alpha_coefficients(p)
     keep = keep_mask(key, p, mshape).astype(x.dtype)
     return ((x * keep + alpha_p * (1 - keep)) * a + b).astype(x.dtype)
 
 
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
-def alpha_dropout(x, key, p=0.5, training=True):
-    """Dropout that keeps SELU's mean and variance: dropped values become ``-alpha * scale``, then affine-corrected."""
-    if not training or p == 0:
+def _alpha_rate_input(dtype, _, p):  # noqa: ANN001, ANN202
+    """An alpha_dropout rate may be a number input (with its correction ``a``, ``b`` beside it) strictly between 0
+    and 1 (the function branches on those), ``a`` no factor of 1 and ``b`` normal in a float32 or float64 dtype."""
+    if not 0.0 < p < 1.0:
+        return False
+    a, b = _alpha_coefficients(p)
+    return exact_input(dtype, b, factors=(a,))
+
+
+_ALPHA_DERIVED = {"a": lambda args, _: _alpha_coefficients(args["p"])[0],
+                  "b": lambda args, _: _alpha_coefficients(args["p"])[1]}
+
+
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule(), numbers=("p",),
+       numbers_if=_alpha_rate_input, derived=_ALPHA_DERIVED)
+def alpha_dropout(x, key, p=0.5, training=True, a=None, b=None):
+    """Dropout that keeps SELU's mean and variance: dropped values become ``-alpha * scale``, then affine-corrected
+    (``a``, ``b``: the correction, when ``p`` is a number input; else computed from ``p``)."""
+    if not training:
         return x
-    if p == 1:
+    if a is None and p == 0:
+        return x
+    if a is None and p == 1:
         return jnp.zeros_like(x)
-    return _alpha_drop(x, key, p, x.shape)
+    return _alpha_drop(x, key, p, x.shape, a, b)
 
 
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
-def feature_alpha_dropout(x, key, p=0.5, training=True):
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule(), numbers=("p",),
+       numbers_if=_alpha_rate_input, derived=_ALPHA_DERIVED)
+def feature_alpha_dropout(x, key, p=0.5, training=True, a=None, b=None):
     """alpha_dropout of whole channels: one draw per (sample, channel) of ``[N, C, ...]``."""
     if x.ndim < 2:
         raise ValueError(f"feature_alpha_dropout: the input must be at least 2-D [N, C, ...], but it has shape {list(x.shape)}.")
-    if not training or p == 0:
+    if not training:
         return x
-    if p == 1:
+    if a is None and p == 0:
+        return x
+    if a is None and p == 1:
         return jnp.zeros_like(x)
-    return _alpha_drop(x, key, p, x.shape[:2] + (1,) * (x.ndim - 2))
+    return _alpha_drop(x, key, p, x.shape[:2] + (1,) * (x.ndim - 2), a, b)
 
 
 def _check_4d(api, x, data_format):  # noqa: ANN001, ANN202

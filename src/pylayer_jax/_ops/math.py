@@ -13,6 +13,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ._promote import alias, autocast, binary, is_weak
+from ._util import exact_input
 from .checks import ValueCheck
 from .rows import MAP
 from .table import defop
@@ -144,7 +145,14 @@ def pow_number(x, factor):
     return jnp.power(x, factor).astype(x.dtype)
 
 
-@defop(1, inplace=True, rows=MAP)
+def _scale_input(dtype, name, v):  # noqa: ANN001, ANN202
+    """scale's numbers may be inputs on a float32 or float64 tensor: a factor not of magnitude 1 (``-x + bias`` is
+    ``bias - x``, ``1.0 * x`` folded away), a bias not 0 (``_plus``), each normal in the dtype (``exact_input``)."""
+    return exact_input(dtype, factors=(v,)) if name == "scale" else exact_input(dtype, v)
+
+
+# (a factor or bias that changes every step, ``paddle.scale(x, s, b)`` on a schedule, is a number input)
+@defop(1, inplace=True, rows=MAP, numbers=("scale", "bias"), numbers_if=_scale_input)
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype

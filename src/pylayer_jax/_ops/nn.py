@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._util import as_float, dtype_arg
+from ._util import as_float, dtype_arg, exact_input
 from .checks import index_range, integer_index
 from .rows import MAP, along_rule, draws_rule, when
 from .table import defop, visible_op
@@ -88,25 +88,50 @@ def _selu_vjp(s, g, scale=1.0507009873554805, alpha=1.6732632423543772):  # noqa
     return g * jnp.where(out <= 0, out + _f32(scale) * _f32(alpha), _f32(scale)).astype(g.dtype)
 
 
-@defop(1, rows=MAP, saves=("out",), vjp=_selu_vjp, method=False)  # Paddle's selu_grad reads the output
+_F32, _F64 = np.dtype("float32"), np.dtype("float64")
+
+
+def _f32_factor_input(dtype, _, v):  # noqa: ANN001, ANN202
+    """selu's and celu's constants may be number inputs on a float32 or float64 tensor where, as the kernels hold
+    them (rounded to float32), they are normal factors not of magnitude 1 (``exact_input``; nor 0: celu divides by
+    its alpha)."""
+    return (dtype == _F32 or dtype == _F64) and exact_input(_F32, factors=(v,))
+
+
+@defop(1, rows=MAP, saves=("out",), vjp=_selu_vjp, method=False, numbers=("scale", "alpha"),
+       numbers_if=_f32_factor_input)  # Paddle's selu_grad reads the output
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
     """``scale * x`` for positive inputs, ``scale * alpha * (exp(x) - 1)`` otherwise."""
     sc, al = _f32(scale), _f32(alpha)
     return jnp.where(x > 0, sc * x, sc * (al * jnp.exp(jnp.minimum(x, 0)) - al)).astype(x.dtype)
 
 
-def _celu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
+def _over_alpha(x, alpha, inv):  # noqa: ANN001, ANN202
+    """``x / alpha`` (alpha rounded to float32) as the compiled kernel computes it: XLA multiplies by the reciprocal
+    of a constant divisor, so a number input ``alpha`` comes with that reciprocal, ``inv``, to multiply by."""
+    return jnp.minimum(x, 0) / _f32(alpha) if inv is None else jnp.minimum(x, 0) * inv
+
+
+def _reciprocal(a, dtype):  # noqa: ANN001, ANN202
+    """``1 / a`` as XLA inverts a constant divisor ``a`` (rounded to float32, as celu holds it) of ``dtype``."""
+    a = np.float32(a)
+    return float(np.float32(1) / a) if dtype == _F32 else 1.0 / float(a)
+
+
+def _celu_vjp(s, g, alpha=1.0, inv=None):  # noqa: ANN001, ANN202
     x = s["x"]
-    return g * jnp.where(x > 0, 1.0, jnp.exp(jnp.minimum(x, 0) / _f32(alpha))).astype(g.dtype)
+    return g * jnp.where(x > 0, 1.0, jnp.exp(_over_alpha(x, alpha, inv))).astype(g.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), vjp=_celu_vjp, method=False)
-def celu(x, alpha=1.0):
-    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    if alpha == 0:
+@defop(1, rows=MAP, saves=("x",), vjp=_celu_vjp, method=False, numbers=("alpha",), numbers_if=_f32_factor_input,
+       derived={"inv": lambda a, dtype: _reciprocal(a["alpha"], dtype)})
+def celu(x, alpha=1.0, inv=None):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (``inv``: ``1 / alpha``, when alpha is a number
+    input)."""
+    if inv is None and alpha == 0:  # (a number input is never 0: ``_f32_factor_input``)
         raise ZeroDivisionError("celu: alpha must not be 0; received 0.")
     a = _f32(alpha)
-    return jnp.where(x < 0, a * (jnp.exp(jnp.minimum(x, 0) / a) - 1), x).astype(x.dtype)
+    return jnp.where(x < 0, a * (jnp.exp(_over_alpha(x, alpha, inv)) - 1), x).astype(x.dtype)
 
 
 @defop(1, rows=MAP, saves=("x",), method=False)
@@ -271,13 +296,32 @@ def _upscale(p, mode):  # noqa: ANN001, ANN202
     return 0.0 if p >= 1.0 else 1.0 / (1.0 - p)
 
 
-# The plain op keeps its key (the backward draws the same mask again); ``dropout_residuals`` keeps the mask
-@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule())
-def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
-    """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout."""
+def _dropout_factor(a, _=None):  # noqa: ANN001, ANN202
+    """What dropout multiplies the values it keeps by (``_upscale`` in training, ``1 - p`` downscaling at
+    inference), from the call's arguments: a number input beside ``p`` (``defop``'s ``derived``)."""
+    p, mode = a["p"], a["mode"]
+    return _upscale(p, mode) if a["training"] else (1.0 if mode == "upscale_in_train" else 1.0 - p)
+
+
+def _rate_input(dtype, _, p):  # noqa: ANN001, ANN202
+    """A dropout rate may be a number input where the traced form is the compiled one bit for bit: strictly between
+    0 and 1 (the functions branch on those), with ``1 / (1 - p)`` and ``1 - p`` no factor of 1 in the dtype (a rate
+    below ~2**-24 on float32), on a float32 or float64 tensor (``exact_input``)."""
+    return 0.0 < p < 1.0 and exact_input(dtype, factors=(1.0 / (1.0 - p), 1.0 - p))
+
+
+# The plain op keeps its key (the backward draws the same mask again); ``dropout_residuals`` keeps the mask. A rate
+# that changes every step is a number input (with the factor beside it), so a schedule compiles nothing new
+@defop(("x", "key"), saves=("key",), nondiff=("key",), method=False, rows=draws_rule(), numbers=("p",),
+       numbers_if=_rate_input, derived={"factor": _dropout_factor})
+def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train", factor=None):
+    """Zero elements with probability ``p`` using the PRNG ``key`` (int64 [2]); see nn.functional.dropout.
+    ``factor``: what the kept values are multiplied by, when ``p`` is a number input (else computed from ``p``)."""
     _dropout_mode(mode)
+    if factor is None:
+        factor = _dropout_factor({"p": p, "training": training, "mode": mode})
     if not training:
-        return x if mode == "upscale_in_train" else (x * (1.0 - p)).astype(x.dtype)
+        return x if mode == "upscale_in_train" else (x * factor).astype(x.dtype)
     if axis is None:
         mshape = x.shape
     else:
@@ -286,22 +330,24 @@ def dropout(x, key, p=0.5, axis=None, training=True, mode="upscale_in_train"):
     keep = keep_mask(key, p, mshape)
     if mode == "downscale_in_infer":
         return jnp.where(keep, x, 0).astype(x.dtype)
-    return jnp.where(keep, x * _upscale(p, mode), 0).astype(x.dtype)
+    return jnp.where(keep, x * factor, 0).astype(x.dtype)
 
 
-def _dropout_residuals_vjp(s, ct, p=0.5, training=True, mode="upscale_in_train"):  # noqa: ANN001, ANN202, ARG001
+def _dropout_residuals_vjp(s, ct, p=0.5, training=True, mode="upscale_in_train", factor=None):  # noqa: ANN001, ANN202, ARG001
     g, _ = ct
-    return g * (s["out1"].astype(g.dtype) * _upscale(p, mode)).astype(g.dtype), None
+    f = _upscale(p, mode) if factor is None else factor
+    return g * (s["out1"].astype(g.dtype) * f).astype(g.dtype), None
 
 
-@defop(("x", "key"), saves=("out1",), vjp=_dropout_residuals_vjp, hidden=1, nondiff=("key",), method=False)
-def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train"):
+@defop(("x", "key"), saves=("out1",), vjp=_dropout_residuals_vjp, hidden=1, nondiff=("key",), method=False,
+       numbers=("p",), numbers_if=_rate_input, derived={"factor": _dropout_factor})
+def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train", factor=None):
     """dropout of single elements in training as Paddle's kernel runs it (``nn.functional.dropout`` under saved-tensor
     hooks): it also gives (hidden) the uint8 mask it drew, which the backward multiplies by."""
     _dropout_mode(mode)
     if not training:
         raise ValueError("dropout_residuals: this form draws a training mask; received training=False. Use dropout.")
-    return dropout.fn(x, key, p, None, True, mode), keep_mask(key, p, x.shape).astype(jnp.uint8)
+    return dropout.fn(x, key, p, None, True, mode, factor), keep_mask(key, p, x.shape).astype(jnp.uint8)
 
 
 # ---- layers as functions --------------------------------------------------------------

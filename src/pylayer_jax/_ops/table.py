@@ -69,7 +69,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "numbers", "number_at", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "numbers", "number_at", "numbers_if", "derived", "__weakref__",
     )
 
     def __init__(
@@ -94,6 +94,12 @@ class Op:
         # attribute parameters whose Python float values the kernel takes as traced inputs (``defop``'s ``numbers``)
         self.numbers: frozenset[str] = frozenset()
         self.number_at: dict[int, str] = {}  # the same, by position in the signature
+        # ``numbers_if(dtype, name, value) -> bool``: whether a number that would go to the kernel as an input may
+        # (else it stays in the key); None: always (``defop``'s ``numbers_if``)
+        self.numbers_if: Callable[[Any, str, float], bool] | None = None
+        # attribute parameters passed as number inputs beside the others, their values computed in Python from the
+        # call's arguments, whenever one of ``numbers`` is an input (``defop``'s ``derived``)
+        self.derived: dict[str, Callable[[dict[str, Any], Any], float]] = {}
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
@@ -319,6 +325,8 @@ def defop(
     hidden: int = 0,
     rows: Any = None,
     numbers: Sequence[str] = (),
+    numbers_if: Callable[[Any, str, float], bool] | None = None,
+    derived: dict[str, Callable[[dict[str, Any], Any], float]] | None = None,
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
@@ -344,6 +352,17 @@ def defop(
     its key (dispatch passes them so once the attribute has taken more than a few values: a slope or margin that
     changes every step then compiles nothing new); ``fn`` and ``vjp`` must take a traced scalar there (arithmetic
     only, no Python branch on it).
+    ``numbers_if(dtype, name, value)``: whether the float ``value`` of the number attribute ``name`` may go to the
+    kernel as an input, given the dtype of the call's first input (None for a Python number); where it says no,
+    the value stays compiled into the key as before: for the values whose traced form would not be the compiled
+    one bit for bit (``_util.exact_input``: a float16 tensor; a factor of magnitude 1, which XLA folds away, keeping
+    the subnormals its multiply flushes), or on which ``fn`` takes a Python branch (a dropout rate of 0 or 1).
+    ``derived``: attribute parameters (which callers never pass) mapped to functions ``(arguments, dtype)`` of the
+    call's arguments by name and its first input's dtype: whenever one of ``numbers`` goes as an input, each is
+    computed in Python and passed as a number input too (the ``1 / (1 - p)`` of a dropout rate: computed inside
+    the kernel it costs more than the mask; the reciprocal of a divisor, which XLA multiplies by where the divisor
+    is a constant, inverted in the dtype as XLA inverts it). Where none does, ``fn`` gets the parameter's default
+    and computes the value itself.
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
@@ -362,6 +381,12 @@ def defop(
             raise ValueError(f"defop: {fn.__name__}'s numbers must name attribute parameters; {unknown} are not.")
         op.numbers = frozenset(numbers)
         op.number_at = {params.index(p): p for p in numbers}
+        bad = [p for p in (derived or {}) if p not in params[len(tnames):] or p in op.numbers]
+        if bad or (derived and not numbers):
+            raise ValueError(f"defop: {fn.__name__}'s derived must name attribute parameters not in its numbers (and "
+                             f"it needs numbers); {bad or list(derived or ())} are not.")
+        op.numbers_if = numbers_if
+        op.derived = dict(derived or {})
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op
@@ -381,5 +406,6 @@ def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
         return op.visible(op.fn(*args, **kwargs))
 
     return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
-                 checks=op.checks, rows=op.rows, numbers=tuple(op.numbers))(fn)
+                 checks=op.checks, rows=op.rows, numbers=tuple(op.numbers), numbers_if=op.numbers_if,
+                 derived=op.derived or None)(fn)
 

@@ -108,7 +108,7 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
         if type(a) not in _PLAIN_ATTRS:
             return _general(op, args, kwargs)
     arrays = _short_arrays(args, n, None)
-    if arrays is None or modes.static_program is not None or (op.numbers and _any_traced_number(op, n, attrs)):
+    if arrays is None or modes.static_program is not None or (op.numbers and _any_traced_number(op, n, args)):
         return _general(op, args, kwargs)
     key = (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name)
     leaves = args[:n]
@@ -195,13 +195,14 @@ NUMBER_VALUES_KEPT = 3
 _NUMBER_VALUES: dict[tuple[Op, str], set | None] = {}  # (op, attribute) -> its values so far; None: traced now
 
 
-def _traced_number(op: Op, name: str, v: Any) -> bool:
+def _traced_number(op: Op, name: str, v: Any, leaves: Sequence[Any]) -> bool:
     """Whether the Python float ``v`` given to ``op``'s number attribute ``name`` goes to its kernel as an input (the
-    attribute has taken more than ``NUMBER_VALUES_KEPT`` values), noting the value."""
+    attribute has taken more than ``NUMBER_VALUES_KEPT`` values, and the op's ``numbers_if`` lets this value, given
+    the dtype of the call's first input leaf), noting the value."""
     k = (op, name)
     seen = _NUMBER_VALUES.get(k, ())
     if seen is None:
-        return True
+        return op.numbers_if is None or op.numbers_if(_first_dtype(leaves), name, v)
     key = exact(v)
     if key in seen:
         return False
@@ -211,36 +212,63 @@ def _traced_number(op: Op, name: str, v: Any) -> bool:
         seen.add(key)
         return False
     _NUMBER_VALUES[k] = None
-    return True
+    return op.numbers_if is None or op.numbers_if(_first_dtype(leaves), name, v)
 
 
-def _traced_at(op: Op, i: int, v: Any) -> bool:
+def _first_dtype(leaves: Sequence[Any]) -> Any:
+    """The dtype of a call's first input leaf (None where it is no array: a Python number)."""
+    x = leaves[0] if leaves else None
+    return getattr(x._v if isinstance(x, Tensor) else x, "dtype", None) if x is not None else None
+
+
+def _traced_at(op: Op, i: int, v: Any, leaves: Sequence[Any]) -> bool:
     """Whether ``v``, given for ``op``'s parameter ``i``, is a number to pass as an input (``_traced_number``)."""
     name = op.number_at.get(i)
-    return name is not None and type(v) is float and _traced_number(op, name, v)
+    return name is not None and type(v) is float and _traced_number(op, name, v, leaves)
 
 
-def _any_traced_number(op: Op, n: int, attrs: Sequence[Any]) -> bool:
-    """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors) is a
-    number to pass as an input (then the call takes ``_general``); every one is noted."""
-    return True in [_traced_at(op, n + j, v) for j, v in enumerate(attrs)]
+def _any_traced_number(op: Op, n: int, args: Sequence[Any]) -> bool:
+    """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors in
+    ``args``) is a number to pass as an input (then the call takes ``_general``); every one is noted."""
+    return True in [_traced_at(op, n + j, v, args) for j, v in enumerate(args[n:])]
 
 
 def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves: list[Any]) -> tuple[tuple, tuple]:
     """The number attributes of ``op`` to pass as inputs (``_traced_number``), moved from the key to the end of
-    ``leaves`` (a ``NumberInput`` marks each place): weakly typed inputs, as ``x * 0.5``'s number is."""
-    args = list(attr_args)
-    for j, v in enumerate(args):
+    ``leaves`` (a ``NumberInput`` marks each place): weakly typed inputs, as ``x * 0.5``'s number is. With one, the
+    op's ``derived`` numbers join them, computed here from the call's arguments."""
+    m = len(leaves)
+    args = attr_args
+    at = op.number_at
+    for j, v in enumerate(attr_args):
+        if n + j not in at:
+            continue
         f = plain(v)  # (a whole float is wrapped in the key: ``exact_key``)
-        if _traced_at(op, n + j, f):
+        if _traced_at(op, n + j, f, leaves):
+            if args is attr_args:
+                args = list(attr_args)
             args[j] = NumberInput(len(leaves))
             leaves.append(f)
-    kw = list(attr_kwargs)
-    for j, (k, v) in enumerate(kw):
-        f = plain(v)
-        if type(f) is float and k in op.numbers and _traced_number(op, k, f):
-            kw[j] = (k, NumberInput(len(leaves)))
-            leaves.append(f)
+    kw = attr_kwargs
+    numbers = op.numbers
+    for j, (k, v) in enumerate(attr_kwargs):
+        if k in numbers:
+            f = plain(v)
+            if type(f) is float and _traced_number(op, k, f, leaves):
+                if kw is attr_kwargs:
+                    kw = list(attr_kwargs)
+                kw[j] = (k, NumberInput(len(leaves)))
+                leaves.append(f)
+    if len(leaves) == m:  # (the common call: every number compiled in, the key's attributes as they came)
+        return attr_args, attr_kwargs
+    if kw is attr_kwargs:
+        kw = list(attr_kwargs)
+    if op.derived:
+        arguments = op.bind((None,) * n + tuple(plain(attr_args)), plain(attr_kwargs))
+        dtype = _first_dtype(leaves)
+        for k, derive in op.derived.items():
+            kw.append((k, NumberInput(len(leaves))))
+            leaves.append(float(derive(arguments, dtype)))
     return tuple(args), tuple(kw)
 
 

@@ -37,12 +37,13 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
 
 def run_chain(op: Op, args: Sequence[Any], attrs: dict[str, Any], chain: Callable[..., Any]) -> Any:
     """Table op ``op`` on ``args`` and ``attrs``; while saved-tensor hooks are active, ``chain`` (Paddle's op
-    chain, called with the op's arguments by parameter name) after the op's own checks instead."""
+    chain, called with the op's arguments by parameter name, less its ``derived`` numbers) after the op's own checks
+    instead."""
     if modes.saved_hooks:
         attrs = {k: v for k, v in attrs.items() if k != "name"}
         with no_grad():  # the fused op's argument checks and shape rules, nothing recorded or packed
             apply_op(op, args, dict(attrs))  # (a copy: dispatch takes tensor keywords out of it)
-        return chain(**op.bind(args, tuple(attrs.items())))
+        return chain(**{k: v for k, v in op.bind(args, tuple(attrs.items())).items() if k not in op.derived})
     return apply_op(op, args, attrs)
 
 
