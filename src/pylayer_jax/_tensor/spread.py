@@ -60,14 +60,14 @@ def spread(kind: str, n_params: int, args: tuple) -> tuple:
 
 
 def spread_sizes(args: tuple, kwargs: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
-    """A creation call's arguments with Paddle's shape spellings read: ``zeros(2, 3)`` (every positional argument is
-    the shape when the first is an int), ``size=`` for ``shape=``, and a lone int shape."""
+    """A creation call's arguments with Paddle's shape spellings read: ``zeros(2, 3)`` (the positional arguments
+    are the shape when each is an int), ``size=`` for ``shape=``, and a lone int shape."""
     if "size" in kwargs:
         if "shape" in kwargs:
             raise TypeError("size is another name for shape, and both were given. Pass only one of them.")
         kwargs = dict(kwargs)
         kwargs["shape"] = kwargs.pop("size")
-    elif args and isinstance(args[0], int) and not isinstance(args[0], bool) and len(args) > 1:
+    elif len(args) > 1 and all(_is_dim(a) for a in args):  # (``zeros(4, 'int32')``: a shape and a dtype)
         if "shape" in kwargs:
             raise TypeError(f"the shape was given both one entry at a time {list(args)} and as shape=; pass one.")
         kwargs = dict(kwargs)
