@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import xla_compiles
+from moving_positions import _fresh_positions, _op  # noqa: F401  (an autouse fixture)
 
 import pylayer_jax as P
 from pylayer_jax._tensor import methods
@@ -18,17 +19,6 @@ from pylayer_jax._tensor import methods
 RNG = np.random.default_rng(5)
 DATA = RNG.standard_normal((40, 3)).astype("float32")
 SEQ = RNG.standard_normal((4, 9, 3)).astype("float32")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no index form seen (the positions other tests took stay theirs)."""
-    monkeypatch.setattr(methods, "_POSITIONS", {})
-    monkeypatch.setattr(methods, "_FORMS", {})
-
-
-def _op(t: P.Tensor) -> str:
-    return t._edge[0].op.name
 
 
 # (index as a function of the position k, the positions) -- each form takes more positions than MOVING_KEPT

@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import xla_compiles
+from moving_positions import _fresh_positions, _op  # noqa: F401  (an autouse fixture)
 
 import pylayer_jax as P
 from pylayer_jax._ops.table import TABLE
@@ -22,17 +23,6 @@ from pylayer_jax._tensor.dispatch import apply_op
 RNG = np.random.default_rng(11)
 DATA = RNG.standard_normal((40, 3)).astype("float32")
 SEQ = RNG.standard_normal((4, 9, 3)).astype("float32")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no form seen (the positions other tests took stay theirs)."""
-    monkeypatch.setattr(methods, "_POSITIONS", {})
-    monkeypatch.setattr(methods, "_FORMS", {})
-
-
-def _op(t: P.Tensor) -> str:
-    return t._edge[0].op.name
 
 
 def _t(v: object) -> P.Tensor:
