@@ -2,6 +2,9 @@
 
 CI also runs the suite with ``PYLAYER_JAX_FUSE_AFTER=1`` and with ``PYLAYER_JAX_LAZY=0``; the files that test the
 policy itself (tests/exec/test_new_shapes.py, tests/exec/test_row_buckets.py) set it back from an autouse fixture.
+The test then begins on an empty buffer: calls an earlier test recorded and never read (a forward whose result it
+dropped) would otherwise join the test's first step, whose signature (its family, what a new batch size is told
+from) would then not be the step's.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from pylayer_jax._replay import follow
 
 def default_policy(monkeypatch: pytest.MonkeyPatch, buckets: bool) -> None:
     """Deferred steps on, fused from their third sighting; ``buckets``: a known step on a new batch size runs padded
-    to a bucket when its rows allow (``_autograd.row_buckets``), else it is compiled for its shapes."""
+    to a bucket when its rows allow (``_autograd.row_buckets``), else it is compiled for its shapes. This thread's
+    recorded calls run first, under the policy they were recorded in."""
+    deferred.flush()
     monkeypatch.setattr(deferred, "ENABLED", True)
     monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
     monkeypatch.setattr(deferred, "BUCKETS", buckets)

@@ -20,7 +20,9 @@ from pylayer_jax._replay import follow
 
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the policy under test, whatever mode the suite runs in (PYLAYER_JAX_FUSE_AFTER=1, PYLAYER_JAX_LAZY=0)
+    # the policy under test, whatever mode the suite runs in (PYLAYER_JAX_FUSE_AFTER=1, PYLAYER_JAX_LAZY=0), from an
+    # empty buffer (calls an earlier test left unread would join the first step: see tests/deferred_policy.py)
+    deferred.flush()
     monkeypatch.setattr(deferred, "ENABLED", True)
     monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
     monkeypatch.setattr(deferred, "_STREAK", [0])

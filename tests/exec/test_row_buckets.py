@@ -120,6 +120,25 @@ def test_new_batch_sizes_run_padded_with_the_values_of_the_unpadded_step(loss: s
     assert PREDICTED[0] > 0  # the new sizes' shapes came from the shape rule (checked against tracing)
 
 
+def test_calls_an_earlier_test_left_unread_do_not_join_the_first_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a forward whose result was dropped (a loss under saved-tensor hooks, on an input that trains) stays in this
+    # thread's buffer: the next recorded calls join it, so that a step recorded now would have a signature of its own
+    # (another family), and its new batch sizes could not be told from it. The file's policy (``default_policy``)
+    # runs it first: the step's first sighting is the step's, and its new sizes run padded
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+        F.mse_loss(paddle.to_tensor(np.ones((2, 3), "float32"), stop_gradient=False), paddle.ones([2, 3]))
+    assert not deferred.idle()
+    default_policy(monkeypatch, buckets=True)
+    assert deferred.idle()
+    t = Trainer(9, 22, "mse")
+    t.step(3)
+    before = dict(row_buckets.STATS)
+    for b in (1, 8, 13):
+        t.step(b)
+    d = {k: row_buckets.STATS[k] - before[k] for k in before}
+    assert d["runs"] == 3 and d["declined"] == 0 and d["compiled"] == 1, d  # all in one bucket (64 rows)
+
+
 def test_forty_batch_sizes_compile_a_handful_of_programs() -> None:
     t = Trainer(1, 15, "mse")
     for b in (3, 4):
