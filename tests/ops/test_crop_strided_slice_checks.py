@@ -1,7 +1,7 @@
 """``crop`` and ``strided_slice`` refuse what Paddle 3.3.1 refuses (it raises ValueError for each call below), where
 they gave a silently clamped or truncated result: a crop block that does not fit its axis, a negative offset, a
 shape or offsets without one entry per axis, a size below -1; strided_slice arguments of different lengths or an
-axis out of range. The calls Paddle accepts keep numpy's values (the oracle: numpy slicing)."""
+axis out of range or negative (strided_slice; slice takes one), an axis named twice (slice). The calls Paddle accepts keep numpy's values (the oracle: numpy slicing)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ REFUSED = [
     (lambda x: P.strided_slice(x, [0], [1], [7], [1, 1]), r"strided_slice: .* received 1, 1, 1 and 2\."),
     (lambda x: P.strided_slice(x, [2], [1], [7], [1]), r"strided_slice: axes 2 is out of range for a 2-D input; it "
                                                        r"must be in \[-2, 2\)\."),
+    (lambda x: P.strided_slice(x, [-1], [1], [3], [1]), r"strided_slice: axes must be non-negative \(Paddle's "
+                                                        r"strided_slice counts no axis from the end\), but received "
+                                                        r"\[-1\]; write \[1\]\."),
+    (lambda x: P.slice(x, [0, 0], [0, 1], [2, 3]), r"slice: axes \(0, 0\) names the same axis twice"),
 ]
 
 
@@ -52,7 +56,6 @@ ACCEPTED = [
     (lambda x: P.crop(x, [-1, -1], [3, 0]), X[3:]),
     (lambda x: P.crop(x), X),
     (lambda x: P.crop(x, shape=[5, 4]), X[:5]),
-    (lambda x: P.strided_slice(x, [-1], [1], [3], [1]), X[:, 1:3]),  # (a negative axis: Paddle refuses it)
     (lambda x: P.strided_slice(x, [0, 1], [-100, 3], [100, -100], [3, -2]), X[::3, 3::-2]),
 ]
 

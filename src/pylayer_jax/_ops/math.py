@@ -119,6 +119,13 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
         if y < 0:
             raise ValueError(msg.format(value=y))
         return []
+    if isinstance(y, float) and not y.is_integer():
+        # Paddle 3.3.1 keeps the integer dtype and truncates the exponent (paddle.pow(int64 [2, 3], 2.5) is
+        # [4, 9]): no power of 2.5 at all, so a clear error rather than either wrong answer
+        raise ValueError(f"{op}: an integer tensor raised to the non-whole Python float exponent {y!r} keeps its "
+                         f"integer dtype {x.dtype} in Paddle, which truncates the exponent to {int(y) if math.isfinite(y) else y}; "
+                         f"cast the base first (paddle.pow(x.astype('float32'), {y!r})) or write x ** {y!r}, "
+                         "which gives float32.")
     if _is_int_dtype(getattr(y, "dtype", None)):
         return [ValueCheck(y, msg, lo=0)]
     return []

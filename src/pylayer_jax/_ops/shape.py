@@ -414,7 +414,9 @@ def _slice_checks(op, a):  # noqa: ANN001, ANN202
             f"{op}: axes, starts and ends must have the same length, but received {len(axes)}, "
             f"{len(starts)} and {len(ends)}."
         )
-    axis_check(op, axes, ndim_of(a["input"]), "axes", unique=False)
+    # (Paddle 3.3.1 takes an axis named twice with the output size of its last entry and the sum of the starts
+    # as the offset: slice(x, [1, 1], [1, 0], [3, 1]) is column 1; no slice at all, so an error)
+    axis_check(op, axes, ndim_of(a["input"]), "axes", unique=True)
     return []
 
 
@@ -443,6 +445,9 @@ def _strided_slice_checks(op, a):  # noqa: ANN001, ANN202
     axes = a["axes"] if isinstance(a["axes"], tuple) else (a["axes"],)
     if all(isinstance(e, int) for e in axes):  # (other entries: the op says what is wrong with them)
         axis_check(op, axes, ndim_of(a["x"]), "axes", unique=False)
+        if any(e < 0 for e in axes):  # (a ValueError in Paddle 3.3.1, which slice does not raise)
+            raise ValueError(f"{op}: axes must be non-negative (Paddle's strided_slice counts no axis from the end), "
+                             f"but received {list(axes)}; write {[e % max(ndim_of(a['x']), 1) for e in axes]}.")
     return []
 
 

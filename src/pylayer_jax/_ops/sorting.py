@@ -56,7 +56,9 @@ def _k_checks(first):  # noqa: ANN001, ANN202
 @defop(1, saves=("x",), checks=_k_checks(0))
 def topk(x, k, axis=None, largest=True, sorted=True):
     """The ``k`` largest (or smallest) values along ``axis`` (default last) and their int64 indices;
-    among equal values the earlier index comes first."""
+    among equal values the earlier index comes first. (Paddle 3.3.1's CPU kernel picks among equal values by where
+    std::nth_element / std::partial_sort leave them, e.g. [6, 5, 4] for the top 3 of eight equal int32 values, and
+    its GPU kernel by another order: no rule to follow, so the stable order; the values are Paddle's.)"""
     axis = -1 if axis is None else axis
     idx = _order(x, axis, largest)
     idx = jax.lax.slice_in_dim(idx, 0, int(k), axis=axis % x.ndim) if x.ndim else idx
@@ -65,7 +67,8 @@ def topk(x, k, axis=None, largest=True, sorted=True):
 
 @defop(1, saves=("x",), checks=_k_checks(1))
 def kthvalue(x, k, axis=None, keepdim=False):
-    """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index."""
+    """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index; among equal values
+    the ``k``-th of a stable sort (Paddle's kernel picks by std::nth_element's order, which follows no rule)."""
     axis = (-1 if axis is None else axis) % x.ndim
     idx = jax.lax.slice_in_dim(_order(x, axis, False), int(k) - 1, int(k), axis=axis)
     vals = _take(x, idx, axis)

@@ -524,6 +524,40 @@ _OPERATORS = {
 for _dunder, (_name, _refl) in _OPERATORS.items():
     if _name in TABLE:
         setattr(Tensor, _dunder, _binary(_name, _refl))
+
+
+def _bitwise(name: str, sym: str, reflected: bool) -> Any:
+    """``x & y``, ``x | y``, ``x ^ y`` with Paddle 3.3.1's operand rules: a Tensor on the left takes only a Tensor
+    (Paddle raises a ValueError for ``x & 2``, ``mask | True``, ``x ^ np.int64(1)``; so does ``x &= 2``); a Python
+    int or bool on the left is cast to the Tensor's dtype (``2 & mask`` is ``True & mask``, a bool; ``300 & int8``
+    is ``44 & int8``, wrapping); any other left operand (a float, a numpy number or array) is a TypeError."""
+    op = TABLE[name]
+
+    def f(self: Tensor, o: Any) -> Any:
+        if not isinstance(o, Tensor):
+            if not reflected:
+                raise ValueError(
+                    f"Tensor.__{name.removeprefix('bitwise_')}__: x {sym} y takes a Tensor y in Paddle, but received "
+                    f"{type(o).__name__} {o!r}; write x {sym} paddle.to_tensor({o!r}, dtype=x.dtype)"
+                    + (f" or put the number first ({o!r} {sym} x)." if type(o) in (int, bool) else "."))
+            if type(o) not in (int, bool):
+                return NotImplemented
+            dt = self._v.dtype
+            if dt == jnp.bool_:
+                o = bool(o)
+            elif jnp.issubdtype(dt, jnp.integer):
+                bits = jnp.iinfo(dt).bits
+                o = int(np.asarray(o % (1 << bits), dtype=f"uint{bits}").view(dt))
+        return apply_op(op, (o, self) if reflected else (self, o))
+
+    f.__name__ = f"__{'r' if reflected else ''}{name.removeprefix('bitwise_')}__"
+    return f
+
+
+for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
+    for _refl in (False, True):
+        _f = _bitwise(_name, _sym, _refl)
+        setattr(Tensor, _f.__name__, _f)
 _POW, _POW_NUMBER = TABLE["pow"], TABLE["pow_number"]
 _pow_operator = Tensor.__pow__
 

@@ -140,11 +140,11 @@ def slice(*args: Any, **kwargs: Any) -> Any:  # noqa: A001
             cuts = {}
             for ax, s, e in zip(axes, starts, ends):
                 d = _axis(ax, len(dims))
-                if d is None:
+                if d is None or d in cuts:  # (an axis named twice: the op's error)
                     break
                 n = dims[d]
                 s, e = _clamp(s, n), _clamp(e, n)
-                cuts[d] = (s, builtins.max(e - s, 0), 1)  # (a later entry for the same axis wins, as in the op)
+                cuts[d] = (s, builtins.max(e - s, 0), 1)
             else:
                 return _route(_SLICE, x, cuts, args, kwargs)
     return apply_op(_SLICE, args, kwargs)
@@ -164,7 +164,7 @@ def strided_slice(*args: Any, **kwargs: Any) -> Any:
             cuts = {}
             for ax, s, e, st in zip(axes, starts, ends, strides):
                 d = _axis(ax, len(dims))
-                if d is None or st == 0:
+                if d is None or st == 0 or ax < 0:  # (a negative axis: the op's error, as Paddle's)
                     break
                 first, stop, step = builtins.slice(s, e, st).indices(dims[d])
                 cuts[d] = (first, len(range(first, stop, step)), step)
