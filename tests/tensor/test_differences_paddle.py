@@ -28,7 +28,6 @@ _TRUNCATED_EXPONENT = ("2.5)", "0.5)")  # paddle.pow / Tensor.pow of an integer 
 _TIES = ("topk", "kthvalue")
 
 
-
 @pytest.mark.parametrize("case", RECORDED, ids=[c["expr"] for c in RECORDED])
 def test_matches_paddle(case: dict) -> None:
     expr = case["expr"]

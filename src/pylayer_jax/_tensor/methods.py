@@ -515,9 +515,7 @@ _OPERATORS = {
     "__eq__": ("equal", False), "__ne__": ("not_equal", False),
     "__lt__": ("less_than", False), "__le__": ("less_equal", False),
     "__gt__": ("greater_than", False), "__ge__": ("greater_equal", False),
-    "__and__": ("bitwise_and", False), "__rand__": ("bitwise_and", True),
-    "__or__": ("bitwise_or", False), "__ror__": ("bitwise_or", True),
-    "__xor__": ("bitwise_xor", False), "__rxor__": ("bitwise_xor", True),
+    # (&, |, ^: ``_bitwise`` below, with Paddle's operand rules)
     "__lshift__": ("bitwise_left_shift", False), "__rlshift__": ("bitwise_left_shift", True),
     "__rshift__": ("bitwise_right_shift", False), "__rrshift__": ("bitwise_right_shift", True),
 }
@@ -558,6 +556,7 @@ for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "
     for _refl in (False, True):
         _f = _bitwise(_name, _sym, _refl)
         setattr(Tensor, _f.__name__, _f)
+
 _POW, _POW_NUMBER = TABLE["pow"], TABLE["pow_number"]
 _pow_operator = Tensor.__pow__
 
