@@ -4,8 +4,9 @@
 
 The step, written as a Paddle user writes it (the same text runs with ``import paddle``): token ids of shape
 [16, T] with T drawn at random from 1..L every step (seeded), ``nn.Embedding(1000, 32)``, the mean over the
-sequence axis, ``nn.Linear(32, 4)``, cross entropy, Adam, the loss read every step. The sequence axis is not the
-batch axis, so padded buckets (``_autograd.row_buckets``) do not cover it: each new T is a new shape of the step.
+sequence axis, ``nn.Linear(32, 4)``, cross entropy, Adam, the loss read every step. Each new T is a new shape of
+the step, which runs padded along the sequence axis (``_autograd.row_buckets``; ``PYLAYER_JAX_BUCKETS=0``: each
+length compiled for its shape).
 Each library runs in a fresh process per L (ours with the compilation cache off); the table gives the whole loop's wall time, the median ms per step
 of its first and last quarter, and (ours) the step programs compiled.
 """

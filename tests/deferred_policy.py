@@ -1,7 +1,8 @@
 """The deferred engine's default policy for a test file, whatever mode the suite runs in (layer: tests).
 
 CI also runs the suite with ``PYLAYER_JAX_FUSE_AFTER=1`` and with ``PYLAYER_JAX_LAZY=0``; the files that test the
-policy itself (tests/exec/test_new_shapes.py, tests/exec/test_row_buckets.py) set it back from an autouse fixture.
+policy itself (tests/exec/test_new_shapes.py, tests/exec/test_row_buckets.py, tests/exec/test_sequence_buckets.py) set it
+back from an autouse fixture.
 The test then begins on an empty buffer: calls an earlier test recorded and never read (a forward whose result it
 dropped) would otherwise join the test's first step, whose signature (its family, what a new batch size is told
 from) would then not be the step's.

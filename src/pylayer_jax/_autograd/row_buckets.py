@@ -1,4 +1,4 @@
-"""A known step on a new batch size, run padded to a bucket size (layer L3).
+"""A known step on a new batch size (or sequence length), run padded to a bucket size (layer L3).
 
 A step whose batch size never repeats would compile a program per size (``_exec.deferred``: a known step on new
 shapes). When its calls only meet the batch in ways the op table declares (``_ops.rows``), it runs instead on its
@@ -13,8 +13,11 @@ pads its inputs and runs that program.
 Which values carry the batch: the step's signature is compared with the first signature of its family (the same
 step on its first batch size). A value (an input or a call's result) whose shape differs only in its first
 dimension, ``n`` here and ``n0`` there, has the batch as its axis 0; one whose shape is the same has none; any
-other difference (a batch axis elsewhere, twice the batch) and the step runs as before. Then each call that meets
-the batch must be one whose rows are known:
+other difference (two axes that change, twice the batch) and the step runs as before. The changing size may be
+another axis (a sequence length: token ids ``[16, T]``, their embeddings ``[16, T, 32]``), one per value, wherever
+the shapes put it; a call where a value has it elsewhere than first follows the op's ``axes`` declaration instead
+of its ``rows`` (``_ops.rows``), and padding, masks and the host's cut work along that axis. Then each call that
+meets the batch must be one whose rows are known:
 
 - an op's kernel whose ``rows`` declaration accepts the call (``MAP``/``KEEP``: padded rows flow harmlessly and
   are cut off; ``Reduce``/``Loss``: the op reduces the true rows only, see ``_ops.rows.masked``);
@@ -108,34 +111,70 @@ class _NotRows(Exception):
     """The step's rows cannot be told apart: it runs unpadded."""
 
 
-def _diff(a: Any, r: Any, n: int, n0: int) -> bool:
-    """Whether a value of signature ``a`` (here) and ``r`` (the family's first step) has the batch as its axis 0."""
+def _diff(a: Any, r: Any, n: int, n0: int) -> int | None:
+    """The axis of a value of signature ``a`` (here) and ``r`` (the family's first step) that is the changing one
+    (``n`` here, ``n0`` there; every other dimension the same), None where it has none."""
     if a == r:
-        return False
+        return None
     if type(a) is not tuple or type(r) is not tuple or a[1:] != r[1:]:
         raise _NotRows
     sa, sr = a[0], r[0]
-    if len(sa) != len(sr) or not sa or sa[1:] != sr[1:] or sa[0] != n or sr[0] != n0:
+    if len(sa) != len(sr) or not sa:
         raise _NotRows
+    if sa[1:] == sr[1:]:  # (the common case: the batch)
+        if sa[0] != n or sr[0] != n0:
+            raise _NotRows
+        return 0
+    axis = None
+    for i, (x, y) in enumerate(zip(sa, sr)):
+        if x != y:
+            if axis is not None or x != n or y != n0:
+                raise _NotRows  # two axes change, or one by another amount (twice the batch)
+            axis = i
+    return axis
+
+
+def _has(flags: Sequence[int | None]) -> bool:
+    """Whether any value of ``flags`` (each a value's changing axis, or None) has the changing axis."""
+    for b in flags:
+        if b is not None:
+            return True
+    return False
+
+
+def _all(flags: Sequence[int | None]) -> bool:
+    """Whether every value of ``flags`` has the changing axis."""
+    for b in flags:
+        if b is None:
+            return False
     return True
 
 
-def _padded(a: Any, b: bool, size: int) -> Any:
-    return (((size, *a[0][1:]), *a[1:]) if b else a) if type(a) is tuple else a
+def _padded(a: Any, b: int | None, size: int) -> Any:
+    """The signature ``a`` with its changing axis ``b`` (None: none) at ``size``."""
+    if b is None or type(a) is not tuple:
+        return a
+    shape = list(a[0])
+    shape[b] = size
+    return (tuple(shape), *a[1:])
 
 
 def _rank(a: Any) -> int:
     return len(a[0]) if type(a) is tuple else 0
 
 
-def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out_b: Sequence[bool],
+def _op_plan(op: Op, key: tuple, in_b: Sequence[int | None], in_av: Sequence[Any], out_b: Sequence[int | None],
              out_av: Sequence[Any]) -> Any:
-    """The op's ``rows`` plan for a call whose inputs and outputs have the batch where ``in_b``/``out_b`` say; raises
-    ``_NotRows`` when the op does not declare one that fits."""
+    """The op's ``rows`` plan for a call whose inputs and outputs have the batch where ``in_b``/``out_b`` say (each
+    value's changing axis, or None; ``_axis_plan`` where one is not the leading axis); raises ``_NotRows`` when the op
+    does not declare one that fits."""
+    for b in (*in_b, *out_b):
+        if b:  # (an axis other than 0)
+            return _axis_plan(op, key, in_b, in_av, out_b, out_av)
     treedef = key[0]
     rows = op.rows
     n_t = tensor_leaves(len(in_av), key[1], key[2]) if op.numbers else len(in_av)  # (then its number inputs)
-    if rows is None or (treedef is None and n_t > op.n_in) or any(in_b[n_t:]):
+    if rows is None or (treedef is None and n_t > op.n_in) or _has(in_b[n_t:]):
         raise _NotRows
     if rows == _rows.MAP:
         plan = rows
@@ -148,23 +187,66 @@ def _op_plan(op: Op, key: tuple, in_b: Sequence[bool], in_av: Sequence[Any], out
     if treedef is not None and type(plan) is not str:
         raise _NotRows  # (a list of tensors: its rows map or are kept, never masked)
     if plan == _rows.INDEX:  # rows picked by the index tensors, from a first input without the batch
-        if in_b[0] or not any(in_b[1:]) or not all(out_b):
+        if in_b[0] is not None or not _has(in_b[1:]) or not _all(out_b):
             raise _NotRows
         return _rows.KEEP
     if plan == _rows.MAP or plan == _rows.KEEP:
-        if not all(out_b):
+        if not _all(out_b):
             raise _NotRows
         if plan == _rows.MAP:
             ranks = {_rank(a) for a in out_av}
-            if len(ranks) != 1 or any(b and _rank(a) not in ranks for a, b in zip(in_av, in_b)):
+            if len(ranks) != 1 or any(b is not None and _rank(a) not in ranks for a, b in zip(in_av, in_b)):
                 raise _NotRows  # a batch input of another rank: broadcasting would not align its rows
         return plan
-    if type(plan) is _rows.Reduce and not any(out_b):
+    return _reduced(op, plan, out_b)
+
+
+def _reduced(op: Op, plan: Any, out_b: Sequence[int | None]) -> Any:
+    """A ``Reduce`` or ``Loss`` plan whose outputs fit it (no reduced output keeps the changing axis; a loss's saved
+    output would be the masked one), else ``_NotRows``."""
+    if type(plan) is _rows.Reduce and not _has(out_b):
         return plan
-    if type(plan) is _rows.Loss and not out_b[0] and not (
+    if type(plan) is _rows.Loss and out_b[0] is None and not (
             "out" in op.saves or (op.out_saves is not None and 0 in op.out_saves)):
         return plan
     raise _NotRows
+
+
+def _axis_plan(op: Op, key: tuple, in_b: Sequence[int | None], in_av: Sequence[Any], out_b: Sequence[int | None],
+               out_av: Sequence[Any]) -> Any:
+    """The op's ``axes`` plan for a call where a value has the changing axis elsewhere than first (a sequence
+    length), as ``_op_plan``."""
+    decl = op.axes
+    n_t = tensor_leaves(len(in_av), key[1], key[2]) if op.numbers else len(in_av)
+    treedef = key[0]
+    if decl is None or (treedef is None and n_t > op.n_in) or _has(in_b[n_t:]):
+        raise _NotRows
+    if decl == _rows.POINTWISE:
+        if not _all(out_b):
+            raise _NotRows
+        # the axis at the same place from the right in each value that has it: broadcasting aligns it
+        places = {_rank(a) - b for a, b in zip((*in_av, *out_av), (*in_b, *out_b)) if b is not None}
+        if len(places) != 1:
+            raise _NotRows
+        return _rows.MAP
+    try:
+        args = _rank_args(op, key, in_av)
+    except (TypeError, ValueError):
+        raise _NotRows from None
+    flags = list(in_b[:n_t])
+    if treedef is not None:  # (absent tensors given as None; a list of tensors is not followed along another axis)
+        flags = jax.tree_util.tree_unflatten(treedef, flags)
+        if any(isinstance(f, list | tuple) and _has(f) for f in flags):
+            raise _NotRows
+        flags = [None if isinstance(f, list | tuple) else f for f in flags]
+    plan = decl(args, dict(zip(op.tensor_names, flags)))
+    if plan == _rows.MAP:
+        if not _all(out_b):
+            raise _NotRows
+        return plan
+    if plan is None:
+        raise _NotRows
+    return _reduced(op, plan, out_b)
 
 
 def _rank_args(op: Op, key: tuple, in_av: Sequence[Any]) -> dict:
@@ -218,7 +300,7 @@ def _flat_layout(sig: tuple) -> list[tuple[list[int], list[int | None], list[int
     return out
 
 
-def _backward_plan(args: tuple, ref_args: tuple, in_b: Sequence[bool], in_av: Sequence[Any], n: int, n0: int,
+def _backward_plan(args: tuple, ref_args: tuple, in_b: Sequence[int | None], in_av: Sequence[Any], n: int, n0: int,
                    size: int) -> tuple:
     """A fused backward's call in the padded program: its signature with padded avals, and its nodes whose op runs
     masked."""
@@ -232,18 +314,18 @@ def _backward_plan(args: tuple, ref_args: tuple, in_b: Sequence[bool], in_av: Se
         if head[0] == "acc":
             bs = [_diff(a, r, n, n0) for a, r in zip(head[2], rhead[2])]
             new_sig.append(((head[0], head[1], tuple(_padded(a, b, size) for a, b in zip(head[2], bs))), cm, mask))
-            if any(bs[j] for kk, j in seeds if kk == k):
+            if any(bs[j] is not None for kk, j in seeds if kk == k):
                 raise _NotRows  # a root of ones with the batch axis: the padded rows would get gradients
             continue
         op, key, avals, needs, out_avals = head[1]
         _, (_, _, ravals, _, rout) = rhead[0], rhead[1]
-        ab = [False if a is None else _diff(a, r, n, n0) for a, r in zip(avals, ravals)]
+        ab = [None if a is None else _diff(a, r, n, n0) for a, r in zip(avals, ravals)]
         ob = [_diff(a, r, n, n0) for a, r in zip(out_avals, rout)]
         lb = [in_b[p] if p is not None else b for p, b in zip(leaves, ab)]
         lav = [in_av[p] if p is not None else a for p, a in zip(leaves, avals)]
-        if any(ob[j] for kk, j in seeds if kk == k):
+        if any(ob[j] is not None for kk, j in seeds if kk == k):
             raise _NotRows
-        if any(lb) or any(ob):
+        if _has(lb) or _has(ob):
             plan = _op_plan(op, key, lb, lav, ob, out_avals)
             if type(plan) is not str:
                 masked.append((k, plan, tuple(_padded(a, b, size) for a, b in zip(lav, lb))))
@@ -260,15 +342,11 @@ def _rows_of(key: tuple, ref: tuple) -> tuple | None:
     rcalls, rlive, ravals = ref
     if len(calls) != len(rcalls) or len(avals) != len(ravals):
         return None
-    n = n0 = None
-    for a, r in zip(avals, ravals):
-        if a != r and type(a) is tuple and type(r) is tuple and a[0] and r[0]:
-            n, n0 = a[0][0], r[0][0]
-            break
+    n, n0 = _sizes(avals, ravals)
     if not n or not n0:
         return None
     ext_b = [_diff(a, r, n, n0) for a, r in zip(avals, ravals)]
-    if any(b and a[2] for a, b in zip(avals, ext_b)):
+    if any(b is not None and a[2] for a, b in zip(avals, ext_b)):
         return None  # a weakly typed batch input: a padded numpy copy would not be weak
     slots = lazy.slot_avals(calls, avals)
     rslots = _REF_SLOTS.get(ref)
@@ -278,17 +356,17 @@ def _rows_of(key: tuple, ref: tuple) -> tuple | None:
     if slots is None or rslots is None or len(slots) != len(rslots):
         return None
     slot_b = [_diff(a, r, n, n0) for a, r in zip(slots, rslots)]
-    if any(slot_b[i] and slots[i][2] for i in live):
+    if any(slot_b[i] is not None and slots[i][2] for i in live):
         return None  # a weakly typed result to cut on the host: its copy would not be weak
     return n, n0, ext_b, slots, slot_b
 
 
-def _row_bytes(avals: Sequence[Any], flags: Sequence[bool]) -> int:
-    """Bytes per batch row of the values that have the batch axis."""
+def _row_bytes(avals: Sequence[Any], flags: Sequence[int | None]) -> int:
+    """Bytes per batch row (per position of the changing axis) of the values that have the changing axis."""
     total = 0
     for a, b in zip(avals, flags):
-        if b:
-            total += int(np.prod(a[0][1:], dtype=np.int64)) * np.dtype(a[1]).itemsize
+        if b is not None:
+            total += int(np.prod(a[0][:b] + a[0][b + 1:], dtype=np.int64)) * np.dtype(a[1]).itemsize
     return total
 
 
@@ -305,8 +383,8 @@ def _plan(key: tuple, ref: tuple, rows: tuple, size: int) -> tuple:
         out_b = slot_b[base:base + nout]
         out_av = slots[base:base + nout]
         base += nout
-        if not any(in_b):
-            if any(out_b):
+        if not _has(in_b):
+            if _has(out_b):
                 raise _NotRows  # made with the batch from nothing that has it (ones of a batch shape)
             descs.append(("plain", fn, tree))
             continue
@@ -326,9 +404,9 @@ def _plan(key: tuple, ref: tuple, rows: tuple, size: int) -> tuple:
             if getattr(rw, "func", None) is not fused_backward._replay:
                 raise _NotRows
             descs.append(_backward_plan(w.args, rw.args, in_b, in_av, n, n0, size))
-        elif fn is fused_backward._add_kernel and all(in_b) and all(out_b):
+        elif fn is fused_backward._add_kernel and _all(in_b) and _all(out_b) and len({*in_b, *out_b}) == 1:
             descs.append(("plain", fn, tree))
-        elif f is _first_bad and not any(out_b):  # any bad value / the first one: the same on copied rows
+        elif f is _first_bad and not _has(out_b):  # any bad value / the first one: the same on copied rows
             descs.append(("plain", fn, tree))
         else:
             raise _NotRows
@@ -367,42 +445,50 @@ def _trace(descs: tuple, calls_refs: tuple, live: tuple, expect: tuple, n: Any, 
     return [slots[i] for i in live]
 
 
-def _batch_size(avals: Sequence[Any], ravals: Sequence[Any]) -> int | None:
-    """The batch size of a step whose inputs have the signatures ``avals`` against its family's first step's
-    ``ravals`` (the first dimension of the first input whose shape differs), or None."""
+def _sizes(avals: Sequence[Any], ravals: Sequence[Any]) -> tuple[int | None, int | None]:
+    """The changing size of a step whose inputs have the signatures ``avals`` against its family's first step's
+    ``ravals``, here and there: the first dimension that differs, of the first input of the same rank whose shape
+    differs; (None, None) where none does."""
     if len(avals) != len(ravals):
-        return None
+        return None, None
     for a, r in zip(avals, ravals):
-        if a != r and type(a) is tuple and type(r) is tuple and a[0] and r[0]:
-            return a[0][0]
-    return None
+        if a != r and type(a) is tuple and type(r) is tuple and a[0] and len(a[0]) == len(r[0]):
+            for x, y in zip(a[0], r[0]):
+                if x != y:
+                    return x, y
+    return None, None
 
 
-def _first(flags: Sequence[bool]) -> int:
-    return flags.index(True)
+def _first(flags: Sequence[int | None]) -> int:
+    """The position of the first value that has the changing axis."""
+    for i, b in enumerate(flags):
+        if b is not None:
+            return i
+    raise _NotRows
 
 
-_SAME: dict[tuple, frozenset] = {}  # parts of signatures -> the first dimensions of the shapes in them (bounded)
+_SAME: dict[tuple, frozenset] = {}  # parts of signatures -> the dimensions of the shapes in them (bounded)
 
 
 def _leads(x: Any) -> frozenset:
-    """The first dimensions of the ``(shape, dtype, ...)`` in ``x``."""
+    """The dimensions of the ``(shape, dtype, ...)`` in ``x``."""
     if type(x) is not tuple:
         return frozenset()
     if len(x) >= 2 and type(x[0]) is tuple and isinstance(x[1], np.dtype):
-        return frozenset(x[0][:1])
+        return frozenset(x[0])
     return frozenset().union(*[_leads(e) for e in x])
 
 
 def _erase(x: Any, n: int) -> Any:
-    """``x`` (a part of a step's signature) with the first dimension of every ``(shape, dtype, ...)`` whose first
-    dimension is ``n`` written as -1. Two steps whose signatures so erased (each at its own ``n``) are equal differ
-    only in the size of the values whose first dimension is the batch size: the rows of one are told apart as the
-    other's, and they pad to the same program. (A part seen before without ``n`` is not walked again.)"""
+    """``x`` (a part of a step's signature) with every dimension ``n`` of each ``(shape, dtype, ...)`` written as -1.
+    Two steps whose signatures so erased (each at its own ``n``) are equal differ only in the size of the values
+    that have the changing size: the rows of one are told apart as the other's, and they pad to the same program
+    (``run`` checks that the padded inputs are the program's: a dimension that equals ``n`` by chance is erased too).
+    (A part seen before without ``n`` is not walked again.)"""
     if type(x) is not tuple:
         return x
     if len(x) >= 2 and type(x[0]) is tuple and isinstance(x[1], np.dtype):
-        return ((-1, *x[0][1:]), *x[1:]) if x[0] and x[0][0] == n else x
+        return (tuple([-1 if d == n else d for d in x[0]]), *x[1:]) if n in x[0] else x
     leads = _SAME.get(x)
     if leads is not None and n not in leads:
         return x
@@ -416,7 +502,7 @@ def _erase(x: Any, n: int) -> Any:
 
 
 def _erased(calls: tuple, avals: tuple, slots: Sequence[Any], n: int) -> tuple:
-    """The signature of a step (its calls, inputs and results) with its batch size ``n`` erased (``_erase``); a fused
+    """The signature of a step (its calls, inputs and results) with its changing size ``n`` erased (``_erase``); a fused
     backward, whose kernel is made per shapes, by its arguments (its signature) instead of the kernel."""
     out = []
     for c in calls:
@@ -435,7 +521,7 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     calls, live, avals = key
     for ref in refs:  # the first signature of the same sizes but the batch's (a model of another width is not it)
         try:
-            n = _batch_size(avals, ref[2])
+            n, _ = _sizes(avals, ref[2])
             if not n:  # (no rows at all, as a mask selecting nothing leaves: no true row to pad with)
                 continue
             slots = lazy.slot_avals(calls, avals)
@@ -452,11 +538,15 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
             else:
                 STATS["reused"] += 1
             ext_b, slot_b, row_bytes, by_size = known
-            rows = (n, ref[2][_first(ext_b)][0][0], ext_b, slots, slot_b)
+            i = _first(ext_b)
+            rows = (n, ref[2][i][0][ext_b[i]], ext_b, slots, slot_b)
             size = _choose(ref, n, row_bytes)
             planned = by_size.get(size)
             if planned is None:
                 planned = by_size[size] = _plan(key, ref, rows, size)
+            if planned[2] != tuple([_padded(a, b, size) for a, b in zip(avals, ext_b)]):
+                planned = None  # (another step erased to the same signature: a dimension equal to ``n`` by chance)
+                continue
         except Exception:  # _NotRows; or anything unforeseen in telling the rows apart: the step runs unpadded
             continue
         break
@@ -470,7 +560,7 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
         STATS["declined"] += 1
         return None
     calls, live, _ = key
-    args = [_pad(a, size, n) if b else a for a, b in zip(ext, ext_b)]
+    args = [a if b is None else _pad(a, size, n, b) for a, b in zip(ext, ext_b)]
     if prog is None:
         slots = lazy.slot_avals(calls, key[2])
         expect = tuple(_padded(a, b, size) for a, b in zip(slots, slot_b))
@@ -498,75 +588,127 @@ def run(key: tuple, refs: Sequence[tuple], ext: Sequence[Any]) -> list[Any] | No
     # frees (its padded copies, the fused backward's kernels per size) is given back as after traces
     traced_new_shapes()
     outs = prog(np.int64(n), *args)
-    return [_cut(o, n) if slot_b[i] else o for i, o in zip(live, outs)]
+    return [o if slot_b[i] is None else _cut(o, n, slot_b[i]) for i, o in zip(live, outs)]
 
 
-def _pad(a: Any, size: int, n: int) -> np.ndarray:
-    """``a`` (``n`` rows) with copies of its last row up to ``size`` rows, on the host (nothing compiled per ``n``)."""
+def _pad(a: Any, size: int, n: int, axis: int = 0) -> np.ndarray:
+    """``a`` (``n`` positions along ``axis``) with copies of its last position up to ``size``, on the host (nothing
+    compiled per ``n``)."""
     a = np.asarray(a)
-    out = np.empty((size, *a.shape[1:]), a.dtype)
-    out[:n] = a
-    out[n:] = a[n - 1]
+    shape = list(a.shape)
+    shape[axis] = size
+    out = np.empty(shape, a.dtype)
+    lead = (slice(None),) * axis
+    out[lead + (slice(0, n),)] = a
+    out[lead + (slice(n, None),)] = a[lead + (slice(n - 1, n),)]
     return out
 
 
-def _cut(o: Any, n: int) -> Any:
-    """The first ``n`` rows of a padded result, cut on the host."""
-    return jax.device_put(np.asarray(o)[:n])
+def _cut(o: Any, n: int, axis: int = 0) -> Any:
+    """The first ``n`` positions along ``axis`` of a padded result, cut on the host."""
+    return jax.device_put(np.asarray(o)[(slice(None),) * axis + (slice(0, n),)])
 
 
 # ---- output shapes on a new batch size, without tracing -----------------------------------------------------------
+def _erase_dim(a: Any, p: int) -> Any:
+    """An input's signature with its dimension ``p`` (if it has one) written as None."""
+    if type(a) is not tuple or not a or type(a[0]) is not tuple or len(a[0]) <= p:
+        return a
+    return (a[0][:p] + (None,) + a[0][p + 1:], *a[1:])
+
+
 class _ShapeRule:
     """The output shapes of a kernel call whose inputs differ from two earlier calls (of the same kernel, or of its
-    family: a fused backward on other sizes) only in the leading dimension, ``n`` for all that differ: an output
-    that was the same both times stays so, one whose first dimension was ``n`` both times gets the new ``n``.
-    Only for kernels whose rows are known (an op whose ``rows`` plan accepts the call, a fused backward, a gradient
-    sum, a value check), where shapes follow the batch so; others are traced for their shapes as before."""
+    family: a fused backward on other sizes) only in one changing size, ``n`` for all dimensions that differ: an
+    output dimension that was the same both times stays so, one that was ``n`` both times gets the new ``n``.
+    Only for kernels whose rows are known (an op that declares ``rows`` or ``axes``, a fused backward, a gradient
+    sum, a value check), where shapes follow the changing size so; others are traced for their shapes as before.
+    Calls are told apart by their inputs' shapes but one dimension ``p`` (the batch's, 0, first; then the others)."""
 
     def __init__(self) -> None:
-        self.seen = BoundedDict(1024)  # (family, tree, inputs without their first dimensions) -> two inferences
+        # (family, tree, p, inputs with their dimension p erased) -> the last two inferences
+        self.seen = BoundedDict(1024)
 
     @staticmethod
-    def _key(fn: Any, tree: Any, akey: tuple) -> tuple:
-        return (family(fn), tree, tuple([(None, a[0][1:], *a[1:]) if type(a) is tuple and a[0] else a for a in akey]))
+    def _key(fn: Any, tree: Any, akey: tuple, p: int) -> tuple:
+        return (family(fn), tree, p, tuple([_erase_dim(a, p) for a in akey]))
+
+    @staticmethod
+    def _rank(akey: tuple) -> int:
+        r = 0
+        for a in akey:
+            if type(a) is tuple and a and type(a[0]) is tuple and len(a[0]) > r:
+                r = len(a[0])
+        return r
 
     def note(self, fn: Any, tree: Any, akey: tuple, r: tuple) -> None:
-        k = self._key(fn, tree, akey)
-        prev = self.seen.get(k)
-        if prev is None:
-            self.seen.put(k, [(akey, r)])
-        elif prev[-1][0] != akey:
-            prev.append((akey, r))
-            del prev[:-2]
+        fam = family(fn)
+        for p in range(self._rank(akey)):
+            k = (fam, tree, p, tuple([_erase_dim(a, p) for a in akey]))
+            prev = self.seen.get(k)
+            if prev is None:
+                self.seen.put(k, [(akey, r)])
+            elif prev[-1][0] != akey:
+                prev.append((akey, r))
+                del prev[:-2]
 
     def predict(self, fn: Any, tree: Any, akey: tuple) -> tuple | None:
-        prev = self.seen.get(self._key(fn, tree, akey))
-        if prev is None or len(prev) < 2 or not _rows_known(fn, tree, akey):
-            return None
-        (a1, r1), (a2, r2) = prev[-2:]  # (a copy: another thread may note meanwhile)
-        ns = None
-        for x1, x2, x3 in zip(a1, a2, akey):
-            if x1 == x2:
-                if x3 != x1:
-                    return None
+        fam = None
+        for p in range(self._rank(akey)):
+            if fam is None:
+                fam = family(fn)
+            prev = self.seen.get((fam, tree, p, tuple([_erase_dim(a, p) for a in akey])))
+            if prev is None or len(prev) < 2:
                 continue
-            m = (x1[0][0], x2[0][0], x3[0][0])
-            if ns is None:
-                ns = m
-            elif m != ns:
+            if not _rows_known(fn, tree, akey):
                 return None
-        if ns is None or ns[0] == ns[1] or ns[2] < 1 or r1[0] != r2[0] or len(r1[1]) != len(r2[1]):
+            out = _predicted(prev[-2:], akey)  # (a copy: another thread may note meanwhile)
+            if out is not None:
+                return out
+        return None
+
+
+def _predicted(prev: list, akey: tuple) -> tuple | None:
+    """The outputs of a call on ``akey`` from two earlier inferences ``prev`` that differ from it in one changing
+    size, or None."""
+    (a1, r1), (a2, r2) = prev
+    ns = None
+    for x1, x2, x3 in zip(a1, a2, akey):
+        if x1 == x2:
+            if x3 != x1:
+                return None
+            continue
+        if (type(x3) is not tuple or x1[1:] != x2[1:] or x3[1:] != x1[1:] or len(x1[0]) != len(x2[0])
+                or len(x3[0]) != len(x1[0])):
             return None
-        n1, n2, n3 = ns
-        outs = []
-        for o1, o2 in zip(r1[1], r2[1]):
-            if o1 == o2:
-                outs.append(o1)
-            elif o1[1:] == o2[1:] and o1[0] and o1[0][1:] == o2[0][1:] and o1[0][0] == n1 and o2[0][0] == n2:
-                outs.append(((n3, *o1[0][1:]), *o1[1:]))
+        for d1, d2, d3 in zip(x1[0], x2[0], x3[0]):
+            if d1 == d2:
+                if d3 != d1:
+                    return None
+            elif ns is None:
+                ns = (d1, d2, d3)
+            elif (d1, d2, d3) != ns:
+                return None
+    if ns is None or ns[2] < 1 or r1[0] != r2[0] or len(r1[1]) != len(r2[1]):
+        return None
+    n1, n2, n3 = ns
+    outs = []
+    for o1, o2 in zip(r1[1], r2[1]):
+        if o1 == o2:
+            outs.append(o1)
+            continue
+        if o1[1:] != o2[1:] or len(o1[0]) != len(o2[0]):
+            return None
+        dims = []
+        for d1, d2 in zip(o1[0], o2[0]):
+            if d1 == d2:
+                dims.append(d1)
+            elif d1 == n1 and d2 == n2:
+                dims.append(n3)
             else:
                 return None
-        return (r1[0], outs)
+        outs.append((tuple(dims), *o1[1:]))
+    return (r1[0], outs)
 
 
 def _rows_known(fn: Any, tree: Any, akey: tuple) -> bool:
@@ -574,9 +716,9 @@ def _rows_known(fn: Any, tree: Any, akey: tuple) -> bool:
     if known is not None:
         op, okey = known
         rows = op.rows
-        if rows is None or tree is not None:
+        if tree is not None or (rows is None and op.axes is None):
             return False
-        if rows == _rows.MAP:
+        if rows == _rows.MAP or op.axes is not None:
             return True
         try:
             return rows(_rank_args(op, okey, akey)) is not None

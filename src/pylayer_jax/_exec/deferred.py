@@ -880,11 +880,19 @@ _PADDED_RECENT = BoundedDict(_MAX_SEEN)
 VARIED_SIZES = 2
 
 
-def _padded_sizes(key: tuple) -> int:
+def _padded_sizes(key: tuple, refs: Sequence[tuple]) -> int:
     """Note a padded run of ``key``; how many signatures the last REPEAT_WINDOW padded runs of its step had (its
-    family with its inputs' shapes but their first axes: a model of another width is another)."""
-    rows = tuple([(a[0][1:], *a[1:]) if type(a) is tuple and a and type(a[0]) is tuple and a[0] else a
-                  for a in key[2]])
+    family with its inputs' shapes but their changing dimensions, told against the signature of ``refs`` (its
+    family's) from which it differs in one size only: the batch, or a sequence length; a model of another width is
+    another)."""
+    rows = None
+    for ref in refs:
+        rows = _changing_erased(key[2], ref[2])
+        if rows is not None:
+            break
+    if rows is None:  # (no such signature: the inputs but their first axes)
+        rows = tuple([(a[0][1:], *a[1:]) if type(a) is tuple and a and type(a[0]) is tuple and a[0] else a
+                      for a in key[2]])
     k = (_family(key), rows)
     recent = _PADDED_RECENT.get(k)
     if recent is None:
@@ -892,6 +900,33 @@ def _padded_sizes(key: tuple) -> int:
         _PADDED_RECENT.put(k, recent)
     recent.append(hash(key))
     return len(set(recent))
+
+
+def _changing_erased(avals: tuple, ravals: tuple) -> tuple | None:
+    """The input signatures ``avals`` with each dimension that differs from ``ravals`` (another step of the family)
+    written as -1, where every such dimension has one size here and one there (one size changes); else None."""
+    if len(avals) != len(ravals):
+        return None
+    pair = None
+    out = []
+    for a, r in zip(avals, ravals):
+        if a == r:
+            out.append(a)
+            continue
+        if type(a) is not tuple or type(r) is not tuple or not a or type(a[0]) is not tuple \
+                or type(r[0]) is not tuple or len(a[0]) != len(r[0]) or a[1:] != r[1:]:
+            return None
+        dims = []
+        for x, y in zip(a[0], r[0]):
+            if x != y:
+                if pair is None:
+                    pair = (x, y)
+                elif pair != (x, y):
+                    return None
+                x = -1
+            dims.append(x)
+        out.append((tuple(dims), *a[1:]))
+    return tuple(out)
 # the signatures compiled at their first sighting (``FUSE_FIRST_CALLS``) not seen again yet, and how many such
 # programs were compiled since one was seen again: past ``MAX_UNREPEATED`` new families run call by call
 _UNREPEATED: OrderedDict[tuple, None] = OrderedDict()
@@ -1003,7 +1038,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
             refs, at = padded
             if STATS["bucketed"] - at > REPEAT_WINDOW:
                 seen = 1  # seen again only after many other padded steps (sizes cycling): its count starts anew
-            if _padded_sizes(key) > VARIED_SIZES:  # its family pads many sizes in turn: it stays padded too
+            if _padded_sizes(key, refs) > VARIED_SIZES:  # its family pads many sizes in turn: it stays padded too
                 seen = min(seen, FUSE_AFTER - 1)
             if seen < FUSE_AFTER:
                 runner = _bucket_runner[0]
@@ -1025,7 +1060,7 @@ def _execute(key: tuple, ext: Sequence[Any], compile_ok: bool) -> list[Any]:
                 if BUCKETS and runner is not None:  # on a new batch size: padded to a bucket, if its rows allow
                     outs = runner(key, known, ext)
                     if outs is not None:
-                        _padded_sizes(key)
+                        _padded_sizes(key, known)
                         STATS["bucketed"] += 1
                         _SEEN.put(key, 1)
                         _BUCKETED.put(key, (known, STATS["bucketed"]))

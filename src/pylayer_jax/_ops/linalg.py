@@ -11,11 +11,11 @@ from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
 from .checks import square_matrix
-from .rows import MAP
+from .rows import MAP, off_axes
 from .table import defop
 
 
-@defop(2, saves=("x", "y"), rows=MAP)
+@defop(2, saves=("x", "y"), rows=MAP, axes=off_axes(lambda a: (-2 if a["transpose_x"] else -1,)))
 def matmul(x, y, transpose_x=False, transpose_y=False):
     """Matrix product with optional transposes of the last two axes."""
     if transpose_x and x.ndim >= 2:

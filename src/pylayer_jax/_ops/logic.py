@@ -5,7 +5,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from ._promote import alias, binary
-from .rows import MAP
+from .rows import MAP, POINTWISE
 from .table import defop
 
 
@@ -16,7 +16,7 @@ def _compare(name, f, doc):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return defop(2, name=name, differentiable=False, inplace=True, rows=MAP)(fn)
+    return defop(2, name=name, differentiable=False, inplace=True, rows=MAP, axes=POINTWISE)(fn)
 
 
 equal = _compare("equal", jnp.equal, "True where ``x == y`` (with broadcasting).")
@@ -65,7 +65,7 @@ def _truth(v):
     return jnp.asarray(v).astype(bool)
 
 
-@defop(2, differentiable=False, inplace=True, rows=MAP)
+@defop(2, differentiable=False, inplace=True, rows=MAP, axes=POINTWISE)
 def logical_and(x, y):
     """Elementwise ``x and y`` (nonzero counts as true); bool result."""
     return jnp.logical_and(_truth(x), _truth(y))

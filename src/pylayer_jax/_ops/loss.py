@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from .checks import ValueCheck, axis_check, ndim_of
-from .rows import loss_rule
+from .rows import loss_axes, loss_rule
 from .table import defop, visible_op
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -61,7 +61,7 @@ def diff_rule(loss_of):  # noqa: ANN001, ANN202
 
 
 @defop(2, saves=("out1",), vjp=diff_rule(_mse_of), hidden=1, method=False, name="mse_loss_residuals",
-       rows=loss_rule())
+       rows=loss_rule(), axes=loss_axes())
 def mse_loss(input, label, reduction="mean"):
     """Squared error ``(input - label) ** 2``, reduced."""
     _check_reduction("mse_loss", reduction)
@@ -70,7 +70,7 @@ def mse_loss(input, label, reduction="mean"):
 
 
 @defop(2, saves=("out1",), vjp=diff_rule(_l1_of), hidden=1, method=False, name="l1_loss_residuals",
-       rows=loss_rule())
+       rows=loss_rule(), axes=loss_axes())
 def l1_loss(input, label, reduction="mean"):
     """Absolute error ``|input - label|``, reduced."""
     _check_reduction("l1_loss", reduction)
@@ -79,7 +79,7 @@ def l1_loss(input, label, reduction="mean"):
 
 
 @defop(2, saves=("out1",), vjp=diff_rule(_huber_of), hidden=1, method=False,
-       name="smooth_l1_loss_residuals", rows=loss_rule(), numbers=("delta",))
+       name="smooth_l1_loss_residuals", rows=loss_rule(), axes=loss_axes(), numbers=("delta",))
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True):
     """Huber loss: ``0.5 d^2`` for ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (is_huber=False: divided by delta)."""
     _check_reduction("smooth_l1_loss", reduction)
@@ -115,7 +115,8 @@ def _label_checks(op, a):  # noqa: ANN001, ANN202
 
 # 'mean' divides by the summed weights of the valid labels when a weight or ignore_index >= 0 is given: not rows'
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), nondiff=("label",), method=False,
-       checks=_label_checks, rows=loss_rule(lambda a: a["weight"] is None and a["ignore_index"] < 0, "axis"))
+       checks=_label_checks, rows=loss_rule(lambda a: a["weight"] is None and a["ignore_index"] < 0, "axis"),
+       axes=loss_axes(lambda a: a["weight"] is None and a["ignore_index"] < 0, "axis"))
 def cross_entropy(
     input,
     label,
@@ -222,7 +223,8 @@ def _ce_with_softmax_vjp(s, ct, ignore_index=-100, reduction="mean", axis=-1, us
 
 # Paddle packs the label, then the softmax
 @defop(("input", "label"), saves=("out2", "out1"), vjp=_ce_with_softmax_vjp, hidden=2, nondiff=("label",),
-       method=False, checks=_ce_checks, rows=loss_rule(lambda a: a["ignore_index"] < 0, "axis"))
+       method=False, checks=_ce_checks, rows=loss_rule(lambda a: a["ignore_index"] < 0, "axis"),
+       axes=loss_axes(lambda a: a["ignore_index"] < 0, "axis"))
 def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean", axis=-1, use_softmax=True):
     """Cross entropy of hard (integer) labels without class weights: Paddle's ``cross_entropy_with_softmax``
     kernel, which ``nn.functional.cross_entropy`` runs in that case.

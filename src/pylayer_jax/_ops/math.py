@@ -15,7 +15,7 @@ from jax import lax
 from ._promote import alias, autocast, binary, is_weak
 from ._util import exact_input
 from .checks import ValueCheck
-from .rows import MAP
+from .rows import MAP, POINTWISE
 from .table import defop
 
 
@@ -29,21 +29,21 @@ def unbroadcast(g, shape):
 
 
 # ---- arithmetic -------------------------------------------------------------------------
-@defop(2, inplace=True, rows=MAP)
+@defop(2, inplace=True, rows=MAP, axes=POINTWISE)
 def add(x, y):
     """Elementwise ``x + y`` with broadcasting."""
     x, y = binary("add", x, y)
     return jnp.add(x, y)
 
 
-@defop(2, inplace=True, rows=MAP)
+@defop(2, inplace=True, rows=MAP, axes=POINTWISE)
 def subtract(x, y):
     """Elementwise ``x - y`` with broadcasting."""
     x, y = binary("subtract", x, y)
     return jnp.subtract(x, y)
 
 
-@defop(2, saves=("x", "y"), inplace=True, rows=MAP)
+@defop(2, saves=("x", "y"), inplace=True, rows=MAP, axes=POINTWISE)
 def multiply(x, y):
     """Elementwise ``x * y`` with broadcasting."""
     x, y = binary("multiply", x, y)
@@ -58,7 +58,7 @@ def _divide_vjp(s, g, rounding_mode=None):
     return unbroadcast(gx, jnp.shape(x)), unbroadcast(-gx * out, jnp.shape(y))
 
 
-@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True, rows=MAP)
+@defop(2, saves=("x", "y", "out"), vjp=_divide_vjp, inplace=True, rows=MAP, axes=POINTWISE)
 def divide(x, y, rounding_mode=None):
     """``x / y``; integers give float32. ``rounding_mode`` 'trunc' or 'floor' rounds the quotient."""
     x, y = binary("divide", x, y)
@@ -134,7 +134,7 @@ def _int_power(op, a):  # noqa: ANN001, ANN202
 _int_power.int_base_only = True  # nothing to check on a floating base (dispatch's short path then skips it)
 
 
-@defop(2, saves=("x", "y"), inplace=True, checks=_int_power, rows=MAP)
+@defop(2, saves=("x", "y"), inplace=True, checks=_int_power, rows=MAP, axes=POINTWISE)
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
     if is_weak(y):
@@ -143,7 +143,7 @@ def pow(x, y):
     return jnp.power(x, y)
 
 
-@defop(1, saves=("x",), method=False, rows=MAP)
+@defop(1, saves=("x",), method=False, rows=MAP, axes=POINTWISE)
 def pow_number(x, factor):
     """``x ** factor`` for a floating ``x`` and a Python number ``factor`` compiled in (Paddle's ``pow`` op takes
     it as an attribute): ``x ** 2`` is one multiply and its gradient ``2 * x``, where an exponent passed as an
@@ -159,7 +159,7 @@ def _scale_input(dtype, name, v):  # noqa: ANN001, ANN202
 
 
 # (a factor or bias that changes every step, ``paddle.scale(x, s, b)`` on a schedule, is a number input)
-@defop(1, inplace=True, rows=MAP, numbers=("scale", "bias"), numbers_if=_scale_input)
+@defop(1, inplace=True, rows=MAP, axes=POINTWISE, numbers=("scale", "bias"), numbers_if=_scale_input)
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True):
     """``scale * x + bias`` (or ``scale * (x + bias)``), keeping x's dtype (``paddle.scale`` applies ``act``)."""
     dt = x.dtype
@@ -182,7 +182,7 @@ def _plus(a, b):  # noqa: ANN001, ANN202
     return a + b
 
 
-@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP)
+@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP, axes=POINTWISE)
 def scale_by(x, s):
     """``x * s`` for a Python number ``s`` taken as a traced input (one kernel serves every value of ``s``, so a
     coefficient that changes each step compiles nothing new), keeping x's dtype; its backward reads only ``s``,
@@ -190,7 +190,7 @@ def scale_by(x, s):
     return _plus((x * s).astype(x.dtype), 0.0)
 
 
-@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP)
+@defop(("x", "s"), saves=("s",), nondiff=("s",), method=False, rows=MAP, axes=POINTWISE)
 def divide_by(x, s):
     """``x / s`` for a Python number ``s`` taken as a traced input, as ``scale_by`` takes its factor (a divisor that
     changes each step, such as a temperature, compiles nothing new), keeping x's dtype; ``-0.0 / 2`` stays -0.0
@@ -237,14 +237,14 @@ def _extremum_vjp(first):  # noqa: ANN001, ANN202
 
 
 # x where it wins or is NaN, else y: on a tie the result is y, as Paddle's (maximum(0.0, -0.0) is -0.0)
-@defop(2, rows=MAP, saves=("x", "y"), vjp=_extremum_vjp(jnp.greater))
+@defop(2, rows=MAP, axes=POINTWISE, saves=("x", "y"), vjp=_extremum_vjp(jnp.greater))
 def maximum(x, y):
     """Elementwise maximum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("maximum", x, y)
     return jnp.where((x > y) | (x != x), x, y)
 
 
-@defop(2, rows=MAP, saves=("x", "y"), vjp=_extremum_vjp(jnp.less))
+@defop(2, rows=MAP, axes=POINTWISE, saves=("x", "y"), vjp=_extremum_vjp(jnp.less))
 def minimum(x, y):
     """Elementwise minimum; NaN propagates; ties split the gradient evenly."""
     x, y = binary("minimum", x, y)
@@ -276,7 +276,7 @@ def _clip_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks, rows=MAP)
+@defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks, rows=MAP, axes=POINTWISE)
 def clip(x, min=None, max=None):
     """Limit ``x`` to ``[min, max]`` (scalars or broadcastable tensors); the gradient passes where
     ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""
@@ -290,7 +290,7 @@ def clip(x, min=None, max=None):
     return out
 
 
-@defop(("condition", "x", "y"), saves=("condition",), nondiff=("condition",), rows=MAP)
+@defop(("condition", "x", "y"), saves=("condition",), nondiff=("condition",), rows=MAP, axes=POINTWISE)
 def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, else ``y`` (either may be a Python scalar)."""
     if x is None or y is None:

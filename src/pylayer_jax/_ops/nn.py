@@ -14,19 +14,19 @@ from jax import lax
 
 from ._util import as_float, dtype_arg, exact_input
 from .checks import index_range, integer_index
-from .rows import MAP, along_rule, draws_rule, when
+from .rows import MAP, POINTWISE, along_rule, draws_rule, off_axes, when
 from .table import defop, visible_op
 
 
 # ---- activations ----------------------------------------------------------------
 # (the derivative is 0 where x is 0, as Paddle's: jnp.maximum's would split the tie, giving 0.5)
-@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)), rows=MAP)
+@defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)), rows=MAP, axes=POINTWISE)
 def relu(x):
     """``max(x, 0)``; keeps its output, as Paddle's kernel does."""
     return jnp.maximum(x, 0).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("out",), method=False,
+@defop(1, rows=MAP, axes=POINTWISE, saves=("out",), method=False,
        vjp=lambda s, g: jnp.where((s["out"] > 0) & (s["out"] < 6), g, jnp.zeros((), g.dtype)))
 def relu6(x):
     """``min(max(x, 0), 6)``; keeps its output, as Paddle's kernel does."""
@@ -60,7 +60,7 @@ def _zero(g):  # noqa: ANN001, ANN202
 
 
 # (at 0 the derivative is 1, as Paddle's: its kernel takes the slope only where x < 0, and 0 at NaN)
-@defop(1, rows=MAP, saves=("x",), method=False, checks=_leaky_relu_checks, numbers=("negative_slope",),
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False, checks=_leaky_relu_checks, numbers=("negative_slope",),
        vjp=lambda s, g, negative_slope=0.01: g * jnp.where(s["x"] >= 0, 1.0, jnp.where(s["x"] < 0, negative_slope,
                                                                                        0.0)).astype(g.dtype))
 def leaky_relu(x, negative_slope=0.01):
@@ -75,7 +75,7 @@ def _elu_vjp(s, g, alpha=1.0):  # noqa: ANN001, ANN202
 
 # elu, selu and celu are Paddle's formulas: ``exp(x) - 1`` (0 for a tiny negative x, as Paddle's) with float32
 # constants; at 0 the derivative is the negative side's, as Paddle's
-@defop(1, rows=MAP, saves=("x", "out"), vjp=_elu_vjp, method=False, numbers=("alpha",))  # Paddle's elu_grad reads x and out
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x", "out"), vjp=_elu_vjp, method=False, numbers=("alpha",))  # Paddle's elu_grad reads x and out
 def elu(x, alpha=1.0):
     """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
     return jnp.where(x < 0, _f32(alpha) * (jnp.exp(jnp.minimum(x, 0)) - 1), x).astype(x.dtype)
@@ -98,7 +98,7 @@ def _f32_factor_input(dtype, _, v):  # noqa: ANN001, ANN202
     return (dtype == _F32 or dtype == _F64) and exact_input(_F32, factors=(v,))
 
 
-@defop(1, rows=MAP, saves=("out",), vjp=_selu_vjp, method=False, numbers=("scale", "alpha"),
+@defop(1, rows=MAP, axes=POINTWISE, saves=("out",), vjp=_selu_vjp, method=False, numbers=("scale", "alpha"),
        numbers_if=_f32_factor_input)  # Paddle's selu_grad reads the output
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772):
     """``scale * x`` for positive inputs, ``scale * alpha * (exp(x) - 1)`` otherwise."""
@@ -123,7 +123,7 @@ def _celu_vjp(s, g, alpha=1.0, inv=None):  # noqa: ANN001, ANN202
     return g * jnp.where(x > 0, 1.0, jnp.exp(_over_alpha(x, alpha, inv))).astype(g.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), vjp=_celu_vjp, method=False, numbers=("alpha",), numbers_if=_f32_factor_input,
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), vjp=_celu_vjp, method=False, numbers=("alpha",), numbers_if=_f32_factor_input,
        derived={"inv": lambda a, dtype: _reciprocal(a["alpha"], dtype)})
 def celu(x, alpha=1.0, inv=None):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (``inv``: ``1 / alpha``, when alpha is a number
@@ -134,7 +134,7 @@ def celu(x, alpha=1.0, inv=None):
     return jnp.where(x < 0, a * (jnp.exp(_over_alpha(x, alpha, inv)) - 1), x).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def gelu(x, approximate=False):
     """Gaussian error linear unit; ``approximate=True`` (or 'tanh') uses the tanh formula."""
     approx = approximate is True or approximate == "tanh"
@@ -147,38 +147,38 @@ def _silu_vjp(s, g):  # noqa: ANN001, ANN202
     return g * (sig + out * (1 - sig))
 
 
-@defop(1, rows=MAP, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x", "out"), vjp=_silu_vjp, method=False)  # Paddle's silu_grad reads x and out
 def silu(x):
     """``x * sigmoid(x)`` (``nn.functional.silu`` does the in-place write of ``inplace=True``)."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def swish(x):
     """``x * sigmoid(x)``."""
     return (x * jax.nn.sigmoid(x)).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def mish(x):
     """``x * tanh(softplus(x))``."""
     return (x * jnp.tanh(jax.nn.softplus(x))).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False, numbers=("beta", "threshold"))
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False, numbers=("beta", "threshold"))
 def softplus(x, beta=1, threshold=20):
     """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
     bx = beta * x
     return jnp.where(bx > threshold, x, jax.nn.softplus(bx) / beta).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def softsign(x):
     """``x / (1 + |x|)``."""
     return x / (1 + jnp.abs(x))
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def tanhshrink(x):
     """``x - tanh(x)``."""
     return x - jnp.tanh(x)
@@ -186,7 +186,7 @@ def tanhshrink(x):
 
 # (the derivative is 0 on hardtanh's bounds, hardsigmoid's and hardswish's kinks and inside hardshrink's and
 # softshrink's thresholds, as Paddle's; jnp.clip would split a tie)
-@defop(1, rows=MAP, saves=("x",), method=False, numbers=("min", "max"),
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False, numbers=("min", "max"),
        vjp=lambda s, g, min=-1.0, max=1.0: jnp.where((s["x"] > _f32(min)) & (s["x"] < _f32(max)), g, _zero(g)))  # noqa: A006
 def hardtanh(x, min=-1.0, max=1.0):  # noqa: A002
     """``x`` clipped to ``[min, max]``."""
@@ -198,7 +198,7 @@ def _hardsigmoid_vjp(s, g, slope=0.1666667, offset=0.5):  # noqa: ANN001, ANN202
     return jnp.where((out > 0) & (out < 1), g * _f32(slope), _zero(g))
 
 
-@defop(1, rows=MAP, saves=("out",), vjp=_hardsigmoid_vjp, method=False, numbers=("slope", "offset"))  # Paddle's hardsigmoid_grad reads the output
+@defop(1, rows=MAP, axes=POINTWISE, saves=("out",), vjp=_hardsigmoid_vjp, method=False, numbers=("slope", "offset"))  # Paddle's hardsigmoid_grad reads the output
 def hardsigmoid(x, slope=0.1666667, offset=0.5):
     """``clip(slope * x + offset, 0, 1)``."""
     return jnp.clip(_f32(slope) * x + _f32(offset), 0, 1).astype(x.dtype)
@@ -210,7 +210,7 @@ def _hardswish_vjp(s, g):  # noqa: ANN001, ANN202
     return jnp.where(x + 3 < 6, inner, g)
 
 
-@defop(1, rows=MAP, saves=("x",), vjp=_hardswish_vjp, method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), vjp=_hardswish_vjp, method=False)
 def hardswish(x):
     """``x * relu6(x + 3) / 6``."""
     return (x * jnp.clip(x + 3, 0, 6) / 6).astype(x.dtype)
@@ -221,27 +221,27 @@ def _hardshrink_keep(x, threshold):  # noqa: ANN001, ANN202
     return ((x >= t) | (x <= -t)).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False, numbers=("threshold",),
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False, numbers=("threshold",),
        vjp=lambda s, g, threshold=0.5: g * _hardshrink_keep(s["x"], threshold))
 def hardshrink(x, threshold=0.5):
     """``x`` where ``|x| >= threshold``, else 0 (``x * 0``, as Paddle's)."""
     return x * _hardshrink_keep(x, threshold)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False, numbers=("threshold",))
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False, numbers=("threshold",))
 def softshrink(x, threshold=0.5):
     """``x - threshold`` above it, ``x + threshold`` below ``-threshold``, else 0."""
     t = _f32(threshold)
     return jnp.where(x > t, x - t, jnp.where(x < -t, x + t, 0)).astype(x.dtype)
 
 
-@defop(1, rows=MAP, saves=("x",), method=False)
+@defop(1, rows=MAP, axes=POINTWISE, saves=("x",), method=False)
 def log_sigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
     return jax.nn.log_sigmoid(x)
 
 
-@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True, rows=MAP)
+@defop(1, saves=("out",), vjp=lambda s, g: g * s["out"] * (1 - s["out"]), inplace=True, rows=MAP, axes=POINTWISE)
 def sigmoid(x):
     """``1 / (1 + exp(-x))``; backward reads the output."""
     return jax.nn.sigmoid(as_float(x))
@@ -256,14 +256,15 @@ def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
     return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
 
 
-@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule())
+@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule(), axes=off_axes(lambda a: (a["axis"],)))
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
     return jax.nn.softmax(x, axis=axis)
 
 
-@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule())
+@defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule(),
+       axes=off_axes(lambda a: (a["axis"],)))
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
@@ -351,7 +352,7 @@ def dropout_residuals(x, key, p=0.5, training=True, mode="upscale_in_train", fac
 
 
 # ---- layers as functions --------------------------------------------------------------
-@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP)
+@defop(("x", "weight", "bias"), saves=("x", "weight"), method=False, rows=MAP, axes=off_axes(lambda a: (-1,)))
 def linear(x, weight, bias=None):
     """``x @ weight + bias`` with ``weight`` of shape ``[in_features, out_features]``."""
     out = jnp.matmul(x, weight)
@@ -398,7 +399,8 @@ def _layer_norm_vjp(s, ct, normalized_shape=None, epsilon=1e-05):  # noqa: ANN00
 
 
 @defop(("x", "weight", "bias"), saves=("x", "weight", "out1", "out2"), vjp=_layer_norm_vjp, hidden=2, method=False,
-       name="layer_norm_residuals", rows=when(lambda a: len(_norm_shape(a["normalized_shape"])) < a["x"]))
+       name="layer_norm_residuals", rows=when(lambda a: len(_norm_shape(a["normalized_shape"])) < a["x"]),
+       axes=off_axes(lambda a: range(-len(_norm_shape(a["normalized_shape"])), 0)))
 def layer_norm(x, weight=None, bias=None, normalized_shape=None, epsilon=1e-05):
     """Normalise over the trailing ``normalized_shape`` axes, then scale and shift (op order: tensors first).
 
@@ -571,7 +573,7 @@ def _embedding_checks(op, a):  # noqa: ANN001, ANN202
 
 # (rows kept: a row's ids look up their rows; counting ids over the batch mixes them)
 @defop(("x", "weight"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks,
-       rows=when(lambda a: not a["scale_grad_by_freq"]))
+       rows=when(lambda a: not a["scale_grad_by_freq"]), axes=off_axes(lambda a: (), ok=lambda a: not a["scale_grad_by_freq"]))
 def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
     """Rows of ``weight`` picked by the integer ids ``x``; rows for ``padding_idx`` are zeros.
     (``nn.functional.embedding`` applies ``max_norm`` through ``embedding_renorm`` first.)"""

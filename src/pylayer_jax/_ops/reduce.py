@@ -15,7 +15,7 @@ from .._runtime import dtypes as _dtypes
 from ._promote import autocast
 from ._util import axis_arg, dtype_arg
 from .checks import axis_check, ndim_of
-from .rows import reduce_rule
+from .rows import reduce_axes, reduce_rule
 from .table import OUT, defop
 
 
@@ -46,7 +46,7 @@ def _sum_checks(op, a):  # noqa: ANN001, ANN202
 _sum_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, name="sum", checks=_sum_checks, rows=reduce_rule("sum"))
+@defop(1, name="sum", checks=_sum_checks, rows=reduce_rule("sum"), axes=reduce_axes("sum"))
 def sum_(x, axis=None, dtype=None, keepdim=False):
     """Sum over ``axis`` (all axes when None); integer/bool inputs sum to int64."""
     return jnp.sum(x, axis=axis_arg(axis), dtype=_int_sum_dtype(x, dtype), keepdims=keepdim)
@@ -58,7 +58,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False):
     return jnp.nansum(x, axis=axis_arg(axis), dtype=_int_sum_dtype(x, dtype), keepdims=keepdim)
 
 
-@defop(1, rows=reduce_rule("mean"))
+@defop(1, rows=reduce_rule("mean"), axes=reduce_axes("mean"))
 def mean(x, axis=None, keepdim=False):
     """Mean over ``axis``; an integer (or bool) input keeps its dtype, truncating like Paddle."""
     if jnp.issubdtype(x.dtype, jnp.inexact):

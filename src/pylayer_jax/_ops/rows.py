@@ -23,12 +23,28 @@ of the last true row), one program per bucket serves every batch size in it, and
 A ``Reduce`` or ``Loss`` op runs in the padded program as :func:`masked` makes it: it reduces the true rows only,
 given their count ``n`` as a runtime value (one program for every ``n`` of a bucket), and its derivative sends
 exactly zero to the padded rows, so that they add nothing to a weight's gradient.
+
+A step whose changing size is another axis (a sequence length: token ids ``[16, T]``) pads that axis the same way,
+with copies of its last true slice, where every op that meets it declares ``defop(axes=...)``, given the axis of
+each tensor argument (None where it has none), which is where the shapes put it against the family's first step:
+
+- ``POINTWISE``: each output element depends only on the same element of each input after broadcasting (the
+  axis is at the same place from the right in every value that has it): elementwise ops, activations;
+- a rule ``rule(args, axes) -> plan``, ``args`` as above and ``axes`` the tensor arguments' axes by name. The
+  plan: ``MAP`` (values along the axis do not mix: position j of the output comes from position j of the
+  inputs, wherever the shapes put the axis: ``linear`` off its contracted axis, an embedding's ids, a softmax or
+  layer_norm over other axes, a transpose), ``Reduce(kind)`` (a sum or mean over the axis, masked to its first
+  ``n`` positions), ``Loss(kind)`` (a loss whose 'none' output keeps the axis where its first input has it), or
+  None. The rule makers: ``off_axes`` (an op that mixes along some axes only), ``reduce_axes``, ``loss_axes``.
+
+Ops without ``axes`` (convolutions and pools, which mix along every axis but the first; dropout, whose draws
+follow the flat index; reshapes; indexing) decline, and the step runs as before: compiled for its shapes.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -40,20 +56,23 @@ from .._runtime import host_random
 MAP = "map"
 KEEP = "keep"
 INDEX = "index"  # output row i is picked by row i of the op's index tensors from a first input without the batch
+POINTWISE = "pointwise"  # an ``axes`` declaration: every output element from the same element of each input
 
 
 class Reduce(tuple):
-    """The op sums (``"sum"``) or averages (``"mean"``) over the batch axis (among others)."""
+    """The op sums (``"sum"``) or averages (``"mean"``) over the batch axis (among others); ``axis``: the padded axis
+    of its first input (0: the leading one)."""
 
-    def __new__(cls, kind: str) -> Reduce:
-        return super().__new__(cls, ("reduce", kind))
+    def __new__(cls, kind: str, axis: int = 0) -> Reduce:
+        return super().__new__(cls, ("reduce", kind, axis))
 
 
 class Loss(tuple):
-    """A loss reduced by ``kind`` (``"mean"``, ``"sum"``): the true rows of its ``reduction='none'`` output."""
+    """A loss reduced by ``kind`` (``"mean"``, ``"sum"``): the true rows of its ``reduction='none'`` output, whose
+    padded axis is ``axis``."""
 
-    def __new__(cls, kind: str) -> Loss:
-        return super().__new__(cls, ("loss", kind))
+    def __new__(cls, kind: str, axis: int = 0) -> Loss:
+        return super().__new__(cls, ("loss", kind, axis))
 
 
 def _axes(axis: Any, rank: int) -> tuple[int, ...] | None:
@@ -168,40 +187,108 @@ def draws_rule(first: str = "x") -> Callable[[dict], Any]:
     return when(lambda a: host_random.usable(), MAP, first)
 
 
+# ---- rules for a varying axis other than the leading one (``defop(axes=...)``) -------------------------------------
+def _only(axes: dict, name: str) -> int | None:
+    """The axis of tensor argument ``name`` when it is the only one that has the varying axis, else None."""
+    k = axes.get(name)
+    if k is None or any(v is not None for n, v in axes.items() if n != name):
+        return None
+    return k
+
+
+def off_axes(mixed: Callable[[dict], Sequence[int] | None], first: str = "x",
+             ok: Callable[[dict], bool] | None = None) -> Callable[[dict, dict], Any]:
+    """``MAP`` for an op that mixes values along the axes ``mixed(args)`` of its ``first`` tensor only (None: all of
+    them), when ``first`` alone has the varying axis, which is none of them, and ``ok(args)`` (if given) holds."""
+
+    def rule(a: dict, axes: dict) -> Any:
+        k = _only(axes, first)
+        r = a.get(first)
+        if k is None or type(r) is not int or (ok is not None and not ok(a)):
+            return None
+        m = mixed(a)
+        if m is None or k in {int(i) % r for i in m}:
+            return None
+        return MAP
+
+    return rule
+
+
+def reduce_axes(kind: str, param: str = "axis") -> Callable[[dict, dict], Any]:
+    """A sum or mean over ``param`` (None or empty: every axis): masked when that includes the varying axis, else
+    the axis is kept (``MAP``)."""
+
+    def rule(a: dict, axes: dict) -> Any:
+        k = _only(axes, "x")
+        r = a.get("x")
+        if k is None or type(r) is not int:
+            return None
+        ax = _axes(a.get(param), r)
+        return Reduce(kind, k) if not ax or k in ax else MAP
+
+    return rule
+
+
+def loss_axes(ok: Callable[[dict], bool] | None = None, classes: str | None = None,
+              label: str = "label") -> Callable[[dict, dict], Any]:
+    """A loss with a ``reduction`` attribute, as ``loss_rule`` (``ok``, ``classes``), whose input and ``label`` have the
+    varying axis at the same place from the left (its 'none' output keeps it there); with a class axis ``classes``,
+    that must be the last axis and the varying axis another."""
+
+    def rule(a: dict, axes: dict) -> Any:
+        k = axes.get("input")
+        r = a.get("input")
+        if k is None or type(r) is not int or axes.get(label) != k:
+            return None
+        if any(v is not None for n, v in axes.items() if n not in ("input", label)):
+            return None
+        if classes is not None and (k == r - 1 or (_axes(a.get(classes), r) or (0,))[0] != r - 1):
+            return None
+        red = a.get("reduction")
+        if red == "none":
+            return MAP
+        if red == "sum" or (red == "mean" and (ok is None or ok(a))):
+            return Loss(red, k)
+        return None
+
+    return rule
+
+
 # ---- the masked ops of a padded program ---------------------------------------------------------------------------
-def row_mask(shape: tuple, n: Any) -> Any:
-    """True on the first ``n`` rows of an array of ``shape``, broadcastable to it."""
-    return (jnp.arange(shape[0]) < n).reshape((shape[0],) + (1,) * (len(shape) - 1))
+def row_mask(shape: tuple, n: Any, axis: int = 0) -> Any:
+    """True on the first ``n`` positions of axis ``axis`` of an array of ``shape``, broadcastable to it."""
+    return (jnp.arange(shape[axis]) < n).reshape((1,) * axis + (shape[axis],) + (1,) * (len(shape) - 1 - axis))
 
 
-def _count(shape: tuple, axes: tuple | None, n: Any) -> Any:
-    rest = int(np.prod([d for i, d in enumerate(shape) if i != 0 and (axes is None or i in axes)]))
+def _count(shape: tuple, axes: tuple | None, n: Any, axis: int = 0) -> Any:
+    rest = int(np.prod([d for i, d in enumerate(shape) if i != axis and (axes is None or i in axes)]))
     return n * rest
 
 
-def masked_reduce(x: Any, kind: str, n: Any, axes: tuple | None = None, keepdim: bool = False) -> Any:
-    """``sum``/``mean`` of ``x`` over ``axes`` (None: all; they include 0) counting its first ``n`` rows only."""
+def masked_reduce(x: Any, kind: str, n: Any, axes: tuple | None = None, keepdim: bool = False, axis: int = 0) -> Any:
+    """``sum``/``mean`` of ``x`` over ``axes`` (None: all; they include ``axis``) counting the first ``n`` positions of
+    its axis ``axis`` only."""
     inexact = jnp.issubdtype(x.dtype, jnp.inexact)
     xs = x if inexact or kind == "sum" else x.astype(jnp.float64)
-    s = jnp.sum(jnp.where(row_mask(x.shape, n), xs, jnp.zeros((), xs.dtype)), axis=axes, keepdims=keepdim)
+    s = jnp.sum(jnp.where(row_mask(x.shape, n, axis), xs, jnp.zeros((), xs.dtype)), axis=axes, keepdims=keepdim)
     if kind == "sum":
         return s
-    out = s / _count(x.shape, axes, n).astype(s.dtype)
+    out = s / _count(x.shape, axes, n, axis).astype(s.dtype)
     return out if inexact else out.astype(x.dtype)
 
 
-def _reduce_ct(g: Any, shape: tuple, kind: str, n: Any) -> Any:
+def _reduce_ct(g: Any, shape: tuple, kind: str, n: Any, axis: int = 0) -> Any:
     """The cotangent of a loss's 'none' output (of ``shape``) from that of its masked ``kind`` reduction."""
     if kind == "mean":
-        g = g / _count(shape, None, n).astype(g.dtype)
-    return jnp.where(row_mask(shape, n), jnp.broadcast_to(g, shape), jnp.zeros((), g.dtype))
+        g = g / _count(shape, None, n, axis).astype(g.dtype)
+    return jnp.where(row_mask(shape, n, axis), jnp.broadcast_to(g, shape), jnp.zeros((), g.dtype))
 
 
 def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_kwargs: tuple) -> Any:
     """A copy of ``op`` (a table entry with a ``Reduce`` or ``Loss`` plan for this call) computing the call on padded
     rows from its first ``n`` rows only, with a derivative that sends zero to the others. ``in_avals``: the (padded)
     shapes and dtypes of the tensor arguments (None where absent); the attributes as the kernel key holds them."""
-    kind = plan[1]
+    kind, axis = plan[1], plan[2]
     out = copy.copy(op)
     names = [p for p in op.signature.parameters if p not in op.tensor_names]
     base = dict(zip(names, attr_args))
@@ -216,9 +303,9 @@ def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_k
             if axes is not None and not axes:
                 axes = None
             if kind == "sum":  # the op itself on zeros in the padded rows: its dtype rules stay
-                a[x_name] = jnp.where(row_mask(x.shape, n), x, jnp.zeros((), x.dtype))
+                a[x_name] = jnp.where(row_mask(x.shape, n, axis), x, jnp.zeros((), x.dtype))
                 return op.fn(**a)
-            return masked_reduce(x, kind, n, axes, bool(a.get("keepdim", False)))
+            return masked_reduce(x, kind, n, axes, bool(a.get("keepdim", False)), axis)
 
         out.fn, out.vjp = fn, None  # mean and sum derive their VJP from the function (they save nothing)
         return out
@@ -231,7 +318,7 @@ def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_k
         a = op.bind(args, tuple(kw.items()))
         a["reduction"] = "none"
         o = op.fn(**a)
-        red = masked_reduce(o[0] if op.hidden else o, kind, n)
+        red = masked_reduce(o[0] if op.hidden else o, kind, n, None, False, axis)
         return (red, *o[1:]) if op.hidden else red
 
     out.fn = loss_fn
@@ -243,9 +330,9 @@ def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_k
             attrs.update(kw)
             attrs["reduction"] = "none"
             if type(ct) is tuple:
-                ct = (_reduce_ct(ct[0], first.shape, kind, n), *ct[1:])
+                ct = (_reduce_ct(ct[0], first.shape, kind, n, axis), *ct[1:])
             else:
-                ct = _reduce_ct(ct, first.shape, kind, n)
+                ct = _reduce_ct(ct, first.shape, kind, n, axis)
             return rule(saved, ct, **attrs)
 
         out.vjp = vjp

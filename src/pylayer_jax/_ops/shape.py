@@ -14,7 +14,7 @@ from jax import lax
 
 from ._util import dtype_arg
 from .checks import axis_check, ndim_of
-from .rows import MAP, off_axis0, when
+from .rows import MAP, off_axes, off_axis0, when
 from .table import defop
 
 # the op named ``slice`` below shadows the builtin in this module
@@ -135,7 +135,7 @@ def flatten(x, start_axis=0, stop_axis=-1):
     return jnp.reshape(x, shape)
 
 
-@defop(1, rows=when(_squeeze_keeps_rows))
+@defop(1, rows=when(_squeeze_keeps_rows), axes=off_axes(lambda a: ()))
 def squeeze(x, axis=None):
     """Drop size-1 axes (all of them, or those in ``axis``; axes of other sizes are left alone)."""
     if axis is None:
@@ -153,7 +153,7 @@ def _unsqueeze_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(1, checks=_unsqueeze_checks, rows=when(_unsqueeze_keeps_rows))
+@defop(1, checks=_unsqueeze_checks, rows=when(_unsqueeze_keeps_rows), axes=off_axes(lambda a: ()))
 def unsqueeze(x, axis):
     """Insert size-1 axes, one after another in the order given."""
     shape = list(x.shape)
@@ -343,7 +343,8 @@ def _transpose_checks(op, a):  # noqa: ANN001, ANN202
 _transpose_checks.attrs_only = True  # type: ignore[attr-defined]
 
 
-@defop(1, checks=_transpose_checks, rows=when(lambda a: isinstance(a["perm"], tuple | list) and len(a["perm"]) == a["x"] and a["perm"][0] % a["x"] == 0))
+@defop(1, checks=_transpose_checks, rows=when(lambda a: isinstance(a["perm"], tuple | list) and len(a["perm"]) == a["x"] and a["perm"][0] % a["x"] == 0),
+       axes=off_axes(lambda a: (), ok=lambda a: isinstance(a["perm"], tuple | list) and len(a["perm"]) == a["x"]))
 def transpose(x, perm):
     """Permute the axes by ``perm``."""
     return jnp.transpose(x, _ints(perm, "transpose", "perm"))

@@ -69,7 +69,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "numbers", "number_at", "numbers_if", "derived", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "axes", "numbers", "number_at", "numbers_if", "derived", "__weakref__",
     )
 
     def __init__(
@@ -86,11 +86,15 @@ class Op:
         checks: Callable[..., Any] | None = None,
         hidden: int = 0,
         rows: Any = None,
+        axes: Any = None,
     ) -> None:
         self.name = name
         # how the leading (batch) axis of the inputs flows to the outputs (``_ops.rows``): None (not known: a step
         # with this op on a batch is never padded), ``rows.MAP``, or a rule of the call's arguments
         self.rows = rows
+        # how an axis other than the leading one whose size changes (a sequence length) flows: None (not known),
+        # ``rows.POINTWISE``, or a rule of the call's arguments and that axis (``_ops.rows``)
+        self.axes = axes
         # attribute parameters whose Python float values the kernel takes as traced inputs (``defop``'s ``numbers``)
         self.numbers: frozenset[str] = frozenset()
         self.number_at: dict[int, str] = {}  # the same, by position in the signature
@@ -324,6 +328,7 @@ def defop(
     checks: Callable[..., Any] | None = None,
     hidden: int = 0,
     rows: Any = None,
+    axes: Any = None,
     numbers: Sequence[str] = (),
     numbers_if: Callable[[Any, str, float], bool] | None = None,
     derived: dict[str, Callable[[dict[str, Any], Any], float]] | None = None,
@@ -348,6 +353,8 @@ def defop(
     ``rows``: how the leading (batch) axis flows (see ``_ops.rows``): ``rows.MAP`` for an op whose output row i
     depends only on row i of the inputs with a batch axis (elementwise, matmul with the weight on the right), or
     a rule of the call's arguments. A step on a batch whose every op says so may run padded to a bucket size.
+    ``axes``: the same for a varying axis other than the leading one (a sequence length; see ``_ops.rows``):
+    ``rows.POINTWISE`` for an elementwise op, or a rule of the call's arguments and the axis of each tensor.
     ``numbers``: attribute parameters whose Python float values may go to the kernel as traced inputs instead of into
     its key (dispatch passes them so once the attribute has taken more than a few values: a slope or margin that
     changes every step then compiles nothing new); ``fn`` and ``vjp`` must take a traced scalar there (arithmetic
@@ -375,7 +382,7 @@ def defop(
         if hidden and vjp is None:
             raise ValueError(f"defop: {fn.__name__} has hidden outputs, so it needs an explicit vjp rule.")
         op = Op(name or fn.__name__.rstrip("_"), fn, tnames, tuple(saves), vjp, tuple(nondiff), method,
-                inplace, differentiable, chk, hidden, rows)
+                inplace, differentiable, chk, hidden, rows, axes)
         unknown = [p for p in numbers if p not in params[len(tnames):]]
         if unknown:
             raise ValueError(f"defop: {fn.__name__}'s numbers must name attribute parameters; {unknown} are not.")
@@ -406,6 +413,6 @@ def visible_op(op: Op, name: str, saves: Sequence[str]) -> Op:
         return op.visible(op.fn(*args, **kwargs))
 
     return defop(op.tensor_names, saves=saves, nondiff=tuple(op.nondiff), name=name, method=op.method,
-                 checks=op.checks, rows=op.rows, numbers=tuple(op.numbers), numbers_if=op.numbers_if,
+                 checks=op.checks, rows=op.rows, axes=op.axes, numbers=tuple(op.numbers), numbers_if=op.numbers_if,
                  derived=op.derived or None)(fn)
 

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 
 from ._promote import autocast
-from .rows import MAP
+from .rows import MAP, POINTWISE
 from .table import OUT, defop
 
 
@@ -28,7 +28,7 @@ def _float_op(name, f, saves=("x",), vjp=None, doc=""):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return defop(1, saves=saves, vjp=vjp, name=name, inplace=True, rows=MAP)(fn)
+    return defop(1, saves=saves, vjp=vjp, name=name, inplace=True, rows=MAP, axes=POINTWISE)(fn)
 
 
 def _out(rule):
@@ -77,7 +77,7 @@ _float_op("deg2rad", jnp.deg2rad, saves=(), doc="Degrees to radians.")
 _float_op("rad2deg", jnp.rad2deg, saves=(), doc="Radians to degrees.")
 
 
-@defop(1, saves=("x",), inplace=True, rows=MAP)
+@defop(1, saves=("x",), inplace=True, rows=MAP, axes=POINTWISE)
 def logit(x, eps=None):
     """``log(x / (1 - x))``; with ``eps``, x is first clipped to ``[eps, 1 - eps]``."""
     x = autocast(x)
@@ -86,14 +86,14 @@ def logit(x, eps=None):
     return jnp.log(x / (1 - x))
 
 
-@defop(1, saves=("x",), rows=MAP, numbers=("scale_a", "scale_b"))
+@defop(1, saves=("x",), rows=MAP, axes=POINTWISE, numbers=("scale_a", "scale_b"))
 def stanh(x, scale_a=0.67, scale_b=1.7159):
     """``scale_b * tanh(scale_a * x)``."""
     return scale_b * jnp.tanh(scale_a * autocast(x))
 
 
 # ---- dtype-keeping ops ---------------------------------------------------------------------
-@defop(1, saves=("x",), vjp=lambda s, g: g * jnp.sign(s["x"]), inplace=True, rows=MAP)
+@defop(1, saves=("x",), vjp=lambda s, g: g * jnp.sign(s["x"]), inplace=True, rows=MAP, axes=POINTWISE)
 def abs(x):
     """Absolute value (the gradient at 0 is 0)."""
     return jnp.abs(x)
@@ -115,7 +115,7 @@ def sgn(x):
     return jnp.sign(x)
 
 
-@defop(1, inplace=True, rows=MAP)
+@defop(1, inplace=True, rows=MAP, axes=POINTWISE)
 def neg(x):
     """``-x``."""
     return jnp.negative(x)
@@ -151,7 +151,7 @@ def frac(x):
     return x - jnp.trunc(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.zeros_like(x)
 
 
-@defop(1, saves=("x",), inplace=True, rows=MAP)
+@defop(1, saves=("x",), inplace=True, rows=MAP, axes=POINTWISE)
 def square(x):
     """``x * x``."""
     return jnp.square(x)
