@@ -13,6 +13,7 @@ from .._ops import slices_scatters as _coverage_shape
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
+from .._tensor.methods import BITWISE_FUNCTIONS as _BITWISE
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
 from .._tensor.slicing import crop as _crop
@@ -59,6 +60,7 @@ def assign(x: Any, output: Any = None) -> Any:
 
 
 pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)
+globals().update(_BITWISE)  # bitwise_and / _or / _xor take Tensors only, as in Paddle
 # starts that move from call to call become kernel inputs (``_tensor.slicing``)
 slice, strided_slice, narrow, crop = _slice, _strided_slice, _narrow, _crop  # noqa: A001
 

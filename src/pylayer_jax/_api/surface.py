@@ -6,7 +6,9 @@
 - ``Tensor.masked_select``, ``Tensor.rank``: the functions as methods;
 - ``Tensor.element_size``: bytes per element;
 - ``Tensor.copy_``: the values (and shape) of another tensor of the same dtype written in, outside autograd;
-- ``uniform_`` (``paddle.uniform_``, ``Tensor.uniform_``): uniform samples written in place.
+- ``uniform_`` (``paddle.uniform_``, ``Tensor.uniform_``): uniform samples written in place;
+- ``Tensor.new_zeros`` / ``new_ones`` / ``new_empty`` / ``new_full``: a new tensor of a given size with this tensor's
+  dtype and device unless told otherwise, as in Paddle 3.3.1.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import jax
 import numpy as np
 
 from .._ops.table import TABLE
+from .._tensor import device as _device
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer, before_write
 from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
@@ -104,6 +107,98 @@ def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0,  # no
     return inplace_assign(self, r, "Tensor.uniform_")
 
 
+def _size(api: str, size: Any) -> Any:
+    """The shape a ``new_*`` method takes, as Paddle's ``full`` reads it: an int, a list or tuple of ints (or 0-D
+    integer Tensors), an integer array or Tensor; a TypeError for anything else (a float or a bool entry)."""
+    if isinstance(size, Tensor | np.ndarray):
+        if not np.issubdtype(np.dtype(size.dtype if isinstance(size, np.ndarray) else size._v.dtype), np.integer):
+            raise TypeError(f"{api}: size must hold integers, but received a {type(size).__name__} of dtype "
+                            f"{size.dtype}. Pass a list of ints such as [2, 3].")
+        return size
+    entries = size if isinstance(size, list | tuple) else [size]
+    for d in entries:
+        ok = isinstance(d, int | np.integer) and not isinstance(d, bool | np.bool_)
+        if isinstance(d, Tensor):
+            ok = d.ndim == 0 and np.issubdtype(np.dtype(d._v.dtype), np.integer)
+        if not ok:
+            raise TypeError(f"{api}: size must be an int or a list or tuple of ints, but received {size!r} (an entry "
+                            f"of type {type(d).__name__}). Pass integer sizes such as [2, 3].")
+    return list(entries)
+
+
+def _new(api: str, self: Tensor, size: Any, fill: Any, dtype: Any, device: Any, requires_grad: bool,
+         pin_memory: bool) -> Tensor:
+    """A new tensor of ``size`` holding ``fill`` (None: uninitialised), in ``dtype`` (default this tensor's) on
+    ``device`` (default this tensor's), trainable with ``requires_grad``, in pinned host memory with ``pin_memory``."""
+    shape = _size(api, size)
+    dt = self.dtype if dtype is None else dtype
+    if fill is None:
+        out = apply_op(TABLE["empty"], (shape, dt))
+    else:
+        if isinstance(fill, str):  # (Paddle's full reads 'inf', '-inf', 'nan', '1.5')
+            fill = float(fill)
+        elif isinstance(fill, Tensor) and fill.ndim > 0 and fill.size == 1:
+            fill = fill.reshape([])
+        out = apply_op(TABLE["full"], (shape, fill, dt))
+    if device is None:
+        here, _ = _device._where(self)
+        if here is not None:
+            out = _device._move(out, here, api)
+    else:
+        out = _device._move(out, device, api)
+    if pin_memory:
+        out = out.pin_memory()
+    out.stop_gradient = not requires_grad
+    return out
+
+
+def _sizes(api: str, size: tuple, kwargs: dict[str, Any]) -> Any:
+    """Paddle's spellings of the size: ints one at a time (``x.new_zeros(2, 3)``), one int, list, tuple or Tensor,
+    or ``size=``."""
+    if "size" in kwargs:
+        if size:
+            raise TypeError(f"{api}() got multiple values for argument 'size'. Pass the size once.")
+        return kwargs.pop("size")
+    if not size:
+        raise TypeError(f"{api}() missing 1 required positional argument: 'size'.")
+    if len(size) > 1 and not (isinstance(size[0], int) and not isinstance(size[0], bool)):
+        raise TypeError(f"{api}() takes the size as ints one at a time or as one list or tuple, but received "
+                        f"{len(size)} positional arguments starting with {size[0]!r}. Pass dtype= and the rest by "
+                        "keyword.")
+    return list(size) if len(size) > 1 else size[0]
+
+
+def _maker(name: str, fill: Any, doc: str) -> Any:
+    api = f"Tensor.{name}"
+
+    def m(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+          pin_memory: bool = False, **kwargs: Any) -> Tensor:
+        shape = _sizes(api, size, kwargs)
+        if kwargs:
+            raise TypeError(f"{api}() got an unexpected keyword argument {sorted(kwargs)[0]!r}.")
+        return _new(api, self, shape, fill, dtype, device, requires_grad, pin_memory)
+
+    m.__name__ = m.__qualname__ = name
+    m.__doc__ = doc
+    return m
+
+
+_new_zeros = _maker("new_zeros", 0, "A new tensor of zeros of ``size`` (ints one at a time, or one list or tuple), "
+                    "in this tensor's dtype and on its device unless ``dtype`` / ``device``; ``requires_grad=True`` "
+                    "makes it trainable.")
+_new_ones = _maker("new_ones", 1, "A new tensor of ones of ``size``, as ``new_zeros``.")
+_new_empty = _maker("new_empty", None, "A new uninitialised tensor of ``size``, as ``new_zeros`` (its values are "
+                    "unspecified; here zeros).")
+
+
+def _new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new tensor of ``size`` (an int, list or tuple) filled with ``fill_value`` (a number, a str such as
+    ``'inf'``, or a one-element Tensor), in this tensor's dtype and on its device unless ``dtype`` / ``device``;
+    ``requires_grad=True`` makes it trainable."""
+    return _new("Tensor.new_full", self, size, fill_value, dtype, device, requires_grad, pin_memory)
+
+
 def _norm_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return norm(self, *args, **kwargs)
 
@@ -126,6 +221,8 @@ for _n, _f, _doc in (
     ("index_put_", index_put_, index_put_.__doc__), ("masked_select", _masked_select_method, _masked_select.__doc__),
     ("rank", _rank_method, _rank.__doc__), ("element_size", _element_size, _element_size.__doc__),
     ("copy_", _copy_, _copy_.__doc__), ("uniform_", uniform_, uniform_.__doc__),
+    ("new_zeros", _new_zeros, _new_zeros.__doc__), ("new_ones", _new_ones, _new_ones.__doc__),
+    ("new_empty", _new_empty, _new_empty.__doc__), ("new_full", _new_full, _new_full.__doc__),
 ):
     _f.__name__ = _f.__qualname__ = _n
     _f.__doc__ = _doc

@@ -7,6 +7,7 @@ version.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -524,6 +525,18 @@ for _dunder, (_name, _refl) in _OPERATORS.items():
         setattr(Tensor, _dunder, _binary(_name, _refl))
 
 
+def _not_a_tensor(api: str, form: str, pname: str, v: Any, sym: str | None, fix: str) -> ValueError:
+    """Paddle 3.3.1's error where ``x & y``, ``x | y``, ``x ^ y`` or ``bitwise_and`` / ``bitwise_or`` / ``bitwise_xor``
+    (function, method or in place) gets a ``pname`` operand that is not a Tensor (a number, a numpy number or array, a
+    list): a ValueError saying what to write instead (``fix`` with ``{t}`` where the converted operand goes; for a
+    Python int or bool also ``v sym x`` where ``sym`` is given: the operator takes a number on its left)."""
+    other = "y" if pname == "x" else "x"
+    t = f"paddle.to_tensor({v!r}, dtype={other}.dtype)"
+    first = f" or put the number first ({v!r} {sym} {other})." if sym and type(v) in (int, bool) else "."
+    return ValueError(f"{api}: {form} takes a Tensor {pname} in Paddle, but received {type(v).__name__} {v!r}; write "
+                      f"{fix.format(t=t)}{first}")
+
+
 def _bitwise(name: str, sym: str, reflected: bool) -> Any:
     """``x & y``, ``x | y``, ``x ^ y`` with Paddle 3.3.1's operand rules: a Tensor on the left takes only a Tensor
     (Paddle raises a ValueError for ``x & 2``, ``mask | True``, ``x ^ np.int64(1)``; so does ``x &= 2``); a Python
@@ -534,10 +547,8 @@ def _bitwise(name: str, sym: str, reflected: bool) -> Any:
     def f(self: Tensor, o: Any) -> Any:
         if not isinstance(o, Tensor):
             if not reflected:
-                raise ValueError(
-                    f"Tensor.__{name.removeprefix('bitwise_')}__: x {sym} y takes a Tensor y in Paddle, but received "
-                    f"{type(o).__name__} {o!r}; write x {sym} paddle.to_tensor({o!r}, dtype=x.dtype)"
-                    + (f" or put the number first ({o!r} {sym} x)." if type(o) in (int, bool) else "."))
+                raise _not_a_tensor(f"Tensor.__{name.removeprefix('bitwise_')}__", f"x {sym} y", "y", o, sym,
+                                    f"x {sym} {{t}}")
             if type(o) not in (int, bool):
                 return NotImplemented
             dt = self._v.dtype
@@ -556,6 +567,56 @@ for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "
     for _refl in (False, True):
         _f = _bitwise(_name, _sym, _refl)
         setattr(Tensor, _f.__name__, _f)
+
+
+_MISSING = object()
+
+
+def _bitwise_operands(api: str, form: str, fixes: dict[str, str], sym: str | None, args: tuple,
+                      kwargs: dict[str, Any]) -> None:
+    """``bitwise_and`` / ``bitwise_or`` / ``bitwise_xor`` take Tensors only, as the operators do on their right
+    (Paddle 3.3.1: ``paddle.bitwise_and(x, 2)``, ``bitwise_and(2, x)``, ``x.bitwise_and(np.int64(2))`` are
+    ValueErrors); ``args`` / ``kwargs`` are the call's, the tensor first for a method; ``fixes`` the call to write
+    instead, per operand."""
+    for i, pname in enumerate(("x", "y")):
+        v = args[i] if i < len(args) else kwargs.get(pname, _MISSING)
+        if v is not _MISSING and not isinstance(v, Tensor):
+            raise _not_a_tensor(api, form, pname, v, sym, fixes[pname])
+
+
+def _bitwise_calls(name: str, sym: str) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """The function, the method and the in-place method of a bitwise op with Paddle's operand rule."""
+    op = TABLE[name]
+    api_m, api_i = f"Tensor.{name}", f"Tensor.{name}_"
+    form_f, form_m, form_i = f"{name}(x, y)", f"x.{name}(y)", f"x.{name}_(y)"
+    fix_f = {"x": f"{name}({{t}}, y)", "y": f"{name}(x, {{t}})"}
+    fix_m, fix_i = {"y": f"x.{name}({{t}})"}, {"y": f"x.{name}_({{t}})"}
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        _bitwise_operands(name, form_f, fix_f, sym, args, kwargs)
+        return apply_op(op, args, kwargs)
+
+    def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        _bitwise_operands(api_m, form_m, fix_m, sym, (self, *args), kwargs)
+        return apply_op(op, (self, *args), kwargs)
+
+    def m_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        _bitwise_operands(api_i, form_i, fix_i, None, (self, *args), kwargs)  # (``2 & x`` is no in-place form)
+        check_inplace_leaf(self, api_i)
+        return write_result(self, apply_op(op, (self, *args), kwargs), api_i)
+
+    fn.__name__ = fn.__qualname__ = m.__name__ = m.__qualname__ = name
+    m_.__name__ = m_.__qualname__ = name + "_"
+    fn.__doc__ = m.__doc__ = op.doc
+    fn.__signature__ = op.signature  # type: ignore[attr-defined]
+    return fn, m, m_
+
+
+BITWISE_FUNCTIONS: dict[str, Callable[..., Any]] = {}  # ``paddle.bitwise_and`` ... (``_api.functional`` takes them)
+for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
+    BITWISE_FUNCTIONS[_name], _m, _m_ = _bitwise_calls(_name, _sym)
+    setattr(Tensor, _name, _m)
+    setattr(Tensor, _name + "_", _m_)
 
 _POW, _POW_NUMBER = TABLE["pow"], TABLE["pow_number"]
 _pow_operator = Tensor.__pow__
@@ -577,23 +638,84 @@ def _number_exponent(x: Tensor, y: Any) -> bool:
     return ok and x._v.dtype in _FLOATING
 
 
+def _numpy_float(o: Any) -> bool:
+    """A numpy float scalar that is not a Python float (np.float32, np.float16; np.float64 is one)."""
+    return isinstance(o, np.floating) and not isinstance(o, float)
+
+
+def _truncated(api: str, t: Tensor, o: Any, role: str) -> int:
+    """A numpy float32 or float16 exponent (``role`` "exponent") or base ("base") of ``**`` with an integer tensor,
+    as Paddle 3.3.1 reads it: a number of the tensor's integer dtype (``int64 [2, 3] ** np.float32(2.5)`` is
+    ``[4, 9]``, the exponent truncated; ``np.float32(2.5) ** int64 [2, 3]`` is ``[4, 8]``). A whole one is that int
+    (the same result); a non-whole one is a ValueError, as ``paddle.pow``'s truncated Python float exponent is."""
+    f = float(o)
+    if f.is_integer():
+        return int(f)
+    name = np.dtype(type(o)).name
+    cut = int(f) if math.isfinite(f) else f
+    fix = ("x ** float(y), which gives float32, or cast the base first (x.astype('float32') ** y)" if role == "exponent"
+           else "float(b) ** x, which gives float32, or cast the exponent first (b ** x.astype('float32'))")
+    raise ValueError(
+        f"{api}: the non-whole numpy {name} {role} {o!r} with an integer tensor becomes a number of the tensor's "
+        f"integer dtype {t.dtype} in Paddle (a numpy {name} is not a Python float there), which truncates the {role} "
+        f"to {cut}; write {fix}.")
+
+
 def _pow(self: Tensor, o: Any) -> Any:
     if isinstance(o, _NUMPY_OR_BOOL):
-        o = _number(self, o)
+        o = _truncated("Tensor.__pow__", self, o, "exponent") if _numpy_float(o) and self._v.dtype.kind in "iu" \
+            else _number(self, o)
     if _number_exponent(self, o):
         return apply_op(_POW_NUMBER, (self, o))
     return _pow_operator(self, o)
 
 
+_rpow_operator = Tensor.__rpow__
+
+
+def _rpow(self: Tensor, o: Any) -> Any:
+    if _numpy_float(o) and self._v.dtype.kind in "iu":
+        o = _truncated("Tensor.__rpow__", self, o, "base")
+    return _rpow_operator(self, o)
+
+
+_EXPONENTS = (Tensor, int, float, jax.Array, jax.core.Tracer)  # (a JAX array: the traced forms, not Paddle's)
+
+
+def _exponent(api: str, y: Any) -> Any:
+    """``paddle.pow``'s ``y`` as Paddle 3.3.1 takes it: a Python int, float or bool (np.float64 is a Python float, so
+    it is read as one: ``pow(int64 [2, 3], np.float64(2.0))`` keeps int64) or a Tensor; anything else (np.float32,
+    np.int64, a numpy array, a list, a complex) is a TypeError there."""
+    if isinstance(y, _EXPONENTS) and not isinstance(y, np.generic):
+        return y
+    if isinstance(y, np.float64):
+        return float(y)
+    number = isinstance(y, np.generic) and not isinstance(y, np.complexfloating)
+    fix = "float(y) or int(y)" if number else "paddle.to_tensor(y)"
+    raise TypeError(f"{api}: y must be a Python int or float or a Tensor in Paddle, but received {type(y).__name__} "
+                    f"({y!r}); pass {fix}.")
+
+
 def pow(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
+    y = _exponent("pow", y)
     if not args and (not kwargs or list(kwargs) == ["name"]) and isinstance(x, Tensor) and _number_exponent(x, y):
         return apply_op(_POW_NUMBER, (x, y))
     return apply_op(_POW, (x, y, *args), kwargs)
 
 
+_pow_in_place = Tensor.pow_
+
+
+def pow_(self: Tensor, y: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``pow``: writes ``self ** y`` into this tensor (same shape and dtype) and returns it."""
+    return _pow_in_place(self, _exponent("Tensor.pow_", y), *args, **kwargs)
+
+
 pow.__doc__, pow.__signature__ = _POW.doc, _POW.signature  # type: ignore[attr-defined]
 Tensor.__pow__ = _pow  # type: ignore[attr-defined]
+Tensor.__rpow__ = _rpow  # type: ignore[attr-defined]
 Tensor.pow = pow  # type: ignore[attr-defined]
+Tensor.pow_ = pow_  # type: ignore[attr-defined]
 for _dunder, _name in {"__invert__": "bitwise_not", "__abs__": "abs"}.items():
     if _name in TABLE:
         setattr(Tensor, _dunder, _method(TABLE[_name]))
