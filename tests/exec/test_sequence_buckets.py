@@ -81,7 +81,7 @@ def _summed_jax(e, w, b, ids, y):  # noqa: ANN001, ANN202
     return jnp.mean((h.sum(2) @ w + b - y[:, None].astype(jnp.float32)) ** 2)
 
 
-def _attention_ours(e, w, b, ids, y):  # noqa: ANN001, ANN202 (a softmax along the length: declines)
+def _attention_ours(e, w, b, ids, y):  # noqa: ANN001, ANN202 (attention pooling: a softmax along the length)
     h = F.embedding(ids, e)
     a = F.softmax(paddle.sum(h, axis=-1), axis=1)
     out = paddle.matmul(paddle.sum(h * paddle.unsqueeze(a, -1), axis=1), w) + b
@@ -94,8 +94,32 @@ def _attention_jax(e, w, b, ids, y):  # noqa: ANN001, ANN202
     return _ce((h * a[..., None]).sum(1) @ w + b, y)
 
 
+def _running_ours(e, w, b, ids, y):  # noqa: ANN001, ANN202 (a running sum along the length: declines)
+    out = paddle.matmul(paddle.cumsum(F.embedding(ids, e), axis=1).mean(axis=1), w) + b
+    return F.cross_entropy(out, y), out
+
+
+def _running_jax(e, w, b, ids, y):  # noqa: ANN001, ANN202
+    return _ce(jnp.cumsum(e[ids], 1).mean(1) @ w + b, y)
+
+
+def _log_attention_ours(e, w, b, ids, y):  # noqa: ANN001, ANN202 (a log-softmax along the length, kept per token)
+    h = F.embedding(ids, e)
+    lp = F.log_softmax(paddle.sum(h, axis=-1), axis=-1)
+    out = paddle.matmul(paddle.sum(h * paddle.unsqueeze(paddle.exp(lp) * lp, -1), axis=1), w) + b
+    return F.cross_entropy(out, y), out
+
+
+def _log_attention_jax(e, w, b, ids, y):  # noqa: ANN001, ANN202
+    h = e[ids]
+    lp = jax.nn.log_softmax(h.sum(-1), -1)
+    return _ce((h * (jnp.exp(lp) * lp)[..., None]).sum(1) @ w + b, y)
+
+
 MODELS = {"pooled": (_pooled_ours, _pooled_jax, False), "tokens": (_tokens_ours, _tokens_jax, True),
-          "summed": (_summed_ours, _summed_jax, False), "attention": (_attention_ours, _attention_jax, False)}
+          "summed": (_summed_ours, _summed_jax, False), "attention": (_attention_ours, _attention_jax, False),
+          "log_attention": (_log_attention_ours, _log_attention_jax, False),
+          "running": (_running_ours, _running_jax, False)}
 
 
 class SeqTrainer:
@@ -133,7 +157,8 @@ class SeqTrainer:
             assert out.shape == ([BATCH, t, self.out_dim] if self.per_token else [BATCH, self.out_dim])
 
 
-@pytest.mark.parametrize("model,seed", [("pooled", 0), ("tokens", 1), ("summed", 2)])
+@pytest.mark.parametrize("model,seed", [("pooled", 0), ("tokens", 1), ("summed", 2), ("attention", 6),
+                                        ("log_attention", 7)])
 def test_new_sequence_lengths_run_padded_with_the_values_of_the_unpadded_step(model: str, seed: int) -> None:
     t = SeqTrainer(seed, model)
     t.step(3)  # the step's first sighting: call by call
@@ -158,8 +183,8 @@ def test_a_sequence_loop_compiles_its_buckets_once() -> None:
     assert deferred.STATS["compiled"] == before["compiled"]
 
 
-def test_a_softmax_along_the_length_declines_and_runs_unpadded() -> None:
-    t = SeqTrainer(4, "attention")
+def test_a_running_sum_along_the_length_declines_and_runs_unpadded() -> None:
+    t = SeqTrainer(4, "running")
     t.step(3)
     before = dict(row_buckets.STATS)
     for n in (5, 9):
@@ -185,7 +210,9 @@ def test_a_length_that_also_changes_another_axis_declines() -> None:
 
 @pytest.mark.parametrize("name,tensors,attrs,axes,plan", [
     ("softmax", (3,), {"axis": -1}, {"x": 1}, "map"),
-    ("softmax", (3,), {"axis": 1}, {"x": 1}, None),  # along the length: every position's value mixes
+    ("softmax", (3,), {"axis": 1}, {"x": 1}, ("along", "", 1)),  # along the length: masked to its true positions
+    ("log_softmax", (2,), {"axis": -1}, {"x": 1}, ("along", "", 1)),
+    ("softmax", (3,), {"axis": 1}, {"x": None}, None),
     ("linear", (3, 2, 1), {}, {"x": 1, "weight": None, "bias": None}, "map"),
     ("linear", (3, 2, 1), {}, {"x": 2, "weight": None, "bias": None}, None),  # the contracted axis
     ("matmul", (3, 2), {"transpose_x": False}, {"x": 1, "y": None}, "map"),
@@ -217,6 +244,7 @@ def test_axes_rules_decline_what_mixes_along_the_length(name: str, tensors: tupl
     assert op.axes(op.bind(tensors, tuple(attrs.items())), axes) == plan
 
 
-@pytest.mark.parametrize("name", ["conv1d", "max_pool1d", "dropout", "reshape", "getitem", "concat", "cumsum"])
+@pytest.mark.parametrize("name", ["conv1d", "max_pool1d", "dropout", "reshape", "getitem", "concat", "cumsum",
+                                  "logsumexp"])
 def test_ops_that_mix_or_regroup_positions_declare_no_axes(name: str) -> None:
     assert TABLE[name].axes is None

@@ -246,6 +246,11 @@ def _axis_plan(op: Op, key: tuple, in_b: Sequence[int | None], in_av: Sequence[A
         return plan
     if plan is None:
         raise _NotRows
+    if type(plan) is _rows.Along:  # (a softmax along the axis: floating, every output keeps the axis where it was)
+        if (not _all(out_b) or any(b != plan[2] for b in (*in_b[:1], *out_b))
+                or not np.issubdtype(in_av[0][1], np.inexact)):
+            raise _NotRows
+        return plan
     return _reduced(op, plan, out_b)
 
 

@@ -14,7 +14,7 @@ from jax import lax
 
 from ._util import as_float, dtype_arg, exact_input
 from .checks import index_range, integer_index
-from .rows import MAP, POINTWISE, along_rule, draws_rule, off_axes, when
+from .rows import MAP, POINTWISE, along_rule, draws_rule, off_axes, softmax_axes, when
 from .table import defop, visible_op
 
 
@@ -256,7 +256,7 @@ def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
     return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
 
 
-@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule(), axes=off_axes(lambda a: (a["axis"],)))
+@defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule(), axes=softmax_axes())
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
@@ -264,7 +264,7 @@ def softmax(x, axis=-1, dtype=None):
 
 
 @defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule(),
-       axes=off_axes(lambda a: (a["axis"],)))
+       axes=softmax_axes())
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)

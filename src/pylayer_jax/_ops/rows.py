@@ -34,8 +34,10 @@ each tensor argument (None where it has none), which is where the shapes put it 
   plan: ``MAP`` (values along the axis do not mix: position j of the output comes from position j of the
   inputs, wherever the shapes put the axis: ``linear`` off its contracted axis, an embedding's ids, a softmax or
   layer_norm over other axes, a transpose), ``Reduce(kind)`` (a sum or mean over the axis, masked to its first
-  ``n`` positions), ``Loss(kind)`` (a loss whose 'none' output keeps the axis where its first input has it), or
-  None. The rule makers: ``off_axes`` (an op that mixes along some axes only), ``reduce_axes``, ``loss_axes``.
+  ``n`` positions), ``Loss(kind)`` (a loss whose 'none' output keeps the axis where its first input has it),
+  ``Along(axis)`` (a softmax along the axis: the padded positions' inputs count as -inf, their outputs are copies
+  of the last true position's, and their derivative is zero), or None. The rule makers: ``off_axes`` (an op that
+  mixes along some axes only), ``softmax_axes``, ``reduce_axes``, ``loss_axes``.
 
 Ops without ``axes`` (convolutions and pools, which mix along every axis but the first; dropout, whose draws
 follow the flat index; reshapes; indexing) decline, and the step runs as before: compiled for its shapes.
@@ -65,6 +67,14 @@ class Reduce(tuple):
 
     def __new__(cls, kind: str, axis: int = 0) -> Reduce:
         return super().__new__(cls, ("reduce", kind, axis))
+
+
+class Along(tuple):
+    """The op mixes values along the changing axis ``axis`` (a softmax over a sequence): computed on the true
+    positions only, the padded ones given copies of the last true one, its derivative zero on them."""
+
+    def __new__(cls, axis: int) -> Along:
+        return super().__new__(cls, ("along", "", axis))
 
 
 class Loss(tuple):
@@ -214,6 +224,21 @@ def off_axes(mixed: Callable[[dict], Sequence[int] | None], first: str = "x",
     return rule
 
 
+def softmax_axes(param: str = "axis") -> Callable[[dict, dict], Any]:
+    """A softmax (or log-softmax) along ``param``: ``MAP`` off the changing axis, ``Along`` on it (masked: the padded
+    positions take no share)."""
+
+    def rule(a: dict, axes: dict) -> Any:
+        k = _only(axes, "x")
+        r = a.get("x")
+        ax = a.get(param)
+        if k is None or type(r) is not int or not isinstance(ax, int) or isinstance(ax, bool):
+            return None
+        return Along(k) if ax % r == k else MAP
+
+    return rule
+
+
 def reduce_axes(kind: str, param: str = "axis") -> Callable[[dict, dict], Any]:
     """A sum or mean over ``param`` (None or empty: every axis): masked when that includes the varying axis, else
     the axis is kept (``MAP``)."""
@@ -285,14 +310,16 @@ def _reduce_ct(g: Any, shape: tuple, kind: str, n: Any, axis: int = 0) -> Any:
 
 
 def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_kwargs: tuple) -> Any:
-    """A copy of ``op`` (a table entry with a ``Reduce`` or ``Loss`` plan for this call) computing the call on padded
-    rows from its first ``n`` rows only, with a derivative that sends zero to the others. ``in_avals``: the (padded)
+    """A copy of ``op`` (a table entry with a ``Reduce``, ``Loss`` or ``Along`` plan for this call) computing the call
+    on padded rows from its first ``n`` rows only, with a derivative that sends zero to the others. ``in_avals``: the (padded)
     shapes and dtypes of the tensor arguments (None where absent); the attributes as the kernel key holds them."""
     kind, axis = plan[1], plan[2]
     out = copy.copy(op)
     names = [p for p in op.signature.parameters if p not in op.tensor_names]
     base = dict(zip(names, attr_args))
     base.update(attr_kwargs)
+    if plan[0] == "along":
+        return _masked_along(op, n, axis, names)
     if plan[0] == "reduce":
         x_name = op.tensor_names[0]
 
@@ -336,4 +363,37 @@ def masked(op: Any, plan: Any, n: Any, in_avals: tuple, attr_args: tuple, attr_k
             return rule(saved, ct, **attrs)
 
         out.vjp = vjp
+    return out
+
+
+def _last_copied(y: Any, n: Any, axis: int) -> Any:
+    """``y`` with each position from ``n`` on along ``axis`` replaced by a copy of position ``n - 1``."""
+    idx = jnp.minimum(jnp.arange(y.shape[axis]), n - 1)
+    return jnp.take(y, idx, axis=axis)
+
+
+def _masked_along(op: Any, n: Any, axis: int, names: list) -> Any:
+    """``op`` (a softmax whose ``Along`` plan mixes along the padded ``axis``) over the first ``n`` positions only: the
+    others enter as -inf (no share of the sum) and come out as copies of the last true position (finite, as padded
+    values are everywhere); its VJP (the op's own, from the saved output) is given zero cotangents there and sends
+    zero back to them."""
+    out = copy.copy(op)
+    x_name = op.tensor_names[0]
+
+    def fn(*args: Any, **kw: Any) -> Any:
+        a = op.bind(args, tuple(kw.items()))
+        x = a[x_name]
+        a[x_name] = jnp.where(row_mask(x.shape, n, axis), x, jnp.full((), -jnp.inf, x.dtype))
+        return _last_copied(op.fn(**a), n, axis)
+
+    rule = op.vjp
+
+    def vjp(saved: dict, ct: Any, *args: Any, **kw: Any) -> Any:
+        mask = row_mask(ct.shape, n, axis)
+        attrs = dict(zip(names, args))
+        attrs.update(kw)
+        dx = rule(saved, jnp.where(mask, ct, jnp.zeros((), ct.dtype)), **attrs)
+        return jnp.where(mask, dx, jnp.zeros((), dx.dtype))
+
+    out.fn, out.vjp = fn, vjp
     return out
