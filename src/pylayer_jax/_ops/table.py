@@ -104,7 +104,7 @@ class Op:
         # attribute parameters passed as number inputs beside the others, their values computed in Python from the
         # call's arguments, whenever one of ``numbers`` is an input (``defop``'s ``derived``)
         self.derived: dict[str, Callable[[dict[str, Any], Any], float]] = {}
-        # PyTorch-style keyword aliases Paddle accepts (``_api.aliases``): (api name, {alias: parameter}, the
+        # PyTorch-style keyword aliases Paddle accepts (``_ops.aliases``): (api name, {alias: parameter}, the
         # exception type for a call giving both, or None where the alias silently wins); None: no aliases
         self.aliases: tuple[str, dict[str, str], type[Exception] | None] | None = None
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
