@@ -104,6 +104,11 @@ try:
         globals()[_n] = _d
     dtype = type(globals()["float32"])
 
+    from ._ops import aliases as _aliases
+
+    # PyTorch-style keyword aliases Paddle accepts (``sum(x, dim=0)``), and its alternative names (``cat``)
+    _aliases.install({"": globals(), "Tensor.": Tensor, "nn.functional.": nn.functional, "linalg.": linalg})
+
     _install_replay()  # step replay observes eager steps: this line and ``_replay/`` are all of it
 
     try:

@@ -69,7 +69,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "axes", "numbers", "number_at", "numbers_if", "derived", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "axes", "numbers", "number_at", "numbers_if", "derived", "aliases", "__weakref__",
     )
 
     def __init__(
@@ -104,6 +104,9 @@ class Op:
         # attribute parameters passed as number inputs beside the others, their values computed in Python from the
         # call's arguments, whenever one of ``numbers`` is an input (``defop``'s ``derived``)
         self.derived: dict[str, Callable[[dict[str, Any], Any], float]] = {}
+        # PyTorch-style keyword aliases Paddle accepts (``_ops.aliases``): (api name, {alias: parameter}, the
+        # exception type for a call giving both, or None where the alias silently wins); None: no aliases
+        self.aliases: tuple[str, dict[str, str], type[Exception] | None] | None = None
         # ``checks(name, args) -> list[ValueCheck]``: validates the call's arguments (``args`` maps parameter
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)

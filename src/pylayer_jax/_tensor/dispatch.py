@@ -22,6 +22,7 @@ from .._autograd.graph import Edge, OpNode
 from .._autograd.saved import SavedValue, VersionCounter
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
+from .._ops.aliases import unalias
 from .._ops.checks import KIND_TYPE_ERROR, check_kernel, first_bad_now
 from .._ops.table import TABLE, NumberInput, Op
 from .._runtime import dtypes as _dtypes
@@ -142,6 +143,8 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
     n = len(op.tensor_names)
     if kwargs:
         kwargs.pop("name", None)
+        if op.aliases is not None:
+            kwargs = unalias(op.aliases, kwargs)
         if len(args) < n:
             args = list(args)
             for pname in op.tensor_names[len(args):]:

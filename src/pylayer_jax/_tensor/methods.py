@@ -44,6 +44,7 @@ def public(op: Op) -> Callable[..., Any]:
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = op.doc
     fn.__signature__ = op.signature  # type: ignore[attr-defined]
+    fn._op = op  # type: ignore[attr-defined]  (``_ops.aliases.install`` gives the op its keyword aliases)
     return fn
 
 
@@ -63,6 +64,7 @@ def _method(op: Op) -> Callable[..., Any]:
 
     m.__name__ = m.__qualname__ = op.name
     m.__doc__ = op.doc
+    m._op = op  # type: ignore[attr-defined]
     return m
 
 
