@@ -25,3 +25,20 @@ def default_policy(monkeypatch: pytest.MonkeyPatch, buckets: bool) -> None:
     monkeypatch.setattr(deferred, "FUSE_AFTER", 3)
     monkeypatch.setattr(deferred, "BUCKETS", buckets)
     follow.reset()
+
+
+def checked_shape_rule(monkeypatch: pytest.MonkeyPatch, counter: list[int]) -> None:
+    """Each output shape the shape rule predicts for a new size (``_autograd.row_buckets``) is checked against
+    tracing the call; ``counter[0]`` counts the predictions."""
+    rule = deferred._shape_rule[0]
+    predict = rule.predict
+
+    def checked(fn: object, tree: object, akey: tuple) -> object:
+        r = predict(fn, tree, akey)
+        if r is not None:
+            counter[0] += 1
+            want = deferred._infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
+            assert (r[0], list(r[1])) == (want[0], list(want[1])), (r, want)
+        return r
+
+    monkeypatch.setattr(rule, "predict", checked)

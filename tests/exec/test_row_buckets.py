@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from deferred_policy import default_policy
+from deferred_policy import checked_shape_rule, default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
@@ -28,18 +28,7 @@ LR = 0.1
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     default_policy(monkeypatch, buckets=True)
-    rule = deferred._shape_rule[0]
-    predict = rule.predict
-
-    def checked(fn: object, tree: object, akey: tuple) -> object:  # each predicted shape is what tracing gives
-        r = predict(fn, tree, akey)
-        if r is not None:
-            PREDICTED[0] += 1
-            want = deferred._infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
-            assert (r[0], list(r[1])) == (want[0], list(want[1])), (r, want)
-        return r
-
-    monkeypatch.setattr(rule, "predict", checked)
+    checked_shape_rule(monkeypatch, PREDICTED)  # each predicted shape is what tracing gives
 
 
 PREDICTED = [0]

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from deferred_policy import default_policy
+from deferred_policy import checked_shape_rule, default_policy
 from xla_compiles import COMPILES
 
 import pylayer_jax as paddle
@@ -28,17 +28,10 @@ VOCAB, DIM, CLASSES, BATCH = 50, 6, 3, 4
 @pytest.fixture(autouse=True)
 def _default_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     default_policy(monkeypatch, buckets=True)
-    rule = deferred._shape_rule[0]
-    predict = rule.predict
+    checked_shape_rule(monkeypatch, PREDICTED)  # each predicted shape is what tracing gives
 
-    def checked(fn: object, tree: object, akey: tuple) -> object:  # each predicted shape is what tracing gives
-        r = predict(fn, tree, akey)
-        if r is not None:
-            want = deferred._infer_avals(fn, tree, [None if type(a) is tuple else a(1) for a in akey], akey)
-            assert (r[0], list(r[1])) == (want[0], list(want[1])), (r, want)
-        return r
 
-    monkeypatch.setattr(rule, "predict", checked)
+PREDICTED = [0]
 
 
 def _ce(logits: jax.Array, y: jax.Array) -> jax.Array:
@@ -162,13 +155,14 @@ class SeqTrainer:
 def test_new_sequence_lengths_run_padded_with_the_values_of_the_unpadded_step(model: str, seed: int) -> None:
     t = SeqTrainer(seed, model)
     t.step(3)  # the step's first sighting: call by call
-    before = dict(row_buckets.STATS)
+    before, predicted = dict(row_buckets.STATS), PREDICTED[0]
     lengths = (5, 1, 9, BATCH, 17, 30, 2)  # a length of 1, one equal to the batch size, beyond the first bucket
     for n in lengths:
         t.step(n, keep_out=n == 9)
     d = {k: row_buckets.STATS[k] - before[k] for k in before}
     assert d["runs"] == len(lengths) and d["declined"] == 0, d
     assert d["compiled"] <= 2, d
+    assert PREDICTED[0] > predicted  # the new lengths' shapes came from the shape rule (checked against tracing)
 
 
 def test_a_sequence_loop_compiles_its_buckets_once() -> None:
