@@ -35,36 +35,16 @@ svd = public(TABLE["svd"])
 triangular_solve = public(TABLE["triangular_solve"])
 
 
-# Paddle's other names for norm's parameters
-_NORM_ALIASES = {"input": "x", "A": "x", "ord": "p", "dim": "axis"}
-
-
-def norm_arguments(kwargs: dict[str, Any], api: str, aliases: dict[str, str]) -> dict[str, Any]:
-    """``kwargs`` with Paddle's alias names (``ord`` for ``p``, ``dim`` for ``axis``, ...) read as the names they
-    stand for; an alias given beside its name is refused."""
-    if not kwargs or not any(k in aliases for k in kwargs):
-        return kwargs
-    out = dict(kwargs)
-    for alias, name in aliases.items():
-        if alias in out:
-            if name in out:
-                raise TypeError(
-                    f"{api}: {alias!r} is another name for {name!r}, and both were given. Pass only one of them."
-                )
-            out[name] = out.pop(alias)
-    return out
-
-
 def norm(*args: Any, **kwargs: Any) -> Any:
     """Vector or matrix norm: the table's ``norm`` op (defined with the reductions); ``ord`` and ``dim`` are
-    Paddle's other names for ``p`` and ``axis``."""
-    return apply_op(TABLE["norm"], args, norm_arguments(kwargs, "norm", _NORM_ALIASES))
+    Paddle's other names for ``p`` and ``axis`` (``_ops.aliases``)."""
+    return apply_op(TABLE["norm"], args, kwargs)
 
 
 def vector_norm(*args: Any, **kwargs: Any) -> Any:
     """The vector ``p``-norm along ``axis``: the table's ``vector_norm`` op; ``ord`` and ``dim`` are Paddle's
-    other names for ``p`` and ``axis``."""
-    return apply_op(TABLE["vector_norm"], args, norm_arguments(kwargs, "vector_norm", _NORM_ALIASES))
+    other names for ``p`` and ``axis`` (``_ops.aliases``)."""
+    return apply_op(TABLE["vector_norm"], args, kwargs)
 
 
 matrix_norm = public(TABLE["matrix_norm"])
