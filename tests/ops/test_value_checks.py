@@ -45,3 +45,29 @@ def test_a_device_array_over_the_host_bound_is_checked_by_a_kernel(monkeypatch: 
     c0 = COMPILES[0]
     assert _answer(checks.first_bad_now(RULE, a)) == (True, 9)
     assert COMPILES[0] - c0 == 1
+
+
+def test_a_label_that_passed_is_not_checked_again_and_a_bad_one_always_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jax array is immutable: a label Tensor that passed cross_entropy's range check passes it again without being
+    copied to the host and scanned (a fixed batch trained on every step), while a bad label raises at every call
+    and a new label Tensor is checked anew. Oracle: the rule's answer in numpy, and the calls counted."""
+    from pylayer_jax._tensor import dispatch
+
+    calls = []
+    real = dispatch.first_bad_now
+    monkeypatch.setattr(dispatch, "first_bad_now", lambda key, a: calls.append(key) or real(key, a))
+    logits = paddle.to_tensor(np.random.default_rng(1).standard_normal((4, 5)).astype(np.float32))
+    good = paddle.to_tensor(np.array([0, 4, 2, 1]))
+    losses = [float(F.cross_entropy(logits, good)) for _ in range(3)]
+    assert len(calls) == 1 and losses[0] == losses[1] == losses[2]
+    bad = paddle.to_tensor(np.array([0, 5, 2, 1]))
+    for _ in range(2):
+        with pytest.raises(IndexError, match=r"cross_entropy: label 5 is out of range for 5 classes"):
+            F.cross_entropy(logits, bad)
+    assert len(calls) == 3
+    again = paddle.to_tensor(np.array([0, 4, 2, 1]))  # equal values, a new array: checked
+    F.cross_entropy(logits, again)
+    assert len(calls) == 4
+    neg = paddle.to_tensor(np.array([-3, 0, 0, 0]))
+    with pytest.raises(IndexError, match=r"label -3 is out of range"):
+        F.cross_entropy(logits, neg)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -102,17 +103,42 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
     """``apply_op`` of a call with plain scalar attributes after its tensors (``x * 2.0`` is scale(x, 2.0)) on the
     short path; any other call (keywords, missing tensors, an op with checks) through ``_general``."""
     n = op.n_in
-    if kwargs or len(args) < n or op.checks is not None:
+    checks = op.checks
+    if kwargs or len(args) < n or op.check_always:
         return _general(op, args, kwargs)
     attrs = args[n:]
     for a in attrs:  # plain scalar attributes need no normalising
         if type(a) not in _PLAIN_ATTRS:
             return _general(op, args, kwargs)
     arrays = _short_arrays(args, n, None)
-    if arrays is None or modes.static_program is not None or (op.numbers and _any_traced_number(op, n, args)):
+    if arrays is None or modes.static_program is not None:
         return _general(op, args, kwargs)
-    key = (None, tuple([exact(a) for a in attrs]), (), _dtypes._default.name)
+    attr_key = tuple([exact(a) for a in attrs])  # (what ``_general``'s ``_norm_attr`` makes of plain values)
     leaves = args[:n]
+    if op.numbers:
+        traced = [_traced_at(op, n + j, v, args) for j, v in enumerate(attrs)]  # (each value noted)
+        if True in traced:
+            if op.derived:  # (numbers computed from the others: ``_number_inputs``)
+                return _general(op, args, kwargs)
+            if checks is not None:  # (attributes only: on the values as given)
+                _validate(op, leaves, attr_key, ())
+            # a number a schedule changes every step: a weakly typed input after the tensors, as ``_number_inputs``
+            # makes it (``NumberInput`` marks its place in the key), one kernel for every value
+            leaves = list(leaves)
+            key_attrs = list(attr_key)
+            for j, a in enumerate(attrs):
+                if traced[j]:
+                    key_attrs[j] = _number_input(len(leaves))
+                    leaves.append(a)
+                    arrays.append(a)
+            key = (None, tuple(key_attrs), (), _dtypes._default.name)
+            t = _ev.EVENTS.op(op, key, leaves, True)  # (asked as a plain call is: a replayed step may answer it)
+            if t is not None:
+                return t
+            return _run(op, key, leaves, None, arrays)
+    if checks is not None:  # (attributes only: ``_general`` runs the others)
+        _validate(op, leaves, attr_key, ())
+    key = (None, attr_key, (), _dtypes._default.name)
     t = _ev.EVENTS.op(op, key, leaves, True)  # (asked as a plain call is: a replayed step may answer it)
     if t is not None:
         return t
@@ -156,14 +182,21 @@ def _general(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> Any:
                         raise TypeError(f"{op.name}() is missing its required tensor argument {pname!r}; pass it.")
                     args.append(p.default)
     targs = args[:n]
-    public = TABLE.get(op.name) is op  # (a backward recorded as an op passes None for unsaved values)
+    public = None
     for i, t in enumerate(targs):
-        if type(t) is not Tensor and public:
-            _check_kind(op, op.tensor_names[i], t)
-    attr_args = tuple(_norm_attr(a) for a in args[n:])
-    attr_kwargs = tuple((k, _norm_attr(v)) for k, v in kwargs.items()) if kwargs else ()
+        if type(t) is not Tensor and type(t) not in EAGER_TYPES:
+            if public is None:
+                public = TABLE.get(op.name) is op  # (a backward recorded as an op passes None for unsaved values)
+            if public:
+                _check_kind(op, op.tensor_names[i], t)
+    attr_args = tuple([_norm_attr(a) for a in args[n:]]) if len(args) > n else ()
+    given = ()  # the attributes given by keyword as the checks see them (``plain`` of their normal form)
+    if kwargs:
+        attr_kwargs, given = _norm_kwargs(kwargs)
+    else:
+        attr_kwargs = ()
     if op.checks is not None:
-        _validate(op, targs, attr_args, attr_kwargs)
+        _validate(op, targs, attr_args, attr_kwargs, given)
     if all(type(t) is Tensor or type(t) in EAGER_TYPES or type(t) in _NUMBERS for t in targs):
         # Tensors and Python numbers (weakly typed inputs, recorded and replayed by type) need no tree
         leaves: list[Any] = list(targs)
@@ -230,10 +263,12 @@ def _traced_at(op: Op, i: int, v: Any, leaves: Sequence[Any]) -> bool:
     return name is not None and type(v) is float and _traced_number(op, name, v, leaves)
 
 
-def _any_traced_number(op: Op, n: int, args: Sequence[Any]) -> bool:
-    """For ``_with_attrs``: whether some positional attribute of ``op`` (plain values after its ``n`` tensors in
-    ``args``) is a number to pass as an input (then the call takes ``_general``); every one is noted."""
-    return True in [_traced_at(op, n + j, v, args) for j, v in enumerate(args[n:])]
+_NUMBER_INPUTS = [NumberInput(i) for i in range(16)]
+
+
+def _number_input(i: int) -> NumberInput:
+    """The key's mark of a number passed as input leaf ``i`` (one object per index: keys compare by identity first)."""
+    return _NUMBER_INPUTS[i] if i < 16 else NumberInput(i)
 
 
 def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves: list[Any]) -> tuple[tuple, tuple]:
@@ -250,7 +285,7 @@ def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves:
         if _traced_at(op, n + j, f, leaves):
             if args is attr_args:
                 args = list(attr_args)
-            args[j] = NumberInput(len(leaves))
+            args[j] = _number_input(len(leaves))
             leaves.append(f)
     kw = attr_kwargs
     numbers = op.numbers
@@ -260,7 +295,7 @@ def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves:
             if type(f) is float and _traced_number(op, k, f, leaves):
                 if kw is attr_kwargs:
                     kw = list(attr_kwargs)
-                kw[j] = (k, NumberInput(len(leaves)))
+                kw[j] = (k, _number_input(len(leaves)))
                 leaves.append(f)
     if len(leaves) == m:  # (the common call: every number compiled in, the key's attributes as they came)
         return attr_args, attr_kwargs
@@ -270,7 +305,7 @@ def _number_inputs(op: Op, n: int, attr_args: tuple, attr_kwargs: tuple, leaves:
         arguments = op.bind((None,) * n + tuple(plain(attr_args)), plain(attr_kwargs))
         dtype = _first_dtype(leaves)
         for k, derive in op.derived.items():
-            kw.append((k, NumberInput(len(leaves))))
+            kw.append((k, _number_input(len(leaves))))
             leaves.append(float(derive(arguments, dtype)))
     return tuple(args), tuple(kw)
 
@@ -306,11 +341,32 @@ def _check_kind(op: Op, pname: str, v: Any) -> None:
     )
 
 
-def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple) -> None:
+def _norm_kwargs(kwargs: dict[str, Any]) -> tuple[tuple, tuple]:
+    """The keyword attributes of a call in their normal form (``_norm_attr``: the kernel key's) and as the checks see
+    them (``plain`` of that), in one pass: a number, string or None is its own plain form."""
+    key, given = [], []
+    for k, v in kwargs.items():
+        t = type(v)
+        if v is None or t is int or t is str:
+            key.append((k, v))
+            given.append((k, v))
+        elif t is float or t is bool:
+            key.append((k, exact(v)))
+            given.append((k, v))
+        else:
+            nv = _norm_attr(v)
+            key.append((k, nv))
+            given.append((k, plain(nv)))
+    return tuple(key), tuple(given)
+
+
+def _validate(op: Op, targs: Sequence[Any], attr_args: tuple, attr_kwargs: tuple, given: tuple | None = None) -> None:
     """Run the op's argument checks at the call, then the checks on input values (at once where the values
-    are concrete; recorded beside the op where they are deferred, raised when the buffer runs)."""
+    are concrete; recorded beside the op where they are deferred, raised when the buffer runs). ``given``: the
+    keyword attributes' plain form, where the caller has it."""
     try:
-        arguments = op.bind((*targs, *plain(attr_args)), plain(attr_kwargs))
+        arguments = op.bind((*targs, *plain(attr_args)) if attr_args else targs,
+                            plain(attr_kwargs) if given is None else given)
     except TypeError as e:
         raise TypeError(f"{op.name}: {e}. Check the arguments against the function's parameters.") from None
     for c in op.checks(op.name, arguments) or ():
@@ -344,9 +400,29 @@ def _value_check(c: Any) -> None:
 
         lazy.add_check(lazy.call(kernel, [a]), fail)
         return
-    bad, val = first_bad_now(c.key, lazy.concrete(a) if not isinstance(a, list | tuple) else np.asarray(a))
+    if type(a) is Pending:
+        a = a.array
+    if type(a) is _ArrayImpl:  # (immutable: an array that passed a rule passes it again, a constant label each step)
+        k = (c.key, id(a))
+        ref = _PASSED.get(k)
+        if ref is not None and ref() is a:
+            return
+        bad, val = first_bad_now(c.key, a)
+        if bool(bad):
+            raise c.exc(c.message.format(value=val.item()))
+        if len(_PASSED) >= _MAX_PASSED:
+            _PASSED.clear()
+        _PASSED[k] = weakref.ref(a)
+        return
+    bad, val = first_bad_now(c.key, a if not isinstance(a, list | tuple) else np.asarray(a))
     if bool(bad):
         raise c.exc(c.message.format(value=val.item()))
+
+
+# (rule, id(array)) -> the array, weakly: concrete arrays that passed a value check (a label Tensor reused every step
+# is checked once, not copied to the host and scanned at each call)
+_PASSED: dict[tuple, Any] = {}
+_MAX_PASSED = 1024
 
 
 def _jax_error(e: BaseException) -> bool:
