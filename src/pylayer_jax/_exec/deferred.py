@@ -88,6 +88,8 @@ from .._runtime.kernel_cache import (
     family,
     traced_new_shapes,
 )
+from .._runtime.transfer import put_number
+from .._runtime.transfer import trace_state_clean as _trace_state_clean
 
 ENABLED = os.environ.get("PYLAYER_JAX_LAZY", "1") != "0"
 FUSE_AFTER = int(os.environ.get("PYLAYER_JAX_FUSE_AFTER", "3"))  # sightings before a buffer is compiled
@@ -96,26 +98,6 @@ MAX_UNREPEATED = 4  # unless this many such programs in a row were never seen ag
 MAX_CALLS = 512  # a buffer this long runs on its own
 JOIN = True  # an optimizer's update joins the program of the backward before it (False: backward's end runs it)
 _MAX_SEEN = 4096
-
-try:  # no JAX transform is tracing (entering ensure_compile_time_eval always would change jit's cache keys)
-    from jax._src.core import axis_env_state as _AXES
-    from jax._src.core import eval_trace as _EVAL_TRACE
-    from jax._src.core import top_axis_env as _TOP_AXES
-    from jax._src.core import trace_state_clean as _jax_trace_state_clean
-    from jax._src.core import trace_state_strong_ref as _TRACE
-
-    def _trace_state_clean() -> bool:
-        """``jax._src.core.trace_state_clean()``, without its two calls and two properties (every run asks)."""
-        return _TRACE.value is _EVAL_TRACE and _AXES.value is _TOP_AXES
-
-    if _trace_state_clean() is not _jax_trace_state_clean():  # pragma: no cover - JAX changed how it is told
-        _trace_state_clean = _jax_trace_state_clean
-except ImportError:  # pragma: no cover - other JAX versions
-    try:
-        from jax._src.core import trace_state_clean as _trace_state_clean
-    except ImportError:  # always run outside any trace
-        def _trace_state_clean() -> bool:
-            return False
 
 _tree_flatten = jax.tree_util.tree_flatten
 _RLock = getattr(threading, "_CRLock", None) or threading.RLock  # (the C class: threading.RLock wraps it in a call)
@@ -617,7 +599,7 @@ def _device_numbers(ext: list[Any], at: Sequence[int] | None = None) -> list[Any
                 continue
             if len(_NUMBER_ARRAYS) >= _MAX_NUMBERS:
                 _NUMBER_ARRAYS.clear()
-            a = _NUMBER_ARRAYS[key] = jax.device_put(e)  # (jnp.asarray would compile a program)
+            a = _NUMBER_ARRAYS[key] = put_number(e)  # (jnp.asarray would compile a program)
         if out is None:
             out = list(ext)
         out[i] = a

@@ -32,6 +32,7 @@ from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
+from .._runtime.transfer import put
 from . import step_events as _ev
 
 _Tracer = jax.core.Tracer
@@ -594,8 +595,9 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
             f"to_tensor: data of type {type(data).__name__} (numpy kind {np_arr.dtype.kind!r}) cannot become a "
             "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."
         )
-    # a transfer (jnp.asarray would compile a copy program for each new shape: a new batch size). JAX's CPU client
+    # a transfer (``put``: ``jax.device_put``'s C++ call; jnp.asarray would compile a copy program for each new shape:
+    # a new batch size). JAX's CPU client
     # may keep using the memory of an aligned numpy array instead of copying it, so memory the caller can still
     # write (the array passed, or a view) is copied first: the Tensor never changes with the caller's array
     own = np_arr is not data and np_arr.base is None
-    return Tensor(jax.device_put(np_arr.astype(target, copy=not own)), stop_gradient)
+    return Tensor(put(np_arr.astype(target, copy=not own)), stop_gradient)

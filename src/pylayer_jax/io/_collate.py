@@ -12,10 +12,10 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import jax
 import numpy as np
 
 from .._ops.table import TABLE
+from .._runtime.transfer import put
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 
@@ -76,8 +76,8 @@ def to_host(tree: Any) -> Any:
 
 
 def to_tensors(tree: Any) -> Any:
-    """Every numpy array of a batch -> a Tensor, moved to the device in one ``device_put``; tuples
-    become lists, as Paddle's loader returns them."""
+    """Every numpy array of a batch -> a Tensor, each moved to the device as ``jax.device_put`` moves it (``put``:
+    its C++ transfer, without ~30 µs of its Python a call); tuples become lists, as Paddle's loader returns them."""
     arrays: list[np.ndarray] = []
 
     def collect(x: Any) -> None:
@@ -91,7 +91,7 @@ def to_tensors(tree: Any) -> Any:
                 collect(v)
 
     collect(tree)
-    placed = iter(jax.device_put(arrays))
+    placed = iter([put(a) for a in arrays])
 
     def rebuild(x: Any) -> Any:
         if isinstance(x, np.ndarray):
