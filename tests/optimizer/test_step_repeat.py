@@ -190,3 +190,36 @@ def test_groups_of_different_settings_update_apart() -> None:
     for p, w in zip(params, want):
         np.testing.assert_allclose(p.numpy(), w, rtol=2e-5, atol=2e-6)
     assert len(opt._pack[1].groups) == 2
+
+
+def test_a_rate_changing_every_step_is_a_number_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler whose rate changes every step (cosine annealing): the rate goes to the step's program as a Python
+    number, so no step transfers it to the device (a transfer costs 4-30 µs a call) or compiles again, and the
+    repeated update still follows SGD's rule at each step's rate."""
+    import pylayer_jax.optimizer._optimizer as opt_module
+
+    params = [paddle.to_tensor(p.astype(np.float32), stop_gradient=False) for p in P0]
+    x = paddle.to_tensor(X.astype(np.float32))
+    sched = paddle.optimizer.lr.CosineAnnealingDecay(learning_rate=0.1, T_max=10)
+    opt = paddle.optimizer.SGD(learning_rate=sched, parameters=params)
+    puts = []
+    real_put, real_number = opt_module.jax.device_put, opt_module.put_number
+    monkeypatch.setattr(opt_module.jax, "device_put", lambda *a, **k: puts.append(a) or real_put(*a, **k))
+    monkeypatch.setattr(opt_module, "put_number", lambda v: puts.append(v) or real_number(v))
+    want = [p.copy() for p in P0]
+    compiled = []
+    for k in range(STEPS + 4):
+        w1, b1, w2, b2 = params
+        ((paddle.matmul(paddle.tanh(paddle.matmul(x, w1) + b1), w2) + b2) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+        g = jax.grad(_loss_jax)([jnp.asarray(p) for p in want], jnp.asarray(X), True)
+        lr = 0.05 * (1 + np.cos(np.pi * k / 10))  # the cosine schedule's rate at step k
+        want = [p - lr * np.asarray(gi, np.float64) for p, gi in zip(want, g)]
+        sched.step()
+        for i, (p, w) in enumerate(zip(params, want)):
+            np.testing.assert_allclose(p.numpy(), w, rtol=2e-5, atol=2e-6, err_msg=f"step {k}, parameter {i}")
+        compiled.append(deferred.STATS["compiled"])
+    assert puts == []
+    if deferred.ENABLED:  # (PYLAYER_JAX_LAZY=0: every call runs at once, nothing is recorded)
+        assert compiled[-1] == compiled[3], compiled
