@@ -128,6 +128,43 @@ def schedule_step(paddle: Any, x: Any, w: Any) -> Callable[[], Any]:
     return step
 
 
+LAYER_STEP = "nn.Layer step: Linear-GELU-LayerNorm-Dropout-Linear, AdamW + cosine schedule + clipping, 32x16"
+
+
+def layer_step(paddle: Any, batch: int = 32, width: int = 16, hidden: int = 32, classes: int = 4) -> Callable[[], Any]:
+    """A training step as ordinary Paddle code writes it: an ``nn.Layer`` model (Linear, GELU, LayerNorm, Dropout,
+    Linear), cross entropy on a fixed batch, AdamW with weight decay, a cosine learning-rate schedule stepped every
+    step and global-norm gradient clipping; returns the loss."""
+    nn = paddle.nn
+
+    class Net(nn.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.l1, self.l2 = nn.Linear(width, hidden), nn.Linear(hidden, classes)
+            self.norm, self.drop = nn.LayerNorm(hidden), nn.Dropout(0.1)
+
+        def forward(self, x: Any) -> Any:
+            return self.l2(self.drop(self.norm(nn.functional.gelu(self.l1(x)))))
+
+    net = Net()
+    sched = paddle.optimizer.lr.CosineAnnealingDecay(learning_rate=0.01, T_max=1000)
+    opt = paddle.optimizer.AdamW(learning_rate=sched, parameters=net.parameters(), weight_decay=0.01,
+                                 grad_clip=nn.ClipGradByGlobalNorm(1.0))
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.standard_normal((batch, width)).astype("float32"))
+    y = paddle.to_tensor(rng.integers(0, classes, (batch,)).astype("int64"))
+
+    def step() -> Any:
+        loss = nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        sched.step()
+        return loss
+
+    return step
+
+
 def batch_loop(paddle: Any, sizes: list[int], width: int = 64, hidden: int = 8, seed: int = 0) -> Callable[[], float]:
     """SGD steps of a ``width x hidden`` MLP, one per batch size in ``sizes``; returns the last loss."""
     rng = np.random.default_rng(seed)

@@ -31,7 +31,16 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))
 
 import numpy as np  # noqa: E402
-from _workloads import cus_tanh_layer, grl_step, mlp_step, pylayer_step  # noqa: E402
+from _workloads import (  # noqa: E402
+    LAYER_STEP,
+    SCHEDULE,
+    cus_tanh_layer,
+    grl_step,
+    layer_step,
+    mlp_step,
+    pylayer_step,
+    schedule_step,
+)
 
 
 def export(rev: str, where: str) -> None:
@@ -85,6 +94,9 @@ def workloads(paddle: Any) -> dict[str, Callable[[], Any]]:
         return loss
 
     out["GRL step written with plain ops 64x8"] = plain_grl
+    w3 = paddle.to_tensor(rng.standard_normal((8, 8)).astype("float32") * 0.1, stop_gradient=False)
+    out[SCHEDULE] = schedule_step(paddle, x, w3)
+    out[LAYER_STEP] = layer_step(paddle)
     return out
 
 

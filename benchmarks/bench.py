@@ -25,10 +25,12 @@ import numpy as np  # noqa: E402
 import optax  # noqa: E402
 from _timing import per_call_us  # noqa: E402
 from _workloads import (  # noqa: E402
+    LAYER_STEP,
     SCHEDULE,
     batch_loop,
     cus_tanh_layer,
     grl_step,
+    layer_step,
     mlp_opt_step,
     mlp_step,
     mlp_train_step,
@@ -255,6 +257,7 @@ def shape_rows() -> dict[str, tuple[float, float | None]]:
     res["GRL PyLayer step, alpha changing every step, 64x8"] = (
         timed(grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i)), None)
     res[SCHEDULE] = (timed(schedule_step(paddle, x, w)), None)
+    res[LAYER_STEP] = (timed(layer_step(paddle)), None)
     epoch = batch_loop(paddle, [64] * 10 + [17])
     res["epoch 10x64 + last batch 17, MLP 64x8"] = (timed(epoch, big=True), None)
     n = 10 if QUICK[0] else 60

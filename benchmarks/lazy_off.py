@@ -7,7 +7,8 @@ A, B ...), so that both see the same machine state. Each batch is timed by the w
 (``time.thread_time``: time other processes take on the cores is not counted) and by wall time; printed are
 the per-side minima over the rounds and the median of the per-round CPU ratios (B / A).
 
-The rows: the 64x8 MLP step (forward, backward, clear_grad), the GRL PyLayer step with a float ``alpha`` and
+The rows: the 64x8 MLP step (forward, backward, clear_grad), an ``nn.Layer`` model's training step (AdamW with a cosine
+schedule and clipping), the GRL PyLayer step with a float ``alpha`` and
 with ``alpha`` changing every step, a step whose temperature, leaky_relu slope and hardtanh bound change every
 step, the [2, 3] PyLayer step (``cus_tanh``), an epoch of ten 64-row batches and a
 last batch of 17 (SGD), and a loop whose batch size never repeats (1..60, SGD: each worker runs it once, at its
@@ -47,7 +48,17 @@ NEW_SHAPES = "new batch size every step (1..60), per step"
 def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], int]]:
     """row -> (step function, steps it makes per call)."""
     import numpy as np
-    from _workloads import SCHEDULE, batch_loop, cus_tanh_layer, grl_step, mlp_step, pylayer_step, schedule_step
+    from _workloads import (
+        LAYER_STEP,
+        SCHEDULE,
+        batch_loop,
+        cus_tanh_layer,
+        grl_step,
+        layer_step,
+        mlp_step,
+        pylayer_step,
+        schedule_step,
+    )
 
     pylayer = paddle.autograd.PyLayer
     rng = np.random.default_rng(0)
@@ -69,6 +80,7 @@ def rows(paddle: Any, big: bool = False) -> dict[str, tuple[Callable[[], Any], i
     xp = paddle.to_tensor(rng.random((2, 3), np.float32), stop_gradient=False)
     out["pylayer step [2, 3]"] = (pylayer_step(cus_tanh, xp), 1)
     out["epoch 10x64 + last batch 17, MLP 64x8"] = (batch_loop(paddle, [64] * 10 + [17]), 11)
+    out[LAYER_STEP] = (layer_step(paddle), 1)
     if big:  # XLA-bound rows (to compare settings that change the compiled code)
         params = [paddle.to_tensor(rng.random(s, np.float32) * 0.1, stop_gradient=False)
                   for s in [(1024, 1024), (1024,), (1024, 1024), (1024,)]]

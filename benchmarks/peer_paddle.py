@@ -15,10 +15,12 @@ import numpy as np  # noqa: E402
 import paddle  # noqa: E402
 from _timing import per_call_us  # noqa: E402
 from _workloads import (  # noqa: E402
+    LAYER_STEP,
     SCHEDULE,
     batch_loop,
     cus_tanh_layer,
     grl_step,
+    layer_step,
     mlp_step,
     mlp_train_step,
     pylayer_step,
@@ -63,6 +65,7 @@ def main() -> None:
     res["GRL PyLayer step, alpha changing every step, 64x8"] = per_call_us(
         grl_step(paddle, PyLayer, x, w, lambda i: 0.5 + 1e-6 * i))
     res[SCHEDULE] = per_call_us(schedule_step(paddle, x, w))
+    res[LAYER_STEP] = per_call_us(layer_step(paddle))
     res["epoch 10x64 + last batch 17, MLP 64x8"] = per_call_us(batch_loop(paddle, [64] * 10 + [17]), min_time=2.0)
     sizes = list(range(1, 61))
     loop = batch_loop(paddle, sizes)
