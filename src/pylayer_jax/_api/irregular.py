@@ -20,6 +20,7 @@ import numpy as np
 
 from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
+from .._runtime.transfer import own
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer
 from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
@@ -45,7 +46,7 @@ def _need_tensor(api: str, x: Any) -> Tensor:
 
 
 def _int_tensor(a: Any, dtype: Any = "int64") -> Tensor:
-    return Tensor(jnp.asarray(np.asarray(a), _dtypes.to_np(dtype)))
+    return Tensor(own(np.asarray(a), _dtypes.to_np(dtype)))  # (a copy: the caller may write its array later)
 
 
 # ---- data-dependent shapes (eager only) -----------------------------------------------------------

@@ -19,6 +19,7 @@ import jax
 import numpy as np
 
 from .._ops.table import TABLE
+from .._runtime.transfer import put
 from .._tensor import device as _device
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer, before_write
@@ -43,7 +44,7 @@ def _int_indices(indices: Any, api: str) -> Any:
                     f"{api}: a bool index stands for the positions of its True entries, which depend on its values, "
                     "so it cannot be traced. Pass integer index tensors (paddle.nonzero(mask, as_tuple=True))."
                 )
-            out.extend(Tensor(jax.device_put(part)) for part in np.nonzero(np.asarray(ix.numpy())))
+            out.extend(Tensor(put(part)) for part in np.nonzero(np.asarray(ix.numpy())))
         else:
             out.append(ix)
     return tuple(out) if isinstance(indices, tuple) else out

@@ -73,3 +73,11 @@ def put(x: np.ndarray, weak_type: bool = False) -> Any:
 def put_number(v: float | int) -> Any:
     """``jax.device_put(v)`` of a Python float or int (an int within int64): a weakly typed 0-d array."""
     return put(np.asarray(v, np.float64 if type(v) is float else np.int64), True)
+
+
+def own(x: Any, dtype: Any = None) -> Any:
+    """A jax array of the numpy array (or numpy scalar) ``x``, in ``dtype`` (x's own: None), that shares no memory with
+    it: JAX's CPU client may keep using the memory of an aligned array it is given (``jax.device_put``,
+    ``jnp.asarray(x, dtype)``), so a caller's later write to ``x`` would change the Tensor's value, or the result of a
+    deferred op reading it. Copied first, then ``put``."""
+    return put(np.array(x, dtype=dtype))

@@ -12,6 +12,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._autograd.engine import run_backward
 from .._autograd.fused_backward import ONES
@@ -19,6 +20,7 @@ from .._autograd.graph import Edge, OpNode, released_error
 from .._autograd.saved import SavedValue
 from .._exec import deferred as lazy
 from .._runtime.state import grad_mode, modes
+from .._runtime.transfer import own
 from . import step_events as _ev
 from .dispatch import apply_op
 from .facade import Tensor
@@ -75,7 +77,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
         if g.shape != t.shape:
             raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
         return g if diff is not None else g._v
-    arr = jnp.asarray(g, t._v.dtype)
+    # (a numpy array is copied: ``jnp.asarray`` with a dtype may keep using the caller's memory)
+    arr = own(g, t._v.dtype) if isinstance(g, np.ndarray | np.generic) else jnp.asarray(g, t._v.dtype)
     return Tensor(arr) if diff is not None else arr
 
 

@@ -32,7 +32,7 @@ from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
-from .._runtime.transfer import put
+from .._runtime.transfer import own, put
 from . import step_events as _ev
 
 _Tracer = jax.core.Tracer
@@ -80,6 +80,8 @@ class Tensor:
                              doc="True when no gradient is computed for this Tensor (Paddle's default).")
 
     def __init__(self, value: Any, stop_gradient: bool = True, edge: Edge | None = None, name: str | None = None) -> None:
+        if type(value) is np.ndarray:  # ``paddle.Tensor(array)``: a copy of its own (JAX may keep using host memory)
+            value = own(value)
         self._v = value  # a jax array, a tracer, or a Pending result of a deferred call
         if stop_gradient is True or stop_gradient is False:
             self._sg = stop_gradient
@@ -403,15 +405,17 @@ class Tensor:
     def set_value(self, value: Any) -> Tensor:
         """Overwrite the data in place (shape must match); bumps the version."""
         before_write(self)
-        v, own = getattr(value, "_v", None), self._v
+        v, mine = getattr(value, "_v", None), self._v
         if (type(v) is Pending and v.array is None and isinstance(value, Tensor) and modes.capture is None
-                and v.dtype == own.dtype and tuple(v.shape) == tuple(own.shape) and not v.aval[2]):
+                and v.dtype == mine.dtype and tuple(v.shape) == tuple(mine.shape) and not v.aval[2]):
             # a value not computed yet, of this dtype and shape (a BatchNorm's running statistics): the Tensor takes
             # it as it is, so the write does not run the calls recorded so far
             self._v = v
             self._version_counter().value += 1
             return self
-        arr = jnp.asarray(unwrap(value), self._value.dtype)
+        u = unwrap(value)
+        # (a numpy array is copied: ``jnp.asarray`` with a dtype may keep using the caller's memory)
+        arr = own(u, self._value.dtype) if isinstance(u, np.ndarray | np.generic) else jnp.asarray(u, self._value.dtype)
         if tuple(arr.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Tensor.set_value: the new value must have the tensor's shape {self.shape}, but received "
@@ -599,5 +603,5 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     # a new batch size). JAX's CPU client
     # may keep using the memory of an aligned numpy array instead of copying it, so memory the caller can still
     # write (the array passed, or a view) is copied first: the Tensor never changes with the caller's array
-    own = np_arr is not data and np_arr.base is None
-    return Tensor(put(np_arr.astype(target, copy=not own)), stop_gradient)
+    owned = np_arr is not data and np_arr.base is None
+    return Tensor(put(np_arr.astype(target, copy=not owned)), stop_gradient)

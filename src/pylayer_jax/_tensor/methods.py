@@ -20,6 +20,7 @@ from .._ops.indexing import AT, BOOL, SPAN, TENSOR
 from .._ops.table import TABLE, Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
+from .._runtime.transfer import put
 from .dispatch import apply_op
 from .facade import Tensor, _concrete, before_write
 from .spread import SPREAD, spread
@@ -155,7 +156,9 @@ def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
         else:
             if isinstance(ix, Tensor):
                 _concrete(ix, "indexing with a bool mask")
-            a = np.asarray(ix) if isinstance(ix, list | tuple | np.ndarray | np.generic | Tensor | bool) else None
+            # (a numpy array is copied: the index is read when the buffer runs, after the caller may have written it)
+            a = (np.array(ix) if isinstance(ix, np.ndarray) else
+                 np.asarray(ix) if isinstance(ix, list | tuple | np.generic | Tensor | bool) else None)
             if a is None or a.dtype.kind not in "biuf":  # (a float index is refused by the op's checks)
                 raise ValueError(
                     f"{api}: an index must be an int, a slice, None, Ellipsis, or a list or Tensor of ints or "
@@ -164,7 +167,7 @@ def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
             parts = np.nonzero(a) if a.dtype == np.bool_ else (a,)
             for part in parts:
                 spec.append(TENSOR)
-                arrays.append(Tensor(jax.device_put(part)))  # (jnp.asarray compiles a program per length)
+                arrays.append(Tensor(put(part)))  # (jnp.asarray compiles a program per length)
     return tuple(spec), arrays
 
 

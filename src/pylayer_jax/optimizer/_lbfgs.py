@@ -13,6 +13,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from .._runtime.transfer import own
 from .._tensor.facade import Tensor, before_write
 from ._optimizer import Optimizer, _check_float
 
@@ -162,7 +163,7 @@ class LBFGS(Optimizer):
     def _set_flat(self, values: list[Any]) -> None:
         before_write()
         for p, v in zip(self._params(), values):
-            p._v = jnp.asarray(v, p._v.dtype)
+            p._v = own(v, p._v.dtype)  # (a copy: the search goes on writing its arrays)
 
     def _add_grad(self, t: float, d: Any) -> None:
         before_write()
