@@ -109,3 +109,19 @@ def test_a_write_to_the_callers_array_afterwards_changes_nothing(case: str) -> N
     for _ in range(3):  # (each with a fresh aligned array)
         got, want, _ = CASES[case]()
         np.testing.assert_array_equal(got, want)
+
+
+def test_numpy_gives_a_writable_copy_as_paddle_does() -> None:
+    """``t.numpy()``, ``np.asarray(t)`` and ``np.array(t)`` are new writable arrays in Paddle 3.3.1 (checked there:
+    ``flags.writeable`` True, and writing one leaves the Tensor as it was); ``np.asarray(t, copy=False)`` is the
+    array's own memory, read-only."""
+    t = paddle.to_tensor(BASE)
+    for a in (t.numpy(), np.asarray(t), np.array(t)):
+        assert a.flags.writeable
+        a[:] = -1
+    np.testing.assert_array_equal(t.numpy(), BASE)
+    view = np.asarray(t, copy=False)
+    assert not view.flags.writeable
+    np.testing.assert_array_equal(view, BASE)
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 1

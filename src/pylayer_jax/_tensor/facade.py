@@ -301,8 +301,9 @@ class Tensor:
 
     # ---- conversion ---------------------------------------------------------------
     def numpy(self) -> np.ndarray:
+        """The values as a new, writable numpy array (as Paddle's: writing it leaves the Tensor as it is)."""
         _concrete(self, "Tensor.numpy()")
-        return np.asarray(self._value)
+        return np.array(self._value)
 
     def item(self, *idx: int) -> Any:
         _concrete(self, "Tensor.item()")
@@ -315,7 +316,12 @@ class Tensor:
         return self.numpy().tolist()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return as_numpy(self.numpy(), dtype, copy, "Tensor")
+        # a writable copy, as ``numpy()`` and Paddle's give (``np.asarray(t)[0] = 1`` works and leaves the Tensor as it
+        # is); copy=False: the array's own host memory, read-only
+        if copy is False:
+            _concrete(self, "Tensor.__array__")
+            return as_numpy(np.asarray(self._value), dtype, copy, "Tensor")
+        return as_numpy(self.numpy(), dtype, None, "Tensor")
 
     def __jax_array__(self) -> Any:
         return self._value
