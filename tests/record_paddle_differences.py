@@ -12,7 +12,12 @@ an integer tensor to a negative power, also a float one it truncates to a negati
 ``bitwise_and`` / ``bitwise_or`` / ``bitwise_xor`` (function and method) with a number, a numpy number or array;
 ``**`` and ``paddle.pow`` with numpy scalars (np.float64 is a Python float; np.float32 / np.float16 are not);
 ``Tensor.new_zeros`` / ``new_ones`` / ``new_empty`` / ``new_full`` (``new_empty``'s values are unspecified: its cases
-wrap it in ``P.zeros_like``, keeping its dtype and shape; ``stop_gradient`` is recorded as a bool tensor).
+wrap it in ``P.zeros_like``, keeping its dtype and shape; ``stop_gradient`` is recorded as a bool tensor); the
+shapes the creation functions (``zeros`` ... ``randperm``) take or refuse (a float or bool entry is a TypeError), their
+``device`` / ``requires_grad`` keywords (random draws wrapped in ``P.zeros_like``) and ``full``'s fill values;
+``bitwise_not`` / ``bitwise_invert`` and the shifts (functions, methods, ``<<`` / ``>>``) with a number, a numpy
+number or array, a list (the operators take a Python int on either side, the functions Tensors only); ``paddle.pow``
+with a base that is not a Tensor.
 """
 
 import json
@@ -81,6 +86,52 @@ for t in _NEW.values():
               "{t}.new_ones([2], device='tpu')"):
         CASES.append(e.format(t=t))
 CASES += ["T([1.5]).new_full([2], 'inf')", "T([1.5]).new_full([2], '-inf')"]
+# shapes of the creation functions: an entry that is no int (a float, bool, numpy float, 0-D float Tensor, array)
+CASES += ["P.zeros([2.0])", "P.ones((2.0, 3))", "P.empty([2, 2.5])", "P.full([2.0], 1)", "P.zeros(2.0)", "P.ones(True)",
+          "P.zeros([True])", "P.zeros([np.float32(2)])", "P.zeros([T(2.0)])", "P.zeros(T([2.0]))",
+          "P.full(T([2.0]), 1)", "P.zeros(np.array([2.0]))", "P.zeros([np.array(2)])", "P.zeros([None])", "P.zeros('2')",
+          "P.zeros([np.bool_(True)])", "P.zeros(np.float32(2))", "P.full(2.0, 1)", "P.empty([T(2.0)])",
+          "P.zeros([np.int64(2), 3])", "P.zeros(np.array([2, 3]))", "P.zeros([T(2), 3])", "P.zeros([T([2]), 3])",
+          "P.ones(shape=[2.0])", "P.zeros(2, 3.0)", "P.zeros_like(P.empty(T([2.7, 1.2])))",
+          "P.rand([2.0])", "P.randn([True])", "P.randint(0, 5, [2.0])", "P.uniform([2.0])",
+          "P.normal(shape=[2.0])", "P.standard_normal([np.float32(2)])", "P.rand([T(2.0)])", "P.randperm(2.0)",
+          "P.randperm(True)", "P.zeros_like(P.randperm(np.int64(3)))", "P.zeros_like(P.randperm(T(3)))",
+          "P.randint(0, 3.5, [2])", "P.randint(0.5, 3, [2])", "P.zeros_like(P.rand(np.array([2])))",
+          "P.zeros_like(P.randint(0, 3, np.array([2])))", "P.zeros_like(P.rand([T(2), 3]))"]
+# the device / requires_grad keywords of the creation functions (``requires_grad`` counts only when it is True)
+for f in ("P.zeros([2]", "P.ones([2]", "P.empty([2]", "P.full([2], 3", "P.zeros_like(T([1, 2])", "P.ones_like(T([1.0])",
+          "P.empty_like(T([1.0])", "P.full_like(T([1.0]), 2", "P.rand([2]", "P.randn([2]", "P.uniform([2]",
+          "P.standard_normal([2]", "P.randperm(3", "P.rand_like(T([1.0])", "P.randn_like(T([1.0])"):
+    CASES += [f"P.to_tensor({f}, requires_grad=True).stop_gradient)", f"P.to_tensor({f}, requires_grad=1).stop_gradient)",
+              f"P.to_tensor({f}).stop_gradient)", f"P.zeros_like({f}, device='cpu'))",
+              f"P.zeros_like({f}, device=P.CPUPlace(), requires_grad=True))", f"{f}, device='tpu')"]
+CASES += ["P.to_tensor(T([1.0]).new_zeros([2], requires_grad=1).stop_gradient)", "P.zeros([2], 'int32', 'x')",
+          "P.full([2], 1, 'int32', 'n')", "P.zeros_like(T([1]), 'int32', 'n')", "P.full_like(T([1]), 2, None, 'n')",
+          "P.ones([2], dtype='int32', name='o')"]
+# bitwise_not / bitwise_invert and the shifts (functions, methods, operators) with numbers
+for e in ("P.bitwise_not(5)", "P.bitwise_not(True)", "P.bitwise_not(np.int64(5))", "P.bitwise_not(np.array([1, 2]))",
+          "P.bitwise_not([1, 2])", "P.bitwise_not(x=5)", "P.bitwise_invert(5)", "P.bitwise_not_(5)", "P.bitwise_invert_(5)",
+          "P.bitwise_not({i})", "{i}.bitwise_not()", "~{i}", "P.bitwise_not_({i})", "{i}.bitwise_invert()",
+          "P.bitwise_left_shift({i}, 1)", "P.bitwise_left_shift(1, {i})", "P.bitwise_right_shift({i}, 1)",
+          "P.bitwise_right_shift(8, {i})", "P.bitwise_right_shift({i}, y=1)", "P.bitwise_left_shift(x=1, y={i})",
+          "P.bitwise_left_shift({i}, np.int64(1))", "{i}.bitwise_left_shift(1)", "{i}.bitwise_right_shift(np.array(1))",
+          "P.bitwise_left_shift({i}, {i})", "{i}.bitwise_right_shift({i})", "P.bitwise_right_shift({i}, {i}, False)",
+          "{i} << 1", "1 << {i}", "{i} >> 1", "16 >> {i}", "True << {i}", "{i} << True", "{i} >> np.int64(1)",
+          "np.int64(1) << {i}", "{i} << np.float32(1)", "np.float32(1) >> {i}", "np.array([1]) << {i}", "[1] << {i}",
+          "{i} << [1]", "{i} >> None", "{i} << 1.5", "1.5 << {i}", "{i} >> 1.0", "{i} << {i}", "300 << {i8}",
+          "{i8} << 7", "{i8} >> 1", "-1 >> {i}"):
+    CASES.append(e.format(i="T([1, 2])", i8="T(np.array([1, -128], 'int8'))"))
+# paddle.pow with a base that is not a Tensor
+CASES += ["P.pow(np.float32(2.0), T([1, 2]))", "P.pow(2.0, T([1, 2]))", "P.pow(2, T([1, 2]))",
+          "P.pow(np.float64(2.0), T([1.0, 2.0]))", "P.pow(np.array([2.0]), T([1.0]))", "P.pow([2.0], T([1.0]))",
+          "P.pow(np.int64(2), T([1, 2]))", "P.pow(2, 3)", "P.pow(x=2.0, y=T([1.0]))", "P.pow(True, T([1.0]))",
+          "P.pow(np.float32(2.0), np.float32(2.0))", "P.pow(np.float32(2.0), 2)", "P.pow(T([2.0]), True)",
+          "2.0 ** T([1.0, 2.0])", "np.float32(2.0) ** T([1.0, 2.0])"]
+# the fill value of full / full_like
+CASES += ["P.full([2], 'inf')", "P.full([2], '1.5')", "P.full_like(T([1.0]), '-inf')", "P.imag(P.full([2], 1 + 2j))",
+          "P.to_tensor(P.full([2], 2j).dtype == P.complex128)",
+          "P.full([2], T([3]))", "P.full([2], T(3.0))", "P.full([2], np.bool_(True))", "P.full([2], None)",
+          "P.full([2], np.int64(2))", "P.full([2], True)", "P.full([2], 'abc')"]
 
 
 def as_records(r, lib):  # noqa: ANN001, ANN201

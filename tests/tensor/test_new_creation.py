@@ -85,7 +85,9 @@ def test_pin_memory_without_a_gpu_is_a_runtime_error() -> None:
      r"type str\)"),
     (lambda x: x.new_empty([2.0]), TypeError, r"Tensor.new_empty: size must be .* \(an entry of type float\)"),
     (lambda x: x.new_zeros(True), TypeError, r"size must be .* received True \(an entry of type bool\)"),
-    (lambda x: x.new_zeros(P.to_tensor([2.0])), TypeError, r"size must hold integers, but received a Tensor of dtype"),
+    (lambda x: x.new_zeros(P.to_tensor([2.0])), ValueError,
+     r"Tensor.new_zeros: a size Tensor must have an integer dtype \(int32 or int64\) in Paddle, but received one of "
+     r"dtype float32; pass size.astype\('int64'\)"),
     (lambda x: x.new_zeros(P.to_tensor(2), 3), TypeError, r"takes the size as ints one at a time"),
     (lambda x: x.new_ones(), TypeError, r"Tensor.new_ones\(\) missing 1 required positional argument: 'size'"),
     (lambda x: x.new_ones([2], size=[3]), TypeError, r"got multiple values for argument 'size'"),

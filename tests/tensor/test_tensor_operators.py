@@ -272,5 +272,7 @@ def test_shift_operators_are_the_shift_ops() -> None:
     np.testing.assert_array_equal((t << 2).numpy(), i << 2)
     np.testing.assert_array_equal((t >> 1).numpy(), i >> 1)
     np.testing.assert_array_equal((1 << P.abs(t)).numpy(), 1 << np.abs(i))
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for >>: 'Tensor' and 'float'"):
+        t >> 1.5  # (Python's own error, as in Paddle)
     with pytest.raises(TypeError, match="shifts need integer tensors"):
-        t >> 1.5
+        P.to_tensor([1.5]) >> 1

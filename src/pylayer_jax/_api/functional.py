@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from .._ops import math as _math
 from .._ops import placing as _placing
 from .._ops import slices_scatters as _coverage_shape
 from .._ops.table import TABLE
+from .._tensor.device import placed
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import BITWISE_FUNCTIONS as _BITWISE
@@ -20,7 +22,7 @@ from .._tensor.slicing import crop as _crop
 from .._tensor.slicing import narrow as _narrow
 from .._tensor.slicing import slice as _slice
 from .._tensor.slicing import strided_slice as _strided_slice
-from .._tensor.spread import with_sizes
+from .._tensor.spread import checked_fill, checked_shape, with_sizes
 
 # table ops that are Paddle functions without being Tensor methods
 _FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS, *_placing.FUNCTIONS}
@@ -45,6 +47,50 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
+_PLACING = (inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
+            inspect.Parameter("requires_grad", inspect.Parameter.KEYWORD_ONLY, default=False),
+            inspect.Parameter("pin_memory", inspect.Parameter.KEYWORD_ONLY, default=False))
+
+
+def _created(name: str) -> Any:
+    """``paddle.<name>`` for a creation op with Paddle 3.3.1's signature: the op's parameters, ``name`` (positional
+    too), and the keywords ``device``, ``requires_grad`` and ``pin_memory`` (``_tensor.device.placed``; a ``*_like``
+    function's result is where its x is unless ``device`` says); a ``shape`` is read by Paddle's rules
+    (``checked_shape``: ``zeros([2.0])`` is a TypeError)."""
+    op = TABLE[name]
+    params = [*op.signature.parameters.values(),
+              inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None), *_PLACING]
+    sig = op.signature.replace(parameters=params)
+    shaped, like = "shape" in op.signature.parameters, name.endswith("_like")
+    required = [p.name for p in op.signature.parameters.values() if p.default is p.empty]
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}(): {e}; its parameters are {sig}.") from None
+        a = dict(bound.arguments)  # (the op's defaults left out: the kernel's key is that of the plain op call)
+        device, requires_grad = a.pop("device", None), a.pop("requires_grad", False)
+        pin_memory = a.pop("pin_memory", False)
+        a.pop("name", None)  # (it labels a static graph's variable only)
+        if shaped:
+            a["shape"] = checked_shape(name, a["shape"], float_tensor=name == "empty")
+        if "fill_value" in a:
+            a["fill_value"] = checked_fill(name, a["fill_value"])
+        x = a.get("x") if like else None
+        out = apply_op(op, tuple(a.pop(p) for p in required), a)
+        return placed(out, name, device, requires_grad, pin_memory, like=x if isinstance(x, Tensor) else None)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{op.doc} ``device`` places it (default: "
+                  f"{'where x is' if like else 'the default device'}), ``requires_grad=True`` makes it trainable, "
+                  "``pin_memory=True`` puts it in page-locked host memory.")
+    fn.__signature__ = sig  # type: ignore[attr-defined]
+    return fn
+
+
+for _name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like"):
+    globals()[_name] = _created(_name)
 for _name in ("zeros", "ones", "empty"):  # ``paddle.zeros(2, 3)``: the shape one entry at a time, as in Paddle
     globals()[_name] = with_sizes(globals()[_name])
 _assign = globals()["assign"]
@@ -95,4 +141,6 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
 
 # ``from ._functional import *`` exports Paddle's functions only, not this module's helpers
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in {"Any", "TABLE", "Tensor", "annotations",
-                                                                               "apply_op", "np", "public", "with_sizes"})
+                                                                               "apply_op", "np", "public", "with_sizes",
+                                                                               "checked_fill", "checked_shape", "inspect",
+                                                                               "placed"})

@@ -17,15 +17,17 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._ops.table import TABLE
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import derived_key, generator
 from .._runtime.state import modes
+from .._tensor.device import placed
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
-from .._tensor.spread import with_sizes
+from .._tensor.spread import checked_shape, with_sizes
 
 
 def random_key() -> Any:
@@ -73,11 +75,23 @@ def set_rng_state(state_list: Sequence[Any], device: Any = None) -> None:
 
 
 def _shape(shape: Any, api: str) -> Any:
-    if isinstance(shape, int) and not isinstance(shape, bool):
-        return [shape]
-    if isinstance(shape, Tensor | list | tuple):
-        return shape
-    raise TypeError(f"{api}: shape must be a list of ints (or a Tensor), but received {type(shape).__name__}.")
+    """``shape`` by Paddle's rules (``checked_shape``: ``rand([2.0])`` is a TypeError) as the kernels take it: a
+    list, or a Tensor (a float one passes here, as in Paddle, and the kernel refuses it)."""
+    shape = checked_shape(api, shape, float_tensor=True)
+    if isinstance(shape, int | np.integer):
+        return [int(shape)]
+    return shape.tolist() if isinstance(shape, np.ndarray) else shape
+
+
+def _int(api: str, pname: str, v: Any) -> int:
+    """An int argument (``randperm``'s n, ``randint``'s low and high) as Paddle takes it: a Python or numpy integer or
+    an integer Tensor of one element; a float or a bool is a TypeError there."""
+    if isinstance(v, Tensor) and v.size == 1 and np.issubdtype(np.dtype(v._v.dtype), np.integer):
+        return int(v.item())
+    if isinstance(v, int | np.integer) and not isinstance(v, bool):
+        return int(v)
+    raise TypeError(f"{api}: {pname} must be an int in Paddle, but received {type(v).__name__} {v!r}; pass "
+                    f"int({pname}) if you mean to round it toward zero.")
 
 
 def _float_dtype(dtype: Any, api: str) -> str:
@@ -98,44 +112,63 @@ def uniform(
     max: float = 1.0,
     seed: int = 0,  # noqa: A002
     name: str | None = None,
+    *,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
-    """Samples uniform in ``[min, max)``; a non-zero ``seed`` gives a fixed draw."""
+    """Samples uniform in ``[min, max)``; a non-zero ``seed`` gives a fixed draw. ``device`` places them,
+    ``requires_grad=True`` makes them trainable."""
     dt = _float_dtype(dtype, "uniform")
     key = random_key() if not seed else jax.random.PRNGKey(seed).astype(jnp.int64)
-    return apply_op(
+    out = apply_op(
         TABLE["random_uniform"],
         (key,),
         {"shape": _shape(shape, "uniform"), "dtype": dt, "min": float(min), "max": float(max)},
     )
+    return placed(out, "uniform", device, requires_grad)
 
 
 @with_sizes
-def rand(shape: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Samples uniform in ``[0, 1)`` (default dtype float32)."""
-    return _draw("random_uniform", shape=_shape(shape, "rand"), dtype=_float_dtype(dtype, "rand"))
+def rand(shape: Any, dtype: Any = None, name: str | None = None, *, device: Any = None, requires_grad: bool = False,
+         pin_memory: bool = False) -> Tensor:
+    """Samples uniform in ``[0, 1)`` (default dtype float32); ``device`` places them, ``requires_grad=True`` makes
+    them trainable, ``pin_memory=True`` puts them in page-locked host memory."""
+    out = _draw("random_uniform", shape=_shape(shape, "rand"), dtype=_float_dtype(dtype, "rand"))
+    return placed(out, "rand", device, requires_grad, pin_memory)
 
 
-def rand_like(input: Tensor, name: str | None = None, *, dtype: Any = None) -> Tensor:  # noqa: A002
-    """Uniform ``[0, 1)`` samples with ``input``'s shape (and dtype unless given)."""
-    return rand(input.shape, input.dtype if dtype is None else dtype)
+def rand_like(input: Tensor, name: str | None = None, *, dtype: Any = None, device: Any = None,  # noqa: A002
+              requires_grad: bool = False) -> Tensor:
+    """Uniform ``[0, 1)`` samples with ``input``'s shape (and dtype unless given), where ``input`` is unless
+    ``device`` says; ``requires_grad=True`` makes them trainable."""
+    out = rand(input.shape, input.dtype if dtype is None else dtype)
+    return placed(out, "rand_like", device, requires_grad, like=input)
 
 
 @with_sizes
-def randn(shape: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Standard normal samples (default dtype float32)."""
-    return _draw("random_normal", 0.0, 1.0, shape=_shape(shape, "randn"), dtype=_float_dtype(dtype, "randn"))
+def randn(shape: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """Standard normal samples (default dtype float32); ``device``, ``requires_grad``, ``pin_memory`` as ``rand``."""
+    out = _draw("random_normal", 0.0, 1.0, shape=_shape(shape, "randn"), dtype=_float_dtype(dtype, "randn"))
+    return placed(out, "randn", device, requires_grad, pin_memory)
 
 
-def standard_normal(shape: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Standard normal samples (default dtype float32)."""
-    return _draw(
+def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+                    requires_grad: bool = False) -> Tensor:
+    """Standard normal samples (default dtype float32); ``device`` places them, ``requires_grad=True`` makes them
+    trainable."""
+    out = _draw(
         "random_normal", 0.0, 1.0, shape=_shape(shape, "standard_normal"), dtype=_float_dtype(dtype, "standard_normal")
     )
+    return placed(out, "standard_normal", device, requires_grad)
 
 
-def randn_like(x: Tensor, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Standard normal samples with ``x``'s shape (and dtype unless given)."""
-    return randn(x.shape, x.dtype if dtype is None else dtype)
+def randn_like(x: Tensor, dtype: Any = None, name: str | None = None, *, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    """Standard normal samples with ``x``'s shape (and dtype unless given), where ``x`` is unless ``device`` says;
+    ``requires_grad=True`` makes them trainable."""
+    out = randn(x.shape, x.dtype if dtype is None else dtype)
+    return placed(out, "randn_like", device, requires_grad, like=x)
 
 
 def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None = None) -> Tensor:
@@ -156,6 +189,7 @@ def randint(
     """Integers uniform in ``[low, high)`` (``[0, low)`` when high is None); int64 unless dtype says."""
     if high is None:
         low, high = 0, low
+    low, high = _int("randint", "low", low), _int("randint", "high", high)
     if high <= low:
         raise ValueError(f"randint: high must be greater than low, but received low={low} and high={high}.")
     dt = "int64" if dtype is None else _dtypes.to_paddle(dtype).name
@@ -169,9 +203,14 @@ def randint_like(
     return randint(low, high, x.shape, x.dtype if dtype is None else dtype)
 
 
-def randperm(n: int, dtype: Any = "int64", name: str | None = None) -> Tensor:
-    """A random permutation of ``0 .. n-1``."""
-    return _draw("random_randperm", n=int(n), dtype=_dtypes.to_paddle(dtype).name)
+def randperm(n: int, dtype: Any = "int64", name: str | None = None, *, device: Any = None,
+             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A random permutation of ``0 .. n-1``; ``device``, ``requires_grad``, ``pin_memory`` as ``rand``."""
+    n = _int("randperm", "n", n)
+    if n < 0:  # (Paddle's own error here is a RuntimeError)
+        raise RuntimeError(f"randperm: n must be >= 0, but received {n}; pass the number of values to permute.")
+    out = _draw("random_randperm", n=n, dtype=_dtypes.to_paddle(dtype).name)
+    return placed(out, "randperm", device, requires_grad, pin_memory)
 
 
 def bernoulli(x: Tensor, p: float | None = None, name: str | None = None) -> Tensor:

@@ -24,6 +24,7 @@ from .._tensor import device as _device
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer, before_write
 from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
+from .._tensor.spread import checked_fill, checked_shape
 from .irregular import rank as _rank
 from .linalg import norm as norm
 from .random import uniform as _uniform
@@ -108,49 +109,17 @@ def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0,  # no
     return inplace_assign(self, r, "Tensor.uniform_")
 
 
-def _size(api: str, size: Any) -> Any:
-    """The shape a ``new_*`` method takes, as Paddle's ``full`` reads it: an int, a list or tuple of ints (or 0-D
-    integer Tensors), an integer array or Tensor; a TypeError for anything else (a float or a bool entry)."""
-    if isinstance(size, Tensor | np.ndarray):
-        if not np.issubdtype(np.dtype(size.dtype if isinstance(size, np.ndarray) else size._v.dtype), np.integer):
-            raise TypeError(f"{api}: size must hold integers, but received a {type(size).__name__} of dtype "
-                            f"{size.dtype}. Pass a list of ints such as [2, 3].")
-        return size
-    entries = size if isinstance(size, list | tuple) else [size]
-    for d in entries:
-        ok = isinstance(d, int | np.integer) and not isinstance(d, bool | np.bool_)
-        if isinstance(d, Tensor):
-            ok = d.ndim == 0 and np.issubdtype(np.dtype(d._v.dtype), np.integer)
-        if not ok:
-            raise TypeError(f"{api}: size must be an int or a list or tuple of ints, but received {size!r} (an entry "
-                            f"of type {type(d).__name__}). Pass integer sizes such as [2, 3].")
-    return list(entries)
-
-
 def _new(api: str, self: Tensor, size: Any, fill: Any, dtype: Any, device: Any, requires_grad: bool,
          pin_memory: bool) -> Tensor:
     """A new tensor of ``size`` holding ``fill`` (None: uninitialised), in ``dtype`` (default this tensor's) on
     ``device`` (default this tensor's), trainable with ``requires_grad``, in pinned host memory with ``pin_memory``."""
-    shape = _size(api, size)
+    shape = checked_shape(api, size, "size")
     dt = self.dtype if dtype is None else dtype
     if fill is None:
         out = apply_op(TABLE["empty"], (shape, dt))
     else:
-        if isinstance(fill, str):  # (Paddle's full reads 'inf', '-inf', 'nan', '1.5')
-            fill = float(fill)
-        elif isinstance(fill, Tensor) and fill.ndim > 0 and fill.size == 1:
-            fill = fill.reshape([])
-        out = apply_op(TABLE["full"], (shape, fill, dt))
-    if device is None:
-        here, _ = _device._where(self)
-        if here is not None:
-            out = _device._move(out, here, api)
-    else:
-        out = _device._move(out, device, api)
-    if pin_memory:
-        out = out.pin_memory()
-    out.stop_gradient = not requires_grad
-    return out
+        out = apply_op(TABLE["full"], (shape, checked_fill(api, fill), dt))
+    return _device.placed(out, api, device, requires_grad, pin_memory, like=self)
 
 
 def _sizes(api: str, size: tuple, kwargs: dict[str, Any]) -> Any:

@@ -71,10 +71,12 @@ def empty(shape, dtype=None):
 
 @defop(0, differentiable=False, method=False, numbers=("fill_value",))
 def full(shape, fill_value, dtype=None):
-    """A tensor filled with ``fill_value``: bool for a bool value, else the default float dtype unless
-    ``dtype``."""
+    """A tensor filled with ``fill_value``: bool for a bool value, complex128 for a Python complex, else the default
+    float dtype unless ``dtype``."""
     if dtype is None and isinstance(fill_value, bool):
         dt = np.dtype(bool)
+    elif dtype is None and isinstance(fill_value, complex):  # (a Python complex: complex128, as in Paddle)
+        dt = np.dtype("complex128")
     else:
         dt = _float_dtype(dtype)
     return jnp.full(_shape(shape, "full"), fill_value, dt)

@@ -69,6 +69,26 @@ def pin_memory(self: Tensor, blocking: bool = True) -> Tensor:
     return _move(self, "gpu:0", "Tensor.pin_memory", "pinned_host")
 
 
+def placed(out: Tensor, api: str, device: Any = None, requires_grad: Any = False, pin_memory: Any = False,
+           like: Tensor | None = None) -> Tensor:
+    """A newly made tensor with Paddle 3.3.1's ``device`` / ``requires_grad`` / ``pin_memory`` keywords of its
+    creation functions applied: moved to ``device`` (a str or a Place; None: where ``like`` is, or left on the
+    default device), in page-locked host memory with ``pin_memory`` (a RuntimeError without a GPU, as in Paddle),
+    trainable (``stop_gradient`` False) when ``requires_grad`` is True itself (Paddle tests ``is True``: 1 leaves the
+    tensor frozen)."""
+    if device is None:
+        here = None if like is None else _where(like)[0]
+        if here is not None:
+            out = _move(out, here, api)
+    else:
+        out = _move(out, device, api)
+    if pin_memory:
+        out = out.pin_memory()
+    if requires_grad is True:
+        out.stop_gradient = False
+    return out
+
+
 def _is_device(a: Any) -> bool:
     if isinstance(a, _device.CPUPlace | _device.CUDAPlace | jax.Device):
         return True

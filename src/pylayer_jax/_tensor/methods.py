@@ -522,22 +522,57 @@ _OPERATORS = {
     "__lt__": ("less_than", False), "__le__": ("less_equal", False),
     "__gt__": ("greater_than", False), "__ge__": ("greater_equal", False),
     # (&, |, ^: ``_bitwise`` below, with Paddle's operand rules)
-    "__lshift__": ("bitwise_left_shift", False), "__rlshift__": ("bitwise_left_shift", True),
-    "__rshift__": ("bitwise_right_shift", False), "__rrshift__": ("bitwise_right_shift", True),
 }
 for _dunder, (_name, _refl) in _OPERATORS.items():
     if _name in TABLE:
         setattr(Tensor, _dunder, _binary(_name, _refl))
 
 
-def _not_a_tensor(api: str, form: str, pname: str, v: Any, sym: str | None, fix: str) -> ValueError:
-    """Paddle 3.3.1's error where ``x & y``, ``x | y``, ``x ^ y`` or ``bitwise_and`` / ``bitwise_or`` / ``bitwise_xor``
-    (function, method or in place) gets a ``pname`` operand that is not a Tensor (a number, a numpy number or array, a
-    list): a ValueError saying what to write instead (``fix`` with ``{t}`` where the converted operand goes; for a
-    Python int or bool also ``v sym x`` where ``sym`` is given: the operator takes a number on its left)."""
+def _shift(name: str, sym: str, reflected: bool) -> Any:
+    """``x << y``, ``x >> y`` with Paddle 3.3.1's operand rules: a Tensor, or a Python int or bool, on either side;
+    a float or complex is Python's TypeError (``unsupported operand type(s)``); any other operand (a numpy number or
+    array, a list, None) is a ValueError there."""
+    binary = _binary(name, reflected)
+    dunder = f"__{'r' if reflected else ''}{'l' if sym == '<<' else 'r'}shift__"
+    pname = "x" if reflected else "y"
+    fix = f"{{t}} {sym} y" if reflected else f"x {sym} {{t}}"
+
+    def f(self: Tensor, o: Any) -> Any:
+        if type(o) is not Tensor and type(o) not in (int, bool):
+            if isinstance(o, float | complex) and not isinstance(o, np.generic):
+                return NotImplemented
+            if not isinstance(o, Tensor):
+                raise _not_a_tensor(f"Tensor.{dunder}", f"x {sym} y", pname, o, None, fix)
+        return binary(self, o)
+
+    f.__name__ = dunder
+    return f
+
+
+for _sym, _name in (("<<", "bitwise_left_shift"), (">>", "bitwise_right_shift")):
+    for _refl in (False, True):
+        _f = _shift(_name, _sym, _refl)
+        setattr(Tensor, _f.__name__, _f)
+
+
+def _not_a_tensor(api: str, form: str, pname: str, v: Any, sym: str | None, fix: str, swap: bool = True,
+                  unary: bool = False) -> ValueError:
+    """Paddle 3.3.1's error where ``x & y``, ``x | y``, ``x ^ y``, ``x << y``, ``x >> y`` or ``bitwise_and`` /
+    ``bitwise_or`` / ``bitwise_xor`` / ``bitwise_left_shift`` / ``bitwise_right_shift`` / ``bitwise_not`` (function,
+    method or in place) gets a ``pname`` operand that is not a Tensor (a number, a numpy number or array, a list): a
+    ValueError saying what to write instead (``fix`` with ``{t}`` where the converted operand goes; for a Python int
+    or bool also the operator ``sym`` where one is given: ``v sym x`` with ``swap``, as ``&`` takes a number on its
+    left only, else the number where it stands, as the shifts take one on either side)."""
     other = "y" if pname == "x" else "x"
-    t = f"paddle.to_tensor({v!r}, dtype={other}.dtype)"
-    first = f" or put the number first ({v!r} {sym} {other})." if sym and type(v) in (int, bool) else "."
+    t = f"paddle.to_tensor({v!r})" if unary else f"paddle.to_tensor({v!r}, dtype={other}.dtype)"
+    if sym and type(v) in (int, bool):
+        if swap:
+            first = f" or put the number first ({v!r} {sym} {other})."
+        else:
+            expr = f"{v!r} {sym} {other}" if pname == "x" else f"{other} {sym} {v!r}"
+            first = f" or use the operator ({expr}), which takes a Python int."
+    else:
+        first = "."
     return ValueError(f"{api}: {form} takes a Tensor {pname} in Paddle, but received {type(v).__name__} {v!r}; write "
                       f"{fix.format(t=t)}{first}")
 
@@ -578,31 +613,34 @@ _MISSING = object()
 
 
 def _bitwise_operands(api: str, form: str, fixes: dict[str, str], sym: str | None, args: tuple,
-                      kwargs: dict[str, Any]) -> None:
-    """``bitwise_and`` / ``bitwise_or`` / ``bitwise_xor`` take Tensors only, as the operators do on their right
-    (Paddle 3.3.1: ``paddle.bitwise_and(x, 2)``, ``bitwise_and(2, x)``, ``x.bitwise_and(np.int64(2))`` are
-    ValueErrors); ``args`` / ``kwargs`` are the call's, the tensor first for a method; ``fixes`` the call to write
-    instead, per operand."""
-    for i, pname in enumerate(("x", "y")):
+                      kwargs: dict[str, Any], swap: bool = True) -> None:
+    """The bitwise functions and methods take Tensors only, as ``&`` / ``|`` / ``^`` do on their right (Paddle 3.3.1:
+    ``paddle.bitwise_and(x, 2)``, ``bitwise_and(2, x)``, ``x.bitwise_and(np.int64(2))``, ``bitwise_left_shift(x, 1)``,
+    ``bitwise_not(5)`` are ValueErrors); ``args`` / ``kwargs`` are the call's, the tensor first for a method;
+    ``fixes`` the call to write instead, per operand (``x`` alone for a unary op); ``swap``: see ``_not_a_tensor``."""
+    unary = "y" not in fixes
+    for i, pname in enumerate(("x",) if unary else ("x", "y")):
         v = args[i] if i < len(args) else kwargs.get(pname, _MISSING)
         if v is not _MISSING and not isinstance(v, Tensor):
-            raise _not_a_tensor(api, form, pname, v, sym, fixes[pname])
+            raise _not_a_tensor(api, form, pname, v, sym, fixes[pname], swap, unary)
 
 
-def _bitwise_calls(name: str, sym: str) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    """The function, the method and the in-place method of a bitwise op with Paddle's operand rule."""
+def _bitwise_calls(name: str, sym: str, swap: bool = True) -> tuple[Callable[..., Any], Callable[..., Any],
+                                                                     Callable[..., Any]]:
+    """The function, the method and the in-place method of a binary bitwise op with Paddle's operand rule (``swap``:
+    see ``_not_a_tensor``)."""
     op = TABLE[name]
     api_m, api_i = f"Tensor.{name}", f"Tensor.{name}_"
     form_f, form_m, form_i = f"{name}(x, y)", f"x.{name}(y)", f"x.{name}_(y)"
     fix_f = {"x": f"{name}({{t}}, y)", "y": f"{name}(x, {{t}})"}
-    fix_m, fix_i = {"y": f"x.{name}({{t}})"}, {"y": f"x.{name}_({{t}})"}
+    fix_m, fix_i = {"x": "", "y": f"x.{name}({{t}})"}, {"x": "", "y": f"x.{name}_({{t}})"}
 
     def fn(*args: Any, **kwargs: Any) -> Any:
-        _bitwise_operands(name, form_f, fix_f, sym, args, kwargs)
+        _bitwise_operands(name, form_f, fix_f, sym, args, kwargs, swap)
         return apply_op(op, args, kwargs)
 
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        _bitwise_operands(api_m, form_m, fix_m, sym, (self, *args), kwargs)
+        _bitwise_operands(api_m, form_m, fix_m, sym, (self, *args), kwargs, swap)
         return apply_op(op, (self, *args), kwargs)
 
     def m_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -618,10 +656,37 @@ def _bitwise_calls(name: str, sym: str) -> tuple[Callable[..., Any], Callable[..
 
 
 BITWISE_FUNCTIONS: dict[str, Callable[..., Any]] = {}  # ``paddle.bitwise_and`` ... (``_api.functional`` takes them)
-for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
-    BITWISE_FUNCTIONS[_name], _m, _m_ = _bitwise_calls(_name, _sym)
+for _name, _sym in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^"), ("bitwise_left_shift", "<<"),
+                    ("bitwise_right_shift", ">>")):
+    BITWISE_FUNCTIONS[_name], _m, _m_ = _bitwise_calls(_name, _sym, swap=_sym in "&|^")
     setattr(Tensor, _name, _m)
     setattr(Tensor, _name + "_", _m_)
+
+
+def _unary_bitwise(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``paddle.bitwise_not`` / ``bitwise_invert`` and their in-place functions: x must be a Tensor (Paddle 3.3.1:
+    ``bitwise_not(5)`` and ``bitwise_not_(5)`` are ValueErrors; ``~5`` is Python's own)."""
+    op, method_ = TABLE[name], getattr(Tensor, name + "_")
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        _bitwise_operands(name, f"{name}(x)", {"x": f"{name}({{t}})"}, None, args, kwargs)
+        return apply_op(op, args, kwargs)
+
+    def fn_(*args: Any, **kwargs: Any) -> Any:
+        _bitwise_operands(name + "_", f"{name}_(x)", {"x": f"{name}_({{t}})"}, None, args, kwargs)
+        x = args[0] if args else kwargs.pop("x")
+        return method_(x, *args[1:], **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn_.__name__ = fn_.__qualname__ = name + "_"
+    fn.__doc__ = op.doc
+    fn_.__doc__ = f"In-place ``{name}``: writes the result into ``x`` and returns it."
+    fn.__signature__ = fn_.__signature__ = op.signature  # type: ignore[attr-defined]
+    return fn, fn_
+
+
+for _name in ("bitwise_not", "bitwise_invert"):
+    BITWISE_FUNCTIONS[_name], BITWISE_FUNCTIONS[_name + "_"] = _unary_bitwise(_name)
 
 _POW, _POW_NUMBER = TABLE["pow"], TABLE["pow_number"]
 _pow_operator = Tensor.__pow__
@@ -701,8 +766,16 @@ def _exponent(api: str, y: Any) -> Any:
                     f"({y!r}); pass {fix}.")
 
 
+_BASES = (Tensor, jax.Array, jax.core.Tracer)  # (a JAX array: the traced forms, not Paddle's)
+
+
 def pow(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
-    y = _exponent("pow", y)
+    y = _exponent("pow", y)  # (y first: Paddle tests it before x)
+    if not isinstance(x, _BASES):
+        # Paddle 3.3.1: ``paddle.pow(2.0, x)``, ``pow(np.float32(2.0), x)`` are ValueErrors (``2.0 ** x`` is fine)
+        op = f" or use the operator ({x!r} ** y)" if type(x) in (int, float) else ""
+        raise ValueError(f"pow: pow(x, y) takes a Tensor x in Paddle, but received {type(x).__name__} {x!r}; write "
+                         f"pow(paddle.to_tensor({x!r}), y){op}.")
     if not args and (not kwargs or list(kwargs) == ["name"]) and isinstance(x, Tensor) and _number_exponent(x, y):
         return apply_op(_POW_NUMBER, (x, y))
     return apply_op(_POW, (x, y, *args), kwargs)

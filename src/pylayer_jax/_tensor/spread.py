@@ -4,7 +4,8 @@
 the shape one entry at a time; ``x.transpose(0, 1)`` names two axes to swap; and Paddle's functions take their
 trailing ``name`` positionally (``paddle.tile(x, 2, None)``: the extra argument is that name, whatever it holds,
 so ``x.tile(2, 1)`` repeats the last axis twice, as in Paddle). ``spread`` turns such a call into the table op's
-own form before dispatch.
+own form before dispatch. ``checked_shape`` / ``checked_fill`` read a creation function's shape and fill value by
+Paddle's rules.
 """
 
 from __future__ import annotations
@@ -57,6 +58,60 @@ def spread(kind: str, n_params: int, args: tuple) -> tuple:
     if len(args) == n_params + 1:  # Paddle's trailing ``name``, given positionally
         return args[:-1]
     return args
+
+
+def _integer(dt: Any) -> bool:
+    return bool(np.issubdtype(np.dtype(dt), np.integer))
+
+
+def checked_shape(api: str, shape: Any, param: str = "shape", float_tensor: bool = False) -> Any:
+    """``shape`` as Paddle 3.3.1's creation functions take it: an int (or numpy integer), a list or tuple of ints,
+    numpy integers or one-element integer Tensors (each made 0-D here), or an integer numpy array or Tensor.
+
+    A float, bool, str or None, alone or as an entry, is a TypeError there (``paddle.zeros([2.0])``,
+    ``paddle.ones(True)``), and so is a float numpy array. A float Tensor is a ValueError in ``zeros`` / ``ones`` /
+    ``full`` (Paddle reads its values as -1); ``float_tensor=True`` lets one through for the functions that take it
+    (``empty``)."""
+    if isinstance(shape, Tensor | np.ndarray):
+        dt = shape.dtype if isinstance(shape, np.ndarray) else shape._v.dtype
+        if _integer(dt) or (float_tensor and isinstance(shape, Tensor)):
+            return shape
+        if isinstance(shape, np.ndarray):
+            raise TypeError(f"{api}: a numpy {param} must hold integers in Paddle, but received an array of dtype "
+                            f"{dt}; pass {param}.astype('int64') or a list of ints such as [2, 3].")
+        raise ValueError(f"{api}: a {param} Tensor must have an integer dtype (int32 or int64) in Paddle, but received "
+                         f"one of dtype {np.dtype(dt).name}; pass {param}.astype('int64') or a list of ints.")
+    entries = shape if isinstance(shape, list | tuple) else [shape]
+    out = []
+    for d in entries:
+        if isinstance(d, Tensor) and d.size == 1 and _integer(d._v.dtype):
+            out.append(d.reshape([]) if d.ndim else d)
+        elif isinstance(d, int | np.integer) and not isinstance(d, bool):
+            out.append(d)
+        else:
+            kind = f"a {np.dtype(d._v.dtype).name} Tensor of shape {list(d.shape)}" if isinstance(d, Tensor) \
+                else type(d).__name__
+            raise TypeError(f"{api}: {param} must be an int or a list or tuple of ints, but received {shape!r} (an "
+                            f"entry of type {kind}); pass integer sizes such as [2, 3].")
+    return out if isinstance(shape, list | tuple) else shape
+
+
+def checked_fill(api: str, fill: Any) -> Any:
+    """A creation function's ``fill_value`` as Paddle 3.3.1 takes it: a number, a numpy number, a numeric str
+    (``'inf'``, ``'1.5'``: read as a float) or a one-element Tensor (made 0-D); a numpy bool or None is a TypeError
+    there, and a str that is no number (Paddle fills 0 with it) a ValueError here."""
+    if isinstance(fill, str):
+        try:
+            return float(fill)
+        except ValueError:
+            raise ValueError(f"{api}: a str fill_value must spell a number (such as 'inf' or '1.5'), but received "
+                             f"{fill!r}; pass a number.") from None
+    if isinstance(fill, Tensor):
+        return fill.reshape([]) if fill.ndim and fill.size == 1 else fill
+    if fill is None or isinstance(fill, np.bool_):
+        raise TypeError(f"{api}: fill_value must be a number, a numeric str or a Tensor in Paddle, but received "
+                        f"{type(fill).__name__} {fill!r}; pass {'bool(fill_value)' if fill is not None else 'a number'}.")
+    return fill
 
 
 def spread_sizes(args: tuple, kwargs: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
