@@ -125,3 +125,34 @@ def test_numpy_gives_a_writable_copy_as_paddle_does() -> None:
     np.testing.assert_array_equal(view, BASE)
     with pytest.raises(ValueError, match="read-only"):
         view[0] = 1
+
+
+def test_a_dataset_that_rewrites_its_array_does_not_change_earlier_batches() -> None:
+    """A dataset (``batch_size=None``) or a collate_fn that hands out the same aligned buffer, rewritten for each
+    sample: every batch Tensor keeps the values it was given."""
+
+    class Rewriting(paddle.io.Dataset):
+        def __init__(self) -> None:
+            self.buf = _aligned(np.zeros(N, np.float32))
+
+        def __getitem__(self, i: int) -> np.ndarray:
+            self.buf[:] = i
+            return self.buf
+
+        def __len__(self) -> int:
+            return 4
+
+    ds = Rewriting()
+    got = list(paddle.io.DataLoader(ds, batch_size=None))
+    for i, t in enumerate(got):
+        np.testing.assert_array_equal(t.numpy(), np.full(N, i, np.float32))
+    keep = _aligned(np.zeros((2, N), np.float32))
+
+    def collate(samples: list) -> np.ndarray:
+        keep[:] = np.stack(samples)
+        return keep
+
+    fresh = paddle.io.TensorDataset([paddle.to_tensor(np.repeat(np.arange(4, dtype=np.float32)[:, None], N, 1))])
+    batches = list(paddle.io.DataLoader(fresh, batch_size=2, collate_fn=lambda s: collate([x.numpy() for (x,) in s])))
+    for k, b in enumerate(batches):
+        np.testing.assert_array_equal(b.numpy(), np.stack([np.full(N, 2 * k + j, np.float32) for j in range(2)]))

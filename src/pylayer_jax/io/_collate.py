@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._ops.table import TABLE
-from .._runtime.transfer import put
+from .._runtime.transfer import own, put
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 
@@ -75,9 +75,12 @@ def to_host(tree: Any) -> Any:
     return tree
 
 
-def to_tensors(tree: Any) -> Any:
+def to_tensors(tree: Any, fresh: bool = False) -> Any:
     """Every numpy array of a batch -> a Tensor, each moved to the device as ``jax.device_put`` moves it (``put``:
-    its C++ transfer, without ~30 µs of its Python a call); tuples become lists, as Paddle's loader returns them."""
+    its C++ transfer, without ~30 µs of its Python a call); tuples become lists, as Paddle's loader returns them.
+    ``fresh``: the arrays are new ones nobody else holds (``default_collate_fn`` stacks them, a worker's arrive
+    unpickled); else each is copied first (``own``: a dataset or collate_fn may keep and rewrite its array, whose
+    memory JAX would otherwise go on using)."""
     arrays: list[np.ndarray] = []
 
     def collect(x: Any) -> None:
@@ -91,7 +94,7 @@ def to_tensors(tree: Any) -> Any:
                 collect(v)
 
     collect(tree)
-    placed = iter([put(a) for a in arrays])
+    placed = iter([put(a) if fresh else own(a) for a in arrays])
 
     def rebuild(x: Any) -> Any:
         if isinstance(x, np.ndarray):

@@ -195,7 +195,9 @@ class DataLoader:
 class _SingleProcessIter:
     def __init__(self, loader: DataLoader) -> None:
         self._indices = loader._index_iter()
-        self._fetcher = Fetcher(loader.dataset, loader.auto_collate_batch, loader._collate(), loader.drop_last)
+        collate = loader._collate()
+        self._fetcher = Fetcher(loader.dataset, loader.auto_collate_batch, collate, loader.drop_last)
+        self._fresh = collate is default_collate_fn  # (its arrays are new: stacked from the samples)
         self._len = None if loader._iterable else len(loader)
 
     def __iter__(self) -> _SingleProcessIter:
@@ -208,7 +210,7 @@ class _SingleProcessIter:
 
     def __next__(self) -> Any:
         indices = next(self._indices)
-        return to_tensors(self._fetcher.fetch(indices))
+        return to_tensors(self._fetcher.fetch(indices), self._fresh)
 
 
 class _WorkerPool:
@@ -346,7 +348,7 @@ class _MultiProcessIter:
                     self._live.remove(wid)
                 continue
             self._send()
-            return to_tensors(data)
+            return to_tensors(data, True)  # (unpickled from the worker's queue: new arrays)
 
     def _close(self) -> None:
         if self._owns:
