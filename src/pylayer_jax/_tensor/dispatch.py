@@ -107,13 +107,14 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
     if kwargs or len(args) < n or op.check_always:
         return _general(op, args, kwargs)
     attrs = args[n:]
-    for a in attrs:  # plain scalar attributes need no normalising
-        if type(a) not in _PLAIN_ATTRS:
+    for a in attrs:  # plain scalar attributes need no normalising, a list of ints becomes a tuple (a shape, axes)
+        if type(a) not in _PLAIN_ATTRS and not _int_list(a):
             return _general(op, args, kwargs)
     arrays = _short_arrays(args, n, None)
     if arrays is None or modes.static_program is not None:
         return _general(op, args, kwargs)
-    attr_key = tuple([exact(a) for a in attrs])  # (what ``_general``'s ``_norm_attr`` makes of plain values)
+    # (what ``_general``'s ``_norm_attr`` makes of plain values and lists of ints)
+    attr_key = tuple([exact(a) if type(a) in _PLAIN_ATTRS else tuple(a) for a in attrs])
     leaves = args[:n]
     if op.numbers:
         traced = [_traced_at(op, n + j, v, args) for j, v in enumerate(attrs)]  # (each value noted)
@@ -143,6 +144,16 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
     if t is not None:
         return t
     return _run(op, key, leaves, None, arrays)
+
+
+def _int_list(a: Any) -> bool:
+    """A list or tuple of Python ints (no bools): an attribute whose normal form is the tuple of them."""
+    if type(a) is not list and type(a) is not tuple:
+        return False
+    for e in a:
+        if type(e) is not int:
+            return False
+    return True
 
 
 def _short_arrays(args: Sequence[Any], n: int, checks: Any) -> list[Any] | None:

@@ -141,8 +141,9 @@ class LayerNorm(Layer):
         if list(input.shape[len(input.shape) - n:]) != self._normalized_shape or len(input.shape) < n:
             raise ValueError(f"LayerNorm: the input's trailing axes {list(input.shape)} must equal normalized_shape "
                              f"{self._normalized_shape}.")
-        w = None if self.weight is None else self.weight.reshape(self._normalized_shape)
-        b = None if self.bias is None else self.bias.reshape(self._normalized_shape)
+        flat = n == 1  # (the parameters' own shape: no reshape to record every step)
+        w = None if self.weight is None else self.weight if flat else self.weight.reshape(self._normalized_shape)
+        b = None if self.bias is None else self.bias if flat else self.bias.reshape(self._normalized_shape)
         return F.layer_norm(input, self._normalized_shape, w, b, self._epsilon)
 
     def extra_repr(self) -> str:
