@@ -24,7 +24,7 @@ from .._runtime.transfer import put
 from .dispatch import apply_op
 from .facade import Tensor, _concrete, before_write
 from .spread import SPREAD, spread
-from .views import VIEW_OPS, check_write, link, written
+from .views import REFUSED, VIEW_OPS, check_write, link, written
 
 
 def public(op: Op) -> Callable[..., Any]:
@@ -82,7 +82,11 @@ def _view_of(op: Op, kind: Any, args: tuple, kwargs: dict) -> Any:
         args = spread(kind, len(op.signature.parameters), args)
     r = apply_op(op, args, kwargs)
     x = args[0] if args else kwargs.get(next(iter(op.signature.parameters)))
-    if isinstance(x, Tensor) and (op.name != "view" or _is_shape(args[1:] or tuple(kwargs.values()))):
+    if not isinstance(x, Tensor):
+        return r
+    if op.name == "view" and not _is_shape(args[1:] or tuple(kwargs.values())):
+        link(r, x, REFUSED)  # a bitcast: Paddle's is the same memory, ours a new array; writes are refused
+    else:
         if isinstance(r, list):
             for i, o in enumerate(r):
                 link(o, x, op, args, kwargs, i)

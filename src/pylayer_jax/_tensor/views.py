@@ -22,7 +22,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._ops.indexing import TENSOR
+from .._ops.indexing import TENSOR, build_index
 from .._ops.table import TABLE, Op
 from .._runtime.state import grad_mode, modes
 from .._runtime.transfer import put
@@ -37,8 +37,13 @@ _RESHAPE = TABLE["reshape"]
 _NEEDS_CONTIGUOUS = frozenset({"reshape", "flatten", "view", "view_as"})
 # the table ops whose results are views in Paddle 3.3.1 (``tests/record_paddle_views.py``); basic indexing,
 # ``x.T``, ``detach``, ``slice``, ``strided_slice`` and ``narrow`` link their results where they are made
+_RESHAPING = frozenset({"reshape", "flatten", "view", "view_as", "squeeze", "unsqueeze", "atleast_1d", "atleast_2d",
+                        "atleast_3d"})
 VIEW_OPS = frozenset({"reshape", "view", "view_as", "flatten", "squeeze", "unsqueeze", "transpose", "t", "moveaxis",
-                      "diagonal", "unbind"})
+                      "diagonal", "unbind", "permute", "swapaxes"})
+# the Link op of a view in Paddle whose sharing is not mirrored here (``view`` with a dtype, a bitcast): a write to
+# it, or to a tensor sharing data with it, raises
+REFUSED = object()
 
 
 class Group(list):
@@ -102,12 +107,22 @@ def _positions(lk: Link) -> Any:
         return lk.idx
     p = _positions(lk.parent)
     op = lk.op
-    if p is None or (op is not None and op.name in _NEEDS_CONTIGUOUS and not _contiguous(p)):
+    if p is None or (op is not None and op is not REFUSED and op.name in _NEEDS_CONTIGUOUS and not _contiguous(p)):
         lk.idx = False
         return None
-    if op is None:
-        idx = p
-    else:
+    idx = None if op is not None else p
+    if op is REFUSED:  # (never written: check_write refuses first)
+        lk.idx = False
+        return None
+    if op is not None and op.name in _RESHAPING:  # the same order in the view's shape
+        idx = p.reshape(lk.shape)
+    elif op is not None and op.name == "getitem" and not lk.args[1] and all(
+            s is None or s == "..." or type(s) is int or (type(s) is tuple and s[0] == "slice") for s in lk.args[2]):
+        idx = p[build_index(lk.args[2], ())]  # basic indexing: numpy's
+    elif (op is not None and op.name == "transpose" and not lk.kwargs and len(lk.args) == 2
+          and all(type(a) is int for a in lk.args[1])):
+        idx = np.transpose(p, [a % p.ndim for a in lk.args[1]]) if p.ndim else p
+    if idx is None:  # any other op: run it on the parent's positions
         pt = Tensor(put(p))
         args = tuple(pt if a is _PARENT else a for a in lk.args)
         kwargs = {k: (pt if v is _PARENT else v) for k, v in (lk.kwargs or {}).items()}
@@ -129,11 +144,12 @@ def _positions(lk: Link) -> Any:
     return idx
 
 
-def _traced_error() -> RuntimeError:
+def _traced_error(api: str = "an in-place write") -> RuntimeError:
     return RuntimeError(
-        "In-place write through a view inside jit.to_static or a JAX transformation: pylayer_jax shares a view's "
-        "data with its base only in eager code, and the write would not reach the other. clone() the view before "
-        "writing to it, or write to the base."
+        f"{api}: inside jit.to_static or a JAX transformation, this Tensor shares its data with a view or a base "
+        "(basic indexing, reshape, transpose, detach, ...), and pylayer_jax shares that data only in eager code, "
+        "so the write would not reach the other. clone() the view before writing to it, or write outside the "
+        "compiled function."
     )
 
 
@@ -143,26 +159,45 @@ def _unlink(t: Tensor) -> None:
     lk.group[:] = [r for r in lk.group if (w := r()) is not None and w is not t]
 
 
+def _others(t: Tensor) -> list:
+    """The other live Tensors of ``t``'s group (dead references dropped)."""
+    group = t._view.group
+    live = [r for r in group if r() is not None]
+    if len(live) != len(group):
+        group[:] = live
+    return [w for r in live if (w := r()) is not t]
+
+
 def check_write(t: Tensor, api: str) -> None:
     """Before an in-place write to ``t`` (linked): refuse what the write could not do as Paddle does."""
+    others = _others(t)
+    if not others:
+        return
     if modes.capture is not None or isinstance(t._v, jax.core.Tracer):
-        raise _traced_error()
-    idx = _positions(t._view)
-    if idx is not None and np.unique(idx).size != idx.size:
-        raise ValueError(
-            f"{api}: this Tensor is a view whose elements overlap in its base's data; writing to it in place "
-            "is not supported. clone() it first, or write to the base."
-        )
+        raise _traced_error(api)
+    for w in (t, *others):
+        if w._view.op is REFUSED:
+            raise RuntimeError(
+                f"{api}: this Tensor shares its data with a result of Tensor.view(dtype), which in Paddle is the "
+                "same memory read as another dtype; pylayer_jax does not share data with it, so the write would not "
+                f"reach {'it' if w is not t else 'the others'}. clone() that result before writing, or write "
+                "after it is no longer used."
+            )
 
 
 def written(t: Tensor, shape: tuple, dtype: Any) -> None:
     """After an in-place write to ``t`` (linked; ``shape`` and ``dtype`` from before the write): the write
     reaches every other live Tensor of its group that shares elements with it, with gradients off."""
+    others = _others(t)
+    if not others:
+        if tuple(t._v.shape) != shape or t._v.dtype != dtype:
+            _unlink(t)  # (nothing shares its data now: its Link would describe the old shape)
+        return
     lk = t._view
     v = t._v
     idx = _positions(lk)
-    if idx is None or v.dtype != dtype or int(np.prod(v.shape, dtype=np.int64)) != idx.size:  # a copy after all, or new data (``cast_``)
-        _unlink(t)
+    if idx is None or v.dtype != dtype or int(np.prod(v.shape, dtype=np.int64)) != idx.size:
+        _unlink(t)  # a copy after all, or new data (``cast_``)
         return
     if tuple(v.shape) != shape:  # an in-place reshape: the same positions in a new shape (a new Link: the
         if not _contiguous(idx):  # views made before keep the old one as their parent)
@@ -171,22 +206,13 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
         lk = t._view = Link(lk.parent, lk.op, lk.args, lk.kwargs, lk.item, lk.group, tuple(v.shape))
         lk.idx = idx.reshape(v.shape)
         idx = lk.idx
-    group = lk.group
     where = None
     flat = None
-    live = []
-    for r in group:
-        w = r()
-        if w is None:
-            continue
-        live.append(r)
-        if w is t:
-            continue
+    for w in others:
         wl = w._view
         widx = _positions(wl)
         if widx is None:  # a copy after all
-            w._view = None
-            live.pop()
+            _unlink(w)
             continue
         if where is None:  # the element of t at each position of the data, -1 where t has none
             where = np.full(int(max(idx.max(initial=-1), 0)) + 1 if idx.size else 0, -1, np.int64)
@@ -210,7 +236,6 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
                 nv = apply_op(_RESHAPE, (nv, list(widx.shape)))
         before_write(w)
         w._v = nv._v
-    group[:] = live
 
 
 def _detach(self: Tensor) -> Tensor:
