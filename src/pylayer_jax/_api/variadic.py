@@ -17,6 +17,7 @@ import numpy as np
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer
+from .._tensor.views import link
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
@@ -32,7 +33,9 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 
 
 def _atleast(op: str, inputs: tuple[Any, ...]) -> Any:
-    outs = [apply_op(TABLE[op], (x,)) for x in inputs]
+    # each result is a view of its input, as in Paddle (which returns the input itself where it has the dimensions)
+    outs = [link(apply_op(TABLE[op], (x,)), x, TABLE[op], (x,)) if isinstance(x, Tensor) else apply_op(TABLE[op], (x,))
+            for x in inputs]
     return outs[0] if len(outs) == 1 else outs
 
 

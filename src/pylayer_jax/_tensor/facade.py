@@ -57,8 +57,9 @@ _names = itertools.count()
 class Tensor:
     """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
 
+    # ``_view`` (``_tensor.views``) is set on views and their bases only: unset, it costs an ordinary op nothing
     __slots__ = ("_v", "_sg", "_e", "_acc", "_counter", "_name", "persistable",
-                 "_retained", "_grad_t", "__weakref__")
+                 "_retained", "_grad_t", "_view", "__weakref__")
     _symbolic = False
     # numpy defers to the Tensor's operators: ``np.float64(2.5) * x`` is ``x.__rmul__(2.5)``, a Tensor, as in Paddle
     # (numpy would otherwise convert x and answer with a float64 ndarray)

@@ -24,13 +24,17 @@ from .._runtime.transfer import put
 from .dispatch import apply_op
 from .facade import Tensor, _concrete, before_write
 from .spread import SPREAD, spread
+from .views import REFUSED, VIEW_OPS, check_write, link, written
 
 
 def public(op: Op) -> Callable[..., Any]:
     """The Paddle-style function for an op: Paddle's signature plus ``name=None``."""
 
     kind = SPREAD.get(op.name)
-    if kind is not None:
+    if op.name in VIEW_OPS:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return _view_of(op, kind, args, kwargs)
+    elif kind is not None:
         n = len(op.signature.parameters)
 
         def fn(*args: Any, **kwargs: Any) -> Any:
@@ -51,7 +55,10 @@ def public(op: Op) -> Callable[..., Any]:
 
 def _method(op: Op) -> Callable[..., Any]:
     kind = SPREAD.get(op.name)
-    if kind is not None:
+    if op.name in VIEW_OPS:
+        def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            return _view_of(op, kind, (self, *args), kwargs)
+    elif kind is not None:
         n = len(op.signature.parameters)
 
         def m(self: Tensor, *args: Any, **kwargs: Any) -> Any:
@@ -69,8 +76,36 @@ def _method(op: Op) -> Callable[..., Any]:
     return m
 
 
+def _view_of(op: Op, kind: Any, args: tuple, kwargs: dict) -> Any:
+    """A view op's call: its result (each of its results, for ``unbind``) is a view of the tensor it reads."""
+    if kind is not None:
+        args = spread(kind, len(op.signature.parameters), args)
+    r = apply_op(op, args, kwargs)
+    x = args[0] if args else kwargs.get(next(iter(op.signature.parameters)))
+    if not isinstance(x, Tensor):
+        return r
+    if op.name == "view" and not _is_shape(args[1:] or tuple(kwargs.values())):
+        link(r, x, REFUSED)  # a bitcast: Paddle's is the same memory, ours a new array; writes are refused
+    else:
+        if isinstance(r, list):
+            for i, o in enumerate(r):
+                link(o, x, op, args, kwargs, i)
+        else:
+            link(r, x, op, args, kwargs)
+    return r
+
+
+def _is_shape(rest: tuple) -> bool:
+    """Whether ``view``'s argument is a shape (a view of the same data) rather than a dtype (a bitcast)."""
+    return bool(rest) and isinstance(rest[0], list | tuple | Tensor)
+
+
 def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     """Make ``t`` hold the result ``r`` of an op on it: the in-place write."""
+    vw = getattr(t, "_view", None)
+    if vw is not None:  # a view or the base of views: the write reaches the others (``_tensor.views``)
+        check_write(t, api)
+        before = (tuple(t._v.shape), t._v.dtype)
     before_write(t)
     t._v = r._v
     counter = t._version_counter()
@@ -93,6 +128,8 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
                 sv.counter, sv.version = counter, counter.value
         t._edge = r._edge
         t.stop_gradient = False
+    if vw is not None:
+        written(t, *before)
     return t
 
 
@@ -180,8 +217,17 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
     if not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer):
         form = _form_of(self, spec)
         if form and _moves(form, "get"):
-            return apply_op(TABLE["getitem_at"], (self, list(form[2]), form[1]))
-    return apply_op(TABLE["getitem"], (self, arrays, spec))
+            r = apply_op(TABLE["getitem_at"], (self, list(form[2]), form[1]))
+            return link(r, self, _GETITEM, (self, arrays, spec))
+    r = apply_op(_GETITEM, (self, arrays, spec))
+    # basic indexing (ints, slices, None, Ellipsis, 0-D integer Tensors) gives a view, as in Paddle
+    for a in arrays:
+        if not isinstance(a, Tensor) or a.ndim != 0:
+            return r
+    return link(r, self, _GETITEM, (self, arrays, spec))
+
+
+_GETITEM = TABLE["getitem"]
 
 
 # A basic index (ints, slices, None, Ellipsis) is compiled into its kernel while its ints and slice starts have
@@ -330,7 +376,8 @@ def _zero_(self: Tensor) -> Tensor:
 
 def _transposed(self: Tensor) -> Tensor:
     """``x.T``: the axes in reverse order (Paddle reverses all of them, not just the last two)."""
-    return apply_op(TABLE["transpose"], (self, tuple(range(self.ndim - 1, -1, -1))))
+    perm = tuple(range(self.ndim - 1, -1, -1))
+    return link(apply_op(TABLE["transpose"], (self, perm)), self, TABLE["transpose"], (self, perm))
 
 
 Tensor.fill_ = _fill_  # type: ignore[attr-defined]

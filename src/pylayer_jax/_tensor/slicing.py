@@ -26,6 +26,7 @@ from .._runtime.state import modes
 from . import methods
 from .dispatch import apply_op
 from .facade import EAGER_TYPES, Tensor
+from .views import link
 
 _GETITEM_AT = TABLE["getitem_at"]
 _EMPTY = ("slice", 0, 0, None)  # an axis cut to no element: its position does not matter
@@ -119,8 +120,11 @@ def _route(op: Op, x: Tensor, cuts: dict[int, tuple[int, int, int]], args: tuple
     if starts:
         spec_at = tuple(spec)
         if methods._moves(((tuple(shape), spec_at), spec_at, tuple(starts)), "get"):
-            return apply_op(_GETITEM_AT, (x, starts, spec_at))
-    return apply_op(op, args, kwargs)
+            r = apply_op(_GETITEM_AT, (x, starts, spec_at))
+            return link(r, x, op, args, kwargs) if op is not _CROP else r
+    r = apply_op(op, args, kwargs)
+    # slice, strided_slice and narrow give views, as in Paddle
+    return link(r, x, op, args, kwargs) if op is not _CROP else r
 
 
 def _clamp(v: int, n: int) -> int:

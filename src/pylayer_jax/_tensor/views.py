@@ -1,0 +1,263 @@
+"""Views: results of basic indexing and shape ops that share their base's data, as Paddle 3.3.1's do.
+
+Layer L4. In Paddle ``y = x[0]; y.add_(1)`` changes ``x``, and ``x.add_(1)`` changes ``y``: ``y`` is a view of
+``x``'s memory. Here every value is an immutable array, so the Tensors that share data form a ``Group``, and each
+remembers how its elements lie in the data: its ``_view`` slot holds a ``Link`` (the parent's ``Link`` and the op
+call that made it from the parent; a base's has none). The slot is left unset on every other Tensor, so ordinary
+ops pay nothing; making a view costs one ``Link``, and no Tensor keeps another alive.
+
+A write (``inplace_assign``, ``set_value``, ``copy_``) to a Tensor of a group moves values, as Paddle's shared
+memory does: each member's positions in the data are found once (its chain of ops run on ``arange``), and every
+other live member that shares positions with the written Tensor takes its new values there. Those ops run through
+``apply_op`` with gradients off: as in Paddle, a write moves values but leaves every other Tensor's autograd
+history as it was (only the written Tensor gets the op's history; ``tests/tensor/test_views.py`` checks Paddle's
+gradients). A base and its views share one version counter, as in Paddle.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._ops.indexing import TENSOR, build_index
+from .._ops.table import TABLE, Op
+from .._runtime.state import grad_mode, modes
+from .._runtime.transfer import put
+from .dispatch import apply_op
+from .facade import Tensor, before_write
+
+_GETITEM = TABLE["getitem"]
+_SETITEM = TABLE["setitem"]
+_RESHAPE = TABLE["reshape"]
+# ops whose result is a view only when the parent's elements lie contiguously (Paddle copies otherwise:
+# ``x.T.reshape([6])`` is a copy, ``x[0:1].reshape([3])`` a view)
+_NEEDS_CONTIGUOUS = frozenset({"reshape", "flatten", "view", "view_as"})
+# the table ops whose results are views in Paddle 3.3.1 (``tests/record_paddle_views.py``); basic indexing,
+# ``x.T``, ``detach``, ``slice``, ``strided_slice`` and ``narrow`` link their results where they are made
+_RESHAPING = frozenset({"reshape", "flatten", "view", "view_as", "squeeze", "unsqueeze", "atleast_1d", "atleast_2d",
+                        "atleast_3d"})
+VIEW_OPS = frozenset({"reshape", "view", "view_as", "flatten", "squeeze", "unsqueeze", "transpose", "t", "moveaxis",
+                      "diagonal", "unbind", "permute", "swapaxes"})
+# the Link op of a view in Paddle whose sharing is not mirrored here (``view`` with a dtype, a bitcast): a write to
+# it, or to a tensor sharing data with it, raises
+REFUSED = object()
+
+
+class Group(list):
+    """The Tensors sharing one piece of data: weak references to them (dead ones are dropped as it is walked)."""
+
+    __slots__ = ()
+
+
+class Link:
+    """On each Tensor of a group: how its elements lie in the data. A base has ``op`` None and no parent (its
+    positions are ``arange`` in its shape); a view has its parent's ``Link`` and the call that made it from the
+    parent (the parent Tensor itself left out of ``args``: no Tensor keeps another alive), ``item`` the output
+    taken (``unbind``). Positions are computed on the first write that needs them."""
+
+    __slots__ = ("parent", "op", "args", "kwargs", "item", "group", "shape", "idx")
+
+    def __init__(self, parent: Link | None, op: Op | None, args: tuple, kwargs: dict | None, item: int | None,
+                 group: Group, shape: tuple) -> None:
+        self.parent, self.op, self.args, self.kwargs, self.item = parent, op, args, kwargs, item
+        self.group, self.shape = group, shape
+        self.idx: Any = None
+
+
+_PARENT = object()  # in a Link's args: where the parent Tensor went
+
+
+def link(out: Tensor, parent: Tensor, op: Op | None = None, args: tuple = (), kwargs: dict | None = None,
+         item: int | None = None) -> Tensor:
+    """Make ``out`` (a new Tensor computed from ``parent`` by ``op(*args, **kwargs)``) a view of ``parent``'s data."""
+    if type(out) is not Tensor or modes.static_program is not None:
+        return out
+    pl = getattr(parent, "_view", None)
+    if pl is None:
+        group = Group()
+        pl = parent._view = Link(None, None, (), None, None, group, tuple(parent._v.shape))
+        group.append(weakref.ref(parent))
+    group = pl.group
+    n = len(group)
+    if n >= 16 and (n & (n - 1)) == 0:  # now and then, drop the dead
+        group[:] = [r for r in group if r() is not None]
+    group.append(weakref.ref(out))
+    args = tuple(_PARENT if a is parent else a for a in args)
+    if kwargs:
+        kwargs = {k: (_PARENT if v is parent else v) for k, v in kwargs.items()}
+    out._view = Link(pl, op, args, kwargs, item, group, tuple(out._v.shape))
+    out._counter = parent._version_counter()  # one version for the data, as Paddle's
+    return out
+
+
+def _contiguous(p: Any) -> bool:
+    return not p.size or bool(np.array_equal(p.ravel(), p.flat[0] + np.arange(p.size)))
+
+
+def _positions(lk: Link) -> Any:
+    """Where the elements of the Tensor with Link ``lk`` lie in the data (an int64 array of its shape), or None
+    when it turned out to be a copy (a reshape of elements that do not lie contiguously)."""
+    if lk.idx is not None:
+        return lk.idx if lk.idx is not False else None
+    if lk.parent is None:
+        lk.idx = np.arange(int(np.prod(lk.shape, dtype=np.int64)), dtype=np.int64).reshape(lk.shape)
+        return lk.idx
+    p = _positions(lk.parent)
+    op = lk.op
+    if p is None or (op is not None and op is not REFUSED and op.name in _NEEDS_CONTIGUOUS and not _contiguous(p)):
+        lk.idx = False
+        return None
+    idx = None if op is not None else p
+    if op is REFUSED:  # (never written: check_write refuses first)
+        lk.idx = False
+        return None
+    if op is not None and op.name in _RESHAPING:  # the same order in the view's shape
+        idx = p.reshape(lk.shape)
+    elif op is not None and op.name == "getitem" and not lk.args[1] and all(
+            s is None or s == "..." or type(s) is int or (type(s) is tuple and s[0] == "slice") for s in lk.args[2]):
+        idx = p[build_index(lk.args[2], ())]  # basic indexing: numpy's
+    elif (op is not None and op.name == "transpose" and not lk.kwargs and len(lk.args) == 2
+          and all(type(a) is int for a in lk.args[1])):
+        idx = np.transpose(p, [a % p.ndim for a in lk.args[1]]) if p.ndim else p
+    if idx is None:  # any other op: run it on the parent's positions
+        pt = Tensor(put(p))
+        args = tuple(pt if a is _PARENT else a for a in lk.args)
+        kwargs = {k: (pt if v is _PARENT else v) for k, v in (lk.kwargs or {}).items()}
+        with grad_mode(False):
+            r = apply_op(op, args, kwargs)
+        if lk.item is not None:
+            r = r[lk.item]
+        v = r._value
+        if isinstance(v, jax.core.Tracer):
+            raise _traced_error()
+        idx = np.asarray(v)
+    if tuple(idx.shape) != lk.shape:
+        raise RuntimeError(
+            f"pylayer_jax views: the positions of a view made by {op.name if op else 'detach'} have shape "
+            f"{list(idx.shape)}, but the view has shape {list(lk.shape)}. Please report this; clone() the view "
+            "before writing to it meanwhile."
+        )
+    lk.idx = idx
+    return idx
+
+
+def _traced_error(api: str = "an in-place write") -> RuntimeError:
+    return RuntimeError(
+        f"{api}: inside jit.to_static or a JAX transformation, this Tensor shares its data with a view or a base "
+        "(basic indexing, reshape, transpose, detach, ...), and pylayer_jax shares that data only in eager code, "
+        "so the write would not reach the other. clone() the view before writing to it, or write outside the "
+        "compiled function."
+    )
+
+
+def _unlink(t: Tensor) -> None:
+    lk = t._view
+    t._view = None
+    lk.group[:] = [r for r in lk.group if (w := r()) is not None and w is not t]
+
+
+def _others(t: Tensor) -> list:
+    """The other live Tensors of ``t``'s group (dead references dropped)."""
+    group = t._view.group
+    live = [r for r in group if r() is not None]
+    if len(live) != len(group):
+        group[:] = live
+    return [w for r in live if (w := r()) is not t]
+
+
+def check_write(t: Tensor, api: str) -> None:
+    """Before an in-place write to ``t`` (linked): refuse what the write could not do as Paddle does."""
+    others = _others(t)
+    if not others:
+        return
+    if modes.capture is not None or isinstance(t._v, jax.core.Tracer):
+        raise _traced_error(api)
+    for w in (t, *others):
+        if w._view.op is REFUSED:
+            raise RuntimeError(
+                f"{api}: this Tensor shares its data with a result of Tensor.view(dtype), which in Paddle is the "
+                "same memory read as another dtype; pylayer_jax does not share data with it, so the write would not "
+                f"reach {'it' if w is not t else 'the others'}. clone() that result before writing, or write "
+                "after it is no longer used."
+            )
+
+
+def written(t: Tensor, shape: tuple, dtype: Any) -> None:
+    """After an in-place write to ``t`` (linked; ``shape`` and ``dtype`` from before the write): the write
+    reaches every other live Tensor of its group that shares elements with it, with gradients off."""
+    others = _others(t)
+    if not others:
+        if tuple(t._v.shape) != shape or t._v.dtype != dtype:
+            _unlink(t)  # (nothing shares its data now: its Link would describe the old shape)
+        return
+    lk = t._view
+    v = t._v
+    idx = _positions(lk)
+    if idx is None or v.dtype != dtype or int(np.prod(v.shape, dtype=np.int64)) != idx.size:
+        _unlink(t)  # a copy after all, or new data (``cast_``)
+        return
+    if tuple(v.shape) != shape:  # an in-place reshape: the same positions in a new shape (a new Link: the
+        if not _contiguous(idx):  # views made before keep the old one as their parent)
+            _unlink(t)
+            return
+        lk = t._view = Link(lk.parent, lk.op, lk.args, lk.kwargs, lk.item, lk.group, tuple(v.shape))
+        lk.idx = idx.reshape(v.shape)
+        idx = lk.idx
+    where = None
+    flat = None
+    for w in others:
+        wl = w._view
+        widx = _positions(wl)
+        if widx is None:  # a copy after all
+            _unlink(w)
+            continue
+        if where is None:  # the element of t at each position of the data, -1 where t has none
+            where = np.full(int(max(idx.max(initial=-1), 0)) + 1 if idx.size else 0, -1, np.int64)
+            where[idx.ravel()] = np.arange(idx.size)
+        wr = widx.ravel()
+        inside = wr < where.size
+        m = np.full(wr.shape, -1, np.int64)
+        m[inside] = where[wr[inside]]
+        hit = m >= 0
+        if not hit.any():
+            continue
+        with grad_mode(False):
+            if flat is None:
+                flat = apply_op(_RESHAPE, (t, [-1]))
+            if hit.all():
+                nv = apply_op(_GETITEM, (flat, [Tensor(put(m.reshape(widx.shape)))], (TENSOR,)))
+            else:
+                pos = np.nonzero(hit)[0]
+                part = apply_op(_GETITEM, (flat, [Tensor(put(m[pos]))], (TENSOR,)))
+                nv = apply_op(_SETITEM, (apply_op(_RESHAPE, (w, [-1])), [Tensor(put(pos))], part, (TENSOR,)))
+                nv = apply_op(_RESHAPE, (nv, list(widx.shape)))
+        before_write(w)
+        w._v = nv._v
+
+
+def _detach(self: Tensor) -> Tensor:
+    """A new leaf with stop_gradient=True sharing the data: a view, as in Paddle (a write to either reaches the
+    other)."""
+    return link(Tensor(self._v), self)
+
+
+_set_value = Tensor.set_value
+
+
+def _set_value_of_view(self: Tensor, value: Any) -> Tensor:
+    vw = getattr(self, "_view", None)
+    if vw is None:
+        return _set_value(self, value)
+    check_write(self, "Tensor.set_value")
+    before = (tuple(self._v.shape), self._v.dtype)
+    _set_value(self, value)
+    written(self, *before)
+    return self
+
+
+_set_value_of_view.__doc__ = _set_value.__doc__
+Tensor.detach = _detach  # type: ignore[method-assign]
+Tensor.set_value = _set_value_of_view  # type: ignore[method-assign]

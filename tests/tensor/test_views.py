@@ -1,0 +1,132 @@
+"""Views share their base's data, as in Paddle 3.3.1: basic indexing, reshape/view/flatten, squeeze/unsqueeze,
+transpose/t/T/moveaxis, detach, unbind, diagonal, narrow/slice/strided_slice. A write through a view reaches the
+base and its other views, a write to the base reaches its views; copies (advanced indexing, split, expand,
+clone, a reshape of a non-contiguous view) share nothing. Every case of ``tests/view_cases.py`` is checked
+against Paddle's recorded values, version counters, stop_gradient flags and gradients
+(``tests/record_paddle_views.py``), including Paddle's rule that a write through a view moves values only: the
+other tensors keep their autograd history (``ag_base_loss``: the gradient of ``h.sum()`` after ``h[0].mul_(2)``
+is Paddle's ones, not the twos of the written history)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from view_cases import CASES, run
+
+import pylayer_jax as paddle
+
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                       "paddle_views.json")) as _f:
+    REF = json.load(_f)
+
+
+def _same(ours, ref, where):
+    if isinstance(ref, dict):
+        assert isinstance(ours, dict), f"{where}: ours {ours!r}, Paddle {ref!r}"
+        assert ours["dtype"] == ref["dtype"] and ours["shape"] == ref["shape"], f"{where}: {ours} vs {ref}"
+        np.testing.assert_allclose(np.asarray(ours["value"], float), np.asarray(ref["value"], float), rtol=1e-6,
+                                   err_msg=where)
+    else:
+        assert ours == ref, f"{where}: ours {ours!r}, Paddle {ref!r}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_view_case_matches_paddle(name):
+    ref = REF[name]
+    ours = run(paddle, CASES[name])
+    if "error" in ref:
+        assert "error" in ours, f"Paddle raised {ref['error']}, ours gave {ours}"
+        assert ours["error"][0] == ref["error"][0], ours
+        return
+    assert "out" in ours, f"ours raised {ours['error']}"
+    assert len(ours["out"]) == len(ref["out"])
+    for i, (o, r) in enumerate(zip(ours["out"], ref["out"], strict=True)):
+        _same(o, r, f"{name} out[{i}]")
+
+
+def test_the_recorded_version_is_paddles():
+    assert REF["paddle"] == "3.3.1"
+
+
+def _x():
+    return paddle.arange(6, dtype="float32").reshape([2, 3])
+
+
+def test_ordinary_results_are_not_linked():
+    """Only view ops link their results: an ordinary op's result has no ``_view`` (it costs nothing)."""
+    x = paddle.to_tensor(np.ones((2, 3), np.float32))
+    y = x * 2 + 1
+    assert getattr(y, "_view", None) is None and getattr(x, "_view", None) is None
+
+
+def test_a_view_does_not_keep_its_base_alive():
+    import gc
+    import weakref
+
+    x = _x()
+    y = x[0]
+    r = weakref.ref(x)
+    del x
+    gc.collect()
+    assert r() is None
+    y.add_(paddle.to_tensor(1.0))
+    np.testing.assert_array_equal(y.numpy(), [1.0, 2.0, 3.0])
+
+
+def test_a_repeated_step_writing_through_a_view_is_paddles_each_time():
+    """A training-like step that writes through a view, repeated (noted, then replayed): Paddle's rule each time
+    (the base's history is kept: d/dw (h * h).sum() is 2 * h_new * x)."""
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = paddle.to_tensor(xv)
+    w = paddle.to_tensor(np.ones((2, 3), np.float32), stop_gradient=False)
+    for _ in range(6):
+        h = x * w
+        h[:, 0].mul_(paddle.to_tensor(2.0))
+        (h * h).sum().backward()
+        h_new = xv.copy()
+        h_new[:, 0] *= 2
+        np.testing.assert_allclose(h.numpy(), h_new)
+        np.testing.assert_allclose(w.grad.numpy(), 2 * h_new * xv)
+        w.clear_grad()
+
+
+def test_write_through_a_view_in_to_static_raises():
+    """Differs from Paddle on purpose: inside a compiled function the data is not shared, so a write that would
+    reach another tensor raises instead of giving a different result."""
+
+    @paddle.jit.to_static
+    def f(x):
+        y = x[0]
+        y.add_(paddle.to_tensor(1.0))
+        return x * 1
+
+    with pytest.raises(RuntimeError, match=r"Tensor\.add_: inside jit\.to_static.*clone\(\) the view"):
+        f(_x())
+
+
+def test_write_sharing_data_with_a_bitcast_view_raises():
+    """Differs from Paddle on purpose: ``view(dtype)`` is Paddle's same memory read as another dtype, a new
+    array here; a write on either side raises rather than leave the other unchanged."""
+    x = paddle.arange(6, dtype="float32")
+    y = x.view("int32")
+    with pytest.raises(RuntimeError, match=r"Tensor\.zero_: this Tensor shares its data with a result of "
+                                           r"Tensor\.view\(dtype\).*clone\(\) that result"):
+        x.zero_()
+    with pytest.raises(RuntimeError, match=r"Tensor\.__setitem__: .*Tensor\.view\(dtype\)"):
+        y[0] = 1
+    z = y.clone()
+    del y
+    x.zero_()  # nothing shares x's data now
+    assert z.numpy()[1] != 0
+
+
+def test_a_write_with_no_other_live_view_moves_nothing():
+    x = _x()
+    x[0].add_(paddle.to_tensor(1.0))  # x is alive: it changes
+    np.testing.assert_array_equal(x.numpy()[0], [1.0, 2.0, 3.0])
+    y = _x()[1]  # its base is gone: only y holds the data
+    y.add_(paddle.to_tensor(1.0))
+    np.testing.assert_array_equal(y.numpy(), [4.0, 5.0, 6.0])
