@@ -8,10 +8,12 @@ ops pay nothing; making a view costs one ``Link``, and no Tensor keeps another a
 
 A write (``inplace_assign``, ``set_value``, ``copy_``) to a Tensor of a group moves values, as Paddle's shared
 memory does: each member's positions in the data are found once (its chain of ops run on ``arange``), and every
-other live member that shares positions with the written Tensor takes its new values there. Those ops run through
-``apply_op`` with gradients off: as in Paddle, a write moves values but leaves every other Tensor's autograd
-history as it was (only the written Tensor gets the op's history; ``tests/tensor/test_views.py`` checks Paddle's
-gradients). A base and its views share one version counter, as in Paddle.
+other live member that shares positions with the written Tensor takes its new values there, by ops run through
+``apply_op``. A leaf's data is edited as Paddle edits it (values only: it stays a leaf); a Tensor with a history
+takes the history of those ops, so its gradient follows its new values. Paddle leaves such a Tensor's history as it
+was, and its gradients through it are those of its old values, silently wrong: there ours differ on purpose
+(``tests/tensor/test_views.py`` checks them against ``jax.grad`` of the same program written without views). A
+base and its views share one version counter, as in Paddle.
 """
 
 from __future__ import annotations
@@ -208,6 +210,7 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
         idx = lk.idx
     where = None
     flat = None
+    grad = modes.grad_enabled
     for w in others:
         wl = w._view
         widx = _positions(wl)
@@ -224,18 +227,24 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
         hit = m >= 0
         if not hit.any():
             continue
-        with grad_mode(False):
-            if flat is None:
+        # a Tensor with a history (a result, not a leaf) takes the write's history with its new values, so that its
+        # gradient follows them (Paddle moves the values only, and its gradients through such a Tensor are then
+        # those of its old values: silently wrong); a leaf's data is edited as Paddle edits it (it stays a leaf)
+        track = grad and w._e is not None
+        with grad_mode(track):
+            if flat is None or (track and flat._e is None and t._e is not None):
                 flat = apply_op(_RESHAPE, (t, [-1]))
-            if hit.all():
+            if hit.all() and not track:
                 nv = apply_op(_GETITEM, (flat, [Tensor(put(m.reshape(widx.shape)))], (TENSOR,)))
-            else:
+            else:  # (a tracked Tensor always through setitem: its old history gets the zero gradient it has now)
                 pos = np.nonzero(hit)[0]
                 part = apply_op(_GETITEM, (flat, [Tensor(put(m[pos]))], (TENSOR,)))
                 nv = apply_op(_SETITEM, (apply_op(_RESHAPE, (w, [-1])), [Tensor(put(pos))], part, (TENSOR,)))
                 nv = apply_op(_RESHAPE, (nv, list(widx.shape)))
         before_write(w)
         w._v = nv._v
+        if track and nv._e is not None:
+            w._edge = nv._edge
 
 
 def _detach(self: Tensor) -> Tensor:
