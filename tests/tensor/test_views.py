@@ -164,3 +164,23 @@ def test_a_write_with_no_other_live_view_moves_nothing():
     y = _x()[1]  # its base is gone: only y holds the data
     y.add_(paddle.to_tensor(1.0))
     np.testing.assert_array_equal(y.numpy(), [4.0, 5.0, 6.0])
+
+
+def test_views_of_a_parameter_see_the_optimizers_updates():
+    """``d = w.detach()``, ``w.T`` and ``w[0]`` taken before ``opt.step()`` show the updated values after it, step after
+    step (replayed steps too), as in Paddle 3.3.1 (measured: after one SGD step of 0.5 on ``sum(ones @ W + b)`` from
+    ``W = ones``, all three are 0.5). Oracle: SGD's rule in numpy."""
+    lin = paddle.nn.Linear(2, 2)
+    lin.weight.set_value(np.ones((2, 2), np.float32))
+    d, t, r = lin.weight.detach(), lin.weight.T, lin.weight[0]
+    opt = paddle.optimizer.SGD(0.5, parameters=lin.parameters())
+    want = np.ones((2, 2), np.float32)
+    for _ in range(5):
+        lin(paddle.ones([1, 2])).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        want = want - 0.5  # (the gradient of the sum with respect to W is all ones)
+        np.testing.assert_array_equal(lin.weight.numpy(), want)
+        np.testing.assert_array_equal(d.numpy(), want)
+        np.testing.assert_array_equal(t.numpy(), want.T)
+        np.testing.assert_array_equal(r.numpy(), want[0])
