@@ -110,7 +110,7 @@ def _with_attrs(op: Op, args: Sequence[Any], kwargs: dict[str, Any] | None) -> A
     for a in attrs:  # plain scalar attributes need no normalising, a list of ints becomes a tuple (a shape, axes)
         if type(a) not in _PLAIN_ATTRS and not _int_list(a):
             return _general(op, args, kwargs)
-    arrays = _short_arrays(args, n, None)
+    arrays = _short_arrays(args, n, checks)  # (with checks, a number in a tensor's place goes through ``_general``)
     if arrays is None or modes.static_program is not None:
         return _general(op, args, kwargs)
     # (what ``_general``'s ``_norm_attr`` makes of plain values and lists of ints)
@@ -415,15 +415,19 @@ def _value_check(c: Any) -> None:
         a = a.array
     if type(a) is _ArrayImpl:  # (immutable: an array that passed a rule passes it again, a constant label each step)
         k = (c.key, id(a))
-        ref = _PASSED.get(k)
+        try:
+            ref = _PASSED.get(k)
+        except TypeError:  # (a rule whose bounds are not hashable: checked every time)
+            ref = k = None
         if ref is not None and ref() is a:
             return
         bad, val = first_bad_now(c.key, a)
         if bool(bad):
             raise c.exc(c.message.format(value=val.item()))
-        if len(_PASSED) >= _MAX_PASSED:
-            _PASSED.clear()
-        _PASSED[k] = weakref.ref(a)
+        if k is not None:
+            if len(_PASSED) >= _MAX_PASSED:
+                _PASSED.clear()
+            _PASSED[k] = weakref.ref(a)
         return
     bad, val = first_bad_now(c.key, a if not isinstance(a, list | tuple) else np.asarray(a))
     if bool(bad):
