@@ -85,7 +85,7 @@ def _check_trainable_stats_eval_grad(layer, x, grads, key, i, dtype):
         var = jnp.mean(jnp.square(xa - mean), axis=(0, 2), keepdims=True)
         return jnp.sum(jnp.tanh((xa - mean) / jnp.sqrt(var + 1e-5) * sc + sh) * w)
 
-    want = jax.grad(f, argnums=(0, 1, 2))(jnp.asarray(xs), jnp.asarray(scale), jnp.asarray(shift))
+    want = jax.jit(jax.grad(f, argnums=(0, 1, 2)))(jnp.asarray(xs), jnp.asarray(scale), jnp.asarray(shift))
     for g, wv in zip(grads, want):
         np.testing.assert_allclose(g.numpy().reshape(wv.shape), np.asarray(wv), **TOL[dtype])
     out = DATA[f"{key}/{i}/out0"]
@@ -160,7 +160,7 @@ def test_spectral_norm_matches_paddle_and_differentiates_its_forward(name, ctor,
         u, v = jax.lax.stop_gradient(u), jax.lax.stop_gradient(v)
         return jnp.sum(xa / (u @ mat @ v) * w)
 
-    np.testing.assert_allclose(x.grad.numpy(), np.asarray(jax.grad(f)(jnp.asarray(x.numpy()))), **TOL[dtype])
+    np.testing.assert_allclose(x.grad.numpy(), np.asarray(jax.jit(jax.grad(f))(jnp.asarray(x.numpy()))), **TOL[dtype])
     # Paddle 3.3.1's kernel computes g * (1 - u v^T * sum(W / sigma)) / sigma instead (not the derivative)
     mat = np.moveaxis(x.numpy(), dim, 0).reshape(shape[dim], -1)
     u, v = u0.astype(np.float64), v0.astype(np.float64)
