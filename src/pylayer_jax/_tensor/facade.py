@@ -607,8 +607,8 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
             "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."
         )
     # a transfer (``put``: ``jax.device_put``'s C++ call; jnp.asarray would compile a copy program for each new shape:
-    # a new batch size). JAX's CPU client
-    # may keep using the memory of an aligned numpy array instead of copying it, so memory the caller can still
-    # write (the array passed, or a view) is copied first: the Tensor never changes with the caller's array
+    # a new batch size). JAX's CPU client may keep using the memory of an aligned numpy array instead of copying it,
+    # so memory the caller can still write (the array passed, or a view) is copied first: the Tensor never changes
+    # with the caller's array
     owned = np_arr is not data and np_arr.base is None
     return Tensor(put(np_arr.astype(target, copy=not owned)), stop_gradient)
