@@ -184,3 +184,26 @@ def test_views_of_a_parameter_see_the_optimizers_updates():
         np.testing.assert_array_equal(d.numpy(), want)
         np.testing.assert_array_equal(t.numpy(), want.T)
         np.testing.assert_array_equal(r.numpy(), want[0])
+
+
+def test_views_of_a_parameter_see_lbfgs_updates():
+    """L-BFGS writes its parameters through its line search, not through the other optimizers' update: a view taken
+    before ``step`` (``w.detach()``, ``w[0:2]``) shows the values after it, as in Paddle 3.3.1 (measured: from
+    ``w = [1, 2, 3]`` on ``sum((w - 1.5) ** 2)``, learning_rate 0.5 and max_iter 3, all three read [1.3, 1.7, 2.1];
+    then, a strong-Wolfe search on, [1.45, 1.55, 1.65]). Oracle: the parameter's own values after each step, and
+    Paddle's."""
+    w = paddle.to_tensor(np.array([1.0, 2.0, 3.0]), stop_gradient=False)
+    d, r = w.detach(), w[0:2]
+
+    def closure():
+        opt.clear_grad()
+        loss = ((w - 1.5) ** 2).sum()
+        loss.backward()
+        return loss
+
+    for search, paddle_w in ((None, [1.3, 1.7, 2.1]), ("strong_wolfe", [1.45, 1.55, 1.65])):
+        opt = paddle.optimizer.LBFGS(learning_rate=0.5, max_iter=3, parameters=[w], line_search_fn=search)
+        opt.step(closure)
+        np.testing.assert_allclose(w.numpy(), paddle_w, rtol=1e-12)
+        np.testing.assert_array_equal(d.numpy(), w.numpy())
+        np.testing.assert_array_equal(r.numpy(), w.numpy()[0:2])
