@@ -251,7 +251,7 @@ def test_full_graph_false_runs_a_step_that_reads_a_value_eagerly():
         np.testing.assert_allclose(b, a, rtol=1e-6)
 
 
-def test_a_method_step_on_a_layer_and_a_detached_copy_keeps_its_values():
+def test_a_method_step_on_a_layer_and_an_array_sharing_a_parameter_keeps_its_values():
     class Model(nn.Layer):
         def __init__(self):
             super().__init__()
@@ -272,14 +272,16 @@ def test_a_method_step_on_a_layer_and_a_detached_copy_keeps_its_values():
     m.train_step(x, y)
     m.train_step(x, y)
     w = m.net.fc1.weight
-    kept = w.detach()  # shares the array: the compiled step must not consume it
+    kept = jnp.asarray(w)  # shares the array: the compiled step must not consume it
+    view = w.detach()  # a view, as in Paddle: it sees the parameter's new values
     state = m.opt.state_dict()
     moment = {k: v.numpy().copy() for k, v in state.items() if isinstance(v, paddle.Tensor)}
-    old = kept.numpy().copy()
+    old = np.asarray(kept).copy()
     losses = [m.train_step(x, y).item() for _ in range(3)]
     assert losses[0] > losses[1] > losses[2]
-    np.testing.assert_array_equal(kept.numpy(), old)  # still readable, with the values it had
+    np.testing.assert_array_equal(np.asarray(kept), old)  # still readable, with the values it had
     assert not np.array_equal(w.numpy(), old)
+    np.testing.assert_array_equal(view.numpy(), w.numpy())
     for k, v in state.items():
         if isinstance(v, paddle.Tensor):
             np.testing.assert_array_equal(v.numpy(), moment[k])

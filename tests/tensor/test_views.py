@@ -207,3 +207,31 @@ def test_views_of_a_parameter_see_lbfgs_updates():
         np.testing.assert_allclose(w.numpy(), paddle_w, rtol=1e-12)
         np.testing.assert_array_equal(d.numpy(), w.numpy())
         np.testing.assert_array_equal(r.numpy(), w.numpy()[0:2])
+
+
+def test_views_of_a_parameter_see_a_compiled_training_steps_update():
+    """A ``to_static`` function that runs backward, ``opt.step()`` and ``opt.clear_grad()`` is one compiled program
+    whose results are written back into the parameters afterwards (by its first call's path and by the fast path of
+    the calls after it): views taken before see the new values, as in Paddle 3.3.1 (measured: from ``W = ones``,
+    SGD 0.5 on ``sum(ones @ W + b)``, ``W``, ``W.detach()`` and ``W[0]`` read 0.5 after the first call, 0 after the
+    second). Oracle: SGD's rule in numpy."""
+    lin = paddle.nn.Linear(2, 2)
+    lin.weight.set_value(np.ones((2, 2), np.float32))
+    d, r = lin.weight.detach(), lin.weight[0]
+    opt = paddle.optimizer.SGD(0.5, parameters=lin.parameters())
+
+    @paddle.jit.to_static
+    def train(x):
+        loss = lin(x).sum()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    want = np.ones((2, 2), np.float32)
+    for _ in range(4):
+        train(paddle.ones([1, 2]))
+        want = want - 0.5
+        np.testing.assert_array_equal(lin.weight.numpy(), want)
+        np.testing.assert_array_equal(d.numpy(), want)
+        np.testing.assert_array_equal(r.numpy(), want[0])

@@ -247,6 +247,15 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
             w._edge = nv._edge
 
 
+def reach(tensors: Any) -> None:
+    """After ``tensors`` were rebound to new values of the same shape and dtype outside ``inplace_assign`` (an
+    optimizer's update, a compiled training step's write-back): their views made before see the new values, as
+    Paddle's views of the same memory do (most Tensors have none: a look at one slot each)."""
+    for t in tensors:
+        if getattr(t, "_view", None) is not None:
+            written(t, tuple(t._v.shape), t._v.dtype)
+
+
 def _detach(self: Tensor) -> Tensor:
     """A new leaf with stop_gradient=True sharing the data: a view, as in Paddle (a write to either reaches the
     other)."""

@@ -38,6 +38,7 @@ from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor import step_events as _ev
 from .._tensor.facade import Tensor, before_write
+from .._tensor.views import reach
 from ._paths import CONTROL_FLOW_ERRORS, Implicit, control_flow_error, find_paths, resolver
 
 _Tracer = jax.core.Tracer
@@ -315,6 +316,7 @@ class _Program:
         for i in self.value_out:
             tensors[i]._v = res[pos]
             pos += 1
+        reach([tensors[i] for i in self.value_out])  # (views made before, in eager code, see the new values)
         for i, d in self.version:
             tensors[i]._version_counter().value += d
         for i, kind in self.grad_out:
@@ -405,7 +407,8 @@ class _Fast:
                                "gen": generator, "opts": opts, "lrs": [step._lrs[id(o)] for o in opts], "jnp": jnp,
                                "accs": self.accs, "MISS": MISS, "refs": sys.getrefcount, "events": _ev,
                                "fn": prog.fn, "Tensor": Tensor, "user": prog.user, "state_out": prog.state_out,
-                               "sids": [tuple(ids) for ids in prog.state_ids], "slow": self._slow}
+                               "sids": [tuple(ids) for ids in prog.state_ids], "slow": self._slow,
+                               "reach": reach}
         names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
         lines = ["def call(leaves):", "    try:"]
         if n_imp:
@@ -471,6 +474,8 @@ class _Fast:
         for i in prog.value_out:
             lines.append(f"    {names[i]}._v = res[{pos}]")
             pos += 1
+        if prog.value_out:  # (views made before, in eager code, see the new values)
+            lines.append(f"    reach(({''.join(names[i] + ', ' for i in prog.value_out)}))")
         for i, d in prog.version:
             lines.append(f"    {names[i]}._version_counter().value += {d}")
         for i, kind in prog.grad_out:  # (a .grad the call began with as it ends is left alone)

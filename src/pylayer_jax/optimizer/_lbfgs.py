@@ -15,7 +15,8 @@ import numpy as np
 
 from .._runtime.transfer import own
 from .._tensor.facade import Tensor, before_write
-from ._optimizer import Optimizer, _check_float, _reach_views
+from .._tensor.views import reach
+from ._optimizer import Optimizer, _check_float
 
 
 def _cubic_interpolate(x1: float, f1: float, g1: float, x2: float, f2: float, g2: float,
@@ -164,7 +165,7 @@ class LBFGS(Optimizer):
         before_write()
         for p, v in zip(self._params(), values):
             p._v = own(v, p._v.dtype)  # (a copy: the search goes on writing its arrays)
-        _reach_views(self._params())
+        reach(self._params())
 
     def _add_grad(self, t: float, d: Any) -> None:
         before_write()
@@ -174,7 +175,7 @@ class LBFGS(Optimizer):
             cur = np.asarray(p.numpy())
             p._v = jnp.asarray(cur + (d[off:off + n] * t).reshape(cur.shape).astype(cur.dtype))
             off += n
-        _reach_views(self._params())
+        reach(self._params())
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:  # type: ignore[override]
         """Run up to ``max_iter`` LBFGS iterations; returns the loss of the first closure call."""

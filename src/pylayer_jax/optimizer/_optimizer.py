@@ -39,7 +39,7 @@ from .._exec.deferred import Pending
 from .._runtime.state import modes
 from .._runtime.transfer import put_number
 from .._tensor.facade import Tensor, before_write
-from .._tensor.views import written
+from .._tensor.views import reach
 from ..nn._clip import ClipGradBase, transform_of
 from ._packed import flat_groups, fresh_kernel, layout_of, packed_kernel, start_kernel, unpack_kernel, with_groups
 from ._regularizer import WeightDecayRegularizer
@@ -141,14 +141,6 @@ def _check_float(api: str, name: str, v: Any) -> float:
         raise TypeError(f"{api}: {name} must be a float, but received {type(v).__name__} ({v!r}).")
     return float(v)
 
-
-
-def _reach_views(params: Sequence[Tensor]) -> None:
-    """After an update rebound ``params``: a view of one taken before (``p.detach()``, ``p.T``, ``p[0]``) sees its
-    new values, as Paddle's views share the parameter's memory (``_tensor.views``; most parameters have none)."""
-    for p in params:
-        if getattr(p, "_view", None) is not None:
-            written(p, tuple(p._v.shape), p._v.dtype)
 
 class Optimizer:
     """Base class of the optimizers.
@@ -595,7 +587,7 @@ class Optimizer:
                 p._v = v
             self._pack = old_pack
             raise
-        _reach_views(todo)
+        reach(todo)
         return True
 
     def _step_traced(self, todo: list[Tensor], grads: list[Any], specs: tuple[ParamSpec, ...], layout: Any) -> None:
@@ -631,7 +623,7 @@ class Optimizer:
                 p._v = v
             self._pack = old_pack
             raise
-        _reach_views(params)
+        reach(params)
 
     def _unpacked(self) -> dict[int, tuple[Any, ...]]:
         """The state leaves of the parameters of the pack, each parameter's apart (deferred slices)."""
