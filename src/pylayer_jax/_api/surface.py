@@ -15,17 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import jax
 import numpy as np
 
 from .._ops.table import TABLE
 from .._runtime.transfer import put
 from .._tensor import device as _device
 from .._tensor.dispatch import apply_op
-from .._tensor.facade import Tensor, _Tracer, before_write
-from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result
+from .._tensor.facade import Tensor, _Tracer
+from .._tensor.methods import check_inplace_leaf, inplace_assign, write_result, write_values
 from .._tensor.spread import checked_fill, checked_shape
-from .._tensor.views import check_write, written
 from .irregular import rank as _rank
 from .linalg import norm as norm
 from .random import uniform as _uniform
@@ -85,17 +83,7 @@ def _copy_(self: Tensor, src: Any, blocking: bool = True) -> Tensor:
             f"Tensor.copy_: src has dtype {src.dtype.name}, but this tensor is {self.dtype.name}; copy_ does not "
             f"convert. Pass src.astype('{self.dtype.name}')."
         )
-    vw = getattr(self, "_view", None)
-    if vw is not None:  # a view or the base of views: the write reaches the others
-        check_write(self, "Tensor.copy_")
-        before = (tuple(self._v.shape), self._v.dtype)
-    before_write(self)
-    v = src._value
-    self._value = jax.lax.stop_gradient(v) if isinstance(v, _Tracer) else v
-    self._version_counter().value += 1
-    if vw is not None:
-        written(self, *before)
-    return self
+    return write_values(self, src, "Tensor.copy_")
 
 
 def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0,  # noqa: A002

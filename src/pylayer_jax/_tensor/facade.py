@@ -15,6 +15,7 @@ import operator
 from collections.abc import Callable, Sequence
 from threading import get_ident as _thread_id
 from typing import Any
+from weakref import ref as _wref
 
 import jax
 import jax.numpy as jnp
@@ -57,9 +58,10 @@ _names = itertools.count()
 class Tensor:
     """A Paddle-style tensor: ``stop_gradient``, ``.grad``, ``.backward()`` over a jax array."""
 
-    # ``_view`` (``_tensor.views``) is set on views and their bases only: unset, it costs an ordinary op nothing
+    # ``_view`` (``_tensor.views``) is set on views and their bases only, ``_sink`` on the Tensors ``.grad`` hands
+    # out (``grad_written``): unset, they cost an ordinary op nothing
     __slots__ = ("_v", "_sg", "_e", "_acc", "_counter", "_name", "persistable",
-                 "_retained", "_grad_t", "_view", "__weakref__")
+                 "_retained", "_grad_t", "_view", "_sink", "__weakref__")
     _symbolic = False
     # numpy defers to the Tensor's operators: ``np.float64(2.5) * x`` is ``x.__rmul__(2.5)``, a Tensor, as in Paddle
     # (numpy would otherwise convert x and answer with a float64 ndarray)
@@ -214,6 +216,8 @@ class Tensor:
         gt = self._grad_t
         if gt is None or (gt._v is not arr and not (type(arr) is Pending and gt._v is arr.array)):
             gt = self._grad_t = Tensor(arr)
+            # a write to it is a write to this gradient while it holds the gradient (``grad_written``)
+            gt._sink = (_wref(self), self._acc.grad if self._e is None else self._retained)
         return gt
 
     @grad.setter
@@ -432,6 +436,7 @@ class Tensor:
             arr = jax.lax.stop_gradient(arr)
         self._value = arr
         self._version_counter().value += 1
+        grad_written(self)
         return self
 
 
@@ -521,6 +526,48 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
 
 
 # ---- wrapping ----------------------------------------------------------------------
+def grad_written(t: Tensor) -> None:
+    """After a write to ``t`` (an in-place op, ``set_value``, ``copy_``, ``assign(x, output=t)``, a write to a view of
+    it): if ``t`` is what ``x.grad`` handed out, ``x``'s gradient takes the new value, as in Paddle, where ``x.grad``
+    shares the gradient's memory (``x.grad.set_value(g)``, ``x.grad[mask] = 0`` under ``no_grad``,
+    ``x.grad.scale_(0.5)`` change what the optimizer applies). The gradient must still be the one ``t`` was handed
+    out with: a later ``backward()`` or ``clear_grad()`` gave ``x`` a new one, which ``t`` does not show (Paddle's
+    would), so the write raises rather than undo it; so does a value of another shape."""
+    sink = getattr(t, "_sink", None)
+    if sink is None:
+        return
+    ref, held = sink
+    owner = ref()
+    if owner is None:
+        return
+    leaf = owner._e is None
+    if leaf:
+        acc = owner._acc
+        now = acc.grad if acc is not None else None
+    else:
+        now = owner._retained
+    v = t._v
+    shape = tuple(owner._v.shape)
+    stale = now is not held
+    if stale or tuple(v.shape) != shape:
+        t._sink = None
+        if stale:
+            raise RuntimeError(
+                "Tensor.grad: this Tensor is a gradient read before a later backward() or clear_grad() gave its "
+                "Tensor a new one, so the write does not reach the gradient the optimizer applies (in Paddle it "
+                "would edit the new one). Read x.grad again and write to that."
+            )
+        raise ValueError(
+            f"Tensor.grad: a write gave the gradient shape {list(v.shape)}, but a gradient keeps its Tensor's shape "
+            f"{list(shape)}; the gradient is left as it was. Write a value of that shape."
+        )
+    if leaf:
+        acc.grad = v
+    else:
+        owner._retained = v
+    t._sink = (ref, v)
+
+
 def before_write(t: Tensor | None = None) -> None:
     """Every in-place write calls this first: a replayed step builds its tape before versions change.
 
