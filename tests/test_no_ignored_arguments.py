@@ -96,6 +96,8 @@ ALLOWED: dict[str, str] = {
         "gives the same results (Paddle's own eager dynamic_decode does not read it either)"),
     "nn/_functional.py::hsigmoid_loss::name": NAME,
     "nn/_functional.py::interpolate::name": NAME,
+    "nn/utils.py::parameters_to_vector::name": NAME,
+    "nn/utils.py::vector_to_parameters::name": NAME,
     "_api/irregular.py::unique::name": NAME,
     "_api/irregular.py::unique_consecutive::name": NAME,
     "_api/irregular.py::bincount::name": NAME,

@@ -1,0 +1,68 @@
+"""``paddle.nn.utils.weight_norm`` / ``remove_weight_norm`` / ``spectral_norm`` against Paddle 3.3.1: the
+parameters and buffers they make, the forward's values, the gradients reaching the new parameters, the power
+iteration's estimates in training and evaluation mode, and the errors (cases: ``tests/weight_hook_cases.py``,
+recorded by ``tests/record_paddle_weight_hooks.py``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from weight_hook_cases import record  # noqa: E402
+
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                       "paddle_weight_hooks.json")) as _f:
+    REF = json.load(_f)
+REF.pop("paddle")
+# a dim outside the weight's axes: Paddle's is an assert (AssertionError), ours a ValueError naming the range
+DIFFERENT = {"baddim": "ValueError"}
+OURS = record(paddle)
+
+
+@pytest.mark.parametrize("key", sorted(REF))
+def test_as_paddle(key: str) -> None:
+    ref, ours = REF[key], OURS[key]
+    if key in DIFFERENT:
+        assert ours == DIFFERENT[key]
+    elif isinstance(ref, list) and ref and not isinstance(ref[0], str):
+        np.testing.assert_allclose(np.asarray(ours, float), np.asarray(ref, float), rtol=2e-6, atol=1e-7, err_msg=key)
+    else:
+        assert ours == ref
+
+
+def test_weight_norm_trains_its_new_parameters() -> None:
+    """An optimizer over ``parameters()`` after ``weight_norm`` updates ``weight_g`` and ``weight_v``, and the next
+    forward uses the weight they give (oracle: ``g * v / ||v||`` per output row in numpy)."""
+    lin = paddle.nn.Linear(3, 2)
+    paddle.nn.utils.weight_norm(lin, dim=1)
+    opt = paddle.optimizer.SGD(0.1, parameters=lin.parameters())
+    x = paddle.ones([4, 3])
+    for _ in range(3):
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+    v, g = lin.weight_v.numpy(), lin.weight_g.numpy()
+    w = v / np.sqrt((v ** 2).sum(0, keepdims=True)) * g
+    np.testing.assert_allclose(lin(x).numpy(), x.numpy() @ w + lin.bias.numpy(), rtol=1e-5)
+
+
+def test_misuse() -> None:
+    with pytest.raises(ValueError, match="weight_norm: Linear has no parameter named 'w'"):
+        paddle.nn.utils.weight_norm(paddle.nn.Linear(2, 2), name="w")
+    with pytest.raises(ValueError, match=r"weight_norm: dim must be in \[-2, 2\)"):
+        paddle.nn.utils.weight_norm(paddle.nn.Linear(2, 2), dim=2)
+    with pytest.raises(RuntimeError, match="weight_norm: Linear has a weight_norm hook on 'weight' already"):
+        paddle.nn.utils.weight_norm(paddle.nn.utils.weight_norm(paddle.nn.Linear(2, 2)))
+    with pytest.raises(ValueError, match="remove_weight_norm: no weight_norm of 'weight'"):
+        paddle.nn.utils.remove_weight_norm(paddle.nn.Linear(2, 2))
+    with pytest.raises(ValueError, match="spectral_norm: n_power_iterations must be a positive int, but received 0"):
+        paddle.nn.utils.spectral_norm(paddle.nn.Linear(2, 2), n_power_iterations=0)
+    with pytest.raises(TypeError, match="spectral_norm: layer must be a paddle.nn.Layer"):
+        paddle.nn.utils.spectral_norm(paddle.ones([2, 2]))
