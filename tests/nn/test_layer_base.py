@@ -346,3 +346,34 @@ def test_lookup_and_mode_helpers(models):
     s = nn.Sequential(lin, lin)
     assert len(list(s.named_parameters(remove_duplicate=False))) == 6 and len(s.parameters()) == 3
     assert lin.astype(None) is lin and lin.bfloat16().weight.dtype == paddle.bfloat16
+
+
+def test_a_tensor_attribute_is_a_buffer_as_in_paddle():
+    """``self.pos = paddle.arange(4)`` makes a non-persistable buffer, as Paddle 3.3.1's ``Layer.__setattr__`` does
+    (measured with the same code): among ``named_buffers()``, out of ``state_dict()``, cast by ``to(dtype)``; a
+    registered persistable buffer given a new Tensor stays persistable; None keeps the name among the buffers with
+    no value (left out of ``named_buffers()``); a Tensor for a sublayer raises TypeError."""
+
+    class M(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.pos = paddle.arange(4, dtype="float32")
+            self.lin = paddle.nn.Linear(2, 2)
+
+    m = M()
+    assert [n for n, _ in m.named_buffers()] == ["pos"]
+    assert list(m.state_dict()) == ["lin.weight", "lin.bias"]
+    m.to(dtype="float64")
+    assert m.pos.dtype == paddle.float64 and m.lin.weight.dtype == paddle.float64
+    m.register_buffer("kept", paddle.zeros([2]))
+    m.kept = paddle.ones([3])
+    assert list(m.state_dict()) == ["kept", "lin.weight", "lin.bias"]
+    np.testing.assert_array_equal(m.state_dict()["kept"].numpy(), [1.0, 1.0, 1.0])
+    m.plain = 3
+    assert [n for n, _ in m.named_buffers()] == ["pos", "kept"] and m.plain == 3
+    m.pos = None
+    assert [n for n, _ in m.named_buffers()] == ["kept"] and m.pos is None
+    with pytest.raises(TypeError, match="'lin' is a sublayer and takes a Layer or None"):
+        m.lin = paddle.ones([2])
+    del m.pos
+    assert not hasattr(m, "pos")

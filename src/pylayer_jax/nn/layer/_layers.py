@@ -310,6 +310,19 @@ class Layer:
             layers[name] = None
             return
         buffers = d.get("_buffers")
+        if isinstance(value, Tensor) and not isinstance(getattr(type(self), name, None), property):
+            # a Tensor attribute is a buffer, as in Paddle: a new one not persistable (kept out of state_dict, but
+            # among buffers(), and cast by to())
+            if buffers is None:
+                raise RuntimeError(
+                    f"{type(self).__name__}: assigning the Tensor {name!r} before super().__init__() was called; "
+                    "call super().__init__() first in __init__."
+                )
+            if name not in buffers:
+                self._drop(name)
+                d["_non_persistable_buffer_names_set"].add(name)
+            buffers[name] = value
+            return
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
