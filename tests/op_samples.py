@@ -464,6 +464,15 @@ SAMPLES.update(
         "slice": [Sample((rand(4, 5), [0, 1], [-3, 0], [1000, -1]), ref=lambda x, a, s, e: x[-3:, :-1])],
         "strided_slice": [Sample((rand(10, 2), [0], [8], [1], [-3]), ref=lambda x, a, s, e, st: x[8:1:-3])],
         "crop": [Sample((rand(3, 4), [-1, 2], [1, 1]), ref=lambda x, s, o: x[1:, 1:3])],
+        "unfold_windows": [
+            Sample((rand(3, 5), 1, 2, 1), ref=lambda x, a, n, st: np.lib.stride_tricks.sliding_window_view(x, 2, 1)),
+            Sample((rand(5, 2), 0, 3, 2),
+                   ref=lambda x, a, n, st: np.lib.stride_tricks.sliding_window_view(x, 3, 0)[::2]),
+        ],
+        "as_strided": [
+            Sample((rand(3, 4), [2, 3], [4, 1], 1), ref=lambda x, sh, st, o: x.ravel()[[[1, 2, 3], [5, 6, 7]]]),
+            Sample((rand(3, 4), [3, 2], [1, 1]), ref=lambda x, sh, st: x.ravel()[[[0, 1], [1, 2], [2, 3]]]),
+        ],
         "repeat_interleave": [
             Sample((rand(2, 2), [1, 2], 0), ref=lambda x, r, a: np.repeat(x, r, 0)),
             Sample((rand(2, 2), 2), ref=lambda x, r: np.repeat(x, 2)),

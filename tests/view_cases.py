@@ -66,6 +66,12 @@ VIEW_OPS = {
     "rows_reshape": "x[0:1].reshape([3])",
     "detach_reshape": "x.detach().reshape([6])",
     "T_unsqueeze": "x.T.unsqueeze(0)",
+    "unfold": "x.unfold(1, 1, 2)",
+    "fn_unfold": "paddle.unfold(x, 0, 1, 1)",
+    "as_strided": "paddle.as_strided(x, [2, 2], [3, 1])",
+    "as_strided_method": "x.as_strided([3], [2], 1)",
+    "mT": "x.mT",
+    "contiguous": "x.contiguous()",
     # not views: copies
     "list_index": "x[[0]]",
     "tensor_index": "x[paddle.to_tensor([1])]",
@@ -80,6 +86,7 @@ VIEW_OPS = {
     "T_flatten": "x.T.flatten()",
     "cols_reshape": "x[:, 1:].reshape([4])",
     "index_select": "paddle.index_select(x, paddle.to_tensor([0]))",
+    "T_contiguous": "x.T.contiguous()",
 }
 
 CASES: dict[str, str] = {}
@@ -108,6 +115,10 @@ CASES.update({
     "r_copy_": "x = X(); y = x.reshape([6]); x.copy_(paddle.full([2, 3], 8.)); out = [y]",
     "r_fill_": "x = X(); y = x.T; x.fill_(3.); out = [y]",
     "r_zero_": "x = X(); y = x[1]; x.zero_(); out = [y]",
+    "is_contiguous": ("x = X(); out = [x.is_contiguous(), x.T.is_contiguous(), x[:, 1:].is_contiguous(), "
+                      "x[1:].is_contiguous(), x[0].is_contiguous(), x.T.contiguous().is_contiguous(), "
+                      "x.reshape([3, 2]).is_contiguous(), x[:, ::2].is_contiguous()]"),
+    "r_unfold_overlapping": "x = X(); y = x.unfold(1, 2, 1); x.add_(T(100.)); out = [y]",
     # views of views and siblings
     "siblings": "x = X(); a = x[0]; b = x.reshape([6]); c = x.T; a.add_(T(100.)); out = [x, a, b, c]",
     "view_of_view": "x = X(); a = x[0]; b = a[1:]; b.zero_(); out = [x, a, b]",

@@ -59,9 +59,20 @@ CORRECTED = {
 }
 
 
+# Paddle 3.3.1 counts ``as_strided``'s offset in bytes (its result reads, and its writes land in, misaligned memory:
+# garbage values): ours counts elements, as Paddle's documentation says; the values expected are numpy's on the
+# row-major elements (x + 100 at positions 1, 3, 5)
+OFFSET_IN_ELEMENTS = {
+    "w_as_strided_method": [[[0.0, 101.0, 2.0], [103.0, 4.0, 105.0]], [101.0, 103.0, 105.0]],
+    "r_as_strided_method": [[[100.0, 101.0, 102.0], [103.0, 104.0, 105.0]], [101.0, 103.0, 105.0]],
+}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_view_case_matches_paddle(name):
     ref = REF[name]
+    if name in OFFSET_IN_ELEMENTS:
+        ref = {"out": [dict(r, value=v) for r, v in zip(ref["out"], OFFSET_IN_ELEMENTS[name], strict=True)]}
     if name in CORRECTED:
         at, grads = CORRECTED[name]
         ref = {"out": list(ref["out"])}
@@ -235,3 +246,40 @@ def test_views_of_a_parameter_see_a_compiled_training_steps_update():
         np.testing.assert_array_equal(lin.weight.numpy(), want)
         np.testing.assert_array_equal(d.numpy(), want)
         np.testing.assert_array_equal(r.numpy(), want[0])
+
+
+def test_unfold_and_as_strided_values_gradients_and_misuse():
+    """``unfold`` and ``as_strided`` as Paddle 3.3.1 computes them (recorded: ``x.unfold(1, 2, 1)`` of
+    ``arange(12).reshape([3, 4])`` is [3, 3, 2] with rows [0, 1], [1, 2], [2, 3]; ``as_strided(x, [2, 2], [4, 1])``
+    is [[0, 1], [4, 5]]). Paddle's gradient through overlapping windows counts each element once (``2 * x`` for
+    ``sum(unfold(x, 1, 2, 1) ** 2)``); ours is the derivative, each element counted in every window holding it
+    (oracle: numpy). Misuse: a window longer than the axis, a step of 0, positions past the end (Paddle reads
+    memory past the tensor there), a write to overlapping windows (Paddle loses it), ``as_strided`` of a
+    non-contiguous view (Paddle counts its strides in the base's memory), ``mT`` of a 1-D tensor."""
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = paddle.to_tensor(a, stop_gradient=False)
+    u = x.unfold(1, 2, 1)
+    assert u.shape == [3, 3, 2]
+    np.testing.assert_array_equal(u.numpy(), np.lib.stride_tricks.sliding_window_view(a, 2, 1))
+    (u ** 2).sum().backward()
+    counts = np.array([1, 2, 2, 1], np.float32)
+    np.testing.assert_array_equal(x.grad.numpy(), 2 * a * counts)
+    np.testing.assert_array_equal(paddle.as_strided(x, [2, 2], [4, 1]).numpy(), [[0.0, 1.0], [4.0, 5.0]])
+    with pytest.raises(ValueError, match=r"unfold: size must be in \[0, 4\].*received 5"):
+        x.unfold(1, 5, 1)
+    with pytest.raises(ValueError, match="unfold: step must be greater than 0"):
+        paddle.unfold(x, 1, 2, 0)
+    with pytest.raises(IndexError, match="as_strided: shape \\[3, 3\\], stride \\[4, 4\\] and offset 0 reach element 16"):
+        paddle.as_strided(x, [3, 3], [4, 4])
+    y = paddle.to_tensor(a)
+    w = y.unfold(1, 2, 1)
+    with pytest.raises(RuntimeError, match="Tensor.__setitem__: this Tensor is a view whose elements overlap"):
+        w[0, 0, 1] = -5.0
+    w2 = y.unfold(1, 2, 2)  # windows that do not overlap: a write reaches y
+    w2[0, 1, 0] = -5.0
+    assert y.numpy()[0, 2] == -5.0
+    with pytest.raises(ValueError, match="as_strided: x is a view whose elements do not lie one after another"):
+        paddle.as_strided(y.T, [2, 2], [1, 1])
+    np.testing.assert_array_equal(paddle.as_strided(y.T.contiguous(), [2], [1]).numpy(), y.numpy().T.ravel()[:2])
+    with pytest.raises(ValueError, match=r"Tensor.mT: the tensor needs at least 2 dimensions, but has 1"):
+        _ = paddle.ones([3]).mT

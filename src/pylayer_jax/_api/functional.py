@@ -16,8 +16,10 @@ from .._tensor.device import placed
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import BITWISE_FUNCTIONS as _BITWISE
+from .._tensor.methods import inplace_assign as _inplace_assign
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
+from .._tensor.methods import write_values as _write_values
 from .._tensor.slicing import crop as _crop
 from .._tensor.slicing import narrow as _narrow
 from .._tensor.slicing import slice as _slice
@@ -47,6 +49,8 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
+unfold = public(TABLE["unfold_windows"])  # (``nn.functional.unfold`` is the convolution patches, another op)
+unfold.__name__ = unfold.__qualname__ = "unfold"
 _PLACING = (inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),
             inspect.Parameter("requires_grad", inspect.Parameter.KEYWORD_ONLY, default=False),
             inspect.Parameter("pin_memory", inspect.Parameter.KEYWORD_ONLY, default=False))
@@ -99,10 +103,24 @@ _assign = globals()["assign"]
 def assign(x: Any, output: Any = None) -> Any:
     """A copy of ``x`` (a Tensor, numpy array, list or number) as a new tensor. A number, a Python bool and a numpy
     scalar (``np.float32(1.5)``) give shape [1], keeping a numpy scalar's dtype; a 0-D array or Tensor stays 0-D,
-    as in Paddle."""
+    as in Paddle.
+
+    With ``output`` (a Tensor), the copy is written into it in place and ``output`` is returned, as in Paddle: it
+    takes the copy's values, shape and dtype (its views, and the gradient it is the ``.grad`` of, see them) and the
+    copy's history; a leaf that trains (a parameter) takes the values only and stays a leaf."""
     if isinstance(x, bool | np.generic):
         x = np.asarray(x).reshape(1)
-    return _assign(x, output)
+    if output is None:
+        return _assign(x)
+    if not isinstance(output, Tensor):
+        raise ValueError(
+            f"assign: output must be a Tensor to write the copy into, but received {type(output).__name__}. Pass a "
+            "Tensor, or leave output out and use the returned copy."
+        )
+    r = _assign(x)
+    if output._edge is None and not output.stop_gradient:  # a leaf that trains: its values only
+        return _write_values(output, r, "assign")
+    return _inplace_assign(output, r, "assign")
 
 
 pow = _pow  # noqa: A001  (a whole or half Python exponent is compiled in: ``pow_number``)

@@ -10,6 +10,7 @@ import builtins
 import math
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ._util import dtype_arg
@@ -505,6 +506,86 @@ def crop(x, shape=None, offsets=None):
     shape = x.shape if shape is None else _ints(shape, "crop", "shape")
     idx = tuple(_py_slice(o, x.shape[i] if s == -1 else o + s) for i, (o, s) in enumerate(zip(offsets, shape)))
     return x[idx]
+
+
+def _unfold_checks(_, a):  # noqa: ANN001, ANN202  (the messages name Paddle's unfold, not the op's name)
+    dims = list(a["x"].shape)
+    n = len(dims)
+    axis, size, step = a["axis"], a["size"], a["step"]
+    for what, v in (("axis", axis), ("size", size), ("step", step)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"unfold: {what} must be an int, but received {v!r}.")
+    if not -max(n, 1) <= axis < max(n, 1):
+        raise ValueError(f"unfold: axis {axis} is out of range for a {n}-D x; it must be in [-{max(n, 1)}, {max(n, 1)}).")
+    if step <= 0:
+        raise ValueError(f"unfold: step must be greater than 0, but received {step}.")
+    length = dims[axis] if n else 1
+    if length >= 0 and not 0 <= size <= length:
+        raise ValueError(
+            f"unfold: size must be in [0, {length}] (the length of axis {axis} of x, shape {dims}), but received "
+            f"{size}. Use a smaller window."
+        )
+    return []
+
+
+_unfold_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_unfold_checks, method=False)
+def unfold_windows(x, axis, size, step):
+    """The windows of ``size`` elements every ``step`` along ``axis``, as a new last axis: Paddle's ``paddle.unfold``
+    and ``Tensor.unfold`` (in Paddle, a view; ``nn.functional.unfold`` is the convolution patches, ``_ops.conv``)."""
+    if x.ndim == 0:
+        return x.reshape((1,))[:size]
+    axis %= x.ndim
+    count = (x.shape[axis] - size) // step + 1
+    idx = (jnp.arange(count) * step)[:, None] + jnp.arange(size)[None, :]
+    return jnp.moveaxis(jnp.take(x, idx, axis=axis), axis + 1, -1)
+
+
+def _strided_positions(shape, stride, offset):  # noqa: ANN001, ANN202
+    """The flat positions ``offset + sum(i_k * stride_k)`` of every index ``i`` of ``shape`` (numpy, static)."""
+    pos = np.full(tuple(shape), offset, np.int64)
+    for k, (n, st) in enumerate(zip(shape, stride)):
+        pos = pos + (np.arange(n, dtype=np.int64) * st).reshape([n if j == k else 1 for j in range(len(shape))])
+    return pos
+
+
+def _as_strided_checks(op, a):  # noqa: ANN001, ANN202
+    shape = list(_ints(a["shape"], op, "shape"))
+    stride = list(_ints(a["stride"], op, "stride"))
+    offset = a["offset"]
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise TypeError(f"{op}: offset must be an int, but received {offset!r}.")
+    if len(shape) != len(stride):
+        raise ValueError(f"{op}: shape and stride need one entry per axis of the result, but received shape {shape} "
+                         f"and stride {stride}.")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{op}: every entry of shape must be >= 0, but received {shape}.")
+    dims = list(a["x"].shape)
+    if any(d < 0 for d in dims):  # (a static program's unknown size: checked when it runs)
+        return []
+    size = math.prod(dims)
+    pos = _strided_positions(shape, stride, offset)
+    if pos.size and (pos.min() < 0 or pos.max() >= size):
+        bad = int(pos.max() if pos.max() >= size else pos.min())
+        raise IndexError(
+            f"{op}: shape {shape}, stride {stride} and offset {offset} reach element {bad} of x's {size} elements "
+            f"(counted in row-major order); every position must be in [0, {size}). Paddle reads past the tensor's "
+            "memory here; use a smaller shape, stride or offset."
+        )
+    return []
+
+
+_as_strided_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_as_strided_checks)
+def as_strided(x, shape, stride, offset=0):
+    """The elements of ``x`` (row-major) at ``offset + sum(i_k * stride_k)`` for each index ``i`` of ``shape`` (in
+    Paddle, a view over x's memory)."""
+    pos = _strided_positions(_ints(shape, "as_strided", "shape"), _ints(stride, "as_strided", "stride"), offset)
+    return jnp.take(x.reshape(-1), jnp.asarray(pos))
 
 
 def _repeat_interleave_checks(op, a):  # noqa: ANN001, ANN202

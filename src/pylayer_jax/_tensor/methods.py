@@ -22,9 +22,9 @@ from .._runtime import dtypes as _dtypes
 from .._runtime.state import modes
 from .._runtime.transfer import put
 from .dispatch import apply_op
-from .facade import Tensor, _concrete, before_write
+from .facade import Tensor, _concrete, before_write, grad_written
 from .spread import SPREAD, spread
-from .views import REFUSED, VIEW_OPS, check_write, link, written
+from .views import REFUSED, VIEW_OPS, check_write, is_contiguous, link, written
 
 
 def public(op: Op) -> Callable[..., Any]:
@@ -80,8 +80,14 @@ def _view_of(op: Op, kind: Any, args: tuple, kwargs: dict) -> Any:
     """A view op's call: its result (each of its results, for ``unbind``) is a view of the tensor it reads."""
     if kind is not None:
         args = spread(kind, len(op.signature.parameters), args)
-    r = apply_op(op, args, kwargs)
     x = args[0] if args else kwargs.get(next(iter(op.signature.parameters)))
+    if op.name == "as_strided" and isinstance(x, Tensor) and not is_contiguous(x):
+        raise ValueError(
+            "as_strided: x is a view whose elements do not lie one after another in memory (x.T, x[:, 1:], a "
+            "strided slice); Paddle's strides would count in the memory of the tensor it views, here they count x's "
+            "own elements. Call x.contiguous() first."
+        )
+    r = apply_op(op, args, kwargs)
     if not isinstance(x, Tensor):
         return r
     if op.name == "view" and not _is_shape(args[1:] or tuple(kwargs.values())):
@@ -130,6 +136,24 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
         t.stop_gradient = False
     if vw is not None:
         written(t, *before)
+    grad_written(t)
+    return t
+
+
+def write_values(t: Tensor, r: Tensor, api: str) -> Tensor:
+    """Make ``t`` hold ``r``'s values (its shape and dtype too) outside autograd: ``t``'s own history, or a leaf's
+    place on the tape, stays; no gradient reaches ``r`` (``copy_``, ``assign`` into a leaf that trains)."""
+    vw = getattr(t, "_view", None)
+    if vw is not None:  # a view or the base of views: the write reaches the others (``_tensor.views``)
+        check_write(t, api)
+        before = (tuple(t._v.shape), t._v.dtype)
+    before_write(t)
+    v = r._value
+    t._value = jax.lax.stop_gradient(v) if isinstance(v, jax.core.Tracer) else v
+    t._version_counter().value += 1
+    if vw is not None:
+        written(t, *before)
+    grad_written(t)
     return t
 
 
@@ -164,6 +188,9 @@ for _op in TABLE.values():
         setattr(Tensor, _op.name, _method(_op))
     if _op.inplace:
         setattr(Tensor, _op.name + "_", _inplace_method(_op))
+if "unfold_windows" in TABLE:  # ``Tensor.unfold``: the windows (``nn.functional.unfold`` is another op)
+    Tensor.unfold = _method(TABLE["unfold_windows"])  # type: ignore[attr-defined]
+    Tensor.unfold.__name__ = Tensor.unfold.__qualname__ = "unfold"
 
 
 
@@ -380,10 +407,21 @@ def _transposed(self: Tensor) -> Tensor:
     return link(apply_op(TABLE["transpose"], (self, perm)), self, TABLE["transpose"], (self, perm))
 
 
+def _matrix_transposed(self: Tensor) -> Tensor:
+    """``x.mT``: the last two axes swapped (a view), as Paddle's; a tensor of fewer than 2 dimensions raises."""
+    n = self.ndim
+    if n < 2:
+        raise ValueError(f"Tensor.mT: the tensor needs at least 2 dimensions, but has {n} (shape {self.shape}). Use "
+                         "x.T, or unsqueeze it first.")
+    perm = (*range(n - 2), n - 1, n - 2)
+    return link(apply_op(TABLE["transpose"], (self, perm)), self, TABLE["transpose"], (self, perm))
+
+
 Tensor.fill_ = _fill_  # type: ignore[attr-defined]
 Tensor.zero_ = _zero_  # type: ignore[attr-defined]
 if "transpose" in TABLE:
     Tensor.T = property(_transposed)  # type: ignore[attr-defined]
+    Tensor.mT = property(_matrix_transposed)  # type: ignore[attr-defined]
 
 
 # ---- operators -------------------------------------------------------------------

@@ -29,7 +29,7 @@ from .._ops.table import TABLE, Op
 from .._runtime.state import grad_mode, modes
 from .._runtime.transfer import put
 from .dispatch import apply_op
-from .facade import Tensor, before_write
+from .facade import Tensor, before_write, grad_written
 
 _GETITEM = TABLE["getitem"]
 _SETITEM = TABLE["setitem"]
@@ -42,7 +42,7 @@ _NEEDS_CONTIGUOUS = frozenset({"reshape", "flatten", "view", "view_as"})
 _RESHAPING = frozenset({"reshape", "flatten", "view", "view_as", "squeeze", "unsqueeze", "atleast_1d", "atleast_2d",
                         "atleast_3d"})
 VIEW_OPS = frozenset({"reshape", "view", "view_as", "flatten", "squeeze", "unsqueeze", "transpose", "t", "moveaxis",
-                      "diagonal", "unbind", "permute", "swapaxes"})
+                      "diagonal", "unbind", "permute", "swapaxes", "unfold_windows", "as_strided"})
 # the Link op of a view in Paddle whose sharing is not mirrored here (``view`` with a dtype, a bitcast): a write to
 # it, or to a tensor sharing data with it, raises
 REFUSED = object()
@@ -170,6 +170,21 @@ def _others(t: Tensor) -> list:
     return [w for r in live if (w := r()) is not t]
 
 
+_OVERLAPPING = frozenset({"unfold_windows", "as_strided"})  # view ops whose elements may share a position
+
+
+def _overlaps(t: Tensor) -> bool:
+    """Whether two elements of ``t`` (linked) lie at one position of the data (``unfold`` with a step below its
+    size, ``as_strided`` with a zero stride): looked for only below such an op."""
+    lk = t._view
+    while lk is not None:
+        if lk.op is not None and lk.op is not REFUSED and lk.op.name in _OVERLAPPING:
+            p = _positions(t._view)
+            return p is not None and np.unique(p).size != p.size
+        lk = lk.parent
+    return False
+
+
 def check_write(t: Tensor, api: str) -> None:
     """Before an in-place write to ``t`` (linked): refuse what the write could not do as Paddle does."""
     others = _others(t)
@@ -177,6 +192,12 @@ def check_write(t: Tensor, api: str) -> None:
         return
     if modes.capture is not None or isinstance(t._v, jax.core.Tracer):
         raise _traced_error(api)
+    if _overlaps(t):
+        raise RuntimeError(
+            f"{api}: this Tensor is a view whose elements overlap in the data it shares (unfold with a step smaller "
+            "than its size, as_strided with repeated positions), so which of them a write leaves there is ambiguous "
+            "(Paddle loses such a write). clone() the view before writing to it."
+        )
     for w in (t, *others):
         if w._view.op is REFUSED:
             raise RuntimeError(
@@ -245,6 +266,7 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
         w._v = nv._v
         if track and nv._e is not None:
             w._edge = nv._edge
+        grad_written(w)
 
 
 def reach(tensors: Any) -> None:
@@ -254,6 +276,29 @@ def reach(tensors: Any) -> None:
     for t in tensors:
         if getattr(t, "_view", None) is not None:
             written(t, tuple(t._v.shape), t._v.dtype)
+
+
+def is_contiguous(t: Tensor) -> bool:
+    """Whether ``t``'s elements lie one after another in row-major order in the data it shares (Paddle's
+    ``is_contiguous``): True for a Tensor that is no view, a reshape of one, a slice of leading rows; False for
+    ``x.T``, ``x[:, 1:]``, a strided slice."""
+    lk = getattr(t, "_view", None)
+    if lk is None:
+        return True
+    p = _positions(lk)
+    return p is None or _contiguous(p)
+
+
+def _is_contiguous(self: Tensor) -> bool:
+    """Whether the elements lie one after another in row-major order in the data this Tensor shares (False for
+    ``x.T``, ``x[:, 1:]``, a strided slice), as Paddle's."""
+    return is_contiguous(self)
+
+
+def _contiguous_tensor(self: Tensor) -> Tensor:
+    """This Tensor where its elements lie contiguously, else a copy of it that shares no data (its gradient flows
+    back to this one), as Paddle's ``contiguous``."""
+    return self if is_contiguous(self) else apply_op(TABLE["clone"], (self,))
 
 
 def _detach(self: Tensor) -> Tensor:
@@ -278,4 +323,6 @@ def _set_value_of_view(self: Tensor, value: Any) -> Tensor:
 
 _set_value_of_view.__doc__ = _set_value.__doc__
 Tensor.detach = _detach  # type: ignore[method-assign]
+Tensor.is_contiguous = _is_contiguous  # type: ignore[attr-defined]
+Tensor.contiguous = _contiguous_tensor  # type: ignore[attr-defined]
 Tensor.set_value = _set_value_of_view  # type: ignore[method-assign]
