@@ -165,3 +165,30 @@ def test_assign_into_output() -> None:
     np.testing.assert_array_equal(w.grad.numpy(), [2.0, 2.0])
     with pytest.raises(ValueError, match="assign: output must be a Tensor.*received ndarray"):
         paddle.assign(paddle.ones([2]), np.zeros(2))
+
+
+def test_a_gradient_scaled_by_hand_inside_a_compiled_training_step() -> None:
+    """``p.grad.scale_(0.5)`` between ``backward()`` and ``opt.step()`` inside a ``to_static`` training step (one
+    compiled program) and in the same step run eagerly: both apply the halved gradient, step after step, as Paddle
+    3.3.1 does (measured: weight 0.75, 0.5, 0.25, ... from ones; bias -0.25, -0.5, ... from zeros). Oracle: SGD's
+    rule (the gradient of ``sum(ones @ W + b)`` is all ones)."""
+    lin = paddle.nn.Linear(2, 2)
+    lin.weight.set_value(np.ones((2, 2), np.float32))
+    lin.bias.set_value(np.zeros(2, np.float32))
+    opt = paddle.optimizer.SGD(0.5, parameters=lin.parameters())
+
+    def step(x):
+        loss = lin(x).sum()
+        loss.backward()
+        with paddle.no_grad():
+            for p in lin.parameters():
+                p.grad.scale_(0.5)
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    compiled = paddle.jit.to_static(step)
+    for k, f in enumerate([compiled, compiled, compiled, step, step]):
+        f(paddle.ones([1, 2]))
+        np.testing.assert_array_equal(lin.weight.numpy(), np.full((2, 2), 1.0 - 0.25 * (k + 1), np.float32))
+        np.testing.assert_array_equal(lin.bias.numpy(), np.full(2, -0.25 * (k + 1), np.float32))
