@@ -90,6 +90,7 @@ class _StepCapture:
         self.new_opts: dict[int, Any] = {}
         self.new_states: list[tuple[Any, Tensor]] = []  # (optimizer, parameter) whose state the step would create
         self.snaps: dict[int, tuple] = {}  # Tensors from outside touched by this (thrown away) trace
+        self.undo: list[Callable[[], None]] = []  # attributes set to Tensors of the trace: put back at its end
 
     def _outside(self, t: Tensor) -> None:
         if id(t) not in self.found:
@@ -212,6 +213,8 @@ class _Program:
             return self._outputs(c, out, given, given_grads, snaps)
         finally:
             modes.capture, modes.trace_tape = prev
+            for f in reversed(cap.undo):
+                f()
             for s in cap.snaps.values():
                 _restore(s)
             for o, before in [*zip(c.opts, acc_before), *cap.new_opts.values()]:

@@ -70,6 +70,7 @@ class _Capture:
         self.found: dict[int, Tensor] = {}  # read or written, not given: the next call makes them inputs
         self.written: dict[int, tuple[Tensor, tuple]] = {}  # id -> (tensor, its state before the trace)
         self.baked: dict[int, tuple[Tensor, Any]] = {}  # read as constants inside a PyLayer: id -> (tensor, array)
+        self.undo: list[Callable[[], None]] = []  # attributes set to Tensors of the trace: put back at its end
 
     def read(self, leaves: Any, arrays: list[Any]) -> list[Any]:
         out = None
@@ -106,6 +107,8 @@ class _Capture:
         raise StepFound
 
     def restore(self) -> None:
+        for f in reversed(self.undo):
+            f()
         for t, (v, e, sg, version) in self.written.values():
             t._v, t._e, t.stop_gradient = v, e, sg
             if version is not None:

@@ -26,6 +26,7 @@ import numpy as np
 from ..._autograd.grad_mode import no_grad
 from ..._runtime import dtypes as _dtypes
 from ..._runtime import unique_name as unique_name
+from ..._runtime.state import modes
 from ..._tensor.facade import Tensor, before_write, unwrap
 from ..initializer._base import Initializer
 from ._param import Parameter, _rewrap, make_parameter
@@ -318,6 +319,11 @@ class Layer:
                     f"{type(self).__name__}: assigning the Tensor {name!r} before super().__init__() was called; "
                     "call super().__init__() first in __init__."
                 )
+            cap = modes.capture
+            if cap is not None and isinstance(value._v, jax.core.Tracer):
+                # inside jit.to_static (a weight_norm hook setting the weight): a Tensor of the trace must not outlive
+                # it, so the attribute gets back what it held when the trace ends
+                cap.undo.append(self._attribute_restorer(name))
             if name not in buffers:
                 self._drop(name)
                 d["_non_persistable_buffer_names_set"].add(name)
@@ -332,6 +338,25 @@ class Layer:
             buffers[name] = value
             return
         object.__setattr__(self, name, value)
+
+    def _attribute_restorer(self, name: str) -> Callable[[], None]:
+        """A function putting the attribute ``name`` back as it is now (in the instance, among the buffers, its
+        persistence)."""
+        d = self.__dict__
+        buffers, plain = d["_buffers"], name in d
+        had, old, old_plain = name in buffers, buffers.get(name), d.get(name)
+        non_persistable = name in d["_non_persistable_buffer_names_set"]
+
+        def restore() -> None:
+            self._drop(name)
+            if had:
+                buffers[name] = old
+                if non_persistable:
+                    d["_non_persistable_buffer_names_set"].add(name)
+            elif plain:
+                d[name] = old_plain
+
+        return restore
 
     def _drop(self, name: str) -> None:
         d = self.__dict__
