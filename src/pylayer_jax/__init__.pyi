@@ -2,6 +2,7 @@
 # tests/api/test_stub.py checks that it is up to date.
 from typing import Any
 
+from . import amp as amp
 from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
