@@ -43,10 +43,20 @@ DETERMINISTIC = "Initializer._sample(key, shape, dtype) signature: a determinist
 PLACEMENT = ("only says which device holds the result or whether the host waits for a copy; the values are the "
              "same, and JAX orders every later use after the copy")
 PADDLE_IGNORES = "Paddle 3.3.1 ignores it as well (checked with the oracle: the same result whatever it holds)"
+ONE_PROCESS = ("one process (as Paddle 3.3.1 run without a launcher, recorded in tests/distributed/): there is no "
+               "group, communication or gradient synchronisation for it to tune")
 AMP_OFF = ("mixed precision is off, as Paddle 3.3.1 runs it on a CPU place (recorded in tests/amp/test_amp.py): "
            "what it would tune changes nothing")
 
 ALLOWED: dict[str, str] = {
+    "distributed/_parallel.py::DataParallel.__init__::comm_buffer_size": ONE_PROCESS,
+    "distributed/_parallel.py::DataParallel.__init__::find_unused_parameters": ONE_PROCESS,
+    "distributed/_parallel.py::DataParallel.__init__::group": ONE_PROCESS,
+    "distributed/_parallel.py::DataParallel.__init__::last_comm_buffer_size": ONE_PROCESS,
+    "distributed/_parallel.py::DataParallel.__init__::strategy": ONE_PROCESS,
+    "distributed/_parallel.py::get_rank::group": ONE_PROCESS,
+    "distributed/_parallel.py::get_world_size::group": ONE_PROCESS,
+    "distributed/_parallel.py::init_parallel_env::nccl_config": ONE_PROCESS,
     "amp/_auto_cast.py::auto_cast::use_promote": AMP_OFF,
     "amp/_auto_cast.py::autocast::cache_enabled": AMP_OFF,
     "amp/_auto_cast.py::autocast::device_type": AMP_OFF,

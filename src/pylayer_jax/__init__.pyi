@@ -7,6 +7,7 @@ from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
 from . import device as device
+from . import distributed as distributed
 from . import framework as framework
 from . import hapi as hapi
 from . import io as io
@@ -24,6 +25,7 @@ from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._runtime.device import CPUPlace as CPUPlace
 from ._runtime.device import CUDAPlace as CUDAPlace
 from ._runtime.dtypes import DType
+from .distributed._parallel import DataParallel as DataParallel
 from .hapi._model import Model as Model
 from .nn.layer._param import ParamAttr as ParamAttr
 
