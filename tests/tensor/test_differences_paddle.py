@@ -252,7 +252,9 @@ _MADE = {"zeros": lambda **k: P.zeros([2], **k), "ones": lambda **k: P.ones([2],
          "rand": lambda **k: P.rand([2], **k), "randn": lambda **k: P.randn([2], **k),
          "uniform": lambda **k: P.uniform([2], **k), "standard_normal": lambda **k: P.standard_normal([2], **k),
          "rand_like": lambda **k: P.rand_like(P.to_tensor([1.0, 2.0]), **k),
-         "randn_like": lambda **k: P.randn_like(P.to_tensor([1.0, 2.0]), **k)}
+         "randn_like": lambda **k: P.randn_like(P.to_tensor([1.0, 2.0]), **k),
+         "eye": lambda **k: P.eye(1, 2, **k), "arange": lambda **k: P.arange(2, dtype="float32", **k),
+         "linspace": lambda **k: P.linspace(0, 1, 2, **k)}
 
 
 @pytest.mark.parametrize("api", sorted(_MADE))
@@ -260,7 +262,7 @@ def test_creation_functions_take_requires_grad_and_device(api: str) -> None:
     t = _MADE[api](requires_grad=True)
     assert t.stop_gradient is False and t.is_leaf
     (t * 2).sum().backward()
-    np.testing.assert_array_equal(t.grad.numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(t.grad.numpy().ravel(), [2.0, 2.0])  # (eye(1, 2) is [1, 2])
     assert _MADE[api]().stop_gradient is True
     assert _MADE[api](requires_grad=1).stop_gradient is True  # (Paddle tests ``requires_grad is True``)
     cpu = jax.devices("cpu")[0]

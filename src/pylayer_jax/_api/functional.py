@@ -93,7 +93,8 @@ def _created(name: str) -> Any:
     return fn
 
 
-for _name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like"):
+for _name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "eye", "arange",
+              "linspace"):
     globals()[_name] = _created(_name)
 for _name in ("zeros", "ones", "empty"):  # ``paddle.zeros(2, 3)``: the shape one entry at a time, as in Paddle
     globals()[_name] = with_sizes(globals()[_name])
