@@ -21,6 +21,7 @@ from . import pool_conv_residuals as pool_conv_residuals  # noqa: F401
 from . import pool_fractional as pool_fractional  # noqa: F401
 from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
+from . import random_fills as random_fills  # noqa: F401
 from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import sequence_loss as sequence_loss  # noqa: F401
