@@ -26,14 +26,21 @@ _COMPLEX = ("complex64", "complex128")
 
 def _target(api: str, x: Any, dtypes: tuple[str, ...]) -> Tensor:
     """``x`` checked as the tensor a fill writes: a Tensor of one of ``dtypes`` that may be written in place."""
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{api}: x must be a Tensor (it is written in place), but received {type(x).__name__}. "
+    if not isinstance(x, Tensor):  # (Paddle 3.3.1's error here is a ValueError too)
+        raise ValueError(f"{api}: x must be a Tensor (it is written in place), but received {type(x).__name__}. "
                         "Convert it with paddle.to_tensor first.")
     check_inplace_leaf(x, f"Tensor.{api}")
     if x.dtype.name not in dtypes:
         raise TypeError(f"{api}: the tensor must be {', '.join(dtypes)}, but it is {x.dtype.name}. Cast it first "
                         "(x.astype('float32')).")
     return x
+
+
+def _broadcasts(shape: list[int], target: list[int]) -> bool:
+    """Whether ``shape`` broadcasts to ``target`` (an in-place fill keeps x's shape)."""
+    if len(shape) > len(target):
+        return False
+    return all(s in (1, t) for s, t in zip(shape[::-1], target[::-1], strict=False))
 
 
 def _fill(x: Tensor, draw: Tensor, api: str) -> Tensor:
@@ -95,7 +102,7 @@ def bernoulli_(x: Tensor, p: Any = 0.5, name: str | None = None) -> Tensor:
         if not p.is_floating_point():
             raise TypeError(f"bernoulli_: a Tensor p must hold floating probabilities, but it is {p.dtype.name}. "
                             "Pass p.astype('float32').")
-        if np.broadcast_shapes(tuple(p.shape), tuple(x.shape)) != tuple(x.shape):
+        if not _broadcasts(p.shape, x.shape):
             # (Paddle 3.3.1 writes the broadcast shape into x, changing its shape in place)
             raise ValueError(f"bernoulli_: p of shape {list(p.shape)} must broadcast to x's shape {list(x.shape)}, "
                              "which an in-place fill keeps. Pass p of x's shape or one that broadcasts to it.")
@@ -143,7 +150,7 @@ def geometric_(x: Tensor, probs: Any, name: str | None = None) -> Tensor:
         if not probs.is_floating_point():
             raise TypeError(f"geometric_: a Tensor probs must hold floating probabilities, but it is "
                             f"{probs.dtype.name}. Pass probs.astype('float32').")
-        if np.broadcast_shapes(tuple(probs.shape), tuple(x.shape)) != tuple(x.shape):
+        if not _broadcasts(probs.shape, x.shape):
             raise ValueError(f"geometric_: probs of shape {list(probs.shape)} must broadcast to x's shape "
                              f"{list(x.shape)}, which an in-place fill keeps.")
     else:
