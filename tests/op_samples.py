@@ -724,6 +724,25 @@ SAMPLES.update(
     }
 )
 
+# ---- _ops/complex_views.py and _ops/histogramdd.py ---------------------------------------------
+_cx = rand(2, 3) + 1j * rand(2, 3)
+SAMPLES.update(
+    {
+        "as_complex": [Sample((rand(2, 3, 2),), ref=lambda x: x[..., 0] + 1j * x[..., 1])],
+        "view_as_complex": [Sample((rand(4, 2),), ref=lambda x: x[..., 0] + 1j * x[..., 1])],
+        "as_real": [Sample((_cx,), ref=lambda z: np.stack([z.real, z.imag], -1))],
+        "view_as_real": [Sample((_cx[0],), ref=lambda z: np.stack([z.real, z.imag], -1))],
+        "histogramdd_kernel": [
+            Sample((rand(20, 2),), {"bins": (3, 4)}, grad=False,
+                   ref=lambda x, bins: (lambda h, e: (h, *e))(*np.histogramdd(x, bins=bins))),
+            Sample((rand(20, 2), rand(20, low=0.0, high=1.0)), {"bins": (2, 2), "ranges": (-1.0, 1.0, -1.0, 1.0),
+                                                                 "density": True}, grad=False,
+                   ref=lambda x, w, bins, ranges, density: (lambda h, e: (h, *e))(
+                       *np.histogramdd(x, bins=bins, range=[ranges[:2], ranges[2:]], weights=w, density=density))),
+        ],
+    }
+)
+
 # ---- coverage: _ops/special_math.py, coverage_shape.py, coverage_math.py ------------------------
 _sq = rand(3, 3)
 _spd = _sq @ _sq.T + 3 * np.eye(3)

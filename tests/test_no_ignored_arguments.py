@@ -108,6 +108,8 @@ ALLOWED: dict[str, str] = {
     "_api/surface.py::_index_put_method::name": NAME,
     "_api/surface.py::_masked_select_method::name": NAME,
     "_api/surface.py::uniform_::name": NAME,
+    "_api/histogramdd.py::histogramdd::name": NAME,
+    "_api/histogramdd.py::_histogramdd_method::name": NAME,
     "_api/random_fills.py::normal_::name": NAME,
     "_api/random_fills.py::log_normal_::name": NAME,
     "_api/random_fills.py::bernoulli_::name": NAME,

@@ -21,6 +21,7 @@ try:
     from ._api.checkpoint import load as load
     from ._api.checkpoint import save as save
     from ._api.functional import *  # noqa: F403
+    from ._api.histogramdd import histogramdd as histogramdd
     from ._api.irregular import argwhere as argwhere
     from ._api.irregular import bincount as bincount
     from ._api.irregular import broadcast_shape as broadcast_shape
