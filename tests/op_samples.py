@@ -699,7 +699,8 @@ SAMPLES.update(
 # ---- ops part 2: random sampling kernels (_ops/random.py) ------------------------------------
 # values are random: the generated tests compare only shapes and dtypes for these
 RANDOM_OPS.update({"random_uniform", "random_normal", "random_randint", "random_randperm", "random_bernoulli",
-                   "random_multinomial", "random_poisson"})
+                   "random_multinomial", "random_poisson", "random_normal_fill", "random_cauchy",
+                   "random_exponential", "random_geometric"})
 SAMPLES.update(
     {
         "random_uniform": [Sample((_KEY, [2, 3]), grad=False)],
@@ -709,10 +710,36 @@ SAMPLES.update(
         "random_bernoulli": [Sample((_KEY, rand(3, low=0.0, high=1.0)), grad=False)],
         "random_multinomial": [Sample((_KEY, pos(2, 4), 2), grad=False)],
         "random_poisson": [Sample((_KEY, pos(3)), grad=False)],
+        "random_normal_fill": [Sample((_KEY, [2, 3]), grad=False),
+                               Sample((_KEY, [4]), {"dtype": "complex64", "mean": 1.0, "exponentiate": True},
+                                      grad=False)],
+        "random_cauchy": [Sample((_KEY, [2, 3]), {"loc": 1.0, "scale": 2.0}, grad=False)],
+        "random_exponential": [Sample((_KEY, [3]), {"dtype": "float64", "lam": 2.0}, grad=False)],
+        "random_geometric": [Sample((_KEY, 0.5, [2, 3]), grad=False),
+                             Sample((_KEY, rand(3, low=0.1, high=1.0), [2, 3]), grad=False)],
         # deterministic: checked against jax.random.fold_in itself
         "rng_fold_in": [Sample((_KEY,), {"index": 3}, grad=False,
                                ref=lambda k, index: np.asarray(jax.random.fold_in(np.asarray(k).astype(np.uint32), index)
                                                                ).astype(np.int64))],
+    }
+)
+
+# ---- _ops/complex_views.py and _ops/histogramdd.py ---------------------------------------------
+_cx = rand(2, 3) + 1j * rand(2, 3)
+SAMPLES.update(
+    {
+        "as_complex": [Sample((rand(2, 3, 2),), ref=lambda x: x[..., 0] + 1j * x[..., 1])],
+        "view_as_complex": [Sample((rand(4, 2),), ref=lambda x: x[..., 0] + 1j * x[..., 1])],
+        "as_real": [Sample((_cx,), ref=lambda z: np.stack([z.real, z.imag], -1))],
+        "view_as_real": [Sample((_cx[0],), ref=lambda z: np.stack([z.real, z.imag], -1))],
+        "histogramdd_kernel": [
+            Sample((rand(20, 2),), {"bins": (3, 4)}, grad=False,
+                   ref=lambda x, bins: (lambda h, e: (h, *e))(*np.histogramdd(x, bins=bins))),
+            Sample((rand(20, 2), rand(20, low=0.0, high=1.0)), {"bins": (2, 2), "ranges": (-1.0, 1.0, -1.0, 1.0),
+                                                                 "density": True}, grad=False,
+                   ref=lambda x, w, bins, ranges, density: (lambda h, e: (h, *e))(
+                       *np.histogramdd(x, bins=bins, range=[ranges[:2], ranges[2:]], weights=w, density=density))),
+        ],
     }
 )
 

@@ -21,6 +21,7 @@ try:
     from ._api.checkpoint import load as load
     from ._api.checkpoint import save as save
     from ._api.functional import *  # noqa: F403
+    from ._api.histogramdd import histogramdd as histogramdd
     from ._api.irregular import argwhere as argwhere
     from ._api.irregular import bincount as bincount
     from ._api.irregular import broadcast_shape as broadcast_shape
@@ -68,6 +69,13 @@ try:
     from ._api.random import set_rng_state as set_rng_state
     from ._api.random import standard_normal as standard_normal
     from ._api.random import uniform as uniform
+    from ._api.random_fills import bernoulli_ as bernoulli_
+    from ._api.random_fills import cauchy_ as cauchy_
+    from ._api.random_fills import exponential_ as exponential_
+    from ._api.random_fills import geometric_ as geometric_
+    from ._api.random_fills import log_normal_ as log_normal_
+    from ._api.random_fills import normal_ as normal_
+    from ._api.random_fills import random_ as random_
     from ._api.surface import index_put as index_put
     from ._api.surface import index_put_ as index_put_
     from ._api.surface import norm as norm

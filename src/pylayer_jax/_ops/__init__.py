@@ -1,11 +1,13 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
 from . import activation as activation  # noqa: F401
+from . import complex_views as complex_views  # noqa: F401
 from . import conv as conv  # noqa: F401
 from . import creation as creation  # noqa: F401
 from . import decode as decode  # noqa: F401
 from . import device as device  # noqa: F401
 from . import gather as gather  # noqa: F401
+from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
 from . import linalg as linalg  # noqa: F401
 from . import logic as logic  # noqa: F401
@@ -21,6 +23,7 @@ from . import pool_conv_residuals as pool_conv_residuals  # noqa: F401
 from . import pool_fractional as pool_fractional  # noqa: F401
 from . import products_statistics as coverage_math  # noqa: F401
 from . import random as random  # noqa: F401
+from . import random_fills as random_fills  # noqa: F401
 from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
 from . import sequence_loss as sequence_loss  # noqa: F401

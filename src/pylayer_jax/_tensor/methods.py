@@ -24,7 +24,7 @@ from .._runtime.transfer import put
 from .dispatch import apply_op
 from .facade import Tensor, _concrete, before_write, grad_written
 from .spread import SPREAD, spread
-from .views import REFUSED, VIEW_OPS, check_write, is_contiguous, link, written
+from .views import COMPLEX_VIEWS, REFUSED, VIEW_OPS, check_write, is_contiguous, link, written
 
 
 def public(op: Op) -> Callable[..., Any]:
@@ -90,7 +90,7 @@ def _view_of(op: Op, kind: Any, args: tuple, kwargs: dict) -> Any:
     r = apply_op(op, args, kwargs)
     if not isinstance(x, Tensor):
         return r
-    if op.name == "view" and not _is_shape(args[1:] or tuple(kwargs.values())):
+    if op.name in COMPLEX_VIEWS or (op.name == "view" and not _is_shape(args[1:] or tuple(kwargs.values()))):
         link(r, x, REFUSED)  # a bitcast: Paddle's is the same memory, ours a new array; writes are refused
     else:
         if isinstance(r, list):

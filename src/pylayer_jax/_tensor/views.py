@@ -41,10 +41,13 @@ _NEEDS_CONTIGUOUS = frozenset({"reshape", "flatten", "view", "view_as"})
 # ``x.T``, ``detach``, ``slice``, ``strided_slice`` and ``narrow`` link their results where they are made
 _RESHAPING = frozenset({"reshape", "flatten", "view", "view_as", "squeeze", "unsqueeze", "atleast_1d", "atleast_2d",
                         "atleast_3d"})
+# the complex views: Paddle's results read the input's memory as another dtype (two floats as one complex number);
+# their sharing is not mirrored (``REFUSED``)
+COMPLEX_VIEWS = frozenset({"as_complex", "view_as_complex", "as_real", "view_as_real"})
 VIEW_OPS = frozenset({"reshape", "view", "view_as", "flatten", "squeeze", "unsqueeze", "transpose", "t", "moveaxis",
-                      "diagonal", "unbind", "permute", "swapaxes", "unfold_windows", "as_strided"})
-# the Link op of a view in Paddle whose sharing is not mirrored here (``view`` with a dtype, a bitcast): a write to
-# it, or to a tensor sharing data with it, raises
+                      "diagonal", "unbind", "permute", "swapaxes", "unfold_windows", "as_strided", *COMPLEX_VIEWS})
+# the Link op of a view in Paddle whose sharing is not mirrored here (``view`` with a dtype, a bitcast; the complex
+# views): a write to it, or to a tensor sharing data with it, raises
 REFUSED = object()
 
 
@@ -201,8 +204,9 @@ def check_write(t: Tensor, api: str) -> None:
     for w in (t, *others):
         if w._view.op is REFUSED:
             raise RuntimeError(
-                f"{api}: this Tensor shares its data with a result of Tensor.view(dtype), which in Paddle is the "
-                "same memory read as another dtype; pylayer_jax does not share data with it, so the write would not "
+                f"{api}: this Tensor shares its data with a result of Tensor.view(dtype) or of as_complex, as_real, "
+                "view_as_complex or view_as_real, which in Paddle is the same memory read as another dtype; "
+                "pylayer_jax does not share data with it, so the write would not "
                 f"reach {'it' if w is not t else 'the others'}. clone() that result before writing, or write "
                 "after it is no longer used."
             )
