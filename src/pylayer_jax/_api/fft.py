@@ -268,6 +268,8 @@ ihfftn = _make_nd("ihfftn", "r2c", False, None, "The inverse of hfftn.")
 
 # ---- frequencies -----------------------------------------------------------------------------------------------
 def _freq_args(api: str, n: Any, d: Any, dtype: Any) -> tuple[int, float, Any]:
+    if api == "rfftfreq" and isinstance(n, float) and n.is_integer():
+        n = int(n)  # (Paddle's rfftfreq computes with an integral float n; its fftfreq refuses one)
     if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer):
         raise TypeError(f"paddle.fft.{api}: n must be an int (the number of samples), but received {n!r} "
                         f"({type(n).__name__}). Pass an int, e.g. int(n).")

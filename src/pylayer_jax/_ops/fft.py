@@ -10,6 +10,7 @@ these kernels take them resolved. Each transform is linear, so the backward read
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from .._runtime import dtypes as _dtypes
@@ -66,3 +67,29 @@ def fft_c2r(x, axes, s=None, norm="backward", forward=False):
     if forward:
         return jnp.fft.irfftn(jnp.conj(x), s=s, axes=axes, norm=_SWAP[norm])
     return jnp.fft.irfftn(x, s=s, axes=axes, norm=norm)
+
+
+# ---- paddle.complex: a complex tensor from its real and imaginary parts ---------------------------------------
+FUNCTIONS = {"complex"}  # table ops that are ``paddle.<name>`` functions but no Tensor methods
+
+
+def _complex_checks(op, a):  # noqa: ANN001, ANN202
+    dts = [getattr(a[p], "dtype", None) for p in ("real", "imag")]
+    names = [None if d is None else _dtypes.to_paddle(d).name for d in dts]
+    for p, n in zip(("real", "imag"), names):
+        if n is None:
+            raise TypeError(f"paddle.complex: {p} must be a Tensor, but received {type(a[p]).__name__}. Make one "
+                            "with paddle.to_tensor(...) first.")
+        if n not in ("float32", "float64"):
+            raise RuntimeError(f"paddle.complex: {p} must be a float32 or float64 tensor, but received dtype {n}. "
+                               f"Cast it with {p}.astype('float32').")
+    if names[0] != names[1]:
+        raise ValueError(f"paddle.complex: real and imag must have the same dtype, but received {names[0]} and "
+                         f"{names[1]}. Cast one of them to the other's dtype.")
+    return []
+
+
+@defop(2, method=False, checks=_complex_checks)
+def complex(real, imag):  # noqa: A001  (Paddle's name)
+    """The complex tensor ``real + 1j * imag`` (broadcast; float32 parts give complex64, float64 complex128)."""
+    return jax.lax.complex(*jnp.broadcast_arrays(real, imag))
