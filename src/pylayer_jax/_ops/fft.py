@@ -73,7 +73,7 @@ def fft_c2r(x, axes, s=None, norm="backward", forward=False):
 FUNCTIONS = {"complex"}  # table ops that are ``paddle.<name>`` functions but no Tensor methods
 
 
-def _complex_checks(op, a):  # noqa: ANN001, ANN202
+def _complex_checks(_, a):  # noqa: ANN001, ANN202
     dts = [getattr(a[p], "dtype", None) for p in ("real", "imag")]
     names = [None if d is None else _dtypes.to_paddle(d).name for d in dts]
     for p, n in zip(("real", "imag"), names):
