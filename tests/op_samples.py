@@ -1355,3 +1355,31 @@ SAMPLES.update(
         ],
     }
 )
+
+# ---- _ops/fft.py ----------------------------------------------------------------------------------------------------
+_C34 = rand(3, 4) + 1j * rand(3, 4)
+SAMPLES.update(
+    {
+        "fft_c2c": [
+            Sample((rand(3, 4), (1,)), ref=lambda x, a: np.fft.fftn(x, axes=a)),
+            Sample((rand(2, 3, 4), (0, 2), (3, 6), "ortho", False), ref=lambda x, a, s, n, f: np.fft.ifftn(x, s, a, n)),
+            Sample((_C34, (0,), (5,), "forward"), ref=lambda x, a, s, n: np.fft.fftn(x, s, a, n)),
+        ],
+        "fft_r2c": [
+            Sample((rand(3, 4), (1,)), ref=lambda x, a: np.fft.rfftn(x, axes=a)),
+            Sample((rand(2, 3, 5), (2, 0), (6, 3), "ortho"), ref=lambda x, a, s, n: np.fft.rfftn(x, s, a, n)),
+            Sample((rand(3, 4), (0, 1), None, "backward", False),
+                   ref=lambda x, a, s, n, f: np.conj(np.fft.rfftn(x, axes=a, norm="forward"))),
+        ],
+        "fft_c2r": [
+            Sample((_C34, (1,)), ref=lambda x, a: np.fft.irfftn(x, axes=a)),
+            Sample((rand(3, 4), (0, 1), (3, 5), "ortho"), ref=lambda x, a, s, n: np.fft.irfftn(x, s, a, n)),
+            Sample((rand(2, 3, 4), (1, 2), None, "backward", True),
+                   ref=lambda x, a, s, n, f: np.fft.irfftn(np.conj(x), axes=a, norm="forward")),
+        ],
+        "complex": [
+            Sample((rand(2, 3), rand(2, 3)), ref=lambda r, i: r + 1j * i),
+            Sample((rand(3, 1), rand(4)), ref=lambda r, i: r + 1j * i),
+        ],
+    }
+)

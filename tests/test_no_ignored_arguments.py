@@ -107,6 +107,12 @@ ALLOWED: dict[str, str] = {
     "_tensor/step_events.py::StepEvents.op_end::token": EVENT,
     "_autograd/graph.py::OpNode.backward::walk": "the backward(cts, diff, walk) signature of every tape node; a table op's node runs no callouts, so it needs no walk state",
     "_api/functional.py::scale::name": NAME,
+    "_api/fft.py::_make_1d.fn::name": NAME,
+    "_api/fft.py::_make_nd.fn::name": NAME,
+    "_api/fft.py::fftfreq::name": NAME,
+    "_api/fft.py::rfftfreq::name": NAME,
+    "_api/fft.py::fftshift::name": NAME,
+    "_api/fft.py::ifftshift::name": NAME,
     "nn/_functional.py::adaptive_log_softmax_with_loss::name": NAME,
     "nn/_functional.py::cross_entropy::name": NAME,
     "nn/layer/_decode.py::BeamSearchDecoder.finalize::sequence_lengths": (

@@ -130,7 +130,7 @@ finally:
 # submodules and names loaded on first use: name -> (module, attribute or None for the module itself)
 _LAZY = {
     "amp": ("amp", None), "distributed": ("distributed", None), "DataParallel": ("distributed", "DataParallel"),
-    "base": ("base", None), "callbacks": ("callbacks", None), "framework": ("framework", None),
+    "base": ("base", None), "callbacks": ("callbacks", None), "fft": ("fft", None), "framework": ("framework", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),

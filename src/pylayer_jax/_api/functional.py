@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._ops import creation as _creation
+from .._ops import fft as _fft
 from .._ops import math as _math
 from .._ops import placing as _placing
 from .._ops import slices_scatters as _coverage_shape
@@ -27,7 +28,7 @@ from .._tensor.slicing import strided_slice as _strided_slice
 from .._tensor.spread import checked_fill, checked_shape, with_sizes
 
 # table ops that are Paddle functions without being Tensor methods
-_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS, *_placing.FUNCTIONS}
+_FUNCTIONS = {"cast", *_creation.FUNCTIONS, *_fft.FUNCTIONS, *_math.FUNCTIONS, *_coverage_shape.FUNCTIONS, *_placing.FUNCTIONS}
 
 
 def _inplace_function(name: str) -> Any:

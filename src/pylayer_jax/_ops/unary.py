@@ -93,7 +93,14 @@ def stanh(x, scale_a=0.67, scale_b=1.7159):
 
 
 # ---- dtype-keeping ops ---------------------------------------------------------------------
-@defop(1, saves=("x",), vjp=lambda s, g: g * jnp.sign(s["x"]), inplace=True, rows=MAP, axes=POINTWISE)
+def _abs_vjp(s, g):  # noqa: ANN001, ANN202
+    # a complex x: the cotangent in JAX's convention, as every derived rule takes it (``conj(x) / |x|``; the
+    # unconjugated ``x / |x|`` handed to an fft's or a product's derived rule gave wrong real gradients)
+    x = s["x"]
+    return g * jnp.conj(jnp.sign(x)) if jnp.iscomplexobj(x) else g * jnp.sign(x)
+
+
+@defop(1, saves=("x",), vjp=_abs_vjp, inplace=True, rows=MAP, axes=POINTWISE)
 def abs(x):
     """Absolute value (the gradient at 0 is 0)."""
     return jnp.abs(x)
