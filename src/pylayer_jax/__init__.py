@@ -122,6 +122,7 @@ finally:
 # submodules and names loaded on first use: name -> (module, attribute or None for the module itself)
 _LAZY = {
     "amp": ("amp", None), "base": ("base", None), "callbacks": ("callbacks", None), "framework": ("framework", None),
+    "distribution": ("distribution", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
