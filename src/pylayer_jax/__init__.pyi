@@ -7,6 +7,7 @@ from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
 from . import device as device
+from . import distribution as distribution
 from . import framework as framework
 from . import hapi as hapi
 from . import io as io
