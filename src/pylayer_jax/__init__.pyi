@@ -8,6 +8,7 @@ from . import base as base
 from . import callbacks as callbacks
 from . import device as device
 from . import distributed as distributed
+from . import distribution as distribution
 from . import fft as fft
 from . import framework as framework
 from . import hapi as hapi

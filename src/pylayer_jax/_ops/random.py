@@ -76,3 +76,33 @@ def random_multinomial(key, x, num_samples=1, replacement=False):
 def random_poisson(key, x):
     """Poisson samples with rates ``x`` (in x's dtype)."""
     return jax.random.poisson(_key(key), x, x.shape).astype(x.dtype)
+
+
+@defop(("key", "alpha"), saves=("key", "alpha"), nondiff=("key",), method=False)
+def random_gamma(key, alpha, shape=()):
+    """Gamma(``alpha``, 1) samples of ``shape`` (``alpha`` broadcast to it), differentiable in ``alpha``
+    (implicit reparameterisation: the gradient of the sample with its uniform noise held fixed)."""
+    shape = tuple(shape)
+    check_numel(shape, "gamma")
+    dt = alpha.dtype
+    return jax.random.gamma(_key(key), jnp.broadcast_to(alpha, shape), shape, dt).astype(dt)
+
+
+@defop(("key", "logits"), differentiable=False, method=False)
+def random_categorical(key, logits, shape=()):
+    """Category indices (int64) of ``shape`` (``shape`` ends with the batch shape of ``logits``), each drawn with
+    probabilities ``softmax(logits)`` along the last axis."""
+    check_numel(shape, "categorical")
+    return jax.random.categorical(_key(key), logits, axis=-1, shape=tuple(shape)).astype(jnp.int64)
+
+
+@defop(("key", "probs"), differentiable=False, method=False)
+def random_counts(key, probs, total_count=1, shape=()):
+    """Multinomial counts (in probs' dtype) of ``shape + probs.shape``: how often each category of the last
+    axis came up in ``total_count`` draws with the (normalised) probabilities ``probs``."""
+    shape = tuple(shape)
+    check_numel((*shape, *probs.shape), "multinomial")
+    k = probs.shape[-1]
+    logits = jnp.log(probs / jnp.sum(probs, -1, keepdims=True))
+    idx = jax.random.categorical(_key(key), logits, axis=-1, shape=(total_count, *shape, *probs.shape[:-1]))
+    return jnp.sum(jax.nn.one_hot(idx, k, dtype=probs.dtype), axis=0)
