@@ -11,6 +11,7 @@ from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
 from .checks import square_matrix
+from .linalg_checks import triangular_solve_checks
 from .rows import MAP, off_axes
 from .table import defop
 
@@ -132,7 +133,7 @@ def solve(x, y, left=True):
     return jnp.linalg.solve(x, y)
 
 
-@defop(2, saves=("x", "y"), method=False)
+@defop(2, saves=("x", "y"), method=False, checks=triangular_solve_checks)
 def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
     """Solve ``x @ out = y`` for a triangular ``x``."""
     return solve_triangular(x, y, trans=1 if transpose else 0, lower=not upper, unit_diagonal=unitriangular)
