@@ -63,11 +63,12 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
     """``(P, L, U)`` from ``lu``'s packed factor ``x`` and pivots ``y``, with ``A = P @ L @ U``.
 
     ``P`` is ``[*, m, m]`` (x's dtype), ``L`` is ``[*, m, k]`` with a unit diagonal and ``U`` is ``[*, k, n]``
-    (``k = min(m, n)``); a part not asked for (``unpack_pivots`` / ``unpack_ludata`` False) is an empty ``[0]``.
+    (``k = min(m, n)``); a part not asked for (``unpack_pivots`` / ``unpack_ludata`` False) is an empty ``[0]``
+    float32 tensor, whatever x's dtype, as Paddle's.
     """
     m, n = x.shape[-2], x.shape[-1]
     k = min(m, n)
-    empty = jnp.zeros((0,), x.dtype)
+    empty = jnp.zeros((0,), jnp.float32)
     if unpack_ludata:
         lower = jnp.tril(x[..., :, :k], -1) + jnp.eye(m, k, dtype=x.dtype)
         upper = jnp.triu(x[..., :k, :])
