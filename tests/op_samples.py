@@ -1397,7 +1397,7 @@ SAMPLES.update(
         ],
         "ormqr": [
             Sample((_HH_X, _HH_TAU, rand(4, 2)), ref=lambda x, t, y: _np_reflectors(x, t) @ y),
-            Sample((_HH_X, _HH_TAU, rand(2, 4), False, True), ref=lambda x, t, y, l, tr: y @ _np_reflectors(x, t).T),
+            Sample((_HH_X, _HH_TAU, rand(2, 4), False, True), ref=lambda x, t, y, left, tr: y @ _np_reflectors(x, t).T),
         ],
         "svd_lowrank_key": [Sample((_KEY, rand(5, 3), None, 2))],
         "pca_lowrank_key": [Sample((_KEY, rand(3, 5), 2))],
