@@ -308,3 +308,20 @@ def test_misuse_messages() -> None:
         L.svd_lowrank(lr, q=2, M=T(np.ones((3, 4))))
     with pytest.raises(RuntimeError, match="svd_lowrank: x must be a float32"):
         L.svd_lowrank(T(np.ones((3, 2), np.int64)), q=1)
+
+
+def test_lstsq_rank_deficient_residuals() -> None:
+    """For a tall rank-deficient x Paddle's 'gels'/'gelsd'/'gelss' return empty residuals (the shape depends on
+    the values' rank); ours keeps the ``[k]`` shape of a full-rank x (a shape fixed by the input shapes, as a
+    traced kernel needs) holding the squared residual norms of the minimum-norm solution, which is Paddle's
+    solution too (numpy's lstsq as oracle). 'gels' (which assumes full rank) gets the same minimum-norm answer."""
+    x = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1], [0, 1, 1]])
+    y = np.array([[1.0], [0.5], [2.0], [1.0]])
+    want, _, rank, sv = np.linalg.lstsq(x, y, rcond=None)
+    for driver in ("gels", "gelsd", "gelss"):
+        sol, resid, r, s = paddle.linalg.lstsq(paddle.to_tensor(x), paddle.to_tensor(y), driver=driver)
+        np.testing.assert_allclose(sol.numpy(), want, rtol=1e-10)
+        np.testing.assert_allclose(resid.numpy(), ((y - x @ want) ** 2).sum(0), rtol=1e-10)
+        if driver != "gels":
+            assert int(r) == rank == 2
+            np.testing.assert_allclose(s.numpy(), sv, rtol=1e-10, atol=1e-12)

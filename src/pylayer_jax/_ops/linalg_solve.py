@@ -66,8 +66,11 @@ _COND_P = (None, "fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
 
 def _cond_checks(op, a):  # noqa: ANN001, ANN202
     x, p = a["x"], a["p"]
-    if isinstance(p, bool) or not any(p is q or (type(p) is not str and type(q) is not str and p == q)
-                                      for q in _COND_P):
+    if isinstance(p, str):
+        known = p in ("fro", "nuc")
+    else:
+        known = p is None or (isinstance(p, int | float) and not isinstance(p, bool) and p in _COND_P[3:])
+    if not known:
         raise ValueError(f"{op}: p must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, but received {p!r}.")
     float_matrix(op, "x", x, exc=ValueError)
     shape = list(x.shape)
