@@ -1386,3 +1386,78 @@ SAMPLES.update(
         ],
     }
 )
+
+
+# ---- _ops/linalg_factor.py, _ops/linalg_solve.py: numpy oracles ------------------------------
+def _np_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LAPACK's getrf in numpy: the packed LU factor with partial pivoting and the 1-based int32 pivots."""
+    a = a.copy()
+    m, n = a.shape
+    piv = np.zeros(min(m, n), np.int32)
+    for j in range(min(m, n)):
+        p = j + int(np.argmax(np.abs(a[j:, j])))
+        piv[j] = p + 1
+        a[[j, p]] = a[[p, j]]
+        if a[j, j] != 0:
+            a[j + 1:, j] /= a[j, j]
+            a[j + 1:, j + 1:] -= np.outer(a[j + 1:, j], a[j, j + 1:])
+    return a, piv
+
+
+def _np_lu_unpack(lu: np.ndarray, piv: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    m, n = lu.shape
+    k = min(m, n)
+    perm = np.arange(m)
+    for i, p in enumerate(piv):
+        perm[[i, p - 1]] = perm[[p - 1, i]]
+    return np.eye(m)[perm].T, \
+        np.tril(lu[:, :k], -1) + np.eye(m, k), np.triu(lu[:k])
+
+
+def _np_reflectors(x: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    """The m x m product H_1 ... H_k of the reflectors below x's diagonal."""
+    m = x.shape[0]
+    q = np.eye(m)
+    for i in range(len(tau)):
+        v = np.concatenate([np.zeros(i), [1.0], x[i + 1:, i]])
+        q = q @ (np.eye(m) - tau[i] * np.outer(v, v))
+    return q
+
+
+def _np_lstsq(x: np.ndarray, y: np.ndarray, rcond: Any = None, driver: Any = None) -> tuple:
+    sol, _, rank, sv = np.linalg.lstsq(x, y, rcond=rcond)
+    resid = ((y - x @ sol) ** 2).sum(0)
+    return sol, resid, np.int32(rank), sv
+
+
+_LU_A = _wellcond(3) + rand(3, 3)
+_LU_RECT = rand(4, 3)
+_LU_PACKED, _LU_PIV = _np_lu(_LU_RECT)
+_HH_X, _HH_TAU = rand(4, 3), rand(3)
+RANDOM_OPS.update({"svd_lowrank_key", "pca_lowrank_key"})
+SAMPLES.update(
+    {
+        "lu": [
+            Sample((_LU_A,), ref=_np_lu),
+            Sample((_LU_RECT, True, True), ref=lambda a, p, g: (*_np_lu(a), np.int32(0))),
+        ],
+        "lu_unpack": [Sample((_LU_PACKED, _LU_PIV), ref=_np_lu_unpack)],
+        "lstsq": [
+            Sample((rand(5, 3), rand(5, 2), None, "gelsd"), ref=_np_lstsq),
+        ],
+        "cond": [
+            Sample((_LU_A,), ref=np.linalg.cond),
+            Sample((_LU_A, "fro"), ref=np.linalg.cond),
+            Sample((rand(4, 3), -2), ref=np.linalg.cond),
+        ],
+        "householder_product": [
+            Sample((_HH_X, _HH_TAU), ref=lambda x, t: _np_reflectors(x, t)[:, :3]),
+        ],
+        "ormqr": [
+            Sample((_HH_X, _HH_TAU, rand(4, 2)), ref=lambda x, t, y: _np_reflectors(x, t) @ y),
+            Sample((_HH_X, _HH_TAU, rand(2, 4), False, True), ref=lambda x, t, y, left, tr: y @ _np_reflectors(x, t).T),
+        ],
+        "svd_lowrank_key": [Sample((_KEY, rand(5, 3), None, 2))],
+        "pca_lowrank_key": [Sample((_KEY, rand(3, 5), 2))],
+    }
+)

@@ -53,6 +53,10 @@ try:
     from ._api.irregular import unique_consecutive as unique_consecutive
     from ._api.irregular import unsqueeze_ as unsqueeze_
     from ._api.irregular import where_ as where_
+    from ._api.linalg import triangular_solve as triangular_solve
+    from ._api.linalg_lowrank import cov as cov
+    from ._api.linalg_lowrank import pca_lowrank as pca_lowrank
+    from ._api.linalg_lowrank import svd_lowrank as svd_lowrank
     from ._api.random import bernoulli as bernoulli
     from ._api.random import get_rng_state as get_rng_state
     from ._api.random import multinomial as multinomial

@@ -1,6 +1,7 @@
 """``paddle.linalg`` import path: re-exports (layer L7)."""
 
 from ._api.linalg import cholesky as cholesky
+from ._api.linalg import cond as cond
 from ._api.linalg import corrcoef as corrcoef
 from ._api.linalg import cov as cov
 from ._api.linalg import cross as cross
@@ -10,17 +11,24 @@ from ._api.linalg import eig as eig
 from ._api.linalg import eigh as eigh
 from ._api.linalg import eigvals as eigvals
 from ._api.linalg import eigvalsh as eigvalsh
+from ._api.linalg import householder_product as householder_product
 from ._api.linalg import inv as inv
+from ._api.linalg import lstsq as lstsq
+from ._api.linalg import lu as lu
+from ._api.linalg import lu_unpack as lu_unpack
 from ._api.linalg import matmul as matmul
 from ._api.linalg import matrix_norm as matrix_norm
 from ._api.linalg import matrix_power as matrix_power
 from ._api.linalg import matrix_rank as matrix_rank
 from ._api.linalg import multi_dot as multi_dot
 from ._api.linalg import norm as norm
+from ._api.linalg import ormqr as ormqr
+from ._api.linalg import pca_lowrank as pca_lowrank
 from ._api.linalg import pinv as pinv
 from ._api.linalg import qr as qr
 from ._api.linalg import slogdet as slogdet
 from ._api.linalg import solve as solve
 from ._api.linalg import svd as svd
+from ._api.linalg import svd_lowrank as svd_lowrank
 from ._api.linalg import triangular_solve as triangular_solve
 from ._api.linalg import vector_norm as vector_norm

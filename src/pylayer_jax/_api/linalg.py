@@ -1,7 +1,8 @@
 """The ``paddle.linalg`` functions, each one line over the op table (layer L5).
 
 The same table entries also serve ``paddle.<name>`` and ``Tensor.<name>`` where Paddle has
-those paths; ``inv`` is ``inverse`` under Paddle's linalg name.
+those paths; ``inv`` is ``inverse`` under Paddle's linalg name. ``svd_lowrank`` and ``pca_lowrank``
+draw their random sketch's key here (``_api.linalg_lowrank``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from typing import Any
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
 from .._tensor.methods import public
+from .linalg_lowrank import pca_lowrank as pca_lowrank
+from .linalg_lowrank import svd_lowrank as svd_lowrank
 from .variadic import cov as cov
 
 cholesky = public(TABLE["cholesky"])
+cond = public(TABLE["cond"])
 corrcoef = public(TABLE["corrcoef"])
 cross = public(TABLE["cross"])
 det = public(TABLE["det"])
@@ -22,11 +26,16 @@ eig = public(TABLE["eig"])
 eigh = public(TABLE["eigh"])
 eigvals = public(TABLE["eigvals"])
 eigvalsh = public(TABLE["eigvalsh"])
+householder_product = public(TABLE["householder_product"])
 inv = public(TABLE["inverse"])
+lstsq = public(TABLE["lstsq"])
+lu = public(TABLE["lu"])
+lu_unpack = public(TABLE["lu_unpack"])
 matmul = public(TABLE["matmul"])
 matrix_power = public(TABLE["matrix_power"])
 matrix_rank = public(TABLE["matrix_rank"])
 multi_dot = public(TABLE["multi_dot"])
+ormqr = public(TABLE["ormqr"])
 pinv = public(TABLE["pinv"])
 qr = public(TABLE["qr"])
 slogdet = public(TABLE["slogdet"])

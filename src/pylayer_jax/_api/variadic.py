@@ -84,3 +84,7 @@ def cov(
 ) -> Tensor:
     """Covariance matrix of the rows (variables) of ``x`` (columns with rowvar=False)."""
     return apply_op(TABLE["cov"], (x, fweights, aweights), {"rowvar": rowvar, "ddof": ddof})
+
+
+# (not the op's plain public function: Paddle's parameter order differs from the op's, tensors first)
+cov._op = None  # type: ignore[attr-defined]

@@ -11,6 +11,8 @@ from . import gather as gather  # noqa: F401
 from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
 from . import linalg as linalg  # noqa: F401
+from . import linalg_factor as linalg_factor  # noqa: F401
+from . import linalg_solve as linalg_solve  # noqa: F401
 from . import logic as logic  # noqa: F401
 from . import loss as loss  # noqa: F401
 from . import loss_extra as loss_extra  # noqa: F401

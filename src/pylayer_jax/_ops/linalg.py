@@ -10,7 +10,8 @@ import jax.numpy as jnp
 from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
-from .checks import square_matrix
+from .checks import ValueCheck, square_matrix
+from .linalg_checks import triangular_solve_checks
 from .rows import MAP, off_axes
 from .table import defop
 
@@ -132,7 +133,7 @@ def solve(x, y, left=True):
     return jnp.linalg.solve(x, y)
 
 
-@defop(2, saves=("x", "y"), method=False)
+@defop(2, saves=("x", "y"), method=False, checks=triangular_solve_checks)
 def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
     """Solve ``x @ out = y`` for a triangular ``x``."""
     return solve_triangular(x, y, trans=1 if transpose else 0, lower=not upper, unit_diagonal=unitriangular)
@@ -257,7 +258,27 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return jnp.sum(d**p, axis=-1) ** (1.0 / p)
 
 
-@defop(("x", "fweights", "aweights"), saves=("x", "fweights", "aweights"), nondiff=("fweights",), method=False)
+def _cov_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    shape = list(getattr(x, "shape", ()))
+    if not 1 <= len(shape) <= 2:
+        raise ValueError(f"{op}: x must be 1-D or 2-D (variables by observations), but received shape {shape}.")
+    n = shape[-1] if a["rowvar"] or len(shape) == 1 else shape[0]
+    found = []
+    for w in ("fweights", "aweights"):
+        t = a[w]
+        if t is None:
+            continue
+        ws = list(getattr(t, "shape", ()))
+        if len(ws) > 1 or (ws and ws[0] != n):
+            raise ValueError(f"{op}: {w} must be a 1-D tensor of one weight per observation ({n}), but received shape "
+                             f"{ws}.")
+        found.append(ValueCheck(t, f"{op}: {w} must not be negative, but received {{value}}.", lo=0))
+    return found
+
+
+@defop(("x", "fweights", "aweights"), saves=("x", "fweights", "aweights"), nondiff=("fweights",), method=False,
+       checks=_cov_checks)
 def cov(x, fweights=None, aweights=None, rowvar=True, ddof=True):
     """Covariance matrix of the variables (rows, or columns with rowvar=False)."""
     return jnp.cov(as_float(x), rowvar=rowvar, ddof=1 if ddof else 0, fweights=fweights, aweights=aweights)
