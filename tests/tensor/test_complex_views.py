@@ -11,8 +11,8 @@ Deliberate differences from Paddle 3.3.1:
 - a dtype with no complex reading (an integer or complex tensor to ``as_complex``, a real one to ``as_real``) is a
   TypeError naming the dtypes (Paddle: a RuntimeError from its kernel lookup);
 - Paddle refuses ``as_complex`` of a tensor whose last axis is not contiguous (``x.t()``); here it is computed.
-The gradient of a complex input follows the package's (JAX's) convention, as every complex op here does: the
-conjugate of Paddle's; the gradients reaching a real input are the same in both and are Paddle's.
+The gradient of a complex input is Paddle's, as every complex gradient here is (``tests/autograd/test_complex_grads.py``):
+the conjugate of ``jax.grad``'s; the gradients reaching a real input are the same in both conventions.
 """
 
 from __future__ import annotations
@@ -100,13 +100,13 @@ def test_gradients_match_jax_grad() -> None:
     np.testing.assert_allclose(ours(paddle.as_complex, paddle.as_real), want, rtol=1e-12)
     np.testing.assert_allclose(ours(paddle.view_as_complex, paddle.view_as_real), want, rtol=1e-12)
     np.testing.assert_allclose(ours(lambda t: t.as_complex(), lambda t: t.view_as_real()), want, rtol=1e-12)
-    # a complex input: jax.grad's convention (Paddle's gradient is its conjugate)
+    # a complex input: Paddle's gradient, the conjugate of jax.grad's
     zv = np.array([1 + 2j, -3 + 0.5j])
     z = paddle.to_tensor(zv, stop_gradient=False)
     (paddle.as_real(z) ** 2 * paddle.to_tensor(np.array([[1.0, 2.0], [3.0, 4.0]]))).sum().backward()
     g = jax.grad(lambda z: (jnp.stack([z.real, z.imag], -1) ** 2 * jnp.array([[1.0, 2.0], [3.0, 4.0]])).sum())(
         jnp.asarray(zv))
-    np.testing.assert_allclose(z.grad.numpy(), np.asarray(g), rtol=1e-12)
+    np.testing.assert_allclose(z.grad.numpy(), np.conj(np.asarray(g)), rtol=1e-12)
 
 
 def test_a_transposed_input_is_read_as_its_values() -> None:

@@ -234,7 +234,24 @@ def _zeros_for(aval: Any) -> Any:
 
 
 def vjp_call(op: Op, key: tuple, avals: tuple, needs: tuple, leaves: Sequence[Any], outs: Any, cts: Sequence[Any]) -> list[Any]:
-    """Gradients for the tensor leaves of one op call (None where not needed)."""
+    """Gradients for the tensor leaves of one op call (None where not needed).
+
+    The tape carries Paddle's gradients: for a complex tensor, the conjugate of JAX's cotangent (Paddle, as PyTorch,
+    gives ``dL/dRe + i dL/dIm``, the direction of steepest ascent, so ``x - lr * x.grad`` descends; JAX's cotangent is
+    its conjugate). The op's VJP is JAX's: complex cotangents are conjugated on the way in and complex gradients on
+    the way out (real ones are left as they are)."""
+    cts = [conj_complex(c) for c in cts]
+    return [conj_complex(g) for g in _vjp_call(op, key, avals, needs, leaves, outs, cts)]
+
+
+def conj_complex(x: Any) -> Any:
+    """``x`` conjugated if it is a complex array (the change between JAX's cotangents and Paddle's gradients)."""
+    return jnp.conj(x) if x is not None and hasattr(x, "dtype") and jnp.issubdtype(x.dtype, jnp.complexfloating) else x
+
+
+def _vjp_call(op: Op, key: tuple, avals: tuple, needs: tuple, leaves: Sequence[Any], outs: Any,
+              cts: Sequence[Any]) -> list[Any]:
+    """``vjp_call`` in JAX's convention."""
     treedef, attr_args, attr_kwargs, _ = key
     full = [_zeros_for(a) if v is None and a is not None else v for v, a in zip(leaves, avals)]
     if outs is not None and op.out_saves is not None:  # the rule sees only the outputs ``saves`` names

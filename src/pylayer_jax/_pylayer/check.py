@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._ops.table import conj_complex
 from .._runtime.state import grad_mode
 from .._tensor.backward_entry import grad
 from .._tensor.facade import Tensor
@@ -92,7 +93,9 @@ def check_pylayer(layer: type, *args: Any, atol: float | None = None, seed: int 
             return [o for o, c in zip(_forward_arrays(layer, fa, fkw), out_cts) if c is not None]
 
         _, pullback = jax.vjp(f, *[t._value for t in flat])
-        ad = [np.asarray(g) for g in pullback([jnp.asarray(c) for c in out_cts if c is not None])]
+        # (in Paddle's convention, as the tape's: complex cotangents and gradients conjugated, ``vjp_call``)
+        ad = [np.asarray(conj_complex(g)) for g in pullback([conj_complex(jnp.asarray(c)) for c in out_cts
+                                                             if c is not None])]
     except Exception:  # noqa: BLE001 - forward not traceable (uses .numpy(), Python control flow on values...)
         ad = None
 

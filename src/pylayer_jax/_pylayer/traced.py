@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._ops.table import Op
+from .._ops.table import Op, conj_complex
 from .._runtime.exact_key import exact
 from .._runtime.state import grad_mode, modes
 from .._tensor.dispatch import apply_op
@@ -215,8 +215,12 @@ def _vjp_function(run: _Run, once: bool) -> Any:
         return run.forward(vals, [bool(p.perturbed) for p in primals])
 
     def f_bwd(res: Any, cts: Any) -> Any:
+        # the user's backward takes and returns Paddle's gradients: complex ones are the conjugates of JAX's
+        # cotangents (``_ops.table.vjp_call``)
+        cts = jax.tree_util.tree_map(lambda c: c if isinstance(c, _SymbolicZero) else conj_complex(c), cts,
+                                     is_leaf=lambda c: isinstance(c, _SymbolicZero))
         g = run.backward(res, cts, guard=once)
-        return tuple(g[k] for k in range(n))
+        return tuple(conj_complex(g[k]) for k in range(n))
 
     f.defvjp(f_fwd, f_bwd, symbolic_zeros=True)
     return f
@@ -270,13 +274,14 @@ def _tangents(
 def _linear_backward(
     run: _Run, primals: Sequence[Any], in_k: list[int], out_j: list[int], n_out: int, res: Sequence[Any]
 ) -> Any:
-    def lin(*cts_sel: Any) -> tuple:
+    def lin(*cts_sel: Any) -> tuple:  # (backward in JAX's convention: complex values conjugated in and out)
         cts: list[Any] = [None] * n_out
         for j, c in zip(out_j, cts_sel):
-            cts[j] = c
+            cts[j] = conj_complex(c)
         grads = run.backward(res, cts)
         return tuple(
-            grads[k] if grads[k] is not None else jnp.zeros(jnp.shape(primals[k]), jnp.result_type(primals[k]))
+            conj_complex(grads[k]) if grads[k] is not None else jnp.zeros(jnp.shape(primals[k]),
+                                                                           jnp.result_type(primals[k]))
             for k in in_k
         )
 

@@ -15,6 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from .._ops.table import conj_complex
 from ._program import Operator
 from ._pylayer import PylayerOp
 from ._variable import Variable
@@ -88,8 +89,9 @@ class GradOp(Operator):
         primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
         outs, pullback = jax.vjp(f, *primals)
         cts = [jnp.ones_like(o) if g is None else env[id(g)].astype(o.dtype) for o, g in zip(outs, self.target_grads)]
-        for v, g in zip(self.outputs, pullback(cts)):
-            env[id(v)] = g
+        # Paddle's gradients: complex ones are the conjugates of JAX's cotangents (``_ops.table.vjp_call``)
+        for v, g in zip(self.outputs, pullback([conj_complex(c) for c in cts])):
+            env[id(v)] = conj_complex(g)
 
 
 def _differentiate(

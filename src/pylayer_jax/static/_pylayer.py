@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._ops.table import conj_complex
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import keys_from
 from .._runtime.state import static_recording_paused
@@ -216,7 +217,8 @@ class PylayerOp(Operator):
             return tuple(op.call_forward(xs, key)), key
 
         def bwd(key: Any, cts: tuple[Any, ...]) -> tuple[Any, ...]:
-            grads = op.call_backward(cts, key)
+            # backward_fn takes and returns Paddle's gradients: complex ones are JAX's conjugated (``vjp_call``)
+            grads = [conj_complex(g) for g in op.call_backward(tuple(conj_complex(c) for c in cts), key)]
             res: list[Any] = [None if op.key_var is None else np.zeros((2,), jax.dtypes.float0)]
             for g, (shape, dt) in zip(grads, avals):
                 if not jnp.issubdtype(dt, jnp.inexact):
