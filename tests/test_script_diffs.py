@@ -1,0 +1,41 @@
+"""Ordinary Paddle script code against Paddle 3.3.1's recorded results (cases: ``tests/script_diff_cases.py``,
+recorded by ``tests/record_paddle_script_diffs.py``): each entry is a value, dtype, shape or error type that
+differed silently before."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_diff_cases import record  # noqa: E402
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_script_diffs.json")) as _f:
+    REF = json.load(_f)
+REF.pop("paddle")
+OURS = record(paddle)
+
+
+def _numeric(v: object) -> bool:
+    while isinstance(v, list) and v:
+        v = v[0]
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+@pytest.mark.parametrize("key", sorted(REF))
+def test_as_paddle(key: str) -> None:
+    ref, ours = REF[key], OURS[key]
+    if _numeric(ref):
+        np.testing.assert_allclose(np.asarray(ours, float), np.asarray(ref, float), rtol=1e-5, atol=1e-6, err_msg=key)
+    else:
+        assert ours == ref, key
+
+
+def test_every_case_recorded() -> None:
+    assert sorted(OURS) == sorted(REF)
