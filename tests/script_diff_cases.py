@@ -61,7 +61,24 @@ def batch_norm_one_value_per_channel(paddle: Any, out: dict[str, Any]) -> None:
     out["bn1_hooks_mean"] = _v(bn5._mean)
 
 
-CASES = [batch_norm_one_value_per_channel]
+def shape_and_size(paddle: Any, out: dict[str, Any]) -> None:
+    """``Tensor.shape`` is a ``paddle.Size``: a list that equals the tuple of the same ints (``x.shape == (2, 3)``
+    was False), stays a Size when sliced or added to, and has ``numel()``; ``Tensor.size`` is the element count
+    and, called (``x.size()``, ``x.size(1)``), the shape or one of its entries."""
+    x = paddle.ones([2, 3])
+    s = x.shape
+    out["shape_eq_tuple"] = [s == (2, 3), s != (2, 3), (2, 3) == s, s == [2, 3], s == (2, 3, 1), s != [2, 3]]
+    out["shape_eq_shape"] = [s == paddle.zeros([2, 3]).shape, paddle.ones([]).shape == (), s[1:] == (3,)]
+    out["shape_types"] = [isinstance(s, list), isinstance(s, tuple), type(s[1:]).__name__, type(s + (4,)).__name__,
+                          type([1] + s).__name__, type(s * 2).__name__, type(s[0]).__name__]
+    out["shape_ops"] = [list(s + (4,)), list([1] + s), list(s * 2), s.numel(), paddle.ones([]).shape.numel()]
+    s.append(5)
+    out["shape_is_new"] = [list(s), list(x.shape)]
+    out["size"] = [x.size == 6, x.size + 1, int(x.size), list(x.size()), x.size(1), x.size(-2), isinstance(x.size, int)]
+    out["param_shape_eq"] = paddle.nn.Linear(2, 3).weight.shape == (2, 3)
+
+
+CASES = [batch_norm_one_value_per_channel, shape_and_size]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -31,6 +31,8 @@ def _numeric(v: object) -> bool:
 @pytest.mark.parametrize("key", sorted(REF))
 def test_as_paddle(key: str) -> None:
     ref, ours = REF[key], OURS[key]
+    if ours == ref:
+        return
     if _numeric(ref):
         np.testing.assert_allclose(np.asarray(ours, float), np.asarray(ref, float), rtol=1e-5, atol=1e-6, err_msg=key)
     else:

@@ -23,6 +23,7 @@ from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._runtime.device import CPUPlace as CPUPlace
 from ._runtime.device import CUDAPlace as CUDAPlace
 from ._runtime.dtypes import DType
+from ._runtime.size import Size as Size
 from .hapi._model import Model as Model
 from .nn.layer._param import ParamAttr as ParamAttr
 

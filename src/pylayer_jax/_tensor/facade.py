@@ -31,6 +31,7 @@ from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
+from .._runtime.size import Size, TensorSize
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
 from .._runtime.transfer import own, put
@@ -142,8 +143,8 @@ class Tensor:
         self._name = v
 
     @property
-    def shape(self) -> list[int]:
-        return list(self._v.shape)
+    def shape(self) -> Size:
+        return Size(self._v.shape)
 
     @property
     def ndim(self) -> int:
@@ -153,8 +154,8 @@ class Tensor:
         return len(self._v.shape)
 
     @property
-    def size(self) -> int:
-        return int(np.prod(self._v.shape, dtype=np.int64))
+    def size(self) -> TensorSize:
+        return TensorSize(self._v.shape)
 
     def numel(self) -> Tensor:
         return Tensor(jnp.asarray(self.size, jnp.int64))
