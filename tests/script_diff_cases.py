@@ -78,7 +78,24 @@ def shape_and_size(paddle: Any, out: dict[str, Any]) -> None:
     out["param_shape_eq"] = paddle.nn.Linear(2, 3).weight.shape == (2, 3)
 
 
-CASES = [batch_norm_one_value_per_channel, shape_and_size]
+def astype_to_own_dtype(paddle: Any, out: dict[str, Any]) -> None:
+    """``x.astype(dtype)`` with x's own dtype is x itself in Paddle, so a write to the result is a write to x
+    (it was a copy); ``x.cast`` and ``paddle.cast`` copy."""
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    y = x.astype("float32")
+    y[0] = 5.0
+    y.add_(paddle.to_tensor(1.0))
+    out["astype_same_writes"] = _v(x)
+    out["astype_same_is"] = [x.astype(paddle.float32) is x, x.astype(np.float32) is x, x.astype("float64") is x,
+                             x.cast("float32") is x, paddle.cast(x, "float32") is x]
+    w = paddle.nn.Linear(2, 2).weight
+    out["astype_param_is"] = w.astype("float32") is w
+    z = x.cast("float32")
+    z[1] = -1.0
+    out["cast_copies"] = _v(x)
+
+
+CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype]
 
 
 def record(paddle: Any) -> dict[str, Any]:

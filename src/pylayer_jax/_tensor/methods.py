@@ -585,8 +585,15 @@ def _neg(self: Tensor) -> Any:
     return apply_op(_op("scale"), (self, -1.0))
 
 
-def _astype(self: Tensor, dtype: Any) -> Any:
+def _cast(self: Tensor, dtype: Any) -> Any:
     return apply_op(_op("cast"), (self, _dtypes.to_paddle(dtype).name))
+
+
+def _astype(self: Tensor, dtype: Any) -> Any:
+    """``x.astype(dtype)``: as Paddle's, x itself when it already has that dtype (a write to the result is a
+    write to x), else a cast copy. ``x.cast`` and ``paddle.cast`` always copy."""
+    dt = _dtypes.to_paddle(dtype)
+    return self if self.dtype == dt else apply_op(_op("cast"), (self, dt.name))
 
 
 Tensor.__add__ = Tensor.__radd__ = _add  # type: ignore[attr-defined]
@@ -597,7 +604,7 @@ Tensor.__truediv__ = _div  # type: ignore[attr-defined]
 Tensor.__rtruediv__ = _binary("divide", reflected=True)  # type: ignore[attr-defined]
 Tensor.__neg__ = _neg  # type: ignore[attr-defined]
 Tensor.astype = _astype  # type: ignore[attr-defined]
-Tensor.cast = _astype  # type: ignore[attr-defined]
+Tensor.cast = _cast  # type: ignore[attr-defined]
 _OPERATORS = {
     "__pow__": ("pow", False), "__rpow__": ("pow", True),
     "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),
