@@ -95,7 +95,70 @@ def astype_to_own_dtype(paddle: Any, out: dict[str, Any]) -> None:
     out["cast_copies"] = _v(x)
 
 
-CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype]
+def _lin(paddle: Any, **kw: Any) -> Any:
+    lin = paddle.nn.Linear(2, 2, **kw)
+    lin.weight.set_value(paddle.to_tensor([[0.1, -0.2], [0.3, 0.4]]))
+    lin.bias.set_value(paddle.to_tensor([0.05, -0.05]))
+    return lin
+
+
+def global_norm_clip_in_place(paddle: Any, out: dict[str, Any]) -> None:
+    """``ClipGradByGlobalNorm`` (as an optimizer's ``grad_clip`` or called on (param, grad) pairs) scales the
+    gradients in place: after ``step()`` each parameter's ``.grad`` of one or more dimensions holds the clipped
+    values (a 0-D one, or one with ``need_clip=False``, keeps its own); the other clips leave ``.grad`` alone."""
+    nn = paddle.nn
+    x = paddle.to_tensor([[1.0, 2.0], [-1.0, 0.5]])
+    for cname, clip in (("global", nn.ClipGradByGlobalNorm(0.1)), ("norm", nn.ClipGradByNorm(0.1)),
+                        ("value", nn.ClipGradByValue(0.05)), ("global_big", nn.ClipGradByGlobalNorm(100.0))):
+        for oname in ("SGD", "Adam"):
+            lin = _lin(paddle, bias_attr=paddle.ParamAttr(need_clip=False))
+            s = paddle.create_parameter([], "float32")
+            s.set_value(paddle.to_tensor(0.5))
+            opt = getattr(paddle.optimizer, oname)(0.1, parameters=lin.parameters() + [s], grad_clip=clip)
+            ((lin(x) * s) ** 2).mean().backward()
+            opt.step()
+            key = f"clip_{cname}_{oname}"
+            out[key + "_w"] = _v(lin.weight)
+            out[key + "_gw"] = _v(lin.weight.grad)
+            out[key + "_gb"] = _v(lin.bias.grad)
+            out[key + "_gs"] = _v(s.grad)
+    lin = _lin(paddle)
+    (lin(x) ** 2).mean().backward()
+    pairs = [(p, p.grad) for p in lin.parameters()]
+    res = nn.ClipGradByGlobalNorm(0.1)(pairs)
+    out["clip_call_same_objects"] = [r[1] is g for r, (_, g) in zip(res, pairs)]
+    out["clip_call_grad"] = _v(lin.weight.grad)
+    out["clip_call_result"] = _v(res[0][1])
+
+
+def minimize_after_backward(paddle: Any, out: dict[str, Any]) -> None:
+    """Dynamic-mode ``opt.minimize(loss)`` applies the gradients of a ``loss.backward()`` already run (Paddle's
+    documented pattern; it ran a second backward here, which failed) and returns ``([], [(param, grad)])``;
+    without a backward it updates nothing."""
+    x = paddle.to_tensor([[1.0, 2.0], [-1.0, 0.5]])
+    lin = _lin(paddle)
+    opt = paddle.optimizer.SGD(0.1, parameters=lin.parameters())
+    loss = (lin(x) ** 2).mean()
+    loss.backward()
+    ops, pg = opt.minimize(loss)
+    out["minimize_w"] = _v(lin.weight)
+    out["minimize_grad"] = _v(lin.weight.grad)
+    out["minimize_ret"] = [ops, [p.name == q.name and g.shape == q.grad.shape for (p, g), q in zip(pg, lin.parameters())]]
+    lin2 = _lin(paddle)
+    opt2 = paddle.optimizer.Adam(0.1, parameters=lin2.parameters())
+    ops, pg = opt2.minimize((lin2(x) ** 2).mean())
+    out["minimize_no_backward"] = [_v(lin2.weight), ops, len(pg)]
+    lin3 = _lin(paddle)
+    opt3 = paddle.optimizer.SGD(0.1, parameters=lin3.parameters(), grad_clip=paddle.nn.ClipGradByGlobalNorm(0.1))
+    loss = (lin3(x) ** 2).mean()
+    loss.backward()
+    opt3.minimize(loss, parameters=[lin3.weight])
+    out["minimize_params_w"] = _v(lin3.weight)
+    out["minimize_params_b"] = _v(lin3.bias)
+    out["minimize_clip_grad"] = _v(lin3.weight.grad)
+
+
+CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place]
 
 
 def record(paddle: Any) -> dict[str, Any]:

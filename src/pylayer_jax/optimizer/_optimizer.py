@@ -647,7 +647,16 @@ class Optimizer:
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
-        self._step_params(self._eager_params("step"))
+        params = self._eager_params("step")
+        self._step_params(params)
+        self._clip_grads(params)
+
+    def _clip_grads(self, params: list[Tensor]) -> None:
+        """``ClipGradByGlobalNorm`` clips the gradients in place in Paddle: after the step they hold the clipped
+        values (the update has already read them, and clipped them itself)."""
+        in_place = getattr(self._grad_clip, "_clip_grads_in_place", None)
+        if in_place is not None and modes.capture is None:
+            in_place(params)
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the parameters (dynamic mode)."""
@@ -671,6 +680,7 @@ class Optimizer:
             params = [p for p in params if id(p) not in skip]
         loss.backward()
         self._step_params(params)
+        self._clip_grads(params)
         return None
 
     # ---- state ------------------------------------------------------------------------
