@@ -158,7 +158,8 @@ def minimize_after_backward(paddle: Any, out: dict[str, Any]) -> None:
     out["minimize_clip_grad"] = _v(lin3.weight.grad)
 
 
-CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place]
+CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
+         minimize_after_backward]
 
 
 def record(paddle: Any) -> dict[str, Any]:

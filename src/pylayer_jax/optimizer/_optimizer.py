@@ -667,7 +667,9 @@ class Optimizer:
     clear_gradients = clear_grad
 
     def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None) -> Any:
-        """Static mode: append the backward pass and the update; dynamic mode: backward() then step()."""
+        """Static mode: append the backward pass and the update. Dynamic mode, as Paddle's: the update of ``step()``
+        from the gradients a ``loss.backward()`` already left (it runs no backward itself); returns
+        ``([], [(param, grad), ...])``."""
         if getattr(loss, "_symbolic", False):
             if not STATIC_MINIMIZE:
                 raise RuntimeError("minimize: static programs are not available (pylayer_jax.static not imported).")
@@ -675,13 +677,14 @@ class Optimizer:
         if startup_program is not None:
             raise TypeError(f"{type(self).__name__}.minimize: startup_program is for static mode; pass None eagerly.")
         params = list(parameters) if parameters is not None else self._eager_params("minimize")
-        if no_grad_set is not None:
-            skip = {id(t) for t in no_grad_set}
-            params = [p for p in params if id(p) not in skip]
-        loss.backward()
+        if no_grad_set is not None:  # (Paddle's dynamic mode ignores it: here it is honoured, as documented)
+            skip = {t if isinstance(t, str) else id(t) for t in no_grad_set}
+            params = [p for p in params if id(p) not in skip and p.name not in skip]
+        # as Paddle's dynamic mode: the gradients are those of a backward() already run (minimize runs none)
+        pairs = [(p, g) for p in params if not p.stop_gradient and (g := p.grad) is not None]
         self._step_params(params)
         self._clip_grads(params)
-        return None
+        return [], pairs
 
     # ---- state ------------------------------------------------------------------------
     def _acc_key(self, p: Any, suffix: str) -> str:
