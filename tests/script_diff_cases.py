@@ -158,8 +158,31 @@ def minimize_after_backward(paddle: Any, out: dict[str, Any]) -> None:
     out["minimize_clip_grad"] = _v(lin3.weight.grad)
 
 
+def _err(fn: Any) -> Any:
+    try:
+        r = fn()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e).__name__
+    return [str(r.dtype), _v(r)]
+
+
+def inplace_operand_dtypes(paddle: Any, out: dict[str, Any]) -> None:
+    """Out of place, a 0-D tensor of another dtype meets an N-D one as a number (``int64 [3] + float32 []`` is
+    float32); in place it does not, in Paddle: ``x.add_(paddle.to_tensor(1.5))`` on integers is a TypeError (it
+    silently truncated to the integers), as is any in-place mix of dtypes that are not both floating point."""
+    f0 = paddle.to_tensor(1.5)
+    for name in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow"):
+        out[f"inplace_{name}_int_0d_float"] = _err(lambda name=name: getattr(paddle.ones([3], "int64"), name + "_")(f0))
+        out[f"outplace_{name}_int_0d_float"] = _err(lambda name=name: getattr(paddle, name)(paddle.ones([3], "int64"), f0))
+    out["inplace_float_0d_int"] = _err(lambda: paddle.ones([3], "float32").add_(paddle.to_tensor(2)))
+    out["inplace_int32_0d_int64"] = _err(lambda: paddle.ones([3], "int32").multiply_(paddle.to_tensor(2)))
+    out["inplace_0d_0d"] = _err(lambda: paddle.ones([], "int64").add_(f0))
+    out["inplace_same_dtype"] = _err(lambda: paddle.ones([3], "int64").add_(paddle.to_tensor(2)))
+    out["inplace_scalar"] = _err(lambda: paddle.ones([3], "float32").add_(paddle.to_tensor(2.0)))
+
+
 CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
-         minimize_after_backward]
+         minimize_after_backward, inplace_operand_dtypes]
 
 
 def record(paddle: Any) -> dict[str, Any]:

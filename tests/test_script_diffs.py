@@ -41,3 +41,12 @@ def test_as_paddle(key: str) -> None:
 
 def test_every_case_recorded() -> None:
     assert sorted(OURS) == sorted(REF)
+
+
+def test_inplace_mixed_dtypes_raise_with_the_fix() -> None:
+    x = paddle.ones([3], "int64")
+    with pytest.raises(TypeError, match=r"Tensor\.add_: .*both are floating point.*x is int64 and y is float32.*astype"):
+        x.add_(paddle.to_tensor(1.5))
+    np.testing.assert_array_equal(x.numpy(), [1, 1, 1])  # left as it was
+    with pytest.raises(TypeError, match=r"Tensor\.multiply_: .*x is float32 and y is int64"):
+        paddle.ones([2]).multiply_(paddle.to_tensor(2))

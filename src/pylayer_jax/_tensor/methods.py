@@ -172,11 +172,30 @@ def check_inplace_leaf(t: Tensor, api: str) -> None:
         )
 
 
+# the arithmetic ops that read a 0-D tensor of another dtype as a number (``int64 [N] + float32 []`` is float32):
+# their in-place forms do not, in Paddle (``x.add_(paddle.to_tensor(1.5))`` on integers is a TypeError)
+_ZERO_D_AS_NUMBER = frozenset(("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow"))
+
+
+def _check_inplace_operand(api: str, x: Tensor, args: tuple, kwargs: dict) -> None:
+    y = args[0] if args else kwargs.get("y")
+    if not isinstance(y, Tensor) or y.dtype == x.dtype or (x.dtype.is_floating_point and y.dtype.is_floating_point):
+        return
+    raise TypeError(
+        f"{api}: an in-place op combines a Tensor of another dtype only when both are floating point (a 0-D one "
+        f"too, as in Paddle), but x is {x.dtype.name} and y is {y.dtype.name}. Cast y with y.astype('{x.dtype.name}'), "
+        "or use the out-of-place op."
+    )
+
+
 def _inplace_method(op: Op) -> Callable[..., Any]:
     api = f"Tensor.{op.name}_"
+    strict = op.name in _ZERO_D_AS_NUMBER
 
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         check_inplace_leaf(self, api)
+        if strict:
+            _check_inplace_operand(api, self, args, kwargs)
         return write_result(self, apply_op(op, (self, *args), kwargs), api)
 
     m.__name__ = m.__qualname__ = op.name + "_"
