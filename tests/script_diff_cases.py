@@ -181,8 +181,37 @@ def inplace_operand_dtypes(paddle: Any, out: dict[str, Any]) -> None:
     out["inplace_scalar"] = _err(lambda: paddle.ones([3], "float32").add_(paddle.to_tensor(2.0)))
 
 
+def replaced_attribute_keeps_its_place(paddle: Any, out: dict[str, Any]) -> None:
+    """Assigning a new Parameter or sublayer to an attribute that holds one (``model.conv = nn.Linear(...)`` when
+    fine-tuning) keeps its place in ``named_parameters()`` / ``state_dict()`` / ``parameters()`` order, as in
+    Paddle (it moved to the end: parameters zipped across models, or optimizer groups, paired other tensors)."""
+    nn = paddle.nn
+
+    class M(nn.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = self.create_parameter([2])
+            self.conv = nn.Linear(2, 2)
+            self.b = self.create_parameter([2])
+            self.head = nn.Linear(2, 3)
+            self.register_buffer("buf", paddle.ones([1]))
+
+    m = M()
+    m.w = paddle.create_parameter([3], "float32")
+    m.conv = nn.Linear(2, 5)
+    out["replace_params"] = [[n, list(p.shape)] for n, p in m.named_parameters()]
+    out["replace_children"] = [n for n, _ in m.named_children()]
+    out["replace_sd"] = list(m.state_dict().keys())
+    m.conv = None
+    m.conv = nn.Linear(1, 1)
+    out["replace_after_none"] = [n for n, _ in m.named_parameters()]
+    s = nn.Sequential(nn.Linear(1, 2), nn.ReLU(), nn.Linear(2, 3))
+    s[0] = nn.Linear(1, 4)
+    out["replace_seq_setitem"] = [[n, list(p.shape)] for n, p in s.named_parameters()]
+
+
 CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
-         minimize_after_backward, inplace_operand_dtypes]
+         minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place]
 
 
 def record(paddle: Any) -> dict[str, Any]:
