@@ -210,8 +210,20 @@ def replaced_attribute_keeps_its_place(paddle: Any, out: dict[str, Any]) -> None
     out["replace_seq_setitem"] = [[n, list(p.shape)] for n, p in s.named_parameters()]
 
 
+def where_condition_only(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.where(condition)`` with neither x nor y gives the indices of the true elements, one int64 tensor
+    per axis (it raised); with both it selects as before."""
+    c = paddle.to_tensor([[True, False], [True, True]])
+    r = paddle.where(c)
+    out["where_cond_only"] = [type(r).__name__, [[str(t.dtype), _v(t)] for t in r]]
+    r = paddle.where(paddle.to_tensor([0, 3, 0, 5]))
+    out["where_cond_only_int"] = [type(r).__name__, [[str(t.dtype), _v(t)] for t in r]]
+    out["where_both"] = _v(paddle.where(c, paddle.ones([2, 2]), 0.0))
+    out["where_one_missing"] = _err(lambda: paddle.where(c, paddle.ones([2, 2])))
+
+
 CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
-         minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place]
+         minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place, where_condition_only]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -50,3 +50,9 @@ def test_inplace_mixed_dtypes_raise_with_the_fix() -> None:
     np.testing.assert_array_equal(x.numpy(), [1, 1, 1])  # left as it was
     with pytest.raises(TypeError, match=r"Tensor\.multiply_: .*x is float32 and y is int64"):
         paddle.ones([2]).multiply_(paddle.to_tensor(2))
+
+
+def test_where_with_one_of_x_y_raises() -> None:
+    c = paddle.to_tensor([True, False])
+    with pytest.raises(ValueError, match=r"paddle\.where: give both x and y \(or neither.*but y is None"):
+        paddle.where(c, paddle.ones([2]))

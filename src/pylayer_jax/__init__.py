@@ -51,6 +51,7 @@ try:
     from ._api.irregular import unique as unique
     from ._api.irregular import unique_consecutive as unique_consecutive
     from ._api.irregular import unsqueeze_ as unsqueeze_
+    from ._api.irregular import where as where
     from ._api.irregular import where_ as where_
     from ._api.random import bernoulli as bernoulli
     from ._api.random import get_rng_state as get_rng_state
