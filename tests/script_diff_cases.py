@@ -222,8 +222,19 @@ def where_condition_only(paddle: Any, out: dict[str, Any]) -> None:
     out["where_one_missing"] = _err(lambda: paddle.where(c, paddle.ones([2, 2])))
 
 
+def format_zero_d(paddle: Any, out: dict[str, Any]) -> None:
+    """``f"{loss:.4f}"`` on a 0-D Tensor formats its number, and ``f"{loss}"`` gives the number (it raised
+    TypeError, and printed the Tensor's repr); a Tensor of one or more dimensions takes no format spec."""
+    loss = paddle.to_tensor(0.123456)
+    out["format_spec"] = [f"{loss:.4f}", format(loss, ".2e"), f"{paddle.to_tensor(7):03d}", f"{loss:>10.2f}"]
+    out["format_plain"] = [f"{paddle.to_tensor(3)}", f"{paddle.to_tensor(True)}", f"{paddle.to_tensor(2.5, 'float64')}"]
+    out["format_1d_spec"] = _err(lambda: f"{paddle.ones([2]):.2f}")
+    out["format_1d_plain_is_str"] = f"{paddle.ones([2])}" == str(paddle.ones([2]))
+
+
 CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
-         minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place, where_condition_only]
+         minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place, where_condition_only,
+         format_zero_d]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -374,6 +374,13 @@ class Tensor:
 
     __str__ = __repr__
 
+    def __format__(self, format_spec: str) -> str:
+        """As Paddle's: a 0-D Tensor formats as its Python number (``f"{loss:.4f}"``, and ``f"{loss}"`` gives the
+        number); any other formats as ``str()`` with an empty spec, and a spec is a TypeError."""
+        if self.ndim == 0:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
+
     # ---- copies -------------------------------------------------------------------
     def _leaf_copy(self) -> Tensor:
         cls = type(self)
