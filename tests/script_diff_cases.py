@@ -232,9 +232,37 @@ def format_zero_d(paddle: Any, out: dict[str, Any]) -> None:
     out["format_1d_plain_is_str"] = f"{paddle.ones([2])}" == str(paddle.ones([2]))
 
 
+def optimizer_state_for_other_parameters(paddle: Any, out: dict[str, Any]) -> None:
+    """``opt.set_state_dict(state)`` whose accumulators are keyed by other parameter names (a second model built in
+    the same process is ``linear_1``, not ``linear_0``): Paddle's next step raises AssertionError; the state was
+    silently ignored and the update restarted. An empty state dict, or an optimizer without state, loads fine."""
+    nn = paddle.nn
+    x = paddle.ones([2, 2])
+
+    def trained(name: str) -> Any:
+        lin = nn.Linear(2, 2)
+        opt = getattr(paddle.optimizer, name)(0.1, parameters=lin.parameters())
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        return opt.state_dict()
+
+    def resume(name: str, state: Any) -> Any:
+        lin = nn.Linear(2, 2)
+        opt = getattr(paddle.optimizer, name)(0.1, parameters=lin.parameters())
+        opt.set_state_dict(state)
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        return _v(lin.weight) is not None
+
+    for name in ("Momentum", "Adam"):
+        out[f"state_other_names_{name}"] = _err(lambda name=name: resume(name, trained(name)))
+        out[f"state_empty_{name}"] = resume(name, {})
+    out["state_sgd"] = resume("SGD", trained("Momentum"))
+
+
 CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
          minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place, where_condition_only,
-         format_zero_d]
+         format_zero_d, optimizer_state_for_other_parameters]
 
 
 def record(paddle: Any) -> dict[str, Any]:

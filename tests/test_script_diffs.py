@@ -56,3 +56,38 @@ def test_where_with_one_of_x_y_raises() -> None:
     c = paddle.to_tensor([True, False])
     with pytest.raises(ValueError, match=r"paddle\.where: give both x and y \(or neither.*but y is None"):
         paddle.where(c, paddle.ones([2]))
+
+
+def test_optimizer_state_resumes_by_parameter_names() -> None:
+    """Loaded into parameters of the same names (a resumed script), the state continues the update exactly; for
+    other names the step raises, naming the missing accumulator and the fix."""
+    x = paddle.to_tensor([[1.0, 2.0], [-1.0, 0.5]])
+
+    def make() -> tuple:
+        lin = paddle.nn.Linear(2, 2)
+        lin.weight.set_value(paddle.to_tensor([[0.1, -0.2], [0.3, 0.4]]))
+        return lin, paddle.optimizer.Adam(0.1, parameters=lin.parameters())
+
+    def step(lin: object, opt: object) -> None:
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+
+    a, oa = make()
+    step(a, oa)
+    # (state_dict holds the parameters themselves, as Paddle's: copy the values of this step)
+    state, weights = oa.state_dict(), {k: v.numpy() for k, v in a.state_dict().items()}
+    step(a, oa)
+    b, ob = make()
+    for p, q in zip(b.parameters(), a.parameters()):
+        p.name = q.name
+    b.set_state_dict(weights)
+    ob.set_state_dict(state)
+    step(b, ob)
+    np.testing.assert_allclose(b.weight.numpy(), a.weight.numpy(), rtol=1e-6)
+    c, oc = make()
+    oc.set_state_dict(state)
+    (c(x) ** 2).mean().backward()
+    with pytest.raises(AssertionError, match=r"Adam\.step: the state loaded by set_state_dict has no .*moment1_0.* "
+                                             r"for the parameter .*same names"):
+        oc.step()
