@@ -260,7 +260,37 @@ def optimizer_state_for_other_parameters(paddle: Any, out: dict[str, Any]) -> No
     out["state_sgd"] = resume("SGD", trained("Momentum"))
 
 
-CASES = [batch_norm_one_value_per_channel, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
+def batch_norm_use_global_stats(paddle: Any, out: dict[str, Any]) -> None:
+    """``use_global_stats=False`` (given, not the default None) always normalises with the batch's statistics and
+    updates the running ones, in evaluation mode too (it used the running statistics there); True always uses the
+    running ones; the old ``nn.BatchNorm`` (False by default) and ``SyncBatchNorm`` use the running statistics in
+    evaluation."""
+    nn, F = paddle.nn, paddle.nn.functional
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 7.0, 4.0]])
+    for ugs in (None, False, True):
+        for train in (True, False):
+            bn = nn.BatchNorm1D(3, use_global_stats=ugs)
+            bn._mean.set_value(paddle.to_tensor([1.0, 1.0, 1.0]))
+            bn._variance.set_value(paddle.to_tensor([4.0, 4.0, 4.0]))
+            if train:
+                bn.train()
+            else:
+                bn.eval()
+            out[f"bn_ugs_{ugs}_{train}"] = [_v(bn(x)), _v(bn._mean), _v(bn._variance)]
+            rm, rv = paddle.to_tensor([1.0, 1.0, 1.0]), paddle.to_tensor([4.0, 4.0, 4.0])
+            y = F.batch_norm(x, rm, rv, training=train, use_global_stats=ugs)
+            out[f"F_bn_ugs_{ugs}_{train}"] = [_v(y), _v(rm), _v(rv)]
+    old = nn.BatchNorm(3)
+    old.eval()
+    out["BatchNorm_eval"] = [_v(old(x)), _v(old._mean)]
+    old = nn.BatchNorm(3, use_global_stats=True)
+    out["BatchNorm_global_train"] = [_v(old(x)), _v(old._mean)]
+    bn = nn.BatchNorm1D(3, use_global_stats=False)
+    bn.eval()
+    out["bn_ugs_False_eval_one_sample"] = _v(bn(paddle.to_tensor([[1.0, 2.0, 3.0]])))
+
+
+CASES = [batch_norm_one_value_per_channel, batch_norm_use_global_stats, shape_and_size, astype_to_own_dtype, global_norm_clip_in_place,
          minimize_after_backward, inplace_operand_dtypes, replaced_attribute_keeps_its_place, where_condition_only,
          format_zero_d, optimizer_state_for_other_parameters]
 
