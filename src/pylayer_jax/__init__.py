@@ -52,6 +52,7 @@ try:
     from ._api.irregular import unique as unique
     from ._api.irregular import unique_consecutive as unique_consecutive
     from ._api.irregular import unsqueeze_ as unsqueeze_
+    from ._api.irregular import where as where
     from ._api.irregular import where_ as where_
     from ._api.linalg import triangular_solve as triangular_solve
     from ._api.linalg_lowrank import cov as cov
@@ -103,6 +104,7 @@ try:
     from ._runtime.dtypes import set_default_dtype as set_default_dtype
     from ._runtime.flags import get_flags as get_flags
     from ._runtime.flags import set_flags as set_flags
+    from ._runtime.size import Size as Size
     from ._tensor import device as _tensor_device  # noqa: F401  (installs Tensor.cpu/cuda/to/pin_memory)
     from ._tensor import methods as _tensor_methods  # noqa: F401  (installs the Tensor methods)
     from ._tensor.backward_entry import grad as grad

@@ -133,8 +133,11 @@ def test_where_with_tensors_and_scalars():
     P.where(t(c), xt, yt).sum().backward()
     np.testing.assert_array_equal(xt.grad.numpy(), [1, 0, 1])
     np.testing.assert_array_equal(yt.grad.numpy(), [0, 1, 0])
-    with pytest.raises(ValueError, match="where: both x and y must be given"):
-        P.where(t(c))
+    # neither x nor y: the indices of the true elements, as Paddle (nonzero(condition, as_tuple=True))
+    (idx,) = P.where(t(c))
+    np.testing.assert_array_equal(idx.numpy(), [0, 2])
+    with pytest.raises(ValueError, match="where: give both x and y"):
+        P.where(t(c), t(x))
 
 
 # ---- gradients that differ from a naive derivative ------------------------------------------------

@@ -246,6 +246,10 @@ def test_clip_standalone_matches_numpy():
     scale = 6.5 / np.sqrt((g1**2).sum() + (g2**2).sum())
     np.testing.assert_allclose(out[0][1].numpy(), g1 * scale, rtol=1e-6)
     np.testing.assert_allclose(out[1][1].numpy(), g2 * scale, rtol=1e-6)
+    # as Paddle's, the global-norm clip scales the given gradients in place and returns them
+    assert out[0][1] is pairs[0][1]
+    np.testing.assert_allclose(pairs[0][1].numpy(), g1 * scale, rtol=1e-6)
+    pairs = [(p1, paddle.to_tensor(g1)), (p2, paddle.to_tensor(g2))]
     out = paddle.nn.ClipGradByNorm(1.0)(pairs)
     np.testing.assert_allclose(out[0][1].numpy(), g1 / 5.0, rtol=1e-6)
     out = paddle.nn.ClipGradByValue(2.0, min=-1.0)(pairs)

@@ -221,6 +221,19 @@ t_ = _inplace_reshaping("t")
 cast_ = _inplace_reshaping("cast")
 
 
+def where(condition: Tensor, x: Any = None, y: Any = None, name: str | None = None) -> Any:
+    """``x`` where ``condition`` is true, else ``y`` (either may be a Python scalar). With neither given, as
+    Paddle: the indices of the true elements, one int64 tensor per axis (``nonzero(condition, as_tuple=True)``)."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise ValueError(
+            f"paddle.where: give both x and y (or neither, for the indices of the true elements), but "
+            f"{'x' if x is None else 'y'} is None."
+        )
+    return apply_op(TABLE["where"], (condition, x, y))
+
+
 def where_(condition: Tensor, x: Tensor, y: Any, name: str | None = None) -> Tensor:
     """In-place ``where``: ``x`` takes ``where(condition, x, y)`` (its shape and dtype kept)."""
     api = "paddle.where_"

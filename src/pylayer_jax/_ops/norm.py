@@ -38,6 +38,8 @@ def batch_norm_stats(x, running_mean, running_var, momentum=0.9, data_format="NC
     """New running (mean, var) after one training batch: ``momentum * old + (1 - momentum) * batch`` (biased var)."""
     caxis = x.ndim - 1 if data_format in ("NHWC", "NLC", "NDHWC") else (1 if x.ndim > 1 else 0)
     axes = tuple(i for i in range(x.ndim) if i != caxis)
+    if x.size == x.shape[caxis] > 0:  # one value per channel: Paddle's kernel skips the batch, stats stay
+        return running_mean, running_var
     mean = jnp.mean(x, axis=axes)
     var = jnp.var(x, axis=axes)
     new_mean = momentum * running_mean + (1 - momentum) * mean.astype(running_mean.dtype)
@@ -64,6 +66,9 @@ def _batch_norm_vjp(s, ct, training=False, momentum=0.9, epsilon=1e-05, data_for
     xs, gs = x.astype(sd), g.astype(sd)
     w = jnp.ones(shape, sd) if weight is None else jnp.reshape(weight, shape).astype(sd)
     m = x.size // x.shape[caxis]
+    if training and not use_global_stats and x.size == x.shape[caxis] > 0:  # the forward was y = x
+        dw = None if weight is None else jnp.zeros_like(weight)
+        return g.astype(x.dtype), None, None, dw, jnp.zeros((x.shape[caxis],), g.dtype)
     if training and not use_global_stats:
         mean, inv = jnp.reshape(s["out3"], shape), jnp.reshape(s["out4"], shape)
         xhat = (xs - mean) * inv
@@ -99,6 +104,10 @@ def batch_norm_residuals(x, running_mean, running_var, weight=None, bias=None, t
     caxis, axes, shape = _bn_axes(x, data_format)
     sd = jnp.promote_types(x.dtype, jnp.float32)
     xs = x.astype(sd)
+    if training and not use_global_stats and x.size == x.shape[caxis] > 0:
+        # one value per channel: Paddle's kernel gives x itself and leaves the running statistics alone
+        zeros = jnp.zeros((x.shape[caxis],), sd)
+        return x, running_mean, running_var, zeros, zeros, jnp.zeros((0,), jnp.uint8)
     if training and not use_global_stats:
         mean = jnp.mean(xs, axis=axes)
         var = jnp.mean(jnp.square(xs - jnp.reshape(mean, shape)), axis=axes)

@@ -31,6 +31,7 @@ from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
 from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
+from .._runtime.size import Size, TensorSize
 from .._runtime.state import grad_mode, modes
 from .._runtime.tensor_repr import tensor_repr
 from .._runtime.transfer import own, put
@@ -142,8 +143,8 @@ class Tensor:
         self._name = v
 
     @property
-    def shape(self) -> list[int]:
-        return list(self._v.shape)
+    def shape(self) -> Size:
+        return Size(self._v.shape)
 
     @property
     def ndim(self) -> int:
@@ -153,8 +154,8 @@ class Tensor:
         return len(self._v.shape)
 
     @property
-    def size(self) -> int:
-        return int(np.prod(self._v.shape, dtype=np.int64))
+    def size(self) -> TensorSize:
+        return TensorSize(self._v.shape)
 
     def numel(self) -> Tensor:
         return Tensor(jnp.asarray(self.size, jnp.int64))
@@ -372,6 +373,13 @@ class Tensor:
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
     __str__ = __repr__
+
+    def __format__(self, format_spec: str) -> str:
+        """As Paddle's: a 0-D Tensor formats as its Python number (``f"{loss:.4f}"``, and ``f"{loss}"`` gives the
+        number); any other formats as ``str()`` with an empty spec, and a spec is a TypeError."""
+        if self.ndim == 0:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
 
     # ---- copies -------------------------------------------------------------------
     def _leaf_copy(self) -> Tensor:

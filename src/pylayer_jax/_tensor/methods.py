@@ -172,11 +172,30 @@ def check_inplace_leaf(t: Tensor, api: str) -> None:
         )
 
 
+# the arithmetic ops that read a 0-D tensor of another dtype as a number (``int64 [N] + float32 []`` is float32):
+# their in-place forms do not, in Paddle (``x.add_(paddle.to_tensor(1.5))`` on integers is a TypeError)
+_ZERO_D_AS_NUMBER = frozenset(("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow"))
+
+
+def _check_inplace_operand(api: str, x: Tensor, args: tuple, kwargs: dict) -> None:
+    y = args[0] if args else kwargs.get("y")
+    if not isinstance(y, Tensor) or y.dtype == x.dtype or (x.dtype.is_floating_point and y.dtype.is_floating_point):
+        return
+    raise TypeError(
+        f"{api}: an in-place op combines a Tensor of another dtype only when both are floating point (a 0-D one "
+        f"too, as in Paddle), but x is {x.dtype.name} and y is {y.dtype.name}. Cast y with y.astype('{x.dtype.name}'), "
+        "or use the out-of-place op."
+    )
+
+
 def _inplace_method(op: Op) -> Callable[..., Any]:
     api = f"Tensor.{op.name}_"
+    strict = op.name in _ZERO_D_AS_NUMBER
 
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         check_inplace_leaf(self, api)
+        if strict:
+            _check_inplace_operand(api, self, args, kwargs)
         return write_result(self, apply_op(op, (self, *args), kwargs), api)
 
     m.__name__ = m.__qualname__ = op.name + "_"
@@ -585,8 +604,15 @@ def _neg(self: Tensor) -> Any:
     return apply_op(_op("scale"), (self, -1.0))
 
 
-def _astype(self: Tensor, dtype: Any) -> Any:
+def _cast(self: Tensor, dtype: Any) -> Any:
     return apply_op(_op("cast"), (self, _dtypes.to_paddle(dtype).name))
+
+
+def _astype(self: Tensor, dtype: Any) -> Any:
+    """``x.astype(dtype)``: as Paddle's, x itself when it already has that dtype (a write to the result is a
+    write to x), else a cast copy. ``x.cast`` and ``paddle.cast`` always copy."""
+    dt = _dtypes.to_paddle(dtype)
+    return self if self.dtype == dt else apply_op(_op("cast"), (self, dt.name))
 
 
 Tensor.__add__ = Tensor.__radd__ = _add  # type: ignore[attr-defined]
@@ -597,7 +623,7 @@ Tensor.__truediv__ = _div  # type: ignore[attr-defined]
 Tensor.__rtruediv__ = _binary("divide", reflected=True)  # type: ignore[attr-defined]
 Tensor.__neg__ = _neg  # type: ignore[attr-defined]
 Tensor.astype = _astype  # type: ignore[attr-defined]
-Tensor.cast = _astype  # type: ignore[attr-defined]
+Tensor.cast = _cast  # type: ignore[attr-defined]
 _OPERATORS = {
     "__pow__": ("pow", False), "__rpow__": ("pow", True),
     "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # optax is imported where a clip is built: a script that clip
 
 from .._exec import deferred as lazy
 from .._tensor.facade import Tensor
+from .._tensor.methods import write_values
 
 
 def _by_norm(clip_norm: float) -> optax.GradientTransformation:
@@ -60,6 +61,10 @@ def _clip_arrays(key: tuple[Any, ...], grads: list[Any]) -> list[Any]:
     return out
 
 
+def _clip_flat(key: tuple[Any, ...], *grads: Any) -> list[Any]:
+    return _clip_arrays(key, list(grads))
+
+
 _KERNELS: dict[Any, Any] = {}
 
 
@@ -87,8 +92,12 @@ class ClipGradBase:
         key = self._key()
         k = _KERNELS.get(key)
         if k is None:
-            k = _KERNELS[key] = jax.jit(functools.partial(_clip_arrays, key))
-        new = lazy.call_tree(k, [pairs[i][1]._v for i in todo])
+            k = _KERNELS[key] = jax.jit(functools.partial(_clip_flat, key))
+        grads = [pairs[i][1]._v for i in todo]
+        cut = lazy.cut_buffer()
+        # after an optimizer's update that joined a backward (``_clip_grads_in_place``), the clip joins them too:
+        # one program, and clipped gradients that ``clear_grad`` drops before it runs are never computed
+        new = lazy.call(k, grads) if cut is None else lazy.join(cut, k, grads, [None] * len(grads))
         out = [tuple(pg) for pg in pairs]
         for i, v in zip(todo, new):
             out[i] = (pairs[i][0], Tensor(v))
@@ -157,6 +166,29 @@ class ClipGradByGlobalNorm(ClipGradBase):
 
     def _key(self) -> tuple[Any, ...]:
         return ("global", self.clip_norm)
+
+    def __call__(self, params_grads: Any) -> list[tuple[Any, Any]]:
+        """As Paddle's: each clipped gradient of one or more dimensions is scaled in place (a parameter's
+        ``.grad`` given here holds the clipped values afterwards) and comes back itself; a 0-D one comes back as a
+        new Tensor, its input untouched."""
+        pairs = [tuple(pg) if isinstance(pg, tuple | list) else pg for pg in params_grads]
+        out = super().__call__(pairs)
+        for k, ((p, g), (_, new)) in enumerate(zip(pairs, out)):
+            if new is not g and g.ndim > 0:
+                write_values(g, new, type(self).__name__)
+                out[k] = (p, g)
+        return out
+
+    def _clip_grads_in_place(self, params: list[Any]) -> None:
+        """After an optimizer step that clipped with this: the parameters' gradients hold the clipped values, as
+        Paddle's in-place clip leaves them (0-D ones keep theirs). Each gradient is replaced where it is kept
+        (no ``.grad`` handle is made: a step's program that ``clear_grad`` ends never returns them)."""
+        pairs = [(p, g) for p in params if not p.stop_gradient and (g := p.grad) is not None]
+        if not pairs:
+            return
+        for (p, g), (_, new) in zip(pairs, super().__call__(pairs)):
+            if new is not g and g.ndim > 0 and p._e is None and p._acc is not None:
+                p._acc.grad = new._v  # (not the setter: it would run the step now, to read the value)
 
     def __repr__(self) -> str:
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"

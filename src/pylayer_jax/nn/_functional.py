@@ -475,7 +475,10 @@ def batch_norm(
 ) -> Tensor:
     """Batch normalisation: batch statistics when training (and then, as Paddle does, the running
     statistics are updated in place: ``momentum * running + (1 - momentum) * batch``, biased
-    variance), running statistics otherwise."""
+    variance), running statistics otherwise. ``use_global_stats`` True always uses the running statistics,
+    False always the batch's (updating the running ones, in evaluation too), None follows ``training``."""
+    if use_global_stats is False:  # as Paddle's: the batch's statistics (and their update), in evaluation too
+        training = True
     use_batch = training and not use_global_stats
     attrs = {"training": training, "epsilon": epsilon, "data_format": data_format, "use_global_stats": use_global_stats}
     if modes.saved_hooks and not running_mean._symbolic:

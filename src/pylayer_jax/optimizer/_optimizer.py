@@ -196,6 +196,9 @@ class Optimizer:
         self._key_cache: tuple[Any, ...] | None = None
         self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
         self._lr_in: tuple | None = None  # (rate, its device scalar, its aval): see ``_lr_input``
+        # the accumulator names of the last set_state_dict that held any: a parameter whose state starts after it
+        # must be among them (``_check_loaded``)
+        self._loaded_keys: frozenset[str] | None = None
         if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
             lazy.expect_join(self)
 
@@ -434,6 +437,8 @@ class Optimizer:
             for p in todo:
                 st = acc.get(id(p))
                 fresh.append(st is None)
+                if st is None and self._loaded_keys is not None:
+                    self._check_loaded(p)
                 if st is not None:  # (else the first step: the state starts in the pack, stored with the results)
                     leaves += st
             if self._FLAT and any(fresh):  # states that start together stay equal: their update may run flat
@@ -600,6 +605,8 @@ class Optimizer:
         states = []
         for p, spec, tree in zip(todo, specs, layout.trees):
             st = acc.get(id(p))
+            if st is None and self._loaded_keys is not None:
+                self._check_loaded(p)
             if st is None:
                 st = acc[id(p)] = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
             states.append(jax.tree.unflatten(tree, st))
@@ -647,7 +654,16 @@ class Optimizer:
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
-        self._step_params(self._eager_params("step"))
+        params = self._eager_params("step")
+        self._step_params(params)
+        self._clip_grads(params)
+
+    def _clip_grads(self, params: list[Tensor]) -> None:
+        """``ClipGradByGlobalNorm`` clips the gradients in place in Paddle: after the step they hold the clipped
+        values (the update has already read them, and clipped them itself)."""
+        in_place = getattr(self._grad_clip, "_clip_grads_in_place", None)
+        if in_place is not None and modes.capture is None:
+            in_place(params)
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the parameters (dynamic mode)."""
@@ -658,7 +674,9 @@ class Optimizer:
     clear_gradients = clear_grad
 
     def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None) -> Any:
-        """Static mode: append the backward pass and the update; dynamic mode: backward() then step()."""
+        """Static mode: append the backward pass and the update. Dynamic mode, as Paddle's: the update of ``step()``
+        from the gradients a ``loss.backward()`` already left (it runs no backward itself); returns
+        ``([], [(param, grad), ...])``."""
         if getattr(loss, "_symbolic", False):
             if not STATIC_MINIMIZE:
                 raise RuntimeError("minimize: static programs are not available (pylayer_jax.static not imported).")
@@ -666,12 +684,14 @@ class Optimizer:
         if startup_program is not None:
             raise TypeError(f"{type(self).__name__}.minimize: startup_program is for static mode; pass None eagerly.")
         params = list(parameters) if parameters is not None else self._eager_params("minimize")
-        if no_grad_set is not None:
-            skip = {id(t) for t in no_grad_set}
-            params = [p for p in params if id(p) not in skip]
-        loss.backward()
+        if no_grad_set is not None:  # (Paddle's dynamic mode ignores it: here it is honoured, as documented)
+            skip = {t if isinstance(t, str) else id(t) for t in no_grad_set}
+            params = [p for p in params if id(p) not in skip and p.name not in skip]
+        # as Paddle's dynamic mode: the gradients are those of a backward() already run (minimize runs none)
+        pairs = [(p, g) for p in params if not p.stop_gradient and (g := p.grad) is not None]
         self._step_params(params)
-        return None
+        self._clip_grads(params)
+        return [], pairs
 
     # ---- state ------------------------------------------------------------------------
     def _acc_key(self, p: Any, suffix: str) -> str:
@@ -693,6 +713,19 @@ class Optimizer:
             out["LR_Scheduler"] = self._learning_rate.state_dict()
         return out
 
+    def _check_loaded(self, p: Any) -> None:
+        """A parameter whose state starts after a ``set_state_dict`` that loaded accumulators must have had its
+        own there: as in Paddle, where the state is found by the parameter's name, a missing one is an error (a
+        fresh state would silently restart the update)."""
+        missing = [k for k in (self._acc_key(p, n) for n in self._state_names()) if k not in self._loaded_keys]
+        if missing:
+            raise AssertionError(
+                f"{type(self).__name__}.step: the state loaded by set_state_dict has no {missing[0]!r} for the "
+                f"parameter {p.name!r} (a state dict is keyed by parameter names). Build the model as the one "
+                "whose optimizer state was saved, so that its parameters have the same names, or load no optimizer "
+                "state for it."
+            )
+
     def set_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load accumulators (by Paddle's names) and the scheduler's state."""
         if not isinstance(state_dict, dict):
@@ -703,6 +736,9 @@ class Optimizer:
         params = self._parameter_list or []
         specs = self._specs(params) if params else ()
         self._unpack()
+        acc_keys = [k for k in state_dict if k not in ("LR_Scheduler", "master_weights")]
+        if names and acc_keys:
+            self._loaded_keys = frozenset(acc_keys)
         for p, spec in zip(params, specs):
             keys = [self._acc_key(p, n) for n in names]
             if not keys or not all(k in state_dict for k in keys):

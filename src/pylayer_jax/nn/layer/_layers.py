@@ -281,7 +281,7 @@ class Layer:
                     f"{type(self).__name__}: assigning the Parameter {name!r} before super().__init__() was called; "
                     "call super().__init__() first in __init__."
                 )
-            self._drop(name)
+            self._drop(name, keep="_parameters")  # (a parameter replaced keeps its place in the order, as in Paddle)
             params[name] = value
             return
         if params is not None and name in params:
@@ -299,7 +299,7 @@ class Layer:
                     f"{type(self).__name__}: assigning the sublayer {name!r} before super().__init__() was called; "
                     "call super().__init__() first in __init__."
                 )
-            self._drop(name)
+            self._drop(name, keep="_sub_layers")  # (a sublayer replaced keeps its place in the order, as in Paddle)
             layers[name] = value
             return
         if layers is not None and name in layers:
@@ -358,11 +358,12 @@ class Layer:
 
         return restore
 
-    def _drop(self, name: str) -> None:
+    def _drop(self, name: str, keep: str | None = None) -> None:
         d = self.__dict__
         d.pop(name, None)
         for k in ("_parameters", "_sub_layers", "_buffers"):
-            d[k].pop(name, None)
+            if k != keep:
+                d[k].pop(name, None)
         d["_non_persistable_buffer_names_set"].discard(name)
 
     def __getattr__(self, name: str) -> Any:

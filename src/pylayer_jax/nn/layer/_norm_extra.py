@@ -78,7 +78,9 @@ class BatchNorm(Layer):
         training = self.training or self._trainable_statistics
         out = F.batch_norm(input, self._mean, self._variance, weight=self.weight, bias=self.bias, training=training,
                            momentum=float(np.float32(self._momentum)), epsilon=self._epsilon,
-                           data_format=self._data_layout, use_global_stats=self._use_global_stats)
+                           data_format=self._data_layout,
+                           # (False is "not the running statistics": the batch's only while training, as in Paddle)
+                           use_global_stats=self._use_global_stats or None)
         return out if self._act is None else getattr(F, self._act)(out)
 
 
@@ -115,7 +117,7 @@ class SyncBatchNorm(_BatchNormBase):
                              f"expects num_features={self._num_features}.")
         return F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
                             training=self.training, momentum=float(np.float32(self._momentum)),
-                            epsilon=self._epsilon, data_format=fmt, use_global_stats=False)
+                            epsilon=self._epsilon, data_format=fmt, use_global_stats=None)
 
     @classmethod
     def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
