@@ -38,8 +38,8 @@ def test_a_data_parallel_script_trains_as_the_plain_model():
             opt.clear_grad()
         runs.append(model.state_dict())
     assert list(runs[0]) == list(runs[1]) == ["0.weight", "0.bias", "2.weight", "2.bias"]
-    for k in runs[0]:
-        np.testing.assert_array_equal(runs[0][k].numpy(), runs[1][k].numpy())
+    for k in runs[0]:  # (the wrapper's call may compile to another program: the last bit of a float32 may differ)
+        np.testing.assert_allclose(runs[0][k].numpy(), runs[1][k].numpy(), rtol=1e-6, atol=1e-7)
 
 
 def test_the_wrapper_is_the_model():

@@ -17,8 +17,10 @@ import jax.numpy as jnp
 if TYPE_CHECKING:  # optax is imported where a clip is built: a script that clips nothing does not load it
     import optax
 
+from .._autograd.graph import ZEROED
 from .._exec import deferred as lazy
 from .._tensor.facade import Tensor
+from .._tensor.facade import result as _result
 from .._tensor.methods import write_values
 
 
@@ -183,7 +185,13 @@ class ClipGradByGlobalNorm(ClipGradBase):
         """After an optimizer step that clipped with this: the parameters' gradients hold the clipped values, as
         Paddle's in-place clip leaves them (0-D ones keep theirs). Each gradient is replaced where it is kept
         (no ``.grad`` handle is made: a step's program that ``clear_grad`` ends never returns them)."""
-        pairs = [(p, g) for p in params if not p.stop_gradient and (g := p.grad) is not None]
+        pairs = []
+        for p in params:
+            acc = p._acc
+            g = acc.grad if acc is not None and p._e is None and not p._sg else None
+            if g is None or g is ZEROED:  # (none, or cleared: zeros stay zeros)
+                continue
+            pairs.append((p, g if isinstance(g, Tensor) else _result(g)))
         if not pairs:
             return
         for (p, g), (_, new) in zip(pairs, super().__call__(pairs)):
