@@ -3,17 +3,10 @@
 Run with real Paddle: ``/tmp/paddle/bin/python tests/record_paddle_fft.py``.
 """
 
-import json
 import os
 import sys
 
-import paddle
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fft_cases import record  # noqa: E402
+from paddle_record import record_into  # noqa: E402
 
-out = {"paddle": paddle.__version__, **record(paddle)}
-path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_fft.json")
-with open(path, "w") as fh:
-    json.dump(out, fh, indent=1, sort_keys=True)
-print(f"{len(out) - 1} entries -> {path}")
+record_into("fft_cases", "paddle_fft.json")

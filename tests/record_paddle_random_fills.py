@@ -4,17 +4,10 @@ tests/data/paddle_random_fills.json (the cases: ``tests/random_fill_cases.py``).
 Run with real Paddle: ``/tmp/paddle/bin/python tests/record_paddle_random_fills.py``.
 """
 
-import json
 import os
 import sys
 
-import paddle
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from random_fill_cases import record  # noqa: E402
+from paddle_record import record_into  # noqa: E402
 
-out = {"paddle": paddle.__version__, **record(paddle)}
-path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_random_fills.json")
-with open(path, "w") as fh:
-    json.dump(out, fh, indent=1, sort_keys=True)
-print(f"{len(out) - 1} entries -> {path}")
+record_into("random_fill_cases", "paddle_random_fills.json")

@@ -194,23 +194,30 @@ def _n_d(api: str, kind: str, forward: bool, x: Any, s: Any, axes: Any, norm: An
     return _run(api, kind, x, axes, s, norm, forward, out)
 
 
+def _with_aliases(api: str, aliases: dict[str, Any], where: str, x: Any, axes: Any, default: Any) -> tuple[Any, Any]:
+    """``x`` and the axis argument ``where`` (``axis`` or ``axes``) with Paddle's keyword aliases (``input``,
+    ``dim``) applied: given twice, or an unknown keyword, is a TypeError."""
+    a = _aliased(api, aliases, where)
+    extra = set(a) - {"x", where}
+    if extra:
+        raise TypeError(f"paddle.fft.{api}() got an unexpected keyword argument {sorted(extra)[0]!r}.")
+    if "x" in a:
+        if x is not None:
+            raise TypeError(f"paddle.fft.{api}() got multiple values for argument 'x'; pass x or input.")
+        x = a["x"]
+    if where in a:
+        if axes != default:
+            raise TypeError(f"paddle.fft.{api}() got both {where!r} and its alias 'dim'; pass one of them.")
+        axes = a[where]
+    return x, axes
+
+
 # ---- 1-D -------------------------------------------------------------------------------------------------------
 def _make_1d(api: str, kind: str, forward: bool, doc: str) -> Any:
     def fn(x: Any = None, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
            *, out: Tensor | None = None, **aliases: Any) -> Tensor:
         if aliases:
-            a = _aliased(api, aliases, "axis")
-            extra = set(a) - {"x", "axis"}
-            if extra:
-                raise TypeError(f"paddle.fft.{api}() got an unexpected keyword argument {sorted(extra)[0]!r}.")
-            if "x" in a:
-                if x is not None:
-                    raise TypeError(f"paddle.fft.{api}() got multiple values for argument 'x'; pass x or input.")
-                x = a["x"]
-            if "axis" in a:
-                if axis != -1:
-                    raise TypeError(f"paddle.fft.{api}() got both 'axis' and its alias 'dim'; pass one of them.")
-                axis = a["axis"]
+            x, axis = _with_aliases(api, aliases, "axis", x, axis, -1)
         return _one_d(api, kind, forward, x, n, axis, norm, out)
 
     fn.__name__ = fn.__qualname__ = api
@@ -224,18 +231,7 @@ def _make_nd(api: str, kind: str, forward: bool, count: int | None, doc: str) ->
     def fn(x: Any = None, s: Sequence[int] | None = None, axes: Sequence[int] | None = default_axes,
            norm: str = "backward", name: str | None = None, *, out: Tensor | None = None, **aliases: Any) -> Tensor:
         if aliases:
-            a = _aliased(api, aliases, "axes")
-            extra = set(a) - {"x", "axes"}
-            if extra:
-                raise TypeError(f"paddle.fft.{api}() got an unexpected keyword argument {sorted(extra)[0]!r}.")
-            if "x" in a:
-                if x is not None:
-                    raise TypeError(f"paddle.fft.{api}() got multiple values for argument 'x'; pass x or input.")
-                x = a["x"]
-            if "axes" in a:
-                if axes != default_axes:
-                    raise TypeError(f"paddle.fft.{api}() got both 'axes' and its alias 'dim'; pass one of them.")
-                axes = a["axes"]
+            x, axes = _with_aliases(api, aliases, "axes", x, axes, default_axes)
         return _n_d(api, kind, forward, x, s, axes, norm, out, count)
 
     fn.__name__ = fn.__qualname__ = api
