@@ -315,18 +315,7 @@ def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None,
 # ---- shifts ----------------------------------------------------------------------------------------------------
 def _shift(api: str, x: Any, axes: Any, kwargs: dict[str, Any], inverse: bool) -> Tensor:
     if kwargs:
-        a = _aliased(api, kwargs, "axes")
-        extra = set(a) - {"x", "axes"}
-        if extra:
-            raise TypeError(f"paddle.fft.{api}() got an unexpected keyword argument {sorted(extra)[0]!r}.")
-        if "x" in a:
-            if x is not None:
-                raise TypeError(f"paddle.fft.{api}() got multiple values for argument 'x'; pass x or input.")
-            x = a["x"]
-        if "axes" in a:
-            if axes is not None:
-                raise TypeError(f"paddle.fft.{api}() got both 'axes' and its alias 'dim'; pass one of them.")
-            axes = a["axes"]
+        x, axes = _with_aliases(api, kwargs, "axes", x, axes, None)
     if not isinstance(x, Tensor):
         raise TypeError(f"paddle.fft.{api}: x must be a Tensor, but received {type(x).__name__}. Make one with "
                         "paddle.to_tensor(...) first.")
