@@ -214,17 +214,20 @@ class Tensor:
             return None
         if isinstance(arr, Tensor):
             return arr
-        ref = self._grad_t  # (held weakly: a ``.grad`` nobody keeps is not followed, nor kept for a program to return)
-        gt = ref() if ref is not None else None
+        # the Tensor last handed out: a leaf's gradient's held weakly (one nobody keeps is not followed, nor kept for
+        # a step's program to return), the zeros of a cleared one and a non-leaf's held here
+        gt = self._grad_t
+        if gt is not None and type(gt) is not Tensor:
+            gt = gt()
         if gt is None or (gt._v is not arr and not (type(arr) is Pending and gt._v is arr.array)):
             gt = Tensor(arr)
             # a write to it is a write to this gradient while it holds the gradient (``grad_written``)
             gt._sink = (_wref(self), self._acc.grad if self._e is None else self._retained)
-            if self._e is None:  # a leaf's: it follows the gradient's later changes (``follow_grads``)
-                ref = self._grad_t = _wref(gt, _unheld)
-                HELD[id(ref)] = ref
+            if self._e is None and self._acc.grad is not ZEROED:  # a leaf's: it follows the gradient's later
+                ref = self._grad_t = _wref(gt, _unheld)  # changes (``follow_grads``; the zeros of a cleared one
+                HELD[id(ref)] = ref  # stay: the next backward gives it a new gradient, as in Paddle)
             else:
-                self._grad_t = _wref(gt)
+                self._grad_t = gt
         return gt
 
     @grad.setter
@@ -247,11 +250,10 @@ class Tensor:
             acc = self._acc
             if acc is not None and acc.grad is not None:
                 acc.grad = ZEROED if set_to_zero else None
-            # (the Tensor ``.grad`` made for the cleared gradient no longer holds it: a step's program that runs
-            # after ``clear_grad`` does not return it, as it does not when ``.grad`` was not read; one holding an
-            # array, which keeps no result of a run to come, is kept for the next read of the zeros)
+            # a Tensor ``.grad`` handed out that someone keeps shows the zeros now (``_follow``); one nobody keeps is
+            # gone, so a step's program that runs after ``clear_grad`` does not return the cleared gradient
             ref = self._grad_t
-            if ref is not None and id(ref) in HELD and modes.capture is None:  # (a .grad handed out: zeros now)
+            if ref is not None and id(ref) in HELD and modes.capture is None:
                 _follow(id(ref), ref)
         elif self._retained is not None:
             self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
@@ -570,10 +572,11 @@ def _follow(key: int, ref: Any) -> None:
         return
     acc = owner._acc
     now = None if acc is None else acc.grad
-    if now is sink[1]:
+    held = sink[1]
+    if now is held:
         return
-    if now is None:  # cleared to None: it keeps its values (and a write to it reaches nothing: it raises)
-        HELD.pop(key, None)
+    if now is None or held is ZEROED:  # cleared to None: it keeps its values; zeros: a backward gave the Tensor a
+        HELD.pop(key, None)  # new gradient, which it does not show (a write to it reaches nothing: it raises)
         return
     before_write(t)
     if now is ZEROED:  # zeroed in place: it shows zeros, and a write to it is a write to the zeroed gradient
@@ -626,8 +629,8 @@ def grad_written(t: Tensor) -> None:
     if leaf:
         acc.grad = v
         r = owner._grad_t
-        if r is None or r() is not t:  # (it is the gradient now: it follows it, as ``.grad`` would hand it out)
-            r = owner._grad_t = _wref(t, _unheld)
+        if r is None or type(r) is Tensor or r() is not t:  # (it is the gradient now: it follows it, as ``.grad``
+            r = owner._grad_t = _wref(t, _unheld)  # would hand it out)
         HELD[id(r)] = r
     else:
         owner._retained = v
