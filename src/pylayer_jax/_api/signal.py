@@ -83,6 +83,21 @@ def _window(api: str, window: Any, win_length: int) -> Tensor | None:
     return window
 
 
+def _promotes(api: str, frames: str, window: Tensor | None) -> None:
+    """Paddle multiplies the frames (dtype ``frames``) by the window only where its type promotion allows: the same
+    dtype, two floating dtypes, or a complex and a floating or complex one (a TypeError otherwise)."""
+    if window is None or window.dtype.name == frames:
+        return
+    kinds = {frames[:5], window.dtype.name[:5]}
+    if kinds <= {"float", "compl"}:
+        return
+    fix = (f"Cast the signal first: x.astype('{window.dtype.name}')" if frames.startswith("int")
+           else f"Cast the window: window.astype('{frames}')")
+    raise TypeError(f"paddle.signal.{api}: the window ({window.dtype.name}) multiplies frames of dtype {frames}, and "
+                    "Paddle's type promotion combines only floating-point dtypes, or a complex dtype with a real one. "
+                    f"{fix}.")
+
+
 def _ones(win_length: int, dtype: Any) -> Tensor:
     """Paddle's default window when ``win_length < n_fft``: ``win_length`` ones (the kernel pads them to n_fft)."""
     return Tensor(np.ones(win_length, _dtypes.to_np(dtype)))
@@ -112,6 +127,7 @@ def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int |
                          "n_fft no longer than the signal.")
     _check_win_length("stft", win_length, n_fft)
     window = _window("stft", window, win_length)
+    _promotes("stft", x.dtype.name, window)
     if window is None and win_length < n_fft:
         window = _ones(win_length, x.dtype)
     if center and pad_mode not in ("reflect", "constant"):
@@ -187,6 +203,8 @@ def istft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int 
     elif window is not None and window.dtype.name.startswith("complex"):
         raise ValueError("paddle.signal.istft: Data type of window should not be complex when return_complex is False."
                          " Pass a real window, or return_complex=True (with onesided=False).")
+    real = "float32" if x.dtype.name in ("float32", "complex64") else "float64"
+    _promotes("istft", ({"float32": "complex64", "float64": "complex128"}[real] if return_complex else real), window)
     if length is not None:
         length = _int("istft", "length", length)
         if length < 0:
@@ -194,7 +212,7 @@ def istft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int 
                              "Pass the signal's length, or None for all of it.")
     _check_nola(window, win_length, n_fft, hop_length, n_frames, bool(center), length)
     if window is None and win_length < n_fft:
-        window = _ones(win_length, "float32" if x.dtype.name in ("float32", "complex64") else "float64")
+        window = _ones(win_length, real)
     return apply_op(TABLE["signal_istft"], (x, window),
                     {"n_fft": n_fft, "hop_length": hop_length, "center": bool(center), "normalized": bool(normalized),
                      "onesided": bool(onesided), "length": length, "return_complex": bool(return_complex)})

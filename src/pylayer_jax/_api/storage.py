@@ -227,6 +227,7 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
         link(x, source, *how)
         x._counter = counter  # (link shares source's counter; Paddle's x keeps its own)
     counter.value += 1
+    counter.name = x.name  # (named in the error of a backward that saved x before this write)
     grad_written(x)
     return x
 
