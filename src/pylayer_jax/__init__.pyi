@@ -21,6 +21,7 @@ from . import optimizer as optimizer
 from . import regularizer as regularizer
 from . import signal as signal
 from . import static as static
+from . import tensor as tensor
 from . import utils as utils
 from ._autograd.grad_mode import enable_grad as enable_grad
 from ._autograd.grad_mode import no_grad as no_grad

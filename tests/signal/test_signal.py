@@ -162,3 +162,18 @@ def test_under_to_static() -> None:
 
     x = paddle.to_tensor(C.X16)
     np.testing.assert_allclose(f(x).numpy(), C.X16, rtol=1e-10, atol=1e-12)
+
+
+def test_in_a_static_program() -> None:
+    # the batch size is known only when fed: Paddle checks n_fft, fft_size and NOLA eagerly only, and so do these
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [None, 16], "float64")
+            w = paddle.to_tensor(C.HANN8)
+            z = S.istft(S.stft(x, 8, 2, window=w), 8, 2, window=w, length=16)
+        out = paddle.static.Executor().run(main, feed={"x": C.X2[:, :16]}, fetch_list=[z])[0]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(out, C.X2[:, :16], rtol=1e-10, atol=1e-12)

@@ -186,6 +186,12 @@ def test_set_of_a_result_to_another_shape_raises() -> None:
 
 def test_function_forms_and_methods() -> None:
     assert paddle.Tensor.resize_ is paddle.resize_ and paddle.Tensor.set_ is paddle.set_
+    # Paddle 3.3.1's paths of these are paddle.tensor.<name> (and the Tensor methods)
+    for n in ("resize_", "set_", "create_tensor", "top_p_sampling", "stft", "istft", "add"):
+        assert getattr(paddle.tensor, n) is getattr(paddle, n)
+    for n in ("nn", "Tensor", "float32", "_api"):
+        with pytest.raises(AttributeError, match=r"module 'pylayer_jax\.tensor' has no attribute"):
+            getattr(paddle.tensor, n)
     x = paddle.to_tensor([1.0, 2.0, 3.0])
     assert paddle.resize_(x, [2]) is x and x.shape == [2]
     with pytest.raises(TypeError, match=r"Tensor\.resize_: x must be a Tensor .* but received list"):
@@ -194,11 +200,17 @@ def test_function_forms_and_methods() -> None:
         paddle.set_([1.0])
 
 
-def test_create_tensor_in_static_mode_raises() -> None:
+def test_static_mode_raises() -> None:
     paddle.enable_static()
     try:
         with pytest.raises(NotImplementedError, match=r"paddle\.tensor\.create_tensor: under paddle\.enable_static"):
             paddle.create_tensor("float32")
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            x = paddle.static.data("x", [3], "float32")
+            for f in (lambda: x.resize_([2]), lambda: x.set_(x)):  # (Paddle 3.3.1: an AttributeError)
+                with pytest.raises(NotImplementedError, match=r"Tensor\.(resize|set)_ changes a Tensor in place, "
+                                                              r"which only dynamic mode does"):
+                    f()
     finally:
         paddle.disable_static()
     t = paddle.create_tensor("int32")

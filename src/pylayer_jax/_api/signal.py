@@ -23,6 +23,7 @@ import numpy as np
 from .._ops.signal import istft_cut, istft_envelope
 from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
+from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 
@@ -122,7 +123,7 @@ def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int |
     n_fft, hop_length, win_length = _lengths("stft", n_fft, hop_length, win_length)
     _check_hop("stft", hop_length, n_fft, None)
     seq = x.shape[-1]
-    if not 0 < n_fft <= seq:
+    if not 0 < n_fft <= seq and not modes.static_mode:  # (checked eagerly only, as in Paddle)
         raise ValueError(f"paddle.signal.stft: n_fft should be in (0, seq_length({seq})], but got {n_fft}. Pass an "
                          "n_fft no longer than the signal.")
     _check_win_length("stft", win_length, n_fft)
@@ -186,12 +187,13 @@ def istft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int 
     n_fft, hop_length, win_length = _lengths("istft", n_fft, hop_length, win_length)
     _check_hop("istft", hop_length, n_fft, win_length)
     _check_win_length("istft", win_length, n_fft)
-    if x.size == 0:
+    dynamic = not modes.static_mode  # (the checks Paddle makes eagerly only)
+    if dynamic and x.size == 0:
         raise ValueError(f"paddle.signal.istft: x should not be an empty tensor, but got shape {list(x.shape)}. Pass "
                          "the STFT of a signal.")
     fft_size, n_frames = x.shape[-2], x.shape[-1]
     want = n_fft // 2 + 1 if onesided else n_fft
-    if fft_size != want:
+    if dynamic and fft_size != want:
         rule = f"n_fft // 2 + 1({want}) when onesided is True" if onesided else f"n_fft({want}) when onesided is False"
         raise ValueError(f"paddle.signal.istft: fft_size should be equal to {rule}, but got {fft_size} (x.shape[-2]). "
                          "Pass the n_fft and onesided that stft was given.")
@@ -210,7 +212,8 @@ def istft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int 
         if length < 0:
             raise ValueError(f"paddle.signal.istft: length must be a number of samples (>= 0), but got {length}. "
                              "Pass the signal's length, or None for all of it.")
-    _check_nola(window, win_length, n_fft, hop_length, n_frames, bool(center), length)
+    if dynamic:
+        _check_nola(window, win_length, n_fft, hop_length, n_frames, bool(center), length)
     if window is None and win_length < n_fft:
         window = _ones(win_length, real)
     return apply_op(TABLE["signal_istft"], (x, window),

@@ -51,6 +51,12 @@ from .._tensor.methods import inplace_assign
 from .._tensor.views import Link, _positions, _traced_error, _unlink, check_write, is_contiguous, link
 
 
+def _dynamic(api: str) -> None:
+    if modes.static_mode:  # (Paddle 3.3.1 falls back to an out-of-place form that does not exist: AttributeError)
+        raise NotImplementedError(f"{api} changes a Tensor in place, which only dynamic mode does (Paddle 3.3.1 has "
+                                  "no static form of it either). Call it after paddle.disable_static().")
+
+
 def _leaf_check(api: str, x: Tensor) -> None:
     """Paddle's check (under ``no_grad`` too): a leaf that trains cannot change in place."""
     if x._edge is None and not x.stop_gradient:
@@ -99,6 +105,7 @@ def resize_(x: Tensor, shape: Sequence[int], fill_zero: bool = False, name: str 
     its own first elements; a Tensor whose elements do not lie contiguously (``x.T``, ``x[:, 1:]``) can only be
     resized to its own shape, as in Paddle."""
     api = "Tensor.resize_"
+    _dynamic(api)
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: x must be a Tensor (it is changed in place), but received {type(x).__name__}.")
     shape = _shape(api, shape)
@@ -185,6 +192,7 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
     an empty Tensor of shape [0]. A later write to ``x`` or ``source`` reaches the other where they share elements.
     ``x`` keeps its dtype (``source`` must have it) and its history (no gradient reaches ``source``)."""
     api = "Tensor.set_"
+    _dynamic(api)
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: x must be a Tensor (it is changed in place), but received {type(x).__name__}.")
     _leaf_check(api, x)
