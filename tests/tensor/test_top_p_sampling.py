@@ -80,7 +80,7 @@ def test_unreached_truncated_target_gives_the_top_token() -> None:
 
 def test_outputs_and_top_k() -> None:
     probs = np.array([[0.1, 0.4, 0.1, 0.4], [0.25, 0.25, 0.3, 0.2]])
-    for dt in ("float32", "float64", "float16", "bfloat16"):
+    for dt in ("float64", "bfloat16"):  # (float32: the other tests)
         x = paddle.to_tensor(probs).astype(dt)
         out = x.top_p_sampling(paddle.to_tensor([0.8, 0.8]).astype(dt), k=3, return_top=True)
         assert len(out) == 4
