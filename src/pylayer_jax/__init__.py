@@ -59,6 +59,7 @@ try:
     from ._api.linalg_lowrank import pca_lowrank as pca_lowrank
     from ._api.linalg_lowrank import svd_lowrank as svd_lowrank
     from ._api.random import bernoulli as bernoulli
+    from ._api.random import get_cuda_rng_state as get_cuda_rng_state
     from ._api.random import get_rng_state as get_rng_state
     from ._api.random import multinomial as multinomial
     from ._api.random import normal as normal
@@ -71,6 +72,7 @@ try:
     from ._api.random import randn_like as randn_like
     from ._api.random import randperm as randperm
     from ._api.random import seed as seed
+    from ._api.random import set_cuda_rng_state as set_cuda_rng_state
     from ._api.random import set_rng_state as set_rng_state
     from ._api.random import standard_normal as standard_normal
     from ._api.random import uniform as uniform
@@ -106,11 +108,15 @@ try:
     from ._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
     from ._runtime.device import is_compiled_with_xpu as is_compiled_with_xpu
     from ._runtime.device import set_device as set_device
+    from ._runtime.dtype_info import finfo as finfo
+    from ._runtime.dtype_info import iinfo as iinfo
     from ._runtime.dtypes import get_default_dtype as get_default_dtype
     from ._runtime.dtypes import set_default_dtype as set_default_dtype
+    from ._runtime.flags import disable_signal_handler as disable_signal_handler
     from ._runtime.flags import get_flags as get_flags
     from ._runtime.flags import set_flags as set_flags
     from ._runtime.size import Size as Size
+    from ._runtime.tensor_repr import set_printoptions as set_printoptions
     from ._tensor import device as _tensor_device  # noqa: F401  (installs Tensor.cpu/cuda/to/pin_memory)
     from ._tensor import methods as _tensor_methods  # noqa: F401  (installs the Tensor methods)
     from ._tensor.backward_entry import grad as grad
@@ -146,7 +152,7 @@ _LAZY = {
     "distribution": ("distribution", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
-    "signal": ("signal", None), "tensor": ("tensor", None),
+    "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

@@ -110,24 +110,82 @@ def test_a_write_to_a_retained_gradient_is_that_tensors_gradient() -> None:
     np.testing.assert_array_equal(h.grad.numpy(), [1.0, 2.0, 3.0])
 
 
-def test_a_write_to_a_gradient_read_before_a_later_backward_raises() -> None:
-    """``g = x.grad`` read before another ``backward()`` (or ``clear_grad()``) gave ``x`` a new gradient: ``g`` shows
-    the old one (Paddle's shows the new one: its backward adds in place), so a write to it cannot do what it does in
-    Paddle, edit the new gradient; it raises, and the gradient stays (oracle: the two backwards' 2 * x, summed)."""
+def test_a_gradient_read_before_a_later_backward_follows_it() -> None:
+    """``g = x.grad`` held across another ``backward()``: Paddle's backward adds into the memory ``g`` shares, so ``g``
+    shows the sum and a write to it edits the gradient the optimizer applies (recorded from Paddle 3.3.1:
+    ``sum(x * x)`` then ``sum(3 * x)`` gives ``g = [5, 7, -3]``; ``g.scale_(0.5)`` makes ``x.grad``
+    ``[2.5, 3.5, -1.5]``). Oracle: the two gradients summed in numpy."""
     x = paddle.to_tensor(X0, stop_gradient=False)
     (x * x).sum().backward()
     g = x.grad
+    (x * 3).sum().backward()
+    np.testing.assert_array_equal(g.numpy(), G0 + 3)
+    with paddle.no_grad():
+        g.scale_(0.5)
+    np.testing.assert_array_equal(x.grad.numpy(), (G0 + 3) * 0.5)
+
+
+def test_a_gradient_held_through_clear_grad_shows_the_zeros_then_stays() -> None:
+    """``clear_grad()`` zeroes the gradient in place in Paddle: a held ``g`` shows zeros, and a write to it before the
+    next backward is a write to the gradient; the next backward gives ``x`` a new gradient, which ``g`` no longer
+    shows (recorded from Paddle 3.3.1: ``g`` stays ``[0, 0, 0]`` while ``x.grad`` is ``[3, 3, 3]``). A write to ``g``
+    then raises here (Paddle writes it to memory no gradient uses), as after ``clear_grad(set_to_zero=False)``, which
+    leaves ``g`` its values. Not mirrored: a write into the zeroed gradient followed by a backward with no
+    ``clear_grad()`` between (Paddle's backward then replaces the written values, ours adds to them)."""
+    x = paddle.to_tensor(X0, stop_gradient=False)
     (x * x).sum().backward()
-    with paddle.no_grad(), pytest.raises(RuntimeError, match="Tensor.grad: this Tensor is a gradient read before a "
-                                                             "later backward"):
-        g.zero_()
-    np.testing.assert_array_equal(x.grad.numpy(), 2 * G0)
-    x.grad.zero_()  # read again: the write reaches it
-    np.testing.assert_array_equal(x.grad.numpy(), 0 * G0)
     g = x.grad
     x.clear_grad()
-    with pytest.raises(RuntimeError, match="Read x.grad again"):
+    np.testing.assert_array_equal(g.numpy(), 0 * G0)
+    with paddle.no_grad():
+        g.set_value(paddle.to_tensor([1.0, 1.0, 1.0]))
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 1.0, 1.0])
+    x.clear_grad()
+    (x * 3).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0, 3.0])
+    np.testing.assert_array_equal(g.numpy(), [0.0, 0.0, 0.0])
+    with pytest.raises(RuntimeError, match="Tensor.grad: this Tensor is a gradient read before a later backward.*Read "
+                                           "x.grad again"):
         g.set_value(paddle.ones([3]))
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0, 3.0])
+    h = x.grad
+    x.clear_grad(set_to_zero=False)
+    assert x.grad is None
+    np.testing.assert_array_equal(h.numpy(), [3.0, 3.0, 3.0])
+    with pytest.raises(RuntimeError, match="Read x.grad again"):
+        h.set_value(paddle.ones([3]))
+
+
+def test_gradients_kept_in_a_training_loop_are_zeros_after_clear_grad_as_in_paddle() -> None:
+    """A list of ``w.grad`` kept for logging across steps: Paddle's optimizer ``clear_grad()`` zeroes each in place,
+    so every kept entry reads zeros afterwards (recorded from Paddle 3.3.1, Momentum 0.1, ``sum(w * w * (i + 1))``:
+    three ``[0, 0]`` and ``w = [-0.33, 0.66]``); the step itself used the real gradients (oracle: Momentum in numpy)."""
+    w = paddle.to_tensor(np.array([1.0, -2.0], np.float32), stop_gradient=False)
+    opt = paddle.optimizer.Momentum(0.1, parameters=[w])
+    kept = []
+    ref, vel = np.array([1.0, -2.0], np.float32), np.zeros(2, np.float32)
+    for i in range(3):
+        (w * w * (i + 1)).sum().backward()
+        kept.append(w.grad)
+        opt.step()
+        opt.clear_grad()
+        vel = np.float32(0.9) * vel + 2 * (i + 1) * ref
+        ref = ref - np.float32(0.1) * vel
+    for k in kept:
+        np.testing.assert_array_equal(k.numpy(), [0.0, 0.0])
+    np.testing.assert_allclose(w.numpy(), ref, rtol=1e-6)
+
+
+def test_a_gradient_held_through_an_in_place_global_norm_clip_shows_the_clipped_values() -> None:
+    """``ClipGradByGlobalNorm`` clips in place in Paddle: ``h = w.grad`` read before ``step()`` shows the clipped
+    gradient after it (recorded from Paddle 3.3.1: ``[0.7071068, 0.7071068]`` for ``sum(10 * w)``, clip 1)."""
+    w = paddle.to_tensor(np.array([1.0, 1.0], np.float32), stop_gradient=False)
+    opt = paddle.optimizer.SGD(0.1, parameters=[w], grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))
+    (w * 10).sum().backward()
+    h = w.grad
+    opt.step()
+    np.testing.assert_allclose(h.numpy(), [2 ** -0.5] * 2, rtol=1e-6)
+    np.testing.assert_allclose(w.numpy(), 1 - 0.1 * 2 ** -0.5, rtol=1e-6)
 
 
 def test_a_write_of_another_shape_to_a_gradient_raises() -> None:

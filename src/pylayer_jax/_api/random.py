@@ -74,6 +74,23 @@ def set_rng_state(state_list: Sequence[Any], device: Any = None) -> None:
     generator.set_state(state_list._value if isinstance(state_list, Tensor) else state_list)
 
 
+def get_cuda_rng_state() -> list[Tensor]:
+    """The GPUs' generator states: one entry per GPU JAX sees, each the state of the one generator that serves
+    every device here (so restoring it with ``set_cuda_rng_state`` repeats the draws that followed, as in Paddle);
+    ``[]`` on a machine without GPUs, as Paddle returns there."""
+    return [Tensor(generator.get_state()) for _ in range(_device.device_count())]
+
+
+def set_cuda_rng_state(state_list: Sequence[Any]) -> None:
+    """Restore the states ``get_cuda_rng_state`` returned (the first entry: one generator serves every device);
+    an empty list, what a machine without GPUs returns, restores nothing, as in Paddle."""
+    if not isinstance(state_list, list | tuple):
+        raise TypeError(f"set_cuda_rng_state: expected the list get_cuda_rng_state returned, but received "
+                        f"{type(state_list).__name__}.")
+    if state_list:
+        set_rng_state([state_list[0]])
+
+
 def _shape(shape: Any, api: str) -> Any:
     """``shape`` by Paddle's rules (``checked_shape``: ``rand([2.0])`` is a TypeError) as the kernels take it: a
     list, or a Tensor (a float one passes here, as in Paddle, and the kernel refuses it)."""

@@ -46,7 +46,7 @@ class DType:
 
 _NAMES = [
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-    "float32", "float64", "complex64", "complex128",
+    "float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
 ]
 DTYPES: dict[str, DType] = {n: DType(n, jnp.dtype(n)) for n in _NAMES}
 _BY_NP: dict[np.dtype, DType] = {d.np_dtype: d for d in DTYPES.values()}

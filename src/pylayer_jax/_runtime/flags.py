@@ -115,3 +115,9 @@ def set_flags(flags: dict[str, Any]) -> None:
             )
         new[name] = v
     _values.update(new)
+
+
+def disable_signal_handler() -> None:
+    """Paddle's switch to remove its own handlers of SIGSEGV, SIGBUS and the like (for code that installs its
+    own): this package installs none, so there is nothing to remove."""
+    return None

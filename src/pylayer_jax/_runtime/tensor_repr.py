@@ -5,6 +5,7 @@ linewidth 80): a float with an integral value prints as ``3.``, others with 8 de
 every item is left-justified to the widest item (one leading space for non-negative
 items when any item is negative); rows of a 1-D block wrap at the line width; arrays
 over the threshold show the first and last ``edgeitems`` of each axis around ``...``.
+``set_printoptions`` changes them for the process, as Paddle's does.
 """
 
 from __future__ import annotations
@@ -15,19 +16,23 @@ PRECISION = 8
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = False
 _FLOATS = (np.float16, np.float32, np.float64)
 
 
 def _item(v: np.generic) -> str:
     """One value as Paddle writes it, unpadded."""
     if v.dtype in _FLOATS:
+        if SCI_MODE:
+            return f"{v:.{PRECISION}e}"
         if np.ceil(v) == v:  # integral values and infinities; nan is never equal
             return f"{v:.0f}."
         return f"{v:.{PRECISION}f}"
     if np.iscomplexobj(v):
         re, im = float(np.real(v)), float(np.imag(v))
         sign = "+" if im >= 0 else ""
-        return f"({re:.{PRECISION}f}{sign}{im:.{PRECISION}f}j)"
+        f = "e" if SCI_MODE else "f"
+        return f"({re:.{PRECISION}{f}}{sign}{im:.{PRECISION}{f}}j)"
     return str(v)
 
 
@@ -81,3 +86,38 @@ def format_values(arr: np.ndarray, indent: int = 7) -> str:
 def tensor_repr(shape: list[int], dtype: str, place: str, stop_gradient: bool, arr: np.ndarray) -> str:
     head = f"Tensor(shape={shape}, dtype={dtype}, place={place}, stop_gradient={stop_gradient},"
     return f"{head}\n{' ' * 7}{format_values(arr, 7)})"
+
+
+def set_printoptions(precision: int | None = None, threshold: int | None = None, edgeitems: int | None = None,
+                     sci_mode: bool | None = None, linewidth: int | None = None) -> None:
+    """Set how Tensors print, for the whole process (an option left None keeps its value): ``precision`` digits
+    after the point (default 8), ``threshold`` elements above which a Tensor prints summarised (1000), with
+    ``edgeitems`` values at each end of each axis (3), ``sci_mode`` for scientific notation (False), ``linewidth``
+    characters per line (80).
+
+    >>> import pylayer_jax as paddle
+    >>> paddle.set_printoptions(precision=2)
+    >>> print(paddle.to_tensor([1.123456, 2.0]))
+    Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+           [1.12, 2.  ])
+    >>> paddle.set_printoptions(precision=8)
+    """
+    g = globals()
+    for name, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                        ("linewidth", linewidth)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise TypeError(f"set_printoptions: {name} must be an int, but received {type(value).__name__} "
+                            f"({value!r}); pass a whole number such as {g[name.upper()]}.")
+        if value < 0:
+            raise ValueError(f"set_printoptions: {name} must not be negative, but received {value}.")
+    if sci_mode is not None and not isinstance(sci_mode, bool | int | np.integer):
+        raise TypeError(f"set_printoptions: sci_mode must be a bool, but received {type(sci_mode).__name__} "
+                        f"({sci_mode!r}); pass True or False.")
+    for name, value in (("PRECISION", precision), ("THRESHOLD", threshold), ("EDGEITEMS", edgeitems),
+                        ("LINEWIDTH", linewidth)):
+        if value is not None:
+            g[name] = int(value)
+    if sci_mode is not None:
+        g["SCI_MODE"] = bool(sci_mode)

@@ -23,7 +23,7 @@ from .._runtime.state import grad_mode, modes
 from .._runtime.transfer import own
 from . import step_events as _ev
 from .dispatch import apply_op
-from .facade import Tensor
+from .facade import HELD, Tensor, follow_grads
 
 
 def tensor_backward(t: Tensor, grad_tensor: Any, retain_graph: bool) -> None:
@@ -107,6 +107,8 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
     if grad_tensors is None and not retain_graph and len(tensors) == 1:
         if _ev.EVENTS.backward(tensors[0]):  # the repeated step's backward, as noted: no walk
             lazy.end_backward()
+            if HELD:
+                follow_grads()
             return
     _walk(tensors, grad_tensors, retain_graph)
 
@@ -136,6 +138,8 @@ def _walk(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None, retain_
         modes.grad_enabled = gm  # (also when an interrupt lands where the ``with`` exits, before it restores it)
         ev.backward_done()
     lazy.end_backward()  # one program per step: the forward recorded so far, this backward (and the update)
+    if HELD:
+        follow_grads()
 
 
 def grad(

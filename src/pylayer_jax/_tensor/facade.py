@@ -214,11 +214,20 @@ class Tensor:
             return None
         if isinstance(arr, Tensor):
             return arr
+        # the Tensor last handed out: a leaf's gradient's held weakly (one nobody keeps is not followed, nor kept for
+        # a step's program to return), the zeros of a cleared one and a non-leaf's held here
         gt = self._grad_t
+        if gt is not None and type(gt) is not Tensor:
+            gt = gt()
         if gt is None or (gt._v is not arr and not (type(arr) is Pending and gt._v is arr.array)):
-            gt = self._grad_t = Tensor(arr)
+            gt = Tensor(arr)
             # a write to it is a write to this gradient while it holds the gradient (``grad_written``)
             gt._sink = (_wref(self), self._acc.grad if self._e is None else self._retained)
+            if self._e is None and self._acc.grad is not ZEROED:  # a leaf's: it follows the gradient's later
+                ref = self._grad_t = _wref(gt, _unheld)  # changes (``follow_grads``; the zeros of a cleared one
+                HELD[id(ref)] = ref  # stay: the next backward gives it a new gradient, as in Paddle)
+            else:
+                self._grad_t = gt
         return gt
 
     @grad.setter
@@ -241,12 +250,11 @@ class Tensor:
             acc = self._acc
             if acc is not None and acc.grad is not None:
                 acc.grad = ZEROED if set_to_zero else None
-            # (the Tensor ``.grad`` made for the cleared gradient no longer holds it: a step's program that runs
-            # after ``clear_grad`` does not return it, as it does not when ``.grad`` was not read; one holding an
-            # array, which keeps no result of a run to come, is kept for the next read of the zeros)
-            gt = self._grad_t
-            if gt is not None and type(gt._v) is Pending:
-                self._grad_t = None
+            # a Tensor ``.grad`` handed out that someone keeps shows the zeros now (``_follow``); one nobody keeps is
+            # gone, so a step's program that runs after ``clear_grad`` does not return the cleared gradient
+            ref = self._grad_t
+            if ref is not None and id(ref) in HELD and modes.capture is None:
+                _follow(id(ref), ref)
         elif self._retained is not None:
             self._retained = lazy.call(_zeros_like, (unwrap(self._retained),)) if set_to_zero else None
 
@@ -302,6 +310,8 @@ class Tensor:
             return
         if grad_tensor is None and not retain_graph and _ev.EVENTS.backward(self):
             lazy.end_backward()  # an observer ran it (a repeated step's backward, as noted): no walk
+            if HELD:
+                follow_grads()
             return
         _tensor_backward(self, grad_tensor, retain_graph)
 
@@ -533,6 +543,53 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
     return run
 
 
+# ---- gradients handed out ---------------------------------------------------------------
+HELD: dict[int, Any] = {}  # the Tensors a leaf's ``.grad`` handed out that are still alive (weak references)
+
+
+def _unheld(ref: Any, _pop: Any = HELD.pop) -> None:
+    _pop(id(ref), None)
+
+
+def follow_grads() -> None:
+    """The Tensors ``x.grad`` handed out follow the gradient as Paddle's, which share its memory, do: a later
+    backward that accumulates into it and an in-place clip show in them; ``clear_grad()`` zeroes them (after which
+    the next backward gives ``x`` a new gradient, which they no longer follow); ``clear_grad(set_to_zero=False)``
+    leaves them as they were. Called after each backward, ``clear_grad`` and in-place clip while any is alive."""
+    if modes.capture is not None:  # inside a to_static trace: the compiled step's call follows them after its run
+        return
+    for key, ref in list(HELD.items()):
+        _follow(key, ref)
+
+
+def _follow(key: int, ref: Any) -> None:
+    """``follow_grads`` for one Tensor ``.grad`` handed out (``ref``, held weakly, under ``key`` in ``HELD``)."""
+    t = ref()
+    sink = None if t is None else t._sink
+    owner = None if sink is None else sink[0]()
+    if owner is None or owner._e is not None:
+        HELD.pop(key, None)
+        return
+    acc = owner._acc
+    now = None if acc is None else acc.grad
+    held = sink[1]
+    if now is held:
+        return
+    if now is None or held is ZEROED:  # cleared to None: it keeps its values; zeros: a backward gave the Tensor a
+        HELD.pop(key, None)  # new gradient, which it does not show (a write to it reaches nothing: it raises)
+        return
+    before_write(t)
+    if now is ZEROED:  # zeroed in place: it shows zeros, and a write to it is a write to the zeroed gradient
+        t._v = _zeros_of(acc.out_avals[0])
+        HELD.pop(key, None)
+    else:
+        t._v = now
+    t._sink = (sink[0], now)
+    counter = t._counter
+    if counter is not None:
+        counter.value += 1
+
+
 # ---- wrapping ----------------------------------------------------------------------
 def grad_written(t: Tensor) -> None:
     """After a write to ``t`` (an in-place op, ``set_value``, ``copy_``, ``assign(x, output=t)``, a write to a view of
@@ -571,6 +628,10 @@ def grad_written(t: Tensor) -> None:
         )
     if leaf:
         acc.grad = v
+        r = owner._grad_t
+        if r is None or type(r) is Tensor or r() is not t:  # (it is the gradient now: it follows it, as ``.grad``
+            r = owner._grad_t = _wref(t, _unheld)  # would hand it out)
+        HELD[id(r)] = r
     else:
         owner._retained = v
     t._sink = (ref, v)

@@ -37,7 +37,7 @@ from .._exec.deferred import Pending
 from .._runtime.rng import generator
 from .._runtime.state import modes
 from .._tensor import step_events as _ev
-from .._tensor.facade import Tensor, before_write
+from .._tensor.facade import HELD, Tensor, before_write, follow_grads
 from .._tensor.views import reach
 from ._paths import CONTROL_FLOW_ERRORS, Implicit, control_flow_error, find_paths, resolver
 
@@ -339,6 +339,8 @@ class _Program:
                 o._accumulators.update(zip(ids, sts))
         if self.rng_out:
             generator.set_state(res[-1])
+        if HELD:  # the Tensors .grad handed out follow the new gradients
+            follow_grads()
 
     def user(self, res: tuple) -> Any:
         """The function's own results, as Tensors."""
@@ -411,7 +413,7 @@ class _Fast:
                                "accs": self.accs, "MISS": MISS, "refs": sys.getrefcount, "events": _ev,
                                "fn": prog.fn, "Tensor": Tensor, "user": prog.user, "state_out": prog.state_out,
                                "sids": [tuple(ids) for ids in prog.state_ids], "slow": self._slow,
-                               "reach": reach}
+                               "reach": reach, "HELD": HELD, "follow_grads": follow_grads}
         names = [f"e{k}" for k in range(n_exp)] + [f"i{k}" for k in range(n_imp)]
         lines = ["def call(leaves):", "    try:"]
         if n_imp:
@@ -500,6 +502,8 @@ class _Fast:
             lines += [f"    fast.state_objs = [{objs}]", f"    fast.state_leaves = res[{pos}:{end}]"]
         if prog.rng_out:
             lines.append("    gen.set_state(res[-1])")
+        if prog.grad_out:  # (the Tensors .grad handed out follow the new gradients)
+            lines.append("    if HELD: follow_grads()")
         lines.append("    return Tensor(res[0])" if prog.single else "    return user(res)")
         exec("\n".join(lines) + "\n", env)  # noqa: S102 - built from ids, flags and counts
         return env["call"]

@@ -152,7 +152,7 @@ class StaticFunction:
     ``obj.method`` is a StaticFunction of the bound method, made once per object.
     """
 
-    def __init__(self, fn: Callable[..., Any], input_spec: Any = None, full_graph: bool = True) -> None:
+    def __init__(self, fn: Callable[..., Any], input_spec: Any = None, full_graph: bool = False) -> None:
         self.dygraph_function = fn
         self._input_spec = None if input_spec is None else list(input_spec)
         self._full_graph = bool(full_graph)
@@ -380,8 +380,9 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
     Tensors the function reads without being passed them (parameters, buffers, closures) are inputs
     of the compiled function: read afresh at every call and differentiated. ``input_spec`` (a list of
     ``InputSpec``) is checked against every call; a ``None`` dimension accepts any size, and each new
-    size is compiled once. Python control flow on a Tensor's value raises an error naming the line
-    (``full_graph=True``, the default here), or runs that call structure eagerly (``full_graph=False``).
+    size is compiled once. Python control flow on a Tensor's value (an ``if`` on a Tensor, ``.item()``,
+    ``print``) makes that call structure run eagerly, with one warning naming the line (``full_graph=False``,
+    Paddle's default), or raises an error naming the line (``full_graph=True``).
 
     >>> import pylayer_jax as paddle
     >>> @paddle.jit.to_static
@@ -396,7 +397,7 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         raise NotImplementedError("to_static: build_strategy is not supported (XLA chooses fusion); pass None.")
     if backend not in (None, "CINN"):
         raise NotImplementedError(f"to_static: backend={backend!r} is not supported; pass None (XLA compiles).")
-    fg = True if full_graph is None else bool(full_graph)
+    fg = False if full_graph is None else bool(full_graph)
 
     def wrap(fn: Any) -> Any:
         if isinstance(fn, StaticFunction):

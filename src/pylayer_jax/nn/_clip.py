@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # optax is imported where a clip is built: a script that clip
 
 from .._autograd.graph import ZEROED
 from .._exec import deferred as lazy
-from .._tensor.facade import Tensor
+from .._tensor.facade import HELD, Tensor, follow_grads
 from .._tensor.facade import result as _result
 from .._tensor.methods import write_values
 
@@ -197,6 +197,8 @@ class ClipGradByGlobalNorm(ClipGradBase):
         for (p, g), (_, new) in zip(pairs, super().__call__(pairs)):
             if new is not g and g.ndim > 0 and p._e is None and p._acc is not None:
                 p._acc.grad = new._v  # (not the setter: it would run the step now, to read the value)
+        if HELD:  # the Tensors .grad handed out show the clipped values, as Paddle's in-place clip leaves them
+            follow_grads()
 
     def __repr__(self) -> str:
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
