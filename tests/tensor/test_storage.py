@@ -210,3 +210,24 @@ def test_static_mode_raises() -> None:
         paddle.disable_static()
     t = paddle.create_tensor("int32")
     assert t.shape == [] and t.dtype == paddle.int32 and t.name.startswith("create_tensor_")
+
+
+def test_under_to_static() -> None:
+    @paddle.jit.to_static
+    def f(x: paddle.Tensor) -> paddle.Tensor:
+        y = x * 2
+        y.resize_([2, 2])  # (recorded like any in-place op)
+        return y.sum(axis=0)
+
+    np.testing.assert_array_equal(f(paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0])).numpy(), [8, 12])
+    w = paddle.to_tensor([1.0, 2.0, 3.0])
+
+    @paddle.jit.to_static
+    def g(x: paddle.Tensor) -> paddle.Tensor:
+        z = x * 1
+        z.set_(w)
+        return z
+
+    with pytest.raises(RuntimeError, match=r"Tensor\.set_: inside jit\.to_static or a JAX transformation; set_ makes x "
+                                           r"share source's data"):
+        g(paddle.to_tensor([1.0, 2.0, 3.0]))

@@ -48,7 +48,7 @@ from .._runtime.transfer import put
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, before_write, grad_written
 from .._tensor.methods import inplace_assign
-from .._tensor.views import Link, _positions, _traced_error, _unlink, check_write, is_contiguous, link
+from .._tensor.views import Link, _positions, _unlink, check_write, is_contiguous, link
 
 
 def _dynamic(api: str) -> None:
@@ -208,7 +208,10 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
                          f"shape {list(shape)}, so its gradients would have the wrong shape. Call set_ on a Tensor "
                          "without a history: x = x.detach(), then x.set_(...).")
     if isinstance(x._v, jax.core.Tracer) or isinstance(source._v, jax.core.Tracer) or modes.capture is not None:
-        raise _traced_error(api)
+        raise RuntimeError(f"{api}: inside jit.to_static or a JAX transformation; set_ makes x share source's data, "
+                           "which pylayer_jax mirrors in eager code only (Paddle 3.3.1 has no static form of set_ "
+                           "either). Call it outside the compiled function, or use paddle.assign(source, x) for the "
+                           "values.")
     if full:
         value = source._value
         how: tuple = ()
