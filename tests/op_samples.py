@@ -1461,3 +1461,64 @@ SAMPLES.update(
         "pca_lowrank_key": [Sample((_KEY, rand(3, 5), 2))],
     }
 )
+
+
+# ---- _ops/signal.py (numpy oracles) and _ops/sampling.py ----------------------------------------------------------
+def _np_centred(w: np.ndarray, n_fft: int) -> np.ndarray:
+    left = (n_fft - w.shape[0]) // 2
+    return np.pad(w, (left, n_fft - w.shape[0] - left))
+
+
+def _np_stft(x, w, n_fft, hop, center=True, pad_mode="reflect", normalized=False, onesided=True):  # noqa: ANN001, ANN202
+    if center:
+        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n_fft // 2, n_fft // 2)], mode=pad_mode)
+    t = 1 + (x.shape[-1] - n_fft) // hop
+    frames = np.stack([x[..., i * hop:i * hop + n_fft] for i in range(t)], axis=-2)
+    if w is not None:
+        frames = frames * _np_centred(w, n_fft)
+    norm = "ortho" if normalized else "backward"
+    f = np.fft.rfft if onesided and not np.iscomplexobj(frames) else np.fft.fft
+    return np.swapaxes(f(frames, axis=-1, norm=norm), -1, -2)
+
+
+def _np_istft(x, w, n_fft, hop, center=True, normalized=False, onesided=True, length=None,  # noqa: ANN001, ANN202
+              return_complex=False):
+    xt = np.swapaxes(x.astype(complex), -1, -2)
+    norm = "ortho" if normalized else "backward"
+    frames = (np.fft.ifft(xt, axis=-1, norm=norm) if return_complex
+              else np.fft.irfft(xt[..., : n_fft // 2 + 1], n=n_fft, axis=-1, norm=norm))
+    w = np.ones(n_fft) if w is None else _np_centred(w, n_fft)
+    t = frames.shape[-2]
+    size = n_fft + hop * (t - 1)
+    out = np.zeros((*frames.shape[:-2], size), frames.dtype)
+    env = np.zeros(size)
+    for i in range(t):
+        out[..., i * hop:i * hop + n_fft] += frames[..., i, :] * w
+        env[i * hop:i * hop + n_fft] += w * w
+    start = n_fft // 2 if center else 0
+    cut = (slice(start, -start) if center else slice(None)) if length is None else slice(start, start + length)
+    return out[..., cut] / env[cut]
+
+
+_SPEC = rand(3, 5) + 1j * rand(3, 5)  # an n_fft=4 one-sided spectrum of 5 frames (complex128)
+RANDOM_OPS.update({"random_top_p"})
+SAMPLES.update(
+    {
+        "signal_stft": [
+            Sample((rand(2, 10), pos(4), 6, 2), ref=_np_stft),
+            Sample((rand(9), None, 4, 3, False, "constant", True, False), ref=_np_stft),
+            Sample((rand(8) + 1j * rand(8), pos(4), 4, 2, True, "constant", False, False), ref=_np_stft),
+        ],
+        "signal_istft": [
+            Sample((_SPEC, None, 4, 2, True, False, True, 5), ref=_np_istft),
+            # (a real spectrum is read as complex, as in Paddle: float inputs for the float32 / float64 variants)
+            Sample((rand(3, 5), pos(4), 4, 2), ref=_np_istft),
+            Sample((rand(2, 4, 6), pos(3), 4, 1, False, True, False, 7, True), ref=_np_istft),
+        ],
+        "random_top_p": [
+            Sample((_KEY, _softmax(rand(3, 5)), rand(3, low=0.3, high=0.9)), {"k": 2}, grad=False),
+            Sample((_KEY, _softmax(rand(2, 6)), rand(2, low=0.3, high=0.9), rand(2, low=0.0, high=0.2),
+                    idx([3, 4])), {"mode": "non-truncated"}, grad=False),
+        ],
+    }
+)

@@ -83,6 +83,12 @@ try:
     from ._api.random_fills import log_normal_ as log_normal_
     from ._api.random_fills import normal_ as normal_
     from ._api.random_fills import random_ as random_
+    from ._api.sampling import top_p_sampling as top_p_sampling
+    from ._api.signal import istft as istft
+    from ._api.signal import stft as stft
+    from ._api.storage import create_tensor as create_tensor
+    from ._api.storage import resize_ as resize_
+    from ._api.storage import set_ as set_
     from ._api.surface import index_put as index_put
     from ._api.surface import index_put_ as index_put_
     from ._api.surface import norm as norm
@@ -146,7 +152,7 @@ _LAZY = {
     "distribution": ("distribution", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
-    "version": ("version", None),
+    "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

@@ -29,8 +29,10 @@ from . import random as random  # noqa: F401
 from . import random_fills as random_fills  # noqa: F401
 from . import recurrent as recurrent  # noqa: F401
 from . import reduce as reduce  # noqa: F401
+from . import sampling as sampling  # noqa: F401
 from . import sequence_loss as sequence_loss  # noqa: F401
 from . import shape as shape  # noqa: F401
+from . import signal as signal  # noqa: F401
 from . import slices_scatters as coverage_shape  # noqa: F401
 from . import sorting as sorting  # noqa: F401
 from . import special_functions as special_math  # noqa: F401

@@ -1,0 +1,6 @@
+"""``paddle.signal`` import path: re-exports (layer L7)."""
+
+from ._api.signal import istft as istft
+from ._api.signal import stft as stft
+
+__all__ = ["stft", "istft"]
