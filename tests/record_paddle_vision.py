@@ -96,7 +96,7 @@ def record_models(arrays, meta):
             for (pn, _), g in zip(model.named_parameters(), grads[1:]):
                 arrays[f"m/{name}/grad/{pn}"] = g.numpy()
         model.train()
-        arrays[f"m/{name}/train"] = model(x).numpy()
+        arrays[f"m/{name}/train"] = eval(C.TRAIN_FORWARD[name], {"model": model, "x": x}).numpy()
         for k, v in model.state_dict().items():
             if k.endswith("_mean") or k.endswith("_variance"):
                 arrays[f"m/{name}/after_train/{k}"] = v.numpy()

@@ -169,8 +169,8 @@ ERROR_CASES = [
 # models: (name, constructor expression over ``M`` = vision.models, input shape or None for keys/shapes only)
 MODEL_CASES = [
     ("lenet", "M.LeNet()", [2, 1, 28, 28]),
-    ("resnet18", "M.resnet18(num_classes=10)", [1, 3, 32, 32]),
-    ("mobilenet_v3_small", "M.mobilenet_v3_small(scale=0.5, num_classes=10)", [1, 3, 32, 32]),
+    ("resnet18", "M.resnet18(num_classes=10)", [2, 3, 64, 64]),
+    ("mobilenet_v3_small", "M.mobilenet_v3_small(scale=0.5, num_classes=10)", [2, 3, 64, 64]),
     ("resnet34", "M.resnet34(num_classes=10)", None),
     ("resnet50", "M.resnet50(num_classes=10)", None),
     ("resnext50_32x4d", "M.resnext50_32x4d(num_classes=10)", None),
@@ -178,6 +178,7 @@ MODEL_CASES = [
     ("vgg11_bn", "M.vgg11(batch_norm=True, num_classes=0)", None),
     ("vgg16", "M.vgg16(num_classes=0, with_pool=False)", None),
     ("alexnet", "M.alexnet(num_classes=10)", None),
+    ("googlenet", "M.googlenet(num_classes=10)", None),
     ("mobilenet_v1", "M.mobilenet_v1(scale=0.25, num_classes=10)", None),
     ("mobilenet_v2", "M.mobilenet_v2(scale=0.5, num_classes=10)", None),
     ("mobilenet_v3_large", "M.mobilenet_v3_large(scale=0.35, num_classes=10)", None),
@@ -186,22 +187,34 @@ MODEL_CASES = [
     ("shufflenet_v2_x0_25", "M.shufflenet_v2_x0_25(num_classes=10)", None),
     ("shufflenet_v2_swish", "M.shufflenet_v2_swish(num_classes=0)", None),
     ("densenet121", "M.densenet121(num_classes=10)", None),
-    ("googlenet", "M.googlenet(num_classes=10)", None),
 ]
+
+# what is compared in train mode (BatchNorm uses the batch's statistics and updates its running ones): the
+# whole model, or the part before a classifier whose dropout draws a random mask
+TRAIN_FORWARD = {
+    "lenet": "model(x)",
+    "resnet18": "model(x)",
+    "mobilenet_v3_small": "model.avgpool(model.lastconv(model.blocks(model.conv(x))))",
+}
 
 
 def formula_weights(state_shapes):
-    """Deterministic values for a state dict ({name: shape}): smooth, small and different per entry, with
-    BatchNorm variances kept positive (used for models too big to store Paddle's random weights)."""
+    """Deterministic weights for a state dict ({name: shape}), made with numpy's seeded legacy generator (stable
+    across numpy versions): He-scaled normal weights, small biases, BatchNorm scales near 1, running means near 0
+    and positive running variances (used for models too big to store Paddle's own random weights)."""
+    rs = np.random.RandomState(1234)
     out = {}
-    for k, (name, shape) in enumerate(state_shapes.items()):
-        n = int(np.prod(shape)) if shape else 1
-        v = np.cos(np.arange(n, dtype=np.float64) * 0.37 + k) * (0.5 / np.sqrt(max(1, n // max(1, shape[0]))))
+    for name, shape in state_shapes.items():
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
         if name.endswith("_variance"):
-            v = 1.0 + 0.5 * np.abs(np.sin(np.arange(n) + k))
+            v = rs.uniform(0.5, 1.5, shape)
         elif name.endswith("_mean"):
-            v = 0.1 * np.sin(np.arange(n) * 0.7 + k)
-        out[name] = v.reshape(shape).astype(np.float32)
+            v = rs.uniform(-0.1, 0.1, shape)
+        elif len(shape) == 1:  # biases and BatchNorm shifts/scales
+            v = (1.0 if "bn" in name or ".1.weight" in name else 0.0) + rs.uniform(-0.1, 0.1, shape)
+        else:
+            v = rs.standard_normal(shape) * np.sqrt(2.0 / fan_in)
+        out[name] = np.asarray(v, np.float32).reshape(shape)
     return out
 
 
