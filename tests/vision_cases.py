@@ -187,6 +187,7 @@ MODEL_CASES = [
     ("shufflenet_v2_x0_25", "M.shufflenet_v2_x0_25(num_classes=10)", None),
     ("shufflenet_v2_swish", "M.shufflenet_v2_swish(num_classes=0)", None),
     ("densenet121", "M.densenet121(num_classes=10)", None),
+    ("inception_v3", "M.inception_v3(num_classes=10)", None),
 ]
 
 # what is compared in train mode (BatchNorm uses the batch's statistics and updates its running ones): the

@@ -52,7 +52,7 @@ def _build(name, monkeypatch=None):
 STRUCTURE = ["lenet", "resnet18", "mobilenet_v3_small", "resnet34", "resnet50", "resnext50_32x4d",
              "wide_resnet50_2", "vgg11_bn", "vgg16", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3_large",
              "squeezenet1_0", "squeezenet1_1", "shufflenet_v2_x0_25", "shufflenet_v2_swish", "densenet121",
-             "alexnet", "googlenet"]
+             "alexnet", "googlenet", "inception_v3"]
 
 
 @pytest.mark.parametrize("name", STRUCTURE)
@@ -124,6 +124,7 @@ def test_forward_shapes_of_the_other_families():
 
 
 @pytest.mark.parametrize("builder", ["resnet18", "vgg16", "mobilenet_v2", "alexnet", "densenet121", "googlenet",
+                                     "inception_v3",
                                      "squeezenet1_0", "shufflenet_v2_x1_0", "mobilenet_v3_small", "resnext50_32x4d"])
 def test_pretrained_needs_a_download_and_says_how_to_load_local_weights(builder):
     with pytest.raises(RuntimeError, match=r"pretrained=True .* downloads .*set_state_dict\(paddle.load\("):

@@ -11,6 +11,8 @@ from .densenet import densenet201 as densenet201
 from .densenet import densenet264 as densenet264
 from .googlenet import GoogLeNet as GoogLeNet
 from .googlenet import googlenet as googlenet
+from .inceptionv3 import InceptionV3 as InceptionV3
+from .inceptionv3 import inception_v3 as inception_v3
 from .lenet import LeNet as LeNet
 from .mobilenetv1 import MobileNetV1 as MobileNetV1
 from .mobilenetv1 import mobilenet_v1 as mobilenet_v1
@@ -57,7 +59,7 @@ __all__ = [
     "wide_resnet101_2", "VGG", "vgg11", "vgg13", "vgg16", "vgg19", "MobileNetV1", "mobilenet_v1", "MobileNetV2",
     "mobilenet_v2", "MobileNetV3Small", "MobileNetV3Large", "mobilenet_v3_small", "mobilenet_v3_large", "LeNet",
     "DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264", "AlexNet", "alexnet",
-    "SqueezeNet", "squeezenet1_0", "squeezenet1_1", "GoogLeNet", "googlenet", "ShuffleNetV2", "shufflenet_v2_x0_25",
+    "SqueezeNet", "squeezenet1_0", "squeezenet1_1", "GoogLeNet", "googlenet", "InceptionV3", "inception_v3", "ShuffleNetV2", "shufflenet_v2_x0_25",
     "shufflenet_v2_x0_33", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0",
     "shufflenet_v2_swish",
 ]
