@@ -78,6 +78,9 @@ TRANSFORM_CASES = [
     ("brightness", N, (6, 7, 3), U8, 44, "F.adjust_brightness(img, 1.7)"),
     ("contrast", N, (6, 7, 3), U8, 45, "F.adjust_contrast(img, 0.6)"),
     ("saturation", N, (6, 7, 3), U8, 46, "(np.random.seed(3), F.adjust_saturation(img, 0.5))[1]"),
+    ("hue", N, (32, 32, 3), U8, 47, "F.adjust_hue(img, 0.3)"),
+    ("hue_neg", N, (32, 32, 3), U8, 48, "F.adjust_hue(img, -0.45)"),
+    ("hue_float", N, (6, 7, 3), F32, 49, "F.adjust_hue(img, 0.1)"),
     # tensor conversion and normalisation
     ("to_tensor", N, (4, 5, 3), U8, 50, "F.to_tensor(img)"),
     ("to_tensor_hwc", N, (4, 5, 3), U8, 51, "F.to_tensor(img, 'HWC')"),
@@ -143,6 +146,8 @@ RANDOM_CASES = [
     ("r_contrast", N, (5, 6, 3), U8, 207, "T.ContrastTransform(0.4)(img)"),
     ("r_saturation", N, (5, 6, 3), U8, 208, "T.SaturationTransform(0.4)(img)"),
     ("r_jitter", N, (5, 6, 3), U8, 209, "T.ColorJitter(0.4, 0.4, 0.4)(img)"),
+    ("r_hue", N, (5, 6, 3), U8, 215, "T.HueTransform(0.4)(img)"),
+    ("r_jitter_hue", N, (5, 6, 3), U8, 216, "T.ColorJitter(0.2, 0.2, 0.2, 0.1)(img)"),
     ("r_erasing", N, (10, 12, 3), U8, 210, "T.RandomErasing(prob=0.9, value=(1, 2, 3))(img)"),
     ("r_t_erasing", T_, (10, 12, 3), F32, 211, "T.RandomErasing(prob=0.9, value=0.5)(img)"),
     ("r_t_jitter", T_, (5, 6, 3), F32, 212, "T.ColorJitter(0.3, 0.3, 0.3, 0.2)(img / 255.0)"),

@@ -158,7 +158,8 @@ def test_misuse_raises(name, expr):
 @pytest.mark.parametrize("expr,exc,pattern", [
     ("F.resize(np.zeros((4, 4, 3), np.uint8), (2, 2), 'bicubic')", NotImplementedError,
      r"interpolation 'bicubic' is not available for numpy images"),
-    ("F.adjust_hue(np.zeros((4, 4, 3), np.uint8), 0.1)", NotImplementedError, r"adjust_hue: numpy images"),
+    ("F.adjust_hue(np.zeros((4, 4, 3), np.uint8), 0.6)", ValueError, r"hue_factor must be in \[-0.5, 0.5\]; got 0.6"),
+    ("F.adjust_hue(np.zeros((4, 4), np.uint8), 0.1)", ValueError, r"adjust_hue: a numpy image must be HxWx3"),
     ("F.rotate(np.zeros((4, 4, 3), np.uint8), 10)", NotImplementedError, r"rotate is not implemented"),
     ("T.RandomRotation(10)", NotImplementedError, r"RandomRotation is not implemented"),
     ("T.RandomHorizontalFlip(1.5)", ValueError, r"RandomHorizontalFlip: prob must be in \[0, 1\]; got 1.5"),

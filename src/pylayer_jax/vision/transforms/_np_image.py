@@ -4,7 +4,8 @@ Paddle hands numpy images to OpenCV (its ``cv2`` backend). OpenCV is not a depen
 compute the same results with numpy: bilinear resizing of ``uint8`` images with OpenCV's fixed-point
 arithmetic (11-bit coefficients, the two-stage rounding of its vectorised vertical pass), of float images with
 its float coefficients, nearest-neighbour resizing with its source index rule, border padding with its border
-modes, and its RGB-to-gray weights (15-bit fixed point for ``uint8``). ``tests/vision`` compares them with
+modes, its RGB-to-gray weights (15-bit fixed point for ``uint8``) and its 8-bit HSV conversions (hue over 0..255:
+fixed-point division tables one way, float32 the other). ``tests/vision`` compares them with
 OpenCV's results recorded through Paddle.
 """
 
@@ -247,6 +248,51 @@ def adjust_saturation(img: np.ndarray, factor: float) -> np.ndarray:
     alpha = np.random.uniform(max(0, 1 - factor), 1 + factor)
     gray = _gray(f, "bgr")[..., None]
     return (f * alpha + gray * (1 - alpha)).clip(0, 255).astype(dtype)
+
+
+_SDIV = np.array([0] + [round((255 << 12) / i) for i in range(1, 256)], np.int64)
+_HDIV = np.array([0] + [round((256 << 12) / (6.0 * i)) for i in range(1, 256)], np.int64)
+_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
+
+
+def _to_hsv_full(img: np.ndarray) -> np.ndarray:
+    """uint8 HSV with hue over 0..255 (OpenCV's 12-bit fixed-point division tables); channel 0 is read as blue,
+    channel 2 as red, as Paddle's call passes them."""
+    x = img.astype(np.int64)
+    b, g, r = x[..., 0], x[..., 1], x[..., 2]
+    v = np.maximum(np.maximum(r, g), b)
+    diff = v - np.minimum(np.minimum(r, g), b)
+    sat = (diff * _SDIV[v] + (1 << 11)) >> 12
+    h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
+    h = (h * _HDIV[diff] + (1 << 11)) >> 12
+    h = np.where(h < 0, h + 256, h)
+    return np.stack([h, sat, v], axis=-1).astype(np.uint8)
+
+
+def _from_hsv_full(hsv: np.ndarray) -> np.ndarray:
+    """Back to three uint8 channels (blue, green, red order), computed in float32 with the hue read over 0..255
+    as OpenCV does for 8-bit data."""
+    f32 = np.float32
+    h = hsv[..., 0].astype(f32) * f32(6.0 / 255)
+    s = hsv[..., 1].astype(f32) * f32(1 / 255.0)
+    v = hsv[..., 2].astype(f32) * f32(1 / 255.0)
+    sector = np.floor(h).astype(np.int64)
+    f = (h - sector).astype(f32)
+    tab = np.stack([v, v * (f32(1) - s), v * (f32(1) - s * f), v * (f32(1) - s * (f32(1) - f))], axis=-1)
+    out = np.take_along_axis(tab, _SECTORS[sector % 6], axis=-1)
+    out = np.where((s == 0)[..., None], v[..., None], out)
+    return np.clip(np.rint(out * f32(255)), 0, 255).astype(np.uint8)
+
+
+def adjust_hue(img: np.ndarray, factor: float) -> np.ndarray:
+    if not -0.5 <= factor <= 0.5:
+        raise ValueError(f"paddle.vision.transforms.adjust_hue: hue_factor must be in [-0.5, 0.5]; got {factor}.")
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise ValueError(f"paddle.vision.transforms.adjust_hue: a numpy image must be HxWx3; got shape {img.shape}.")
+    dtype = img.dtype
+    hsv = _to_hsv_full(img.astype(np.uint8))
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(factor * 255)) % 256).astype(np.uint8)
+    return _from_hsv_full(hsv).astype(dtype)
 
 
 def normalize(img: np.ndarray, mean, std, data_format: str = "CHW", to_rgb: bool = False) -> np.ndarray:

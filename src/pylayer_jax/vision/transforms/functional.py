@@ -161,16 +161,14 @@ def adjust_saturation(img, saturation_factor: float):
 
 
 def adjust_hue(img, hue_factor: float):
-    """Shift the hue by ``hue_factor`` in [-0.5, 0.5] (Tensor and PIL images)."""
+    """Shift the hue by ``hue_factor`` in [-0.5, 0.5] (a numpy image goes through 8-bit HSV with the hue over
+    0..255, as Paddle's OpenCV call does)."""
     kind = _kind(img, "adjust_hue")
     if kind == "pil":
         return _pil.adjust_hue(img, hue_factor)
     if kind == "tensor":
         return _t.adjust_hue(img, hue_factor)
-    raise NotImplementedError(
-        "paddle.vision.transforms.adjust_hue: numpy images are not supported here (Paddle runs OpenCV's HSV "
-        "conversion, which is not reimplemented); pass a Tensor (CHW) or a PIL image."
-    )
+    return _np.adjust_hue(img, hue_factor)
 
 
 def to_grayscale(img, num_output_channels: int = 1):
