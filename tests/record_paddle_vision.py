@@ -60,6 +60,16 @@ def run_transform(case, arrays, meta, repeats=1, seeded=False):
     meta[name] = entries
 
 
+def run_grad(case, arrays):
+    name, shape, seed, expr = case
+    img = paddle.to_tensor(C.array(shape, "float32", seed).transpose(2, 0, 1) / 255.0, stop_gradient=False)
+    out = eval(expr, {"F": F, "T": T, "img": img})
+    w = paddle.to_tensor(np.cos(np.arange(out.size)).reshape(out.shape).astype("float32"))
+    (g,) = paddle.grad((out * w).sum(), [img])
+    arrays[f"g/{name}/out"] = out.numpy()
+    arrays[f"g/{name}/grad"] = g.numpy()
+
+
 def run_error(name, expr, meta):
     try:
         eval(expr, {"F": F, "np": np, "paddle": paddle})
@@ -162,6 +172,8 @@ def main():
         run_transform(case, arrays, meta["transforms"])
     for case in C.RANDOM_CASES:
         run_transform(case, arrays, meta["random"], repeats=C.RANDOM_REPEATS, seeded=True)
+    for case in C.GRAD_CASES:
+        run_grad(case, arrays)
     for name, expr in C.ERROR_CASES:
         run_error(name, expr, meta["errors"])
     record_models(arrays, meta["models"])

@@ -157,6 +157,15 @@ RANDOM_CASES = [
      "T.RandomCrop(10, padding=2), T.ColorJitter(0.2, 0.2, 0.2), T.ToTensor()])(img)"),
 ]
 
+# gradients through Tensor transforms: d sum(out * w) / d img, with w = cos(arange(out.size))
+GRAD_CASES = [
+    ("g_pipeline", (6, 7, 3), 300,
+     "T.Compose([T.Resize((5, 9)), T.Normalize([1.0, 2.0, 3.0], [2.0, 3.0, 4.0]), T.RandomHorizontalFlip(1.0), "
+     "T.Pad((1, 2), padding_mode='reflect'), T.CenterCrop((6, 8))])(img)"),
+    ("g_color", (4, 5, 3), 301, "F.adjust_saturation(F.adjust_contrast(F.adjust_brightness(img, 1.2), 0.8), 0.7)"),
+    ("g_gray_resize", (6, 6, 3), 302, "F.to_grayscale(F.resize(img, 4, 'bicubic'), 3)"),
+]
+
 # misuse: what Paddle raises (type name), or that it accepts it
 ERROR_CASES = [
     ("bad_type_list", "F.to_tensor([[1, 2], [3, 4]])"),

@@ -95,6 +95,17 @@ def test_broadcast_gray_is_read_only_view_like_paddle():
     assert np.array_equal(out[..., 0], out[..., 2])
 
 
+@pytest.mark.parametrize("case", C.GRAD_CASES, ids=[c[0] for c in C.GRAD_CASES])
+def test_gradients_through_tensor_transforms_as_paddle(case):
+    name, shape, seed, expr = case
+    img = paddle.to_tensor(C.array(shape, "float32", seed).transpose(2, 0, 1) / 255.0, stop_gradient=False)
+    out = eval(expr, {"F": F, "T": T, "img": img})
+    w = paddle.to_tensor(np.cos(np.arange(out.size)).reshape(out.shape).astype("float32"))
+    (g,) = paddle.grad((out * w).sum(), [img])
+    np.testing.assert_allclose(out.numpy(), ARR[f"g/{name}/out"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(g.numpy(), ARR[f"g/{name}/grad"], rtol=1e-5, atol=1e-6)
+
+
 # ---- numpy bilinear resize: a wider sweep against OpenCV's rule (recorded cases above are Paddle+OpenCV) ----
 def _reference_bilinear_float64(img, oh, ow):
     """Half-pixel bilinear interpolation in float64 with OpenCV's edge rules (x clamped, y rows clamped)."""
