@@ -189,3 +189,5 @@ def test_image_folder_and_backends_with_pillow(tmp_path):
         paddle.vision.set_image_backend("pil")
     with pytest.raises(ValueError, match=r"the image backend must be one of \['pil', 'cv2', 'tensor'\]; got 'gif'"):
         paddle.vision.set_image_backend("gif")
+    with pytest.raises(ValueError, match=r"image_load: the 'tensor' backend loads no files"):
+        paddle.vision.image_load(os.path.join(root, "a", "x.png"), backend="tensor")

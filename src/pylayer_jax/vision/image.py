@@ -38,6 +38,9 @@ def image_load(path: str, backend: str | None = None):
     if backend is None:
         backend = _image_backend
     _check(backend)
+    if backend == "tensor":
+        raise ValueError("paddle.vision.image_load: the 'tensor' backend loads no files (Paddle returns None for "
+                         "it); pass backend='pil' or backend='cv2'.")
     Image = pil_module()
     if backend == "pil":
         return Image.open(path)

@@ -159,8 +159,7 @@ def pad(img: np.ndarray, padding, fill=0, padding_mode: str = "constant") -> np.
     # OpenCV's border value is a 4-vector: a number fills the first channel only, a sequence channel by channel
     values = [fill] if isinstance(fill, numbers.Number) else list(fill)
     channels = 1 if img.ndim == 2 else img.shape[2]
-    per_channel = np.array([values[c] if c < len(values) else 0 for c in range(min(channels, 4))] + [0] * max(
-        0, channels - 4), dtype=np.float64)
+    per_channel = np.array([values[c] if c < min(len(values), 4) else 0 for c in range(channels)], np.float64)
     mask = np.ones(out.shape[:2], bool)
     mask[top : top + img.shape[0], left : left + img.shape[1]] = False
     fillv = _cast_back(per_channel, img.dtype)
@@ -171,11 +170,8 @@ def pad(img: np.ndarray, padding, fill=0, padding_mode: str = "constant") -> np.
     return out
 
 
-def crop(img: np.ndarray, top: int, left: int, height: int, width: int) -> np.ndarray:
-    return img[top : top + height, left : left + width, :]
-
-
 def center_box(h: int, w: int, output_size) -> tuple[int, int, int, int]:
+    """(top, left, height, width) of the centred box of ``output_size`` (an int for a square)."""
     if isinstance(output_size, numbers.Number):
         output_size = (int(output_size), int(output_size))
     th, tw = output_size
