@@ -70,6 +70,14 @@ def run_grad(case, arrays):
     arrays[f"g/{name}/grad"] = g.numpy()
 
 
+def record_nms(arrays):
+    boxes, scores, cats = C.nms_inputs()
+    env = {"b": paddle.to_tensor(boxes), "s": paddle.to_tensor(scores), "c": paddle.to_tensor(cats)}
+    for name, kwargs in C.NMS_CASES:
+        out = paddle.vision.ops.nms(env["b"], **eval(kwargs, env))
+        arrays[f"nms/{name}"] = out.numpy()
+
+
 def run_error(name, expr, meta):
     try:
         eval(expr, {"F": F, "np": np, "paddle": paddle})
@@ -174,6 +182,7 @@ def main():
         run_transform(case, arrays, meta["random"], repeats=C.RANDOM_REPEATS, seeded=True)
     for case in C.GRAD_CASES:
         run_grad(case, arrays)
+    record_nms(arrays)
     for name, expr in C.ERROR_CASES:
         run_error(name, expr, meta["errors"])
     record_models(arrays, meta["models"])

@@ -283,3 +283,24 @@ def write_cifar(folder, hundred=False, seed=0):
             info.size = len(raw)
             tar.addfile(info, io.BytesIO(raw))
     return path
+
+
+def nms_inputs(n=40, seed=0):
+    """Random boxes ([n, 4], x1 < x2, y1 < y2, overlapping often), distinct scores and 3 categories."""
+    rs = np.random.RandomState(seed)
+    xy = rs.uniform(0, 20, (n, 2))
+    wh = rs.uniform(5, 25, (n, 2))
+    boxes = np.concatenate([xy, xy + wh], axis=1).astype(np.float32)
+    scores = rs.permutation(n).astype(np.float32) / n
+    cats = rs.randint(0, 3, n).astype(np.int64)
+    return boxes, scores, cats
+
+
+# (name, keyword expression over boxes b, scores s, category ids c): nms(b, **kwargs)
+NMS_CASES = [
+    ("plain", "dict(iou_threshold=0.3)"),
+    ("plain_high", "dict(iou_threshold=0.7)"),
+    ("scores", "dict(iou_threshold=0.4, scores=s)"),
+    ("categories", "dict(iou_threshold=0.4, scores=s, category_idxs=c, categories=[0, 1, 2])"),
+    ("categories_top_k", "dict(iou_threshold=0.2, scores=s, category_idxs=c, categories=[0, 2], top_k=5)"),
+]

@@ -153,3 +153,4 @@ def test_intermediate_layer_getter():
     np.testing.assert_allclose(out["feat"].numpy(), model.features(x).numpy(), rtol=1e-6)
     with pytest.raises(ValueError, match=r"return_layers \['head'\] are not all children"):
         IntermediateLayerGetter(model, {"head": "h"})
+
