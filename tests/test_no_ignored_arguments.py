@@ -374,6 +374,16 @@ ALLOWED: dict[str, str] = {
                                                            "attributes; there are no further details to add",
     "static/_program.py::data::lod_level": PADDLE_IGNORES + " (Paddle 3 programs have no LoD; the variable has "
                                            "no lod_level)",
+    "vision/models/googlenet.py::Inception.__init__::output_channels": PADDLE_IGNORES + " (the block's width is "
+                                                                        "the sum of its four branches)",
+    "vision/models/resnet.py::BasicBlock.__init__::base_width": PADDLE_IGNORES + " (shared signature with "
+                                                                "BottleneckBlock; resnet18(width=...) builds the "
+                                                                "same network in Paddle)",
+    "vision/models/resnet.py::BasicBlock.__init__::groups": PADDLE_IGNORES + " (shared signature with "
+                                                            "BottleneckBlock)",
+    "vision/transforms/_pil_image.py::erase::inplace": PADDLE_IGNORES + " (a PIL image is erased into a new image)",
+    "vision/transforms/transforms.py::BaseTransform._get_params::inputs": "hook for subclasses that draw one set "
+                                                                          "of parameters per call; the base draws none",
 }
 
 

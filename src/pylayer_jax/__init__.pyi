@@ -24,6 +24,7 @@ from . import static as static
 from . import tensor as tensor
 from . import utils as utils
 from . import version as version
+from . import vision as vision
 from ._autograd.grad_mode import enable_grad as enable_grad
 from ._autograd.grad_mode import no_grad as no_grad
 from ._autograd.grad_mode import set_grad_enabled as set_grad_enabled

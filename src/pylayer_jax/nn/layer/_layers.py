@@ -281,7 +281,8 @@ class Layer:
                     f"{type(self).__name__}: assigning the Parameter {name!r} before super().__init__() was called; "
                     "call super().__init__() first in __init__."
                 )
-            self._drop(name, keep="_parameters")  # (a parameter replaced keeps its place in the order, as in Paddle)
+            # (a parameter replaced keeps its place in the order, as in Paddle)
+            self._unregister_name(name, keep="_parameters")
             params[name] = value
             return
         if params is not None and name in params:
@@ -299,7 +300,8 @@ class Layer:
                     f"{type(self).__name__}: assigning the sublayer {name!r} before super().__init__() was called; "
                     "call super().__init__() first in __init__."
                 )
-            self._drop(name, keep="_sub_layers")  # (a sublayer replaced keeps its place in the order, as in Paddle)
+            # (a sublayer replaced keeps its place in the order, as in Paddle)
+            self._unregister_name(name, keep="_sub_layers")
             layers[name] = value
             return
         if layers is not None and name in layers:
@@ -325,7 +327,7 @@ class Layer:
                 # it, so the attribute gets back what it held when the trace ends
                 cap.undo.append(self._attribute_restorer(name))
             if name not in buffers:
-                self._drop(name)
+                self._unregister_name(name)
                 d["_non_persistable_buffer_names_set"].add(name)
             buffers[name] = value
             return
@@ -348,7 +350,7 @@ class Layer:
         non_persistable = name in d["_non_persistable_buffer_names_set"]
 
         def restore() -> None:
-            self._drop(name)
+            self._unregister_name(name)
             if had:
                 buffers[name] = old
                 if non_persistable:
@@ -358,7 +360,7 @@ class Layer:
 
         return restore
 
-    def _drop(self, name: str, keep: str | None = None) -> None:
+    def _unregister_name(self, name: str, keep: str | None = None) -> None:
         d = self.__dict__
         d.pop(name, None)
         for k in ("_parameters", "_sub_layers", "_buffers"):

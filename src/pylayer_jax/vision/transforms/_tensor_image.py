@@ -1,0 +1,230 @@
+"""Image kernels for Tensors in CHW layout (or NCHW where noted), built from this package's ops: what Paddle's
+transforms compute on Tensor images."""
+
+from __future__ import annotations
+
+import numbers
+
+from ..._api import functional as _F
+from ..._api.irregular import is_floating_point as _is_floating_point
+from ..._api.irregular import where as _where
+from ..._api.variadic import einsum as _einsum
+from ..._tensor.facade import Tensor
+from ..._tensor.facade import to_tensor as _make_tensor
+from ...nn import functional as _NF
+from . import _np_image
+
+
+def check(img, api: str, data_format: str = "CHW") -> None:
+    if not isinstance(img, Tensor) or img.ndim not in (3, 4) or data_format.lower() not in ("chw", "hwc"):
+        shape = getattr(img, "shape", None)
+        raise RuntimeError(
+            f"{api}: a Tensor image must have 3 (CHW) or 4 (NCHW) dims and data_format 'CHW' or 'HWC'; got "
+            f"{type(img).__name__} of shape {shape} with data_format {data_format!r}."
+        )
+
+
+def _h_axis(data_format: str) -> int:
+    return -2 if data_format.lower() == "chw" else -3
+
+
+def _w_axis(data_format: str) -> int:
+    return -1 if data_format.lower() == "chw" else -2
+
+
+def _c_axis(data_format: str) -> int:
+    return -3 if data_format.lower() == "chw" else -1
+
+
+def image_size(img, data_format: str = "CHW") -> tuple[int, int]:
+    """(width, height)."""
+    return img.shape[_w_axis(data_format)], img.shape[_h_axis(data_format)]
+
+
+def to_tensor(pic, data_format: str = "CHW"):
+    return pic if data_format.lower() == "chw" else pic.transpose((1, 2, 0))
+
+
+def normalize(img, mean, std, data_format: str = "CHW"):
+    check(img, "paddle.vision.transforms.normalize", data_format)
+    m = _tensor_of(mean)
+    s = _tensor_of(std)
+    if data_format.lower() == "chw":
+        m, s = m.reshape([-1, 1, 1]), s.reshape([-1, 1, 1])
+    return (img - m) / s
+
+
+def _tensor_of(values):
+    return values if isinstance(values, Tensor) else _make_tensor(values)
+
+
+def to_grayscale(img, num_output_channels: int = 1, data_format: str = "CHW"):
+    api = "paddle.vision.transforms.to_grayscale"
+    check(img, api, data_format)
+    if num_output_channels not in (1, 3):
+        raise ValueError(f"{api}: num_output_channels must be 1 or 3; got {num_output_channels}.")
+    w = _make_tensor([0.2989, 0.587, 0.114]).astype(img.dtype)
+    if data_format.lower() == "chw":
+        w = w.reshape((-1, 1, 1))
+    c = _c_axis(data_format)
+    g = (img * w).sum(axis=c, keepdim=True)
+    shape = list(g.shape)
+    shape[c] = num_output_channels
+    return g.expand(shape)
+
+
+def hflip(img, data_format: str = "CHW"):
+    check(img, "paddle.vision.transforms.hflip", data_format)
+    return img.flip(axis=[_w_axis(data_format)])
+
+
+def vflip(img, data_format: str = "CHW"):
+    check(img, "paddle.vision.transforms.vflip", data_format)
+    return img.flip(axis=[_h_axis(data_format)])
+
+
+def crop(img, top: int, left: int, height: int, width: int, data_format: str = "CHW"):
+    check(img, "paddle.vision.transforms.crop", data_format)
+    if data_format.lower() == "chw":
+        return img[..., top : top + height, left : left + width]
+    return img[..., top : top + height, left : left + width, :]
+
+
+def center_crop(img, output_size, data_format: str = "CHW"):
+    check(img, "paddle.vision.transforms.center_crop", data_format)
+    w, h = image_size(img, data_format)
+    top, left, th, tw = _np_image.center_box(h, w, output_size)
+    return crop(img, top, left, th, tw, data_format)
+
+
+def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False):
+    check(img, "paddle.vision.transforms.erase")
+    if not inplace:
+        img = img.clone()
+    img[..., i : i + h, j : j + w] = v
+    return img
+
+
+def pad(img, padding, fill=0, padding_mode: str = "constant", data_format: str = "CHW"):
+    api = "paddle.vision.transforms.pad"
+    check(img, api, data_format)
+    left, top, right, bottom = _np_image.parse_padding(padding, api)
+    _np_image.check_pad_args(fill, padding_mode, api)
+    if padding_mode == "symmetric":
+        raise ValueError(f"{api}: padding_mode 'symmetric' is not supported for Tensor images (as in Paddle); use "
+                         "'constant', 'edge' or 'reflect', or pad a numpy image.")
+    if not isinstance(fill, numbers.Number):
+        raise TypeError(f"{api}: a Tensor image is padded with one number; got fill={fill!r}.")
+    mode = "replicate" if padding_mode == "edge" else padding_mode
+    out = _NF.pad(img.unsqueeze(0), pad=[left, right, top, bottom], mode=mode, value=float(fill),
+                  data_format="N" + data_format.upper())
+    return out.squeeze(0)
+
+
+def resize(img, size, interpolation: str = "bilinear", data_format: str = "CHW"):
+    api = "paddle.vision.transforms.resize"
+    check(img, api, data_format)
+    _np_image._check_size(size, api)
+    w, h = image_size(img, data_format)
+    hw = _np_image.target_size(h, w, size)
+    if hw is None:
+        return img
+    out = _NF.interpolate(img.unsqueeze(0), size=hw, mode=interpolation.lower(),
+                          data_format="N" + data_format.upper())
+    return out.squeeze(0)
+
+
+def _blend(img1, img2, ratio: float):
+    top = 1.0 if _is_floating_point(img1) else 255.0
+    return _F.lerp(img2, img1, float(ratio)).clip(0, top).astype(img1.dtype)
+
+
+def _channels(img, api: str) -> int:
+    c = img.shape[-3]
+    if c not in (1, 3):
+        raise ValueError(f"{api}: a Tensor image must have 1 or 3 channels (CHW); got {c}.")
+    return c
+
+
+def _non_negative(factor, name: str, api: str) -> None:
+    if factor < 0:
+        raise ValueError(f"{api}: {name} must be non-negative; got {factor}.")
+
+
+def adjust_brightness(img, factor: float):
+    api = "paddle.vision.transforms.adjust_brightness"
+    check(img, api)
+    _non_negative(factor, "brightness_factor", api)
+    _channels(img, api)
+    return _blend(img, _F.zeros_like(img, img.dtype), factor)
+
+
+def adjust_contrast(img, factor: float):
+    api = "paddle.vision.transforms.adjust_contrast"
+    check(img, api)
+    _non_negative(factor, "contrast_factor", api)
+    c = _channels(img, api)
+    dtype = img.dtype if _is_floating_point(img) else "float32"
+    base = img if c == 1 else to_grayscale(img)
+    target = _F.mean(base.astype(dtype), axis=(-3, -2, -1), keepdim=True)
+    return _blend(img, target, factor)
+
+
+def adjust_saturation(img, factor: float):
+    api = "paddle.vision.transforms.adjust_saturation"
+    check(img, api)
+    _non_negative(factor, "saturation_factor", api)
+    if _channels(img, api) == 1:
+        return img
+    return _blend(img, to_grayscale(img), factor)
+
+
+def _rgb_to_hsv(img):
+    maxc = img.max(axis=-3)
+    minc = img.min(axis=-3)
+    same = maxc == minc
+    ones = _F.ones_like(maxc)
+    delta = maxc - minc
+    s = delta / _where(same, ones, maxc)
+    r, g, b = img.unbind(axis=-3)
+    d = _where(same, ones, delta)
+    rc, gc, bc = (maxc - r) / d, (maxc - g) / d, (maxc - b) / d
+    hr = (maxc == r).astype(maxc.dtype) * (bc - gc)
+    hg = ((maxc == g) & (maxc != r)).astype(maxc.dtype) * (rc - bc + 2.0)
+    hb = ((maxc != r) & (maxc != g)).astype(maxc.dtype) * (gc - rc + 4.0)
+    h = (hr + hg + hb) / 6.0 + 1.0
+    h = h - h.trunc()
+    return _F.stack([h, s, maxc], axis=-3)
+
+
+def _hsv_to_rgb(img):
+    h, s, v = img.unbind(axis=-3)
+    f = h * 6.0
+    i = _F.floor(f)
+    f = f - i
+    i = i.astype("int32") % 6
+    p = _F.clip(v * (1.0 - s), 0.0, 1.0)
+    q = _F.clip(v * (1.0 - s * f), 0.0, 1.0)
+    t = _F.clip(v * (1.0 - s * (1.0 - f)), 0.0, 1.0)
+    sector = (i.unsqueeze(axis=-3) == _F.arange(6, dtype=i.dtype).reshape((-1, 1, 1))).astype(img.dtype)
+    table = _F.stack([_F.stack([v, q, p, p, t, v], axis=-3), _F.stack([t, v, v, q, p, p], axis=-3),
+                      _F.stack([p, p, t, v, v, q], axis=-3)], axis=-4)
+    return _einsum("...ijk, ...xijk -> ...xjk", sector, table)
+
+
+def adjust_hue(img, factor: float):
+    api = "paddle.vision.transforms.adjust_hue"
+    check(img, api)
+    if not -0.5 <= factor <= 0.5:
+        raise ValueError(f"{api}: hue_factor must be in [-0.5, 0.5]; got {factor}.")
+    if _channels(img, api) == 1:
+        return img
+    dtype = img.dtype
+    x = img.astype("float32") / 255.0 if str(dtype) == "paddle.uint8" else img
+    h, s, v = _rgb_to_hsv(x).unbind(axis=-3)
+    h = h + factor
+    h = h - h.floor()
+    out = _hsv_to_rgb(_F.stack([h, s, v], axis=-3))
+    if str(dtype) == "paddle.uint8":
+        out = (out * 255.0).astype(dtype)
+    return out
