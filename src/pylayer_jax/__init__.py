@@ -118,6 +118,10 @@ try:
     from ._tensor.dlpack import to_dlpack as to_dlpack
     from ._tensor.facade import Tensor as Tensor
     from ._tensor.facade import to_tensor as to_tensor
+    from .device import is_compiled_with_cinn as is_compiled_with_cinn
+    from .device import is_compiled_with_custom_device as is_compiled_with_custom_device
+    from .device import is_compiled_with_distribute as is_compiled_with_distribute
+    from .device import is_compiled_with_ipu as is_compiled_with_ipu
     from .nn.layer._param import ParamAttr as ParamAttr
 
     for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():

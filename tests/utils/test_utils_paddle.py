@@ -135,6 +135,9 @@ def test_cached_file_is_found_and_md5_checked(tmp_path) -> None:
     with pytest.raises(RuntimeError, match=r"get_path_from_url: https://example.com/x/v.pdparams is not in the local "
                                            r"cache: no file at .*v\.pdparams\. pylayer_jax downloads nothing"):
         dl.get_path_from_url("https://example.com/x/v.pdparams", str(tmp_path))
+    with pytest.raises(RuntimeError, match=r"check_exist=False asks for a fresh download of https://example.com/x/"
+                                           r"w.pdparams, which pylayer_jax cannot make"):
+        dl.get_path_from_url(url, str(tmp_path), check_exist=False)
     with pytest.raises(ValueError, match=r"get_path_from_url: method must be 'get' or 'wget', but received 'curl'"):
         dl.get_path_from_url(url, str(tmp_path), method="curl")
 

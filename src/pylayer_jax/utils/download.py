@@ -52,12 +52,17 @@ def get_path_from_url(url: str, root_dir: str, md5sum: str | None = None, check_
                       decompress: bool = True, method: str = "get") -> str:
     """The local path of the file ``url`` names under ``root_dir`` (``root_dir/<the url's last part>``), unpacked
     when it is a tar or zip archive and ``decompress``; raises RuntimeError when it is not there (nothing is
-    downloaded: put the file there yourself)."""
+    downloaded: put the file there yourself), and for ``check_exist=False`` (which asks for a new download)."""
     if not isinstance(url, str) or not is_url(url):
         raise ValueError(f"get_path_from_url: url must be an http:// or https:// URL, but received {url!r}.")
     if method not in ("get", "wget"):
         raise ValueError(f"get_path_from_url: method must be 'get' or 'wget', but received {method!r}.")
     fullpath = osp.join(root_dir, osp.split(url)[-1])
+    if not check_exist:
+        raise RuntimeError(
+            f"get_path_from_url: check_exist=False asks for a fresh download of {url}, which pylayer_jax cannot make "
+            f"(it downloads nothing); pass check_exist=True to use the file cached at {fullpath}."
+        )
     if not osp.isfile(fullpath):
         raise RuntimeError(
             f"get_path_from_url: {url} is not in the local cache: no file at {fullpath}. pylayer_jax downloads "
