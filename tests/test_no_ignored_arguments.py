@@ -228,6 +228,7 @@ ALLOWED: dict[str, str] = {
     "_autograd/grad_mode.py::_GradMode.__exit__::exc": EXIT,
     "device/_query.py::device_guard.__exit__::exc": EXIT,
     "device/_streams.py::stream_guard.__exit__::exc": EXIT,
+    "nn/initializer/lazy_init.py::LazyGuard.__exit__::exc": EXIT,
     "_runtime/state.py::grad_mode.__exit__::exc": EXIT,
     "_tensor/saved_hooks.py::saved_tensors_hooks.__exit__::exc": EXIT,
     "_replay/follow.py::Step.__deepcopy__::memo": "copy protocol: the step is immutable and returns itself",

@@ -20,6 +20,7 @@ from . import nn as nn
 from . import optimizer as optimizer
 from . import regularizer as regularizer
 from . import static as static
+from . import tensor as tensor
 from . import utils as utils
 from . import version as version
 from ._autograd.grad_mode import enable_grad as enable_grad
@@ -32,6 +33,7 @@ from ._runtime.dtypes import DType
 from ._runtime.size import Size as Size
 from .distributed._parallel import DataParallel as DataParallel
 from .hapi._model import Model as Model
+from .nn.initializer.lazy_init import LazyGuard as LazyGuard
 from .nn.layer._param import ParamAttr as ParamAttr
 
 class Tensor:
