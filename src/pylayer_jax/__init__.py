@@ -151,7 +151,7 @@ _LAZY = {
     "distribution": ("distribution", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
-    "version": ("version", None), "tensor": ("tensor", None),
+    "version": ("version", None), "tensor": ("tensor", None), "profiler": ("profiler", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

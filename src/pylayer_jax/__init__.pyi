@@ -18,6 +18,7 @@ from . import linalg as linalg
 from . import metric as metric
 from . import nn as nn
 from . import optimizer as optimizer
+from . import profiler as profiler
 from . import regularizer as regularizer
 from . import static as static
 from . import tensor as tensor
