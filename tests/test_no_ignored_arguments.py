@@ -235,6 +235,13 @@ ALLOWED: dict[str, str] = {
     "static/_control_flow.py::while_loop::name": NAME,
     # protocols
     "_autograd/grad_mode.py::_GradMode.__exit__::exc": EXIT,
+    "device/_query.py::device_guard.__exit__::exc": EXIT,
+    "device/_streams.py::stream_guard.__exit__::exc": EXIT,
+    "nn/initializer/lazy_init.py::LazyGuard.__exit__::exc": EXIT,
+    "profiler/_profiler.py::Profiler.__exit__::exc": EXIT,
+    "profiler/_profiler.py::RecordEvent.__exit__::exc": EXIT,
+    "profiler/_profiler.py::_always_record::step": "the default profiler scheduler: every step is recorded, "
+                                                   "whichever it is",
     "_runtime/state.py::grad_mode.__exit__::exc": EXIT,
     "_tensor/saved_hooks.py::saved_tensors_hooks.__exit__::exc": EXIT,
     "_replay/follow.py::Step.__deepcopy__::memo": "copy protocol: the step is immutable and returns itself",

@@ -124,6 +124,11 @@ try:
     from ._tensor.dlpack import to_dlpack as to_dlpack
     from ._tensor.facade import Tensor as Tensor
     from ._tensor.facade import to_tensor as to_tensor
+    from .device import is_compiled_with_cinn as is_compiled_with_cinn
+    from .device import is_compiled_with_custom_device as is_compiled_with_custom_device
+    from .device import is_compiled_with_distribute as is_compiled_with_distribute
+    from .device import is_compiled_with_ipu as is_compiled_with_ipu
+    from .nn.initializer.lazy_init import LazyGuard as LazyGuard
     from .nn.layer._param import ParamAttr as ParamAttr
 
     for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
@@ -153,6 +158,7 @@ _LAZY = {
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),
+    "profiler": ("profiler", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

@@ -22,6 +22,7 @@ from ..._runtime.state import modes
 from ..._tensor.facade import EAGER_TYPES, Tensor
 from ..initializer._base import Constant, Initializer, global_initializer
 from ..initializer._scaled import XavierInitializer
+from ..initializer.lazy_init import lazy_on
 
 
 class Parameter(Tensor):
@@ -56,6 +57,20 @@ class Parameter(Tensor):
         if not isinstance(value, bool):
             raise ValueError(f"Parameter.trainable: must be a bool, but received {type(value).__name__}.")
         self.stop_gradient = not value
+
+    def initialize(self) -> None:
+        """Initialise a parameter created under ``paddle.LazyGuard`` (once): its values were drawn with its
+        initializer when it was created, so this only marks it initialised (see ``nn/initializer/lazy_init.py``)."""
+        if not self.__dict__.get("_lazy", False):
+            raise RuntimeError(
+                f"Parameter.initialize: parameter {self.name!r} has no pending initialisation; only a parameter "
+                "created under paddle.LazyGuard() is initialised with initialize(), and only once."
+            )
+        self._lazy = False
+
+    def _is_initialized(self) -> bool:
+        """True: every parameter holds its values here (under ``LazyGuard`` too)."""
+        return True
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
@@ -208,8 +223,11 @@ def make_parameter(prefix: str, shape: Sequence[int], dtype: Any, attr: Any, is_
         return STATIC_PARAMETER[0](name, [int(d) for d in shape], np_dtype, init, attr)
     value = init(list(int(d) for d in shape), np_dtype) if isinstance(init, Initializer) else \
         init(list(int(d) for d in shape), np_dtype, None)
-    return Parameter(value, name, attr.trainable, attr.learning_rate, attr.regularizer, attr.need_clip,
-                     attr.do_model_average)
+    p = Parameter(value, name, attr.trainable, attr.learning_rate, attr.regularizer, attr.need_clip,
+                  attr.do_model_average)
+    if lazy_on():
+        p._lazy = True  # (initialised already; ``initialize()`` is owed once, see nn/initializer/lazy_init.py)
+    return p
 
 
 def create_parameter(shape: Sequence[int], dtype: Any, name: str | None = None, attr: Any = None,
