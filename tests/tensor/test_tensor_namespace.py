@@ -42,8 +42,9 @@ def test_calls_and_lazy_guard_match_paddle(key: str) -> None:
 def _expected(name: str, home: str | None):
     """This package's function that Paddle's name stands for (the public namespace is the oracle): the same name
     where Paddle also exposes it, else at the other public places (``paddle.``, ``paddle.linalg.``, a method)."""
-    order = {"": ("", "linalg", "Tensor"), "linalg": ("linalg", "", "Tensor"), "Tensor": ("", "Tensor")}.get(home, ())
-    places = {"": paddle, "linalg": paddle.linalg, "Tensor": paddle.Tensor}
+    order = {"": ("", "linalg", "Tensor"), "linalg": ("linalg", "", "Tensor"), "Tensor": ("", "Tensor"),
+             "signal": ("signal",)}.get(home, ())
+    places = {"": paddle, "linalg": paddle.linalg, "Tensor": paddle.Tensor, "signal": paddle.signal}
     for where in order:
         if hasattr(places[where], name):
             return getattr(places[where], name)
