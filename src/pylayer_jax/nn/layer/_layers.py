@@ -109,7 +109,7 @@ class Layer:
         )
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
-        self._check_init("__call__")
+        self._layer_check_init("__call__")
         for hid, hook in list(self._forward_pre_hooks.items()):
             if hid in self._hooks_with_kwargs:
                 r = hook(self, inputs, kwargs)
@@ -140,7 +140,7 @@ class Layer:
                 outputs = r
         return outputs
 
-    def _add_hook(self, hooks: dict, hook: Callable[..., Any], api: str, prepend: bool, with_kwargs: bool,
+    def _layer_add_hook(self, hooks: dict, hook: Callable[..., Any], api: str, prepend: bool, with_kwargs: bool,
                   always_call: bool = False) -> HookRemoveHelper:
         if not callable(hook):
             raise TypeError(f"{api}: hook must be callable, but received {type(hook).__name__}.")
@@ -159,14 +159,14 @@ class Layer:
         """``hook(layer, inputs)`` runs before forward; a non-None result replaces the inputs. With
         ``with_kwargs=True`` it is ``hook(layer, args, kwargs)`` returning None or ``(args, kwargs)``;
         ``prepend=True`` runs it before the hooks already registered."""
-        return self._add_hook(self._forward_pre_hooks, hook, "register_forward_pre_hook", prepend, with_kwargs)
+        return self._layer_add_hook(self._forward_pre_hooks, hook, "register_forward_pre_hook", prepend, with_kwargs)
 
     def register_forward_post_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
                                    with_kwargs: bool = False, always_call: bool = False) -> HookRemoveHelper:
         """``hook(layer, inputs, outputs)`` runs after forward; a non-None result replaces the outputs. With
         ``with_kwargs=True`` it is ``hook(layer, args, kwargs, outputs)``; ``always_call=True`` also calls it
         (with outputs None) when forward raises."""
-        return self._add_hook(self._forward_post_hooks, hook, "register_forward_post_hook", prepend, with_kwargs,
+        return self._layer_add_hook(self._forward_post_hooks, hook, "register_forward_post_hook", prepend, with_kwargs,
                               always_call)
 
     register_forward_hook = register_forward_post_hook
@@ -198,7 +198,7 @@ class Layer:
         return self
 
     # ---- registration ---------------------------------------------------------------------
-    def _check_init(self, api: str) -> None:
+    def _layer_check_init(self, api: str) -> None:
         if "_parameters" not in self.__dict__:
             raise RuntimeError(
                 f"{type(self).__name__}.{api}: the Layer was not initialised; call super().__init__() first in "
@@ -216,8 +216,8 @@ class Layer:
 
     def add_parameter(self, name: str, parameter: Parameter | None) -> Parameter | None:
         """Register ``parameter`` under ``name``; it then appears in ``parameters()`` and ``state_dict()``."""
-        self._check_init("add_parameter")
-        self._check_name(name, "add_parameter", self._parameters)
+        self._layer_check_init("add_parameter")
+        self._layer_check_name(name, "add_parameter", self._parameters)
         if parameter is not None and not isinstance(parameter, Parameter):
             raise TypeError(
                 f"{type(self).__name__}.add_parameter: parameter {name!r} must be a Parameter (from "
@@ -228,7 +228,7 @@ class Layer:
 
     def add_sublayer(self, name: str, sublayer: Layer | None) -> Layer | None:
         """Register ``sublayer`` under ``name`` (``str(name)``)."""
-        self._check_init("add_sublayer")
+        self._layer_check_init("add_sublayer")
         if sublayer is not None and not isinstance(sublayer, Layer):
             raise TypeError(
                 f"{type(self).__name__}.add_sublayer: sublayer {name!r} must be a Layer, but received "
@@ -242,11 +242,11 @@ class Layer:
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
         """Register a non-trainable Tensor kept in ``state_dict()`` (unless ``persistable=False``)."""
-        self._check_init("register_buffer")
+        self._layer_check_init("register_buffer")
         if not isinstance(name, str):
             raise TypeError(f"{type(self).__name__}.register_buffer: name must be a str, but received "
                             f"{type(name).__name__}.")
-        self._check_name(name, "register_buffer", self._buffers)
+        self._layer_check_name(name, "register_buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
                 f"{type(self).__name__}.register_buffer: buffer {name!r} must be a Tensor or None, but received "
@@ -260,7 +260,7 @@ class Layer:
         if tensor is not None:
             tensor.persistable = persistable
 
-    def _check_name(self, name: str, api: str, own: dict) -> None:
+    def _layer_check_name(self, name: str, api: str, own: dict) -> None:
         if not isinstance(name, str) or name == "" or "." in name:
             raise KeyError(
                 f"{type(self).__name__}.{api}: the name must be a non-empty str without '.', but received {name!r}."
@@ -282,7 +282,7 @@ class Layer:
                     "call super().__init__() first in __init__."
                 )
             # (a parameter replaced keeps its place in the order, as in Paddle)
-            self._unregister_name(name, keep="_parameters")
+            self._layer_unregister_name(name, keep="_parameters")
             params[name] = value
             return
         if params is not None and name in params:
@@ -301,7 +301,7 @@ class Layer:
                     "call super().__init__() first in __init__."
                 )
             # (a sublayer replaced keeps its place in the order, as in Paddle)
-            self._unregister_name(name, keep="_sub_layers")
+            self._layer_unregister_name(name, keep="_sub_layers")
             layers[name] = value
             return
         if layers is not None and name in layers:
@@ -325,9 +325,9 @@ class Layer:
             if cap is not None and isinstance(value._v, jax.core.Tracer):
                 # inside jit.to_static (a weight_norm hook setting the weight): a Tensor of the trace must not outlive
                 # it, so the attribute gets back what it held when the trace ends
-                cap.undo.append(self._attribute_restorer(name))
+                cap.undo.append(self._layer_attribute_restorer(name))
             if name not in buffers:
-                self._unregister_name(name)
+                self._layer_unregister_name(name)
                 d["_non_persistable_buffer_names_set"].add(name)
             buffers[name] = value
             return
@@ -341,7 +341,7 @@ class Layer:
             return
         object.__setattr__(self, name, value)
 
-    def _attribute_restorer(self, name: str) -> Callable[[], None]:
+    def _layer_attribute_restorer(self, name: str) -> Callable[[], None]:
         """A function putting the attribute ``name`` back as it is now (in the instance, among the buffers, its
         persistence)."""
         d = self.__dict__
@@ -350,7 +350,7 @@ class Layer:
         non_persistable = name in d["_non_persistable_buffer_names_set"]
 
         def restore() -> None:
-            self._unregister_name(name)
+            self._layer_unregister_name(name)
             if had:
                 buffers[name] = old
                 if non_persistable:
@@ -360,7 +360,7 @@ class Layer:
 
         return restore
 
-    def _unregister_name(self, name: str, keep: str | None = None) -> None:
+    def _layer_unregister_name(self, name: str, keep: str | None = None) -> None:
         d = self.__dict__
         d.pop(name, None)
         for k in ("_parameters", "_sub_layers", "_buffers"):
@@ -466,7 +466,7 @@ class Layer:
         for _, layer in self.named_children():
             yield layer
 
-    def _named_members(self, kind: str, prefix: str, include_sublayers: bool,
+    def _layer_named_members(self, kind: str, prefix: str, include_sublayers: bool,
                        remove_duplicate: bool = True) -> Iterator[tuple[str, Any]]:
         seen = set()
         layers = self.named_sublayers(prefix=prefix, include_self=True, remove_duplicate=remove_duplicate) \
@@ -481,7 +481,7 @@ class Layer:
     def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """``(structured name, parameter)`` pairs, each parameter once (unless ``remove_duplicate=False``)."""
-        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
+        return self._layer_named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
     def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         """Every parameter (of the sublayers too unless ``include_sublayers=False``), each once."""
@@ -490,7 +490,7 @@ class Layer:
     def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """``(structured name, buffer)`` pairs, each buffer once (unless ``remove_duplicate=False``)."""
-        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
+        return self._layer_named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         """Every buffer, each once."""
@@ -517,7 +517,7 @@ class Layer:
             p.stop_gradient = not requires_grad
         return self
 
-    def _cast(self, dtype: Any, api: str) -> Layer:
+    def _layer_cast(self, dtype: Any, api: str) -> Layer:
         target = _dtypes.to_paddle(dtype)
         if not target.is_floating_point:
             raise TypeError(f"{type(self).__name__}.{api}: dtype must be a floating dtype, but received {target.name}.")
@@ -541,17 +541,17 @@ class Layer:
             )
         if dtype is None:
             return self
-        return self._cast(dtype, "to")
+        return self._layer_cast(dtype, "to")
 
     def astype(self, dtype: Any = None) -> Layer:
         """Cast floating parameters and buffers to ``dtype`` (None: unchanged)."""
-        return self if dtype is None else self._cast(dtype, "astype")
+        return self if dtype is None else self._layer_cast(dtype, "astype")
 
     def float16(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float16."""
         if excluded_layers:
             raise NotImplementedError(f"{type(self).__name__}.float16: excluded_layers is not implemented.")
-        return self._cast("float16", "float16")
+        return self._layer_cast("float16", "float16")
 
     half = float16
 
@@ -559,19 +559,19 @@ class Layer:
         """Cast floating parameters and buffers to bfloat16."""
         if excluded_layers:
             raise NotImplementedError(f"{type(self).__name__}.bfloat16: excluded_layers is not implemented.")
-        return self._cast("bfloat16", "bfloat16")
+        return self._layer_cast("bfloat16", "bfloat16")
 
     def float(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float32."""
         if excluded_layers:
             raise NotImplementedError(f"{type(self).__name__}.float: excluded_layers is not implemented.")
-        return self._cast("float32", "float")
+        return self._layer_cast("float32", "float")
 
     def double(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float64."""
         if excluded_layers:
             raise NotImplementedError(f"{type(self).__name__}.double: excluded_layers is not implemented.")
-        return self._cast("float64", "double")
+        return self._layer_cast("float64", "double")
 
     # ---- state ------------------------------------------------------------------------------
     def state_dict(self, destination: dict | None = None, include_sublayers: bool = True,
