@@ -244,3 +244,30 @@ def test_large_draws_use_jax_random_with_the_same_numbers(monkeypatch: pytest.Mo
     apart = "optimization_level=0" in os.environ.get("XLA_FLAGS", "")
     np.testing.assert_allclose(big, small, rtol=0, atol=1e-7 if apart else 0)
     assert np.abs(big).max() <= math.sqrt(6.0 / 16) and big.std() > 0.1
+
+
+def test_larger_draws_share_one_program_per_size_class_with_jax_randoms_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # above HOST_DRAW elements a draw is the head of a flat draw of the next power-of-two size: weights of many
+    # shapes compile one program per size class and kind (a ResNet-18 took seconds to build, one compile per shape),
+    # and the numbers are jax.random's for the shape itself (the oracle: BUCKET_DRAW 0 draws with jax.random)
+    from pylayer_jax.nn.initializer import _base
+
+    monkeypatch.setattr(_base, "HOST_DRAW", 50)
+    shapes = [[9, 10], [10, 11], [2, 3, 4, 5], [12, 10]]  # 90 to 120 elements: the class of 128
+    inits = [I.Normal(0.5, 2.0), I.XavierUniform()]
+
+    def build(shapes: list[list[int]]) -> list[np.ndarray]:
+        paddle.seed(7)
+        return [paddle.create_parameter(s, dt, default_initializer=i).numpy()
+                for i in inits for s in shapes for dt in ("float32", "float64")]
+
+    build([[11, 11]])  # (compiles each kind's program for the class once per dtype)
+    before = COMPILES[0]
+    bucketed = build(shapes)  # other shapes of the class: nothing compiles
+    assert COMPILES[0] == before
+    monkeypatch.setattr(_base, "BUCKET_DRAW", 0)
+    direct = build(shapes)
+    apart = "optimization_level=0" in os.environ.get("XLA_FLAGS", "")  # (uniform's multiply-add: see the test above)
+    for a, b in zip(bucketed, direct):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-7 if apart else 0)

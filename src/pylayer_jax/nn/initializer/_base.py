@@ -7,8 +7,9 @@ Static programs call ``init(shape, np_dtype, key)`` instead and get the array.
 
 Eagerly, uniform and normal draws of at most ``HOST_DRAW`` elements are made on the host
 (``_runtime.host_random``: JAX's threefry stream in numpy, the same numbers as ``jax.random``),
-so building a model compiles no program per weight shape; larger ones, and draws inside a
-trace, use ``jax.random``.
+so building a model compiles no program per weight shape; larger ones (up to ``BUCKET_DRAW``)
+are the head of a flat ``jax.random`` draw of the next power-of-two size (one program per size
+class), and the largest, and draws inside a trace, use ``jax.random`` for their shape.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ _HOST_FILL = 1 << 20  # constants of at most this many elements are filled on th
 # random draws of at most this many elements are made on the host (~0.1 µs an element there; beyond, a compile of
 # jax.random's program for the shape is small beside the draw)
 HOST_DRAW = 1 << 17
+# larger draws of at most this many elements come from a flat draw of a power-of-two size (``_flat_draw``)
+BUCKET_DRAW = 1 << 24
 
 
 def compute_fans(shape: Sequence[int]) -> tuple[int, int]:
@@ -83,23 +86,59 @@ def _on_host(key: Any, shape: list[int]) -> bool:
     return isinstance(key, np.ndarray) and math.prod(shape) <= HOST_DRAW and host_random.usable()
 
 
+def _bucketed(key: Any, shape: list[int], dt: Any) -> bool:
+    """Whether a draw of ``shape`` comes from a flat draw of a power-of-two size (``_flat_draw``)."""
+    return (isinstance(key, np.ndarray) and HOST_DRAW < math.prod(shape) <= BUCKET_DRAW
+            and np.dtype(dt) in (np.float32, np.float64) and host_random.usable())
+
+
+def _flat_draw(kind: str, key: Any, shape: list[int], dt: Any, *args: float) -> np.ndarray:
+    """``jax.random.<kind>(key, shape, dt, *args)`` as a numpy array: the first elements of one flat draw of the next
+    power-of-two size, reshaped. JAX's partitionable threefry gives each element the bits of its flat index, so these
+    are the same numbers; a model's weights of many shapes then compile one program per size class, not one per
+    shape (each ~0.3 s on a cold cache: they made building a ResNet take seconds). Drawn on the host's device, whose
+    array numpy reads without a copy."""
+    n = math.prod(shape)
+    size = 1 << (n - 1).bit_length()
+    dt = np.dtype(dt)
+    fn = _FLAT_DRAWS.get((kind, size, dt))
+    if fn is None:
+        if kind == "uniform":
+            fn = jax.jit(lambda k, lo, hi: jax.random.uniform(k, (size,), dt, lo, hi))
+        else:
+            fn = jax.jit(lambda k: jax.random.normal(k, (size,), dt))
+        _FLAT_DRAWS[(kind, size, dt)] = fn
+    with jax.default_device(jax.local_devices(backend="cpu")[0]):
+        flat = np.asarray(fn(key, *args))
+    return flat[:n].reshape(shape)
+
+
+_FLAT_DRAWS: dict[tuple, Any] = {}
+
+
 def draw_uniform(key: Any, shape: list[int], dt: Any, low: float, high: float) -> Any:
     """``jax.random.uniform(key, shape, dt, low, high)``: a numpy array drawn on the host when it is small."""
     if _on_host(key, shape):
         return host_random.uniform(key, shape, dt, low, high)
+    if _bucketed(key, shape, dt):
+        return _flat_draw("uniform", key, shape, dt, low, high)
     return jax.random.uniform(key, shape, dt, low, high)
 
 
 def draw_normal(key: Any, shape: list[int], dt: Any, mean: float = 0.0, std: float = 1.0) -> Any:
     """``mean + std * jax.random.normal(key, shape, dt)``, rounded as JAX's eager ops round it: a numpy array drawn
-    on the host when it is small and float32."""
+    on the host when it is small and float32, or taken from a flat draw (``_flat_draw``) when it is larger."""
     if np.dtype(dt) == np.float32 and _on_host(key, shape):
         z = host_random.normal(key, shape, np.float32)
-        z = z if std == 1.0 else np.float32(std) * z
-        return z if mean == 0.0 else np.float32(mean) + z
-    z = jax.random.normal(key, shape, dt)
-    z = z if std == 1.0 else std * z
-    return z if mean == 0.0 else mean + z
+    elif _bucketed(key, shape, dt):
+        z = _flat_draw("normal", key, shape, dt)
+    else:
+        z = jax.random.normal(key, shape, dt)
+        z = z if std == 1.0 else std * z
+        return z if mean == 0.0 else mean + z
+    f = np.dtype(dt).type  # (numpy rounds each product and sum as the eager ops do)
+    z = z if std == 1.0 else f(std) * z
+    return z if mean == 0.0 else f(mean) + z
 
 
 def _float_dtype(dtype: np.dtype, api: str) -> Any:
