@@ -14,6 +14,7 @@ class), and the largest, and draws inside a trace, use ``jax.random`` for their 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -89,7 +90,16 @@ def _on_host(key: Any, shape: list[int]) -> bool:
 def _bucketed(key: Any, shape: list[int], dt: Any) -> bool:
     """Whether a draw of ``shape`` comes from a flat draw of a power-of-two size (``_flat_draw``)."""
     return (isinstance(key, np.ndarray) and HOST_DRAW < math.prod(shape) <= BUCKET_DRAW
-            and np.dtype(dt) in (np.float32, np.float64) and host_random.usable())
+            and np.dtype(dt) in (np.float32, np.float64) and host_random.usable() and _host_device() is not None)
+
+
+@functools.cache
+def _host_device() -> Any:
+    """JAX's CPU device, or None where JAX runs without its CPU backend (``JAX_PLATFORMS=cuda``)."""
+    try:
+        return jax.local_devices(backend="cpu")[0]
+    except RuntimeError:
+        return None
 
 
 def _flat_draw(kind: str, key: Any, shape: list[int], dt: Any, *args: float) -> np.ndarray:
@@ -108,7 +118,7 @@ def _flat_draw(kind: str, key: Any, shape: list[int], dt: Any, *args: float) -> 
         else:
             fn = jax.jit(lambda k: jax.random.normal(k, (size,), dt))
         _FLAT_DRAWS[(kind, size, dt)] = fn
-    with jax.default_device(jax.local_devices(backend="cpu")[0]):
+    with jax.default_device(_host_device()):
         flat = np.asarray(fn(key, *args))
     return flat[:n].reshape(shape)
 
