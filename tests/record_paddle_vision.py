@@ -35,13 +35,7 @@ M = paddle.vision.models
 
 def describe(out):
     """(kind, array) of a transform's output."""
-    from PIL import Image
-
-    if isinstance(out, paddle.Tensor):
-        return "tensor", out.numpy()
-    if isinstance(out, Image.Image):
-        return "pil:" + out.mode, np.asarray(out)
-    return "numpy", np.asarray(out)
+    return C.describe(paddle, out)
 
 
 def run_transform(case, arrays, meta, repeats=1, seeded=False):

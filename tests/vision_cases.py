@@ -16,6 +16,17 @@ RANDOM_SEED = 0
 RANDOM_REPEATS = 4
 
 
+def describe(paddle, out):
+    """(kind, array) of a transform's or a dataset's image: ``'tensor'``, ``'pil:<mode>'`` or ``'numpy'``."""
+    from PIL import Image
+
+    if isinstance(out, paddle.Tensor):
+        return "tensor", out.numpy()
+    if isinstance(out, Image.Image):
+        return "pil:" + out.mode, np.asarray(out)
+    return "numpy", np.asarray(out)
+
+
 def array(shape, dtype, seed):
     rs = np.random.RandomState(seed)
     if dtype == "uint8":

@@ -32,13 +32,7 @@ T = paddle.vision.transforms
 
 
 def _kind(im):
-    from PIL import Image
-
-    if isinstance(im, paddle.Tensor):
-        return "tensor", im.numpy()
-    if isinstance(im, Image.Image):
-        return "pil:" + im.mode, np.asarray(im)
-    return "numpy", np.asarray(im)
+    return C.describe(paddle, im)
 
 
 @pytest.mark.parametrize("backend", ["cv2", "pil"])

@@ -36,13 +36,7 @@ F = T.functional
 
 
 def _describe(out):
-    from PIL import Image
-
-    if isinstance(out, paddle.Tensor):
-        return "tensor", out.numpy()
-    if isinstance(out, Image.Image):
-        return "pil:" + out.mode, np.asarray(out)
-    return "numpy", np.asarray(out)
+    return C.describe(paddle, out)
 
 
 def _run(case):

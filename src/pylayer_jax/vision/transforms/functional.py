@@ -8,6 +8,8 @@ backend, PIL images Pillow's own. Paddle needs OpenCV installed for most numpy o
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..._tensor.facade import Tensor
@@ -48,6 +50,12 @@ def _kind(img, api: str) -> str:
     )
 
 
+def _route(api: str, img: Any, *args: Any) -> Any:
+    """``api`` of the image's own kind: the PIL, Tensor or numpy module's function of that name."""
+    kind = _kind(img, api)
+    return getattr(_pil if kind == "pil" else _t if kind == "tensor" else _np, api)(img, *args)
+
+
 def to_tensor(pic, data_format: str = "CHW") -> Tensor:
     """A numpy HWC array or PIL image as a Tensor (CHW by default); uint8 data is scaled to [0, 1] float32,
     other dtypes keep their values. A 2-D array gains a channel axis of 1."""
@@ -69,23 +77,13 @@ def to_tensor(pic, data_format: str = "CHW") -> Tensor:
 def resize(img, size, interpolation: str = "bilinear"):
     """Resize to ``size``: (height, width), or an int for the shorter side (aspect ratio kept). numpy images
     support 'bilinear' and 'nearest'; Tensors every mode of ``nn.functional.interpolate``."""
-    kind = _kind(img, "resize")
-    if kind == "pil":
-        return _pil.resize(img, size, interpolation)
-    if kind == "tensor":
-        return _t.resize(img, size, interpolation)
-    return _np.resize(img, size, interpolation)
+    return _route("resize", img, size, interpolation)
 
 
 def pad(img, padding, fill=0, padding_mode: str = "constant"):
     """Pad each border: ``padding`` is an int, (left/right, top/bottom) or (left, top, right, bottom);
     ``padding_mode`` one of constant, edge, reflect, symmetric."""
-    kind = _kind(img, "pad")
-    if kind == "pil":
-        return _pil.pad(img, padding, fill, padding_mode)
-    if kind == "tensor":
-        return _t.pad(img, padding, fill, padding_mode)
-    return _np.pad(img, padding, fill, padding_mode)
+    return _route("pad", img, padding, fill, padding_mode)
 
 
 def crop(img, top: int, left: int, height: int, width: int):
@@ -111,74 +109,39 @@ def center_crop(img, output_size):
 
 def hflip(img):
     """Mirror left to right."""
-    kind = _kind(img, "hflip")
-    if kind == "pil":
-        return _pil.hflip(img)
-    if kind == "tensor":
-        return _t.hflip(img)
-    return _np.hflip(img)
+    return _route("hflip", img)
 
 
 def vflip(img):
     """Mirror top to bottom."""
-    kind = _kind(img, "vflip")
-    if kind == "pil":
-        return _pil.vflip(img)
-    if kind == "tensor":
-        return _t.vflip(img)
-    return _np.vflip(img)
+    return _route("vflip", img)
 
 
 def adjust_brightness(img, brightness_factor: float):
     """Scale the brightness: 0 gives black, 1 the image, 2 twice as bright (clipped)."""
-    kind = _kind(img, "adjust_brightness")
-    if kind == "pil":
-        return _pil.adjust_brightness(img, brightness_factor)
-    if kind == "tensor":
-        return _t.adjust_brightness(img, brightness_factor)
-    return _np.adjust_brightness(img, brightness_factor)
+    return _route("adjust_brightness", img, brightness_factor)
 
 
 def adjust_contrast(img, contrast_factor: float):
     """Scale the contrast: 0 gives a solid gray image, 1 the image, 2 twice the contrast."""
-    kind = _kind(img, "adjust_contrast")
-    if kind == "pil":
-        return _pil.adjust_contrast(img, contrast_factor)
-    if kind == "tensor":
-        return _t.adjust_contrast(img, contrast_factor)
-    return _np.adjust_contrast(img, contrast_factor)
+    return _route("adjust_contrast", img, contrast_factor)
 
 
 def adjust_saturation(img, saturation_factor: float):
     """Scale the colour saturation: 0 gives a gray image, 1 the image. For numpy images Paddle draws the blend
     weight from ``np.random`` in [max(0, 1 - factor), 1 + factor] (as it does here)."""
-    kind = _kind(img, "adjust_saturation")
-    if kind == "pil":
-        return _pil.adjust_saturation(img, saturation_factor)
-    if kind == "tensor":
-        return _t.adjust_saturation(img, saturation_factor)
-    return _np.adjust_saturation(img, saturation_factor)
+    return _route("adjust_saturation", img, saturation_factor)
 
 
 def adjust_hue(img, hue_factor: float):
     """Shift the hue by ``hue_factor`` in [-0.5, 0.5] (a numpy image goes through 8-bit HSV with the hue over
     0..255, as Paddle's OpenCV call does)."""
-    kind = _kind(img, "adjust_hue")
-    if kind == "pil":
-        return _pil.adjust_hue(img, hue_factor)
-    if kind == "tensor":
-        return _t.adjust_hue(img, hue_factor)
-    return _np.adjust_hue(img, hue_factor)
+    return _route("adjust_hue", img, hue_factor)
 
 
 def to_grayscale(img, num_output_channels: int = 1):
     """Gray image with 1 channel, or 3 equal ones."""
-    kind = _kind(img, "to_grayscale")
-    if kind == "pil":
-        return _pil.to_grayscale(img, num_output_channels)
-    if kind == "tensor":
-        return _t.to_grayscale(img, num_output_channels)
-    return _np.to_grayscale(img, num_output_channels)
+    return _route("to_grayscale", img, num_output_channels)
 
 
 def normalize(img, mean, std, data_format: str = "CHW", to_rgb: bool = False):
