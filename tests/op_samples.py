@@ -700,7 +700,8 @@ SAMPLES.update(
 # values are random: the generated tests compare only shapes and dtypes for these
 RANDOM_OPS.update({"random_uniform", "random_normal", "random_randint", "random_randperm", "random_bernoulli",
                    "random_multinomial", "random_poisson", "random_normal_fill", "random_cauchy",
-                   "random_exponential", "random_geometric", "random_gamma", "random_categorical", "random_counts"})
+                   "random_exponential", "random_geometric", "random_gamma", "random_categorical", "random_counts",
+                   "random_binomial"})
 SAMPLES.update(
     {
         "random_uniform": [Sample((_KEY, [2, 3]), grad=False)],
@@ -720,6 +721,7 @@ SAMPLES.update(
         "random_gamma": [Sample((_KEY, pos(3)), {"shape": [2, 3]}, grad=False)],
         "random_categorical": [Sample((_KEY, rand(2, 4)), {"shape": [5, 2]}, grad=False)],
         "random_counts": [Sample((_KEY, pos(2, 4)), {"total_count": 3, "shape": [5]}, grad=False)],
+        "random_binomial": [Sample((_KEY, np.array([3.0, 5.0]), rand(2, 2, low=0.1, high=0.9)), grad=False)],
         # deterministic: checked against jax.random.fold_in itself
         "rng_fold_in": [Sample((_KEY,), {"index": 3}, grad=False,
                                ref=lambda k, index: np.asarray(jax.random.fold_in(np.asarray(k).astype(np.uint32), index)

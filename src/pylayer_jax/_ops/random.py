@@ -78,6 +78,15 @@ def random_poisson(key, x):
     return jax.random.poisson(_key(key), x, x.shape).astype(x.dtype)
 
 
+@defop(("key", "count", "prob"), differentiable=False, method=False)
+def random_binomial(key, count, prob):
+    """Binomial draws (in prob's dtype): successes in ``count`` trials of success probability ``prob``
+    (broadcast together)."""
+    shape = jnp.broadcast_shapes(jnp.shape(count), jnp.shape(prob))
+    check_numel(shape, "binomial")
+    return jax.random.binomial(_key(key), jnp.asarray(count, prob.dtype), prob, shape, prob.dtype)
+
+
 @defop(("key", "alpha"), saves=("key", "alpha"), nondiff=("key",), method=False)
 def random_gamma(key, alpha, shape=()):
     """Gamma(``alpha``, 1) samples of ``shape`` (``alpha`` broadcast to it), differentiable in ``alpha``

@@ -13,8 +13,10 @@ import numpy as np
 
 from .._api import functional as F
 from .._api.random import random_key
+from .._autograd.grad_mode import enable_grad
 from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
+from .._tensor.backward_entry import grad
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, to_tensor
 
@@ -70,9 +72,13 @@ def value_of(api: str, value: Any, like: Tensor) -> Tensor:
     return value if dtype_name(value) == dtype_name(like) else value.astype(dtype_name(like))
 
 
-def sample_shape(api: str, shape: Any) -> tuple[int, ...]:
-    """``shape`` of sample/rsample as a tuple of ints: a list or tuple of ints (or one int)."""
+def sample_shape(api: str, shape: Any, strict: bool = False) -> tuple[int, ...]:
+    """``shape`` of sample/rsample as a tuple of ints: a list or tuple of ints (or one int, unless ``strict``:
+    the distributions whose Paddle sampler wants a sequence)."""
     if isinstance(shape, int | np.integer) and not isinstance(shape, bool):
+        if strict:
+            raise TypeError(f"{api}: shape must be a list or tuple of ints, but received int {shape}; pass "
+                            f"[{shape}] for {shape} draws.")
         shape = [shape]
     if not isinstance(shape, list | tuple):
         raise TypeError(f"{api}: shape must be a list or tuple of ints, but received {type(shape).__name__} "
@@ -98,6 +104,31 @@ def standard_normal(shape: Sequence[int], dtype: str, seed: int = 0) -> Tensor:
 
 def standard_uniform(shape: Sequence[int], dtype: str, low: float = 0.0, high: float = 1.0, seed: int = 0) -> Tensor:
     return draw("random_uniform", shape=list(shape), dtype=dtype, min=low, max=high, seed=seed)
+
+
+def op(name: str, *tensors: Any, **attrs: Any) -> Tensor:
+    """One table op (those that are not Tensor methods: softplus, log_sigmoid, ...)."""
+    return apply_op(TABLE[name], tensors, attrs or None)
+
+
+def real_param(api: str, pname: str, v: Any) -> Tensor:
+    """Paddle's rule for Cauchy, Gumbel and Geometric: a real number (a float32 0-D Tensor) or a Tensor (an
+    integer one is cast to float32); a list or a numpy array is refused with a TypeError, as in Paddle."""
+    if isinstance(v, Tensor):
+        return v if dtype_name(v) in _FLOATS else v.astype("float32")
+    if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating):
+        raise TypeError(f"{api}: {pname} must be a real number or a Tensor, but received {type(v).__name__} "
+                        f"{v!r}; pass paddle.to_tensor({v!r}) for several values.")
+    return to_tensor(np.asarray(v, "float32"))
+
+
+def sum_rightmost(value: Tensor, n: int) -> Tensor:
+    """``value`` summed over its last ``n`` axes (itself for ``n <= 0``)."""
+    return value.sum(list(range(-n, 0))) if n > 0 else value
+
+
+def eps(dtype: str) -> float:
+    return float(np.finfo(np.float64 if dtype == "float64" else np.float32).eps)
 
 
 def tiny(dtype: str) -> float:
@@ -161,3 +192,46 @@ class Distribution:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(batch_shape={list(self._batch_shape)}, event_shape={list(self._event_shape)})"
+
+
+class ExponentialFamily(Distribution):
+    """The base of the distributions of the exponential family, whose density is
+    ``exp(<t(x), theta> - F(theta) + k(x))``: a subclass gives its natural parameters ``theta``
+    (``_natural_parameters``, a tuple of Tensors), the log normaliser ``F`` (``_log_normalizer(*theta)``) and
+    ``E[k(x)]`` (``_mean_carrier_measure``); ``entropy`` is then ``F(theta) - <theta, grad F(theta)> - E[k(x)]``
+    (the Bregman form), and ``kl_divergence`` between two distributions of the same such class uses the Bregman
+    divergence of ``F``. As in Paddle, the gradient of ``F`` is taken at detached copies of the parameters, so this
+    entropy passes no gradient back to them."""
+
+    @property
+    def _natural_parameters(self) -> tuple[Tensor, ...]:
+        raise NotImplementedError(f"{type(self).__name__}._natural_parameters is not defined; an ExponentialFamily "
+                                  f"subclass defines it (a tuple of Tensors).")
+
+    def _log_normalizer(self, *natural: Tensor) -> Tensor:
+        raise NotImplementedError(f"{type(self).__name__}._log_normalizer is not defined; an ExponentialFamily "
+                                  f"subclass defines it (a function of the natural parameters).")
+
+    @property
+    def _mean_carrier_measure(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}._mean_carrier_measure is not defined; an "
+                                  f"ExponentialFamily subclass defines it (E[k(x)], often 0).")
+
+    def _log_normalizer_and_grads(self) -> tuple[list[Tensor], Tensor, list[Tensor]]:
+        """Detached copies of the natural parameters, ``F`` at them and its gradients (with their graph)."""
+        params = []
+        for p in self._natural_parameters:
+            p = p.detach()
+            p.stop_gradient = False
+            params.append(p)
+        with enable_grad():
+            log_norm = self._log_normalizer(*params)
+            grads = grad(log_norm.sum(), params, create_graph=True)
+        return params, log_norm, grads
+
+    def entropy(self) -> Tensor:
+        params, log_norm, grads = self._log_normalizer_and_grads()
+        ent = log_norm - self._mean_carrier_measure
+        for p, g in zip(params, grads, strict=True):
+            ent = ent - p * g
+        return ent

@@ -10,6 +10,7 @@ from typing import Any
 from .._tensor.facade import Tensor
 from ._base import (
     Distribution,
+    ExponentialFamily,
     all_or_no_tensors,
     broadcast,
     draw,
@@ -21,6 +22,8 @@ from ._base import (
     tiny,
     value_of,
 )
+from ._transform import ExpTransform
+from ._transformed import TransformedDistribution
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -64,15 +67,16 @@ class Normal(Distribution):
         return -((x - self.loc) ** 2) / (2 * self.scale ** 2) - self.scale.log() - _HALF_LOG_2PI
 
 
-class LogNormal(Distribution):
-    """LogNormal(loc, scale): ``exp`` of a Normal(loc, scale) (``loc`` and ``scale`` are the normal's). Its
-    ``sample`` is differentiable like ``rsample``, as in Paddle."""
+class LogNormal(TransformedDistribution):
+    """LogNormal(loc, scale): ``exp`` of a Normal(loc, scale) (``loc`` and ``scale`` are the normal's), a
+    TransformedDistribution by ``ExpTransform`` as in Paddle. Its ``sample`` is differentiable like ``rsample``,
+    as in Paddle."""
 
     def __init__(self, loc: Any, scale: Any) -> None:
-        self._base = Normal(loc, scale)
-        self._base.name = "LogNormal"
-        self.loc, self.scale = self._base.loc, self._base.scale
-        super().__init__(self._base.batch_shape)
+        base = Normal(loc, scale)
+        base.name = "LogNormal"
+        self.loc, self.scale = base.loc, base.scale
+        super().__init__(base, [ExpTransform()])
 
     @property
     def mean(self) -> Tensor:
@@ -182,7 +186,7 @@ class Laplace(Distribution):
         return self.loc - self.scale * q.sign() * (-2 * q.abs()).log1p()
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma(concentration, rate); ``rsample`` is differentiable in both parameters (implicit reparameterisation
     of the gamma draw; Paddle's gives no gradient to ``concentration``), ``sample`` detached."""
 
@@ -217,8 +221,15 @@ class Gamma(Distribution):
         a, b = self.concentration, self.rate
         return a * b.log() + (a - 1) * x.log() - b * x - a.lgamma()
 
+    @property
+    def _natural_parameters(self) -> tuple[Tensor, Tensor]:
+        return (self.concentration - 1, -self.rate)
 
-class Exponential(Distribution):
+    def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:
+        return (x + 1).lgamma() + (x + 1) * (-y.reciprocal()).log()
+
+
+class Exponential(ExponentialFamily):
     """Exponential(rate); ``rsample`` differentiable, ``sample`` detached. ``log_prob`` is Paddle's
     ``log(rate) - rate * value`` for any value (Paddle does not check the support)."""
 
@@ -255,8 +266,15 @@ class Exponential(Distribution):
     def icdf(self, value: Any) -> Tensor:
         return -(-value_of("Exponential.icdf", value, self.rate)).log1p() / self.rate
 
+    @property
+    def _natural_parameters(self) -> tuple[Tensor]:
+        return (-self.rate,)
 
-class Beta(Distribution):
+    def _log_normalizer(self, x: Tensor) -> Tensor:
+        return -(-x).log()
+
+
+class Beta(ExponentialFamily):
     """Beta(alpha, beta); ``rsample`` is differentiable (the ratio of two reparameterised gamma draws; Paddle
     raises NotImplementedError), ``sample`` detached."""
 
@@ -291,3 +309,10 @@ class Beta(Distribution):
         x = value_of("Beta.log_prob", value, self.alpha)
         a, b = self.alpha, self.beta
         return (a - 1) * x.log() + (b - 1) * (-x).log1p() - a.lgamma() - b.lgamma() + (a + b).lgamma()
+
+    @property
+    def _natural_parameters(self) -> tuple[Tensor, Tensor]:
+        return (self.alpha, self.beta)
+
+    def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:
+        return x.lgamma() + y.lgamma() - (x + y).lgamma()

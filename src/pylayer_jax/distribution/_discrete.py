@@ -9,7 +9,17 @@ import numpy as np
 
 from .._api import functional as F
 from .._tensor.facade import Tensor, to_tensor
-from ._base import Distribution, draw, dtype_name, param, sample_shape, standard_uniform, tiny, value_of
+from ._base import (
+    Distribution,
+    ExponentialFamily,
+    draw,
+    dtype_name,
+    param,
+    sample_shape,
+    standard_uniform,
+    tiny,
+    value_of,
+)
 
 
 class Categorical(Distribution):
@@ -74,7 +84,7 @@ def _xlogx(p: Tensor) -> Tensor:
     return F.where(p > 0, p * F.where(p > 0, p, F.ones_like(p)).log(), F.zeros_like(p))
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     """Bernoulli(probs): draws are 0.0/1.0 in the parameter's dtype. As in Paddle, ``probs`` and ``logits`` are
     attributes (Tensors), ``log_prob(value)`` is ``value*log(p) + (1-value)*log(1-p)`` for any value, and
     ``rsample(shape, temperature)`` is the relaxed (Gumbel-sigmoid) draw, differentiable in ``probs``.

@@ -12,8 +12,10 @@ from .._api import functional as F
 from .._api import linalg as L
 from .._api.irregular import broadcast_shape
 from .._tensor.facade import Tensor
-from ._base import Distribution
+from ._base import Distribution, ExponentialFamily, sum_rightmost
 from ._continuous import Beta, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform
+from ._continuous_extra import Cauchy, ContinuousBernoulli, _kl_cauchy, _kl_continuous_bernoulli
+from ._counts import Binomial, Geometric, Poisson, _kl_binomial, _kl_geometric, _kl_poisson
 from ._discrete import Bernoulli, Categorical, _log_softmax
 from ._multivariate import Dirichlet, MultivariateNormal
 
@@ -134,3 +136,27 @@ def _kl_mvn(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
     trace = (m ** 2).sum([-2, -1])
     maha = q._mahalanobis(p.loc - q.loc)
     return 0.5 * (trace + maha - k) + q._half_log_det() - p._half_log_det()
+
+
+register_kl(Binomial, Binomial)(_kl_binomial)
+register_kl(Poisson, Poisson)(_kl_poisson)
+register_kl(Geometric, Geometric)(_kl_geometric)
+register_kl(Cauchy, Cauchy)(_kl_cauchy)
+register_kl(ContinuousBernoulli, ContinuousBernoulli)(_kl_continuous_bernoulli)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_exponential_family(p: ExponentialFamily, q: ExponentialFamily) -> Tensor:
+    """Two distributions of the same exponential-family class: the Bregman divergence of the log normaliser
+    ``F`` between the natural parameters, ``F(q) - F(p) - <q - p, grad F(p)>`` (over the event axes). As in
+    Paddle, p's side is taken at detached parameters (no gradient reaches p's parameters)."""
+    if type(p) is not type(q):
+        raise NotImplementedError(f"kl_divergence: no rule is registered for ({type(p).__name__}, "
+                                  f"{type(q).__name__}) and the exponential-family rule needs two distributions "
+                                  f"of the same class; register one with @register_kl.")
+    p_params, p_log_norm, p_grads = p._log_normalizer_and_grads()
+    q_params = q._natural_parameters
+    kl = q._log_normalizer(*q_params) - p_log_norm
+    for pp, qp, g in zip(p_params, q_params, p_grads, strict=True):
+        kl = kl - sum_rightmost((qp - pp) * g, len(q.event_shape))
+    return kl

@@ -10,10 +10,10 @@ from .._api import functional as F
 from .._api import linalg as L
 from .._api.irregular import broadcast_shape
 from .._tensor.facade import Tensor
-from ._base import Distribution, draw, dtype_name, param, sample_shape, standard_normal, value_of
+from ._base import Distribution, ExponentialFamily, draw, dtype_name, param, sample_shape, standard_normal, value_of
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dirichlet(concentration) over the last axis of ``concentration`` (at least 1-D; Paddle raises ValueError
     otherwise). ``rsample`` is differentiable (normalised reparameterised gamma draws; Paddle raises
     NotImplementedError), ``sample`` detached. A list is taken as float32 (Paddle's raises AttributeError)."""
@@ -57,6 +57,13 @@ class Dirichlet(Distribution):
     def log_prob(self, value: Any) -> Tensor:
         x = value_of("Dirichlet.log_prob", value, self.concentration)
         return ((self.concentration - 1) * x.log()).sum(-1) - self._log_normaliser()
+
+    @property
+    def _natural_parameters(self) -> tuple[Tensor]:
+        return (self.concentration,)
+
+    def _log_normalizer(self, x: Tensor) -> Tensor:
+        return x.lgamma().sum(-1) - x.sum(-1).lgamma()
 
 
 class MultivariateNormal(Distribution):
