@@ -14,8 +14,8 @@ Binomial, Poisson and ContinuousBernoulli (Paddle: AttributeError); Geometric ha
 keeps its gradient (Paddle's is detached); StudentT and Independent have ``rsample`` (Paddle: NotImplementedError);
 a float64 Tensor with a Python number for Cauchy is taken in float64 (Paddle raises on the mixed dtypes);
 ``ChainTransform.inverse_shape`` runs the transforms in reverse (Paddle's runs them forward); LKJCholesky's draws
-follow the LKJ law (Paddle's onion and C-vine samplers do not, see ``test_lkj_draws``). Kept as Paddle computes it:
-Geometric's KL divergence, ``p`` times the true one (``test_kl_against_numerical_sums``)."""
+follow the LKJ law (Paddle's onion and C-vine samplers do not, see ``test_lkj_draws``); Geometric's KL divergence
+is the true one, where Paddle's is ``p`` times it (``test_geometric_kl_is_the_divergence_paddles_is_p_times_it``)."""
 
 from __future__ import annotations
 
@@ -260,8 +260,7 @@ def test_kl_against_numerical_sums() -> None:
     k = np.arange(200.0)
     pairs = [(D.Binomial(6, f64([0.3])), D.Binomial(6, f64([0.6])), stats.binom(6, 0.3), stats.binom(6, 0.6), 1.0),
              (D.Poisson(f64([4.0])), D.Poisson(f64([2.5])), stats.poisson(4.0), stats.poisson(2.5), 1.0),
-             # Paddle's Geometric KL is p * log(p / q) + (1 - p) * log((1 - p) / (1 - q)): p times the KL
-             (D.Geometric(f64([0.3])), D.Geometric(f64([0.6])), stats.nbinom(1, 0.3), stats.nbinom(1, 0.6), 0.3)]
+             (D.Geometric(f64([0.3])), D.Geometric(f64([0.6])), stats.nbinom(1, 0.3), stats.nbinom(1, 0.6), 1.0)]
     for p, q, sp, sq, factor in pairs:
         kk = k[sp.pmf(k) > 0]
         want = np.sum(sp.pmf(kk) * (sp.logpmf(kk) - sq.logpmf(kk)))
@@ -419,3 +418,23 @@ def test_misuse() -> None:
     for exc, match, fn in cases:
         with pytest.raises(exc, match=match):
             fn()
+
+
+def test_geometric_kl_is_the_divergence_paddles_is_p_times_it() -> None:
+    """Paddle 3.3.1's Geometric KL is ``p log(p / q) + (1 - p) log((1 - p) / (1 - q))``, the Bernoulli divergence:
+    ``p`` times the Geometric one (``test_kl_against_numerical_sums`` checks ours against the sum over the support).
+    Its recorded values are ``p`` times ours, and our gradients are the closed form's (oracle: ``jax.grad``)."""
+    ref = json.load(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                                      "paddle_distribution.json")))
+    p, q = np.array([0.3, 0.8], np.float32), np.array([0.5, 0.5], np.float32)
+    ours = D.kl_divergence(D.Geometric(paddle.to_tensor(p)), D.Geometric(paddle.to_tensor(q))).numpy()
+    np.testing.assert_allclose(ref["geometric_kl"]["v"], p * ours, rtol=1e-5)
+
+    def kl(a, b):
+        return jnp.sum(jnp.log(a / b) + (1 - a) / a * jnp.log((1 - a) / (1 - b)))
+
+    pt, qt = paddle.to_tensor(p, stop_gradient=False), paddle.to_tensor(q, stop_gradient=False)
+    D.kl_divergence(D.Geometric(pt), D.Geometric(qt)).sum().backward()
+    ga, gb = jax.grad(kl, argnums=(0, 1))(jnp.asarray(p), jnp.asarray(q))
+    np.testing.assert_allclose(pt.grad.numpy(), ga, rtol=1e-5)
+    np.testing.assert_allclose(qt.grad.numpy(), gb, rtol=1e-5)

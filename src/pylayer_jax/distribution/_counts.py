@@ -239,5 +239,7 @@ class Geometric(Distribution):
 
 
 def _kl_geometric(p: Geometric, q: Geometric) -> Tensor:
+    """``sum_k p(k) log(p(k) / q(k))`` over the failures ``k``: ``log(a / b) + (1 - a) / a * log((1 - a) / (1 - b))``.
+    (Paddle 3.3.1 returns ``a`` times this, the Bernoulli divergence: not mirrored.)"""
     a, b = p.probs, q.probs
-    return a * (a / b).log() + (1.0 - a) * ((1.0 - a) / (1.0 - b)).log()
+    return (a / b).log() + (1.0 - a) / a * ((1.0 - a) / (1.0 - b)).log()
