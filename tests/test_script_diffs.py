@@ -78,12 +78,13 @@ def test_optimizer_state_resumes_by_parameter_names() -> None:
     # (state_dict holds the parameters themselves, as Paddle's: copy the values of this step)
     state, weights = oa.state_dict(), {k: v.numpy() for k, v in a.state_dict().items()}
     step(a, oa)
-    b, ob = make()
-    for p, q in zip(b.parameters(), a.parameters()):
-        p.name = q.name
-    b.set_state_dict(weights)
-    ob.set_state_dict(state)
-    step(b, ob)
+    with paddle.utils.unique_name.guard():  # a resumed script's process: accumulator names start at _0 again
+        b, ob = make()
+        for p, q in zip(b.parameters(), a.parameters()):
+            p.name = q.name
+        b.set_state_dict(weights)
+        ob.set_state_dict(state)
+        step(b, ob)
     np.testing.assert_allclose(b.weight.numpy(), a.weight.numpy(), rtol=1e-6)
     c, oc = make()
     oc.set_state_dict(state)

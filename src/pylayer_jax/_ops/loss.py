@@ -331,14 +331,23 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean"):
     return _reduce(loss, reduction)
 
 
-@defop(("logit", "label", "weight", "pos_weight"), saves=("logit", "label", "weight", "pos_weight"), method=False)
+@defop(("logit", "label", "weight", "pos_weight"), saves=("logit", "label", "weight", "pos_weight"),
+       nondiff=("label", "pos_weight"), method=False)
 def binary_cross_entropy_with_logits(logit, label, weight=None, pos_weight=None, reduction="mean"):
-    """Sigmoid + binary cross entropy, computed stably (op order: tensors first; pos_weight scales positives)."""
+    """Sigmoid + binary cross entropy, computed stably (op order: tensors first; pos_weight scales positives).
+
+    As Paddle's kernel: label and pos_weight get no gradient (the weight does: Paddle multiplies by it after the
+    kernel), and without pos_weight the derivative where a logit is exactly 0 (or -0) is ``sigmoid(0) - label - 1``,
+    one less than elsewhere's ``sigmoid(x) - label`` gives there, so a model started from zero weights takes
+    Paddle's first step.
+    """
     _check_reduction("binary_cross_entropy_with_logits", reduction)
     log_p = jax.nn.log_sigmoid(logit)
     log_not_p = jax.nn.log_sigmoid(-logit)
     pw = 1.0 if pos_weight is None else pos_weight
     loss = -(pw * label * log_p + (1 - label) * log_not_p)
+    if pos_weight is None:  # (a term of value 0 whose derivative is -1 at the zero logits)
+        loss = loss - (logit == 0).astype(loss.dtype) * (logit - jax.lax.stop_gradient(logit))
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

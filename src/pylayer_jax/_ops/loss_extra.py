@@ -175,7 +175,11 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     _same_shape(api, logit=logit, label=label)
     label = label.astype(logit.dtype)
     p = jax.nn.sigmoid(logit)
-    ce = -(label * jax.nn.log_sigmoid(logit) + (1 - label) * jax.nn.log_sigmoid(-logit))
+    # Paddle's cross entropy term is its binary_cross_entropy_with_logits kernel: no gradient to the label through
+    # it, and at a logit of exactly 0 a derivative one less (see loss.binary_cross_entropy_with_logits)
+    lab = jax.lax.stop_gradient(label)
+    ce = -(lab * jax.nn.log_sigmoid(logit) + (1 - lab) * jax.nn.log_sigmoid(-logit))
+    ce = ce - (logit == 0).astype(ce.dtype) * (logit - jax.lax.stop_gradient(logit))
     p_t = p * label + (1 - p) * (1 - label)
     a_t = alpha * label + (1 - alpha) * (1 - label)
     loss = a_t * ce * (1 - p_t) ** gamma

@@ -2,7 +2,9 @@
 
 Windows are gathered as strided slices (one per kernel offset) and reduced along a new
 last axis; this keeps every pool differentiable by JAX and gives max pools their argmax
-(``return_mask``: the flat index into each channel's spatial input, as Paddle returns).
+(``return_mask``: the flat index into each channel's spatial input, as Paddle returns). As Paddle's kernels, a max
+pool (plain, adaptive, and lp with an infinite norm) gives a window's gradient to its first maximum in row-major
+order when several tie.
 
 ``saves`` lists the input and the output, as Paddle's pool kernels keep them (its max pools with
 ``return_mask`` keep the mask, of the output's shape, where these keep the values): the
@@ -15,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import jax
 import jax.numpy as jnp
 
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
@@ -77,10 +80,31 @@ def _flat_index(k, s, pads, out, size, offs, arg):  # noqa: ANN001, ANN202
     return flat
 
 
+@jax.custom_jvp
+def _window_max(w):  # noqa: ANN001, ANN202
+    return jnp.max(w, axis=-1)
+
+
+@_window_max.defjvp
+def _window_max_jvp(primals, tangents):  # noqa: ANN001, ANN202
+    (w,), (t,) = primals, tangents
+    arg = jnp.argmax(w, axis=-1)[..., None]
+    return jnp.take_along_axis(w, arg, axis=-1)[..., 0], jnp.take_along_axis(t, arg, axis=-1)[..., 0]
+
+
+def _max_last(w):  # noqa: ANN001, ANN202
+    """The maximum over the last (window) axis. A floating one's gradient goes to the window's first maximum (in
+    row-major order), as Paddle's max pools give a tie's whole gradient, found by one ``argmax``: JAX's own rule
+    for ``jnp.max`` compares the input with the maximum, and inside one program XLA may compute the input twice,
+    rounding differently (a batch-normalised input's FMA contracted in one loop, not in the other), so that no
+    element compared equal and the gradient was 0 / 0."""
+    return _window_max(w) if jnp.issubdtype(w.dtype, jnp.floating) else jnp.max(w, axis=-1)
+
+
 def max_pool_nd(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):  # noqa: ANN001, ANN202
     x, cl, k, s, pads, out = _pool_args(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
     w, _, offs = _windows(x, k, s, pads, out, -jnp.inf)
-    res = jnp.max(w, axis=-1)
+    res = _max_last(w)
     if not return_mask:
         return from_channel_first(res, cl)
     arg = jnp.argmax(w, axis=-1)
@@ -159,7 +183,7 @@ def lp_pool_nd(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, da
     x, cl, k, s, pads, out = _pool_args(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
     if math.isinf(norm_type):
         w, _, _ = _windows(x, k, s, pads, out, -jnp.inf)
-        return from_channel_first(jnp.max(w, axis=-1), cl)
+        return from_channel_first(_max_last(w), cl)
     w, _, _ = _windows(x, k, s, pads, out, 0)
     return from_channel_first(jnp.sum(w**norm_type, axis=-1) ** (1.0 / norm_type), cl)
 
@@ -214,14 +238,14 @@ def adaptive_max_nd(api, n, x, output_size, return_mask):  # noqa: ANN001, ANN20
     size = tuple(x.shape[2:])
     flat = jnp.reshape(jnp.arange(math.prod(size), dtype=jnp.int64), size)
     idx = jnp.broadcast_to(flat, x.shape)
-    for i in range(n):
+    for i in reversed(range(n)):  # the innermost axis first: the first maximum in row-major order wins a tie
         ax = 2 + i
         m = _bins(size[i], out[i])  # [out, size]
         xe = jnp.expand_dims(jnp.moveaxis(x, ax, -1), -2)  # [..., 1, size]
         ie = jnp.expand_dims(jnp.moveaxis(idx, ax, -1), -2)
         masked = jnp.where(m, xe, -jnp.inf)
         arg = jnp.argmax(masked, axis=-1)
-        x = jnp.moveaxis(jnp.max(masked, axis=-1), -1, ax)
+        x = jnp.moveaxis(_max_last(masked), -1, ax)
         idx = jnp.moveaxis(jnp.take_along_axis(jnp.broadcast_to(ie, masked.shape), arg[..., None], -1)[..., 0], -1, ax)
     return (x, idx.astype(jnp.int32)) if return_mask else x
 

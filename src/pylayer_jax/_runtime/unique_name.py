@@ -10,23 +10,30 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import threading
+import itertools
 from collections.abc import Iterator
 
 
 class UniqueNameGenerator:
-    """Counters per key: ``generate(key)`` returns ``prefix + key + "_" + n``."""
+    """Counters per key: ``generate(key)`` returns ``prefix + key + "_" + n``.
+
+    Each key's counter is an ``itertools.count``: taking a number is one call into C, atomic under the GIL, so two
+    threads never get the same name, and no lock is held across Python lines (an interrupt, a Ctrl-C while a model
+    is built, could leave a ``with lock:`` held at its exit, and every later name would wait for it). The number
+    and the name are made on one line, so a caller that stores the name on the line it asks for it
+    (``Optimizer._acc_key``) either has it or has not taken a number."""
 
     def __init__(self, prefix: str | None = None) -> None:
-        self.ids: collections.defaultdict[str, int] = collections.defaultdict(int)
+        self._counts: collections.defaultdict[str, itertools.count] = collections.defaultdict(itertools.count)
         self.prefix = prefix or ""
-        self._lock = threading.Lock()
 
     def __call__(self, key: str) -> str:
-        with self._lock:
-            n = self.ids[key]
-            self.ids[key] = n + 1
-        return f"{self.prefix}{key}_{n}"
+        return f"{self.prefix}{key}_{next(self._counts[key])}"
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """The next number of each key (Paddle's attribute)."""
+        return {k: int(repr(c)[len("count("):-1]) for k, c in self._counts.items()}
 
 
 _current = [UniqueNameGenerator()]

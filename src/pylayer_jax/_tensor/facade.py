@@ -41,6 +41,23 @@ _Tracer = jax.core.Tracer
 _ArrayImpl = lazy._ArrayImpl
 _zeros_like = jax.jit(jnp.zeros_like)  # eager jnp.zeros_like costs ~100 µs, a cached jit ~8
 _ZEROS: dict[tuple, Any] = {}  # small zeros arrays by (shape, dtype), shared: arrays are immutable
+
+
+def _numpy_scalars_need_0d() -> bool:
+    """Whether this NumPy converts only a 0-D array to a Python int or float (NumPy 2.3 on; older ones took any
+    one-element array, warning)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            int(np.zeros(1))
+        except TypeError:
+            return True
+    return False
+
+
+_SCALARS_NEED_0D = _numpy_scalars_need_0d()
 _ZEROS_FNS = KernelCache(SHAPED)  # one kernel per (shape, dtype): bounded, see _runtime.kernel_cache
 
 
@@ -348,19 +365,36 @@ class Tensor:
     def __dlpack_device__(self) -> Any:
         return self._value.__dlpack_device__()
 
+    def _scalar(self, kind: str, numpy_rule: bool = True) -> Any:
+        """The one element for ``int()``, ``float()``, ``bool()`` or an index. As Paddle's: a Tensor of several
+        elements is an AssertionError; then Paddle converts through NumPy (``int(np.array(x))``), so a Tensor of
+        shape [1] converts only where NumPy converts a one-element array (a TypeError from NumPy 2.3 on);
+        ``bool()`` takes it."""
+        if self.size != 1:
+            raise AssertionError(
+                f"{kind} of a Tensor needs exactly one element, but this one has shape {list(self.shape)}. Reduce it "
+                "first (x.any(), x.all(), x.sum()) or index one element."
+            )
+        if numpy_rule and self.ndim and _SCALARS_NEED_0D:
+            raise TypeError(
+                f"{kind} of a Tensor: only a 0-D Tensor converts to a Python scalar, but this one has shape "
+                f"{list(self.shape)}. Take x.item() for its one element, or index it (x[0])."
+            )
+        return self.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar("float()"))
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar("int()"))
 
     def __bool__(self) -> bool:
-        return bool(self.item())
+        return bool(self._scalar("bool()", numpy_rule=False))
 
     def __index__(self) -> int:
         if not jnp.issubdtype(self._v.dtype, jnp.integer):
             raise TypeError(f"Only integer tensors can be used as an index, but received dtype {self.dtype}.")
-        return int(self.item())
+        return int(self._scalar("Using as an index"))
 
     def __len__(self) -> int:
         if self.ndim == 0:

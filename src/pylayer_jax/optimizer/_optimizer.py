@@ -36,6 +36,7 @@ import optax
 
 from .._exec import deferred as lazy
 from .._exec.deferred import Pending
+from .._runtime import unique_name
 from .._runtime.state import modes
 from .._runtime.transfer import put_number
 from .._tensor.facade import Tensor, before_write
@@ -199,6 +200,9 @@ class Optimizer:
         # the accumulator names of the last set_state_dict that held any: a parameter whose state starts after it
         # must be among them (``_check_loaded``)
         self._loaded_keys: frozenset[str] | None = None
+        # each parameter's accumulator names, by (id, accumulator): Paddle's unique names, given when this optimizer
+        # first keeps state for the parameter (``_name_states``)
+        self._acc_names: dict[tuple[int, str], str] = {}
         if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
             lazy.expect_join(self)
 
@@ -412,6 +416,7 @@ class Optimizer:
         if cache is not None and cache[0] == ids:
             specs, layout, key = cache[1], cache[2], cache[3]
         else:
+            self._name_states(todo)
             self._check_precision(todo)
             specs = self._specs(todo)
             layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
@@ -694,12 +699,26 @@ class Optimizer:
         return [], pairs
 
     # ---- state ------------------------------------------------------------------------
+    def _name_states(self, params: Sequence[Any]) -> None:
+        """Give the accumulators of the parameters this optimizer has no state names for yet their names, as Paddle
+        does when it creates them: ``unique_name.generate(<param>_<acc>)``, so ``linear_0.w_0_moment1_0`` for the
+        first optimizer that keeps one for that parameter and ``..._moment1_1`` for a second (a state dict saved by
+        the first does not load into the second: ``_check_loaded``), fresh counters under ``unique_name.guard()``."""
+        for p in params:
+            for n in self._state_names():
+                self._acc_key(p, n)
+
     def _acc_key(self, p: Any, suffix: str) -> str:
-        suffix = f"{self._name}_{suffix}" if self._name is not None else suffix
-        return f"{p.name}_{suffix}_0"
+        key = (id(p), suffix)
+        name = self._acc_names.get(key)
+        if name is None:
+            acc = f"{self._name}_{suffix}" if self._name is not None else suffix
+            name = self._acc_names[key] = unique_name.generate(f"{p.name}_{acc}")
+        return name
 
     def state_dict(self) -> dict[str, Any]:
-        """The accumulators by Paddle's names (``<param>_<acc>_0``) and ``LR_Scheduler`` when one is used."""
+        """The accumulators by Paddle's names (``<param>_<acc>_<n>``, see ``_name_states``) and ``LR_Scheduler`` when
+        one is used."""
         out: dict[str, Any] = {}
         names = self._state_names()
         states = {**self._accumulators, **self._unpacked()} if names else {}
