@@ -14,12 +14,13 @@ import pytest
 import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from recorded import Recorded  # noqa: E402
 from script_diff_cases import record  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_script_diffs.json")) as _f:
     REF = json.load(_f)
 REF.pop("paddle")
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 
 
 def _close(ours: object, ref: object, key: str) -> None:

@@ -30,12 +30,13 @@ from pylayer_jax import distribution as D
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from distribution_cases import record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
                        "paddle_distribution.json")) as _f:
     REF = json.load(_f)
 REF.pop("paddle")
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 T = paddle.to_tensor
 
 

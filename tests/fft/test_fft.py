@@ -18,12 +18,13 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fft_cases as C  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "paddle_fft.json")) as _f:
     REF = json.load(_f)
 REF.pop("paddle")
 # fftfreq(4.0): Paddle's message-less TypeError comes from roll; ours is a TypeError too (same type, recorded)
-OURS = C.record(paddle)
+OURS = Recorded(C.record, paddle)
 F = paddle.fft
 
 

@@ -15,6 +15,7 @@ import pytest
 import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from recorded import Recorded  # noqa: E402
 from weight_hook_cases import record  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
@@ -23,7 +24,7 @@ with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 REF.pop("paddle")
 # a dim outside the weight's axes: Paddle's is an assert (AssertionError), ours a ValueError naming the range
 DIFFERENT = {"baddim": "ValueError"}
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 
 
 @pytest.mark.parametrize("key", sorted(REF))

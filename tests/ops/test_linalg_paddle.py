@@ -21,6 +21,7 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from linalg_cases import HH, SQ, TAU, TAU_SQ, TRI, record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
                        "paddle_linalg.json")) as _f:
@@ -39,7 +40,7 @@ DIFFERENT = {
     # Paddle raises for a singular matrix with p in (1, -1, inf, -inf, 'fro', 'nuc'): ours is inf, as numpy's
     "cond_err_singular_1": "no error",
 }
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 
 
 def _close(ours, ref, key):  # noqa: ANN001, ANN202

@@ -30,9 +30,10 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from complex_view_cases import record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 REF = json.loads(Path(__file__).resolve().parents[1].joinpath("data", "paddle_complex_views.json").read_text())
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 
 
 def test_the_fixture_is_paddles() -> None:

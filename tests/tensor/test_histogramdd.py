@@ -25,9 +25,10 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from histogramdd_cases import PADDLE_ONLY, record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 REF = json.loads(Path(__file__).resolve().parents[1].joinpath("data", "paddle_histogramdd.json").read_text())
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 # Paddle's AssertionErrors, and ours
 DIFFERENT = {"err_1d": "ValueError", "err_bins_length": "ValueError", "err_ranges_length": "ValueError",
              "err_weights_shape": "ValueError", "err_weights_dtype": "TypeError", "err_edges_dtype": "TypeError"}

@@ -35,9 +35,10 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from random_fill_cases import DRAWS, N, record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 REF = json.loads(Path(__file__).resolve().parents[1].joinpath("data", "paddle_random_fills.json").read_text())
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 HEAVY = {"cauchy_default", "cauchy_1_2", "log_normal_default"}  # no finite variance to bound the sample mean with
 DIFFERENT = {"error_normal_str_mean": "TypeError"}
 

@@ -1,0 +1,33 @@
+"""``record(paddle)``'s results for a test file, computed when a test first reads them.
+
+The ``*_cases.py`` modules' ``record`` runs every case with the package (hundreds of small programs compiled). Run
+at import, it ran at collection, where each worker process of the suite imports every test file although it runs
+only some of them: computed at the first read, it runs once, in the worker that runs the file's tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+
+class Recorded(Mapping[str, Any]):
+    """The dict ``record(lib)`` returns, made at the first look into it."""
+
+    def __init__(self, record: Callable[[Any], dict[str, Any]], lib: Any) -> None:
+        self._record, self._lib = record, lib
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._record(self._lib)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
