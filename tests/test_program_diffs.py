@@ -18,11 +18,12 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases import record  # noqa: E402
+from recorded import Recorded  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_program_diffs.json")) as _f:
     REF = json.load(_f)
 REF.pop("paddle")
-OURS = record(paddle)
+OURS = Recorded(record, paddle)
 
 
 def _close(ours: object, ref: object, key: str) -> None:
