@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import numpy as np
+
 
 class Recorded(Mapping[str, Any]):
     """The dict ``record(lib)`` returns, made at the first look into it."""
@@ -31,3 +33,16 @@ class Recorded(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._get())
+
+
+def assert_close(ours: Any, ref: Any, key: str, rtol: float) -> None:
+    """A recorded entry: equal structure through lists, numbers within ``rtol`` (and 1e-6 absolute; an int recorded
+    where ours is a float is a number too), anything else exactly."""
+    if isinstance(ref, list):
+        assert isinstance(ours, list) and len(ours) == len(ref), key
+        for a, b in zip(ours, ref):
+            assert_close(a, b, key, rtol)
+    elif isinstance(ref, float) or (isinstance(ref, int) and not isinstance(ref, bool) and isinstance(ours, float)):
+        np.testing.assert_allclose(ours, ref, rtol=rtol, atol=1e-6, err_msg=key)
+    else:
+        assert ours == ref, key

@@ -18,7 +18,7 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases import record  # noqa: E402
-from recorded import Recorded  # noqa: E402
+from recorded import Recorded, assert_close  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_program_diffs.json")) as _f:
     REF = json.load(_f)
@@ -28,14 +28,7 @@ OURS = Recorded(record, paddle)
 
 def _close(ours: object, ref: object, key: str) -> None:
     """Equal structure, numbers within float32 rounding over a few training steps."""
-    if isinstance(ref, list):
-        assert isinstance(ours, list) and len(ours) == len(ref), key
-        for a, b in zip(ours, ref):
-            _close(a, b, key)
-    elif isinstance(ref, float) or (isinstance(ref, int) and not isinstance(ref, bool) and isinstance(ours, float)):
-        np.testing.assert_allclose(ours, ref, rtol=2e-5, atol=1e-6, err_msg=key)
-    else:
-        assert ours == ref, key
+    assert_close(ours, ref, key, rtol=2e-5)
 
 
 @pytest.mark.parametrize("key", sorted(REF))

@@ -14,7 +14,7 @@ import pytest
 import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from recorded import Recorded  # noqa: E402
+from recorded import Recorded, assert_close  # noqa: E402
 from script_diff_cases import record  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_script_diffs.json")) as _f:
@@ -25,14 +25,7 @@ OURS = Recorded(record, paddle)
 
 def _close(ours: object, ref: object, key: str) -> None:
     """Equal structure, numbers within float32 rounding (Paddle's kernels round differently in the last digits)."""
-    if isinstance(ref, list):
-        assert isinstance(ours, list) and len(ours) == len(ref), key
-        for a, b in zip(ours, ref):
-            _close(a, b, key)
-    elif isinstance(ref, float) or (isinstance(ref, int) and not isinstance(ref, bool) and isinstance(ours, float)):
-        np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-6, err_msg=key)
-    else:
-        assert ours == ref, key
+    assert_close(ours, ref, key, rtol=1e-5)
 
 
 @pytest.mark.parametrize("key", sorted(REF))
