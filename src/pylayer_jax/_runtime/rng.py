@@ -53,6 +53,7 @@ class _Generator:
         self._lock = threading.Lock()
         self._dev: Any = None  # the state as an int64 [2] array (or a tracer), None until asked for
         self._host: tuple[int, int] | None = None  # the state's two words, when known on the host
+        self._seeds: dict[bytes, int] = {}  # the seed in effect when get_rng_state gave a state, by its words
         self.seed(int(np.random.SeedSequence().entropy % (2**63)))
 
     @property
@@ -71,6 +72,7 @@ class _Generator:
     def seed(self, n: int) -> None:
         words = _seed_words(int(n))
         with self._lock:
+            self.initial = int(n)  # (``paddle.random.initial_seed``)
             if words is None:
                 self._state = jax.random.PRNGKey(int(n)).astype(jnp.int64)
             else:
@@ -102,6 +104,17 @@ class _Generator:
         with self._lock:
             return self._state
 
+    def saved_state(self) -> Any:
+        """``get_state`` for ``get_rng_state``: the seed in effect is remembered with the state's words, so that
+        ``set_state`` of it makes ``initial`` that seed again (Paddle's saved state carries its seed)."""
+        with self._lock:
+            state = self._state
+            if not isinstance(state, jax.core.Tracer):
+                if len(self._seeds) >= 64:
+                    self._seeds.pop(next(iter(self._seeds)))
+                self._seeds[np.asarray(state).tobytes()] = self.initial
+            return state
+
     def set_state(self, state: Any) -> None:
         arr = jnp.asarray(state, jnp.int64)
         if arr.shape != (2,):
@@ -111,6 +124,8 @@ class _Generator:
             )
         with self._lock:
             self._state = arr
+            if not isinstance(arr, jax.core.Tracer):
+                self.initial = self._seeds.get(np.asarray(arr).tobytes(), self.initial)
 
 
 generator = _Generator()
