@@ -28,8 +28,9 @@ from . import jax_setup as _jax_setup  # noqa: F401  (x64 on: the key is int64)
 def _seed_words(seed: int) -> tuple[int, int] | None:
     """What ``jax.random.PRNGKey(seed)`` holds (the seed's high and low 32 bits), computed on the host: that
     function compiles three small programs, a tenth of a second at import and at every paddle.seed. None
-    where it does not apply (another PRNG implementation, a seed outside int64)."""
-    if -(2**63) <= seed < 2**63 and jax.config.jax_default_prng_impl == "threefry2x32":
+    where it does not apply (another PRNG implementation, a seed outside int64 and uint64; a uint64 seed above
+    int64, which PRNGKey refuses, holds its 64 bits the same way)."""
+    if -(2**63) <= seed < 2**64 and jax.config.jax_default_prng_impl == "threefry2x32":  # (Paddle's are uint64)
         bits = seed % 2**64
         return bits >> 32, bits & 0xFFFFFFFF
     return None
