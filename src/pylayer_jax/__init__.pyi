@@ -24,6 +24,7 @@ from . import regularizer as regularizer
 from . import signal as signal
 from . import static as static
 from . import tensor as tensor
+from . import text as text
 from . import utils as utils
 from . import version as version
 from . import vision as vision
