@@ -159,6 +159,7 @@ _LAZY = {
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),
     "profiler": ("profiler", None), "inference": ("inference", None), "text": ("text", None),
+    "audio": ("audio", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

@@ -3,6 +3,7 @@
 from typing import Any
 
 from . import amp as amp
+from . import audio as audio
 from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
