@@ -23,6 +23,9 @@ PADDLE = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "pad
 ERR = PADDLE["errors"]
 EXC = {"ValueError": ValueError, "TypeError": TypeError, "RuntimeError": RuntimeError}
 HAS_GPU = bool(_device.gpus())
+# the predictor runs on the CPU by default (as Paddle's Config); on a GPU host the eager model runs on the GPU, whose
+# float32 matmuls may round through TF32
+TOL = {"rtol": 5e-3, "atol": 5e-3} if HAS_GPU else {"rtol": 1e-6, "atol": 1e-6}
 IS = paddle.static.InputSpec
 
 
@@ -66,7 +69,7 @@ def test_predictor_matches_the_eager_model_for_any_batch(saved, batch):
     h.copy_from_cpu(x)
     assert pred.run() is None and repr(None) == PADDLE["run_returns"]
     out = pred.get_output_handle("fetch_name_0")
-    np.testing.assert_allclose(out.copy_to_cpu(), net(paddle.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(out.copy_to_cpu(), net(paddle.to_tensor(x)).numpy(), **TOL)
     assert out.shape() == [batch, 2] and out.type() == pi.DataType.FLOAT32 and h.shape() == [batch, 4]
 
 
@@ -77,7 +80,7 @@ def test_run_with_a_list_of_tensors_returns_tensors_and_fills_the_handles(saved)
     outs = pred.run([paddle.to_tensor(x)])
     assert type(outs).__name__ == PADDLE["run_list"]["type"] and isinstance(outs[0], paddle.Tensor)
     assert outs[0].stop_gradient is PADDLE["run_list"]["stop_gradient"]
-    np.testing.assert_allclose(outs[0].numpy(), net(paddle.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(outs[0].numpy(), net(paddle.to_tensor(x)).numpy(), **TOL)
     assert np.array_equal(pred.get_output_handle("fetch_name_0").copy_to_cpu(), outs[0].numpy()) \
         is PADDLE["run_list"]["same_as_handle"]
 
@@ -94,8 +97,8 @@ def test_two_inputs_named_after_the_forward_with_int_ids_and_a_dict_output(saved
     pred.run()
     y, extra = two(paddle.to_tensor(ids), paddle.to_tensor([2.0]))
     got = [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
-    np.testing.assert_allclose(got[0], y.numpy(), rtol=1e-6, atol=1e-7)
-    np.testing.assert_allclose(got[1], extra["h"].numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(got[0], y.numpy(), **TOL)
+    np.testing.assert_allclose(got[1], extra["h"].numpy(), **TOL)
 
 
 def test_a_static_inference_model_runs_with_its_feed_names(tmp_path):
@@ -118,7 +121,7 @@ def test_a_static_inference_model_runs_with_its_feed_names(tmp_path):
     pred.get_input_handle("xin").copy_from_cpu(xv)
     pred.run()
     for n, w in zip(pred.get_output_names(), want):
-        np.testing.assert_allclose(pred.get_output_handle(n).copy_to_cpu(), w, rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(pred.get_output_handle(n).copy_to_cpu(), w, **TOL)
 
 
 def test_share_external_data_clone_and_pool(saved):
@@ -128,7 +131,7 @@ def test_share_external_data_clone_and_pool(saved):
     pred.get_input_handle("x").share_external_data(x)
     pred.run()
     want = net(x).numpy()
-    np.testing.assert_allclose(pred.get_output_handle("fetch_name_0").copy_to_cpu(), want, rtol=1e-6)
+    np.testing.assert_allclose(pred.get_output_handle("fetch_name_0").copy_to_cpu(), want, **TOL)
     assert (pred.get_input_handle("x") is not pred.get_input_handle("x")) is PADDLE["handles_distinct_objects"]
     clone = pred.clone()
     assert [clone.get_input_names(), clone.get_output_names()] == PADDLE["clone"]["names"]
@@ -138,7 +141,7 @@ def test_share_external_data_clone_and_pool(saved):
     pool = pi.PredictorPool(pi.Config(str(d / "net.json"), str(d / "net.pdiparams")), 2)
     p1 = pool.retrieve(1)
     out = p1.run([x])[0].numpy()
-    np.testing.assert_allclose(out, want, rtol=1e-6)
+    np.testing.assert_allclose(out, want, **TOL)
     with pytest.raises(IndexError, match=r"retrieve: idx must be in \[0, 2\), but received 2"):
         pool.retrieve(2)
     assert pred.try_shrink_memory() == PADDLE["try_shrink_memory"] and pred.clear_intermediate_tensor() is None
@@ -260,7 +263,7 @@ def test_gpu_switch_and_engines_that_would_change_results(saved):
         assert c.use_gpu() is PADDLE["defaults"]["use_gpu"]
     x = np.ones((2, 4), "float32")
     want = _pred(d / "net").run([paddle.to_tensor(x)])[0].numpy()
-    np.testing.assert_allclose(pi.create_predictor(c).run([paddle.to_tensor(x)])[0].numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(pi.create_predictor(c).run([paddle.to_tensor(x)])[0].numpy(), want, **TOL)
     c.disable_gpu()
     assert c.use_gpu() is False
     for call in (lambda: c.enable_tensorrt_engine(1 << 30, 1), c.enable_onnxruntime, c.enable_mkldnn_bfloat16,
