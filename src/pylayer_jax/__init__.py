@@ -161,6 +161,7 @@ _LAZY = {
     "profiler": ("profiler", None), "reader": ("reader", None), "batch": ("reader", "batch"),
     "hub": ("hub", None), "special": ("special", None), "functional": ("functional", None),
     "random": ("random", None), "cuda": ("cuda", None),
+    "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

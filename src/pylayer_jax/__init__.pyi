@@ -3,6 +3,7 @@
 from typing import Any
 
 from . import amp as amp
+from . import audio as audio
 from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
@@ -15,6 +16,7 @@ from . import framework as framework
 from . import functional as functional
 from . import hapi as hapi
 from . import hub as hub
+from . import inference as inference
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
@@ -29,6 +31,7 @@ from . import signal as signal
 from . import special as special
 from . import static as static
 from . import tensor as tensor
+from . import text as text
 from . import utils as utils
 from . import version as version
 from . import vision as vision
