@@ -99,6 +99,8 @@ def autocast(x: Any) -> Any:
     if isinstance(x, bool | int):
         return float(x)
     if not _inexact(jnp.result_type(x)):
+        if is_weak(x):  # a Python number passed in as an array: it stays weak (``3 / x`` keeps x's float16)
+            return x + 0.0
         return float32_of(x)
     return x
 

@@ -53,8 +53,9 @@ def _dot_checks(op, a):  # noqa: ANN001, ANN202
 
 @defop(2, saves=("x", "y"), checks=_dot_checks)
 def dot(x, y):
-    """Dot product of 1-D tensors, or row-wise of 2-D tensors."""
-    return jnp.sum(x * y, axis=-1)
+    """Dot product of 1-D tensors, or row-wise of 2-D tensors, in the inputs' dtype (int32 stays int32, as in
+    Paddle)."""
+    return jnp.sum(x * y, axis=-1, dtype=None if x.dtype == jnp.bool_ else jnp.result_type(x, y))
 
 
 @defop(2, saves=("x", "y"))

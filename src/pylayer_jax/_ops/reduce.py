@@ -1,6 +1,7 @@
 """Reductions over axes: sums, means, extrema, statistics, norms, truth tests, and scans.
 
-Paddle's dtype rules: ``sum``/``nansum``/``cumsum`` of integers or bools give int64;
+Paddle's dtype rules: ``sum`` of bools and int32 gives int64 (int8, uint8, int16 and int64 keep theirs);
+``nansum``/``cumsum`` of integers or bools give int64;
 ``mean`` of integers keeps the integer dtype (truncating); ``prod``/``max``/``cumprod``
 keep the dtype; statistics (``std``, ``var``, ``logsumexp``, ``norm``) on integers give
 float32. ``max``/``min``/``amax``/``amin`` split the gradient evenly between ties.
@@ -26,6 +27,15 @@ def _int_sum_dtype(x, dtype):
     return dt
 
 
+def _sum_dtype(x, dtype):
+    """``sum``'s, as Paddle's: bool and int32 sum to int64; int8, uint8, int16 and int64 keep their dtype (jnp would
+    widen the small ones to int64 and uint8 to uint64)."""
+    dt = dtype_arg(dtype)
+    if dt is None and not jnp.issubdtype(x.dtype, jnp.inexact):
+        dt = jnp.int64 if x.dtype in (jnp.bool_, jnp.int32) else x.dtype
+    return dt
+
+
 def _keep_int(x, dtype):
     """An explicit dtype, else x's own (jnp would widen int32 products to int64)."""
     if dtype is not None:
@@ -48,8 +58,8 @@ _sum_checks.attrs_only = True  # type: ignore[attr-defined]
 
 @defop(1, name="sum", checks=_sum_checks, rows=reduce_rule("sum"), axes=reduce_axes("sum"))
 def sum_(x, axis=None, dtype=None, keepdim=False):
-    """Sum over ``axis`` (all axes when None); integer/bool inputs sum to int64."""
-    return jnp.sum(x, axis=axis_arg(axis), dtype=_int_sum_dtype(x, dtype), keepdims=keepdim)
+    """Sum over ``axis`` (all axes when None) in Paddle's result dtype (``_sum_dtype``)."""
+    return jnp.sum(x, axis=axis_arg(axis), dtype=_sum_dtype(x, dtype), keepdims=keepdim)
 
 
 @defop(1, saves=("x",), name="nansum")

@@ -400,8 +400,8 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 @defop(1)
 def trace(x, offset=0, axis1=0, axis2=1):
-    """Sum of the diagonal of the (axis1, axis2) planes."""
-    return jnp.trace(x, offset, axis1, axis2)
+    """Sum of the diagonal of the (axis1, axis2) planes, in x's dtype (int32 stays int32, as in Paddle)."""
+    return jnp.trace(x, offset, axis1, axis2, dtype=None if x.dtype == jnp.bool_ else x.dtype)
 
 
 def _clamp(v, dim):  # noqa: ANN001, ANN202
