@@ -471,4 +471,86 @@ def record(paddle: Any) -> dict[str, Any]:
         else:
             out[name] = run(paddle, name, name in PADDLE_RUNS)
         out[name]["paddle_runs"] = name in PADDLE_RUNS
-    return {"cases": out}
+    return {"cases": out, "layers": record_layers(paddle)}
+
+
+# ---- the Layers: Paddle's parameters (names, shapes, initial values) and, with them, the documented formula -------
+LAYERS: dict[str, str] = {
+    "linear": "N.FusedLinear(8, 5)",
+    "linear_t": "N.FusedLinear(8, 5, transpose_weight=True)",
+    "linear_no_bias": "N.FusedLinear(8, 5, bias_attr=False)",
+    "ffn_post": "N.FusedFeedForward(8, 16, dropout_rate=0.3)",
+    "ffn_pre_gelu": "N.FusedFeedForward(8, 16, activation='gelu', normalize_before=True)",
+    "mha_post": "N.FusedMultiHeadAttention(8, 2)",
+    "mha_pre": "N.FusedMultiHeadAttention(8, 2, normalize_before=True)",
+    "encoder_post": "N.FusedTransformerEncoderLayer(8, 2, 16)",
+    "encoder_pre": "N.FusedTransformerEncoderLayer(8, 2, 16, normalize_before=True, activation='gelu')",
+    "bias_dropout_residual_ln": "N.FusedBiasDropoutResidualLayerNorm(8)",
+    "dropout_add": "N.FusedDropoutAdd(0.3)",
+}
+
+
+def _layer_ref(c: Ctx, name: str, layer: Any, x: Any) -> Any:
+    """The layer's output in evaluation mode: the fused function where Paddle's CPU build runs it, else the formula
+    with the layer's parameters."""
+    sd = {k: v for k, v in layer.state_dict().items()}
+    if name.startswith("linear"):
+        w = sd["weight"]
+        out = c.P.matmul(x, w, transpose_y=name == "linear_t")
+        return out if "bias" not in sd else out + sd["bias"]
+    if name.startswith("ffn"):
+        pre, act = name == "ffn_pre_gelu", "gelu" if name == "ffn_pre_gelu" else "relu"
+        s, b = (sd["_ln1_scale"], sd["_ln1_bias"]) if pre else (sd["_ln2_scale"], sd["_ln2_bias"])
+        return _ffn_ref(c, x, sd["_linear1_weight"], sd["_linear2_weight"], sd["_linear1_bias"],
+                        sd["_linear2_bias"], s, b, s, b, 0.0, 0.0, act, pre, False, "upscale_in_train", True)
+    if name.startswith("mha"):
+        pre = name == "mha_pre"
+        s, b = (sd["pre_ln_scale"], sd["pre_ln_bias"]) if pre else (sd["ln_scale"], sd["ln_bias"])
+        return _mha_ref(c, x, sd["qkv_weight"], sd["linear_weight"], pre, s, b, sd["qkv_bias"], sd["linear_bias"],
+                        None, c.t(BMASK), True, False, 2)
+    if name.startswith("encoder"):
+        pre = name == "encoder_pre"
+        a = {k[len("fused_attn."):]: v for k, v in sd.items() if k.startswith("fused_attn.")}
+        f = {k[len("ffn."):]: v for k, v in sd.items() if k.startswith("ffn.")}
+        s, b = (a["pre_ln_scale"], a["pre_ln_bias"]) if pre else (a["ln_scale"], a["ln_bias"])
+        h = _mha_ref(c, x, a["qkv_weight"], a["linear_weight"], pre, s, b, a["qkv_bias"], a["linear_bias"], None,
+                     c.t(BMASK), True, False, 2)
+        s, b = (f["_ln1_scale"], f["_ln1_bias"]) if pre else (f["_ln2_scale"], f["_ln2_bias"])
+        return _ffn_ref(c, h, f["_linear1_weight"], f["_linear2_weight"], f["_linear1_bias"], f["_linear2_bias"],
+                        s, b, s, b, 0.0, 0.0, "gelu" if pre else "relu", pre, False, "upscale_in_train", True)
+    if name == "bias_dropout_residual_ln":
+        return _ln_ref(c, c.t(RES[:, :3]) + x + sd["linear_bias"], sd["ln_scale"], sd["ln_bias"], 1e-5)
+    return layer(x, c.t(RES[:, :3]))  # dropout_add: Paddle's CPU build runs it
+
+
+def _perturbed(c: Ctx, layer: Any) -> None:
+    """Every parameter moved off its initial value (the biases and norm scales start constant)."""
+    for i, (_, p) in enumerate(sorted(layer.state_dict().items())):
+        a = np.asarray(p.numpy(), np.float32)
+        p.set_value(a + 0.1 * np.sin(np.arange(a.size, dtype=np.float32) + i).reshape(a.shape))
+
+
+def record_layers(paddle: Any) -> dict[str, Any]:
+    c = Ctx(paddle)
+    N = paddle.incubate.nn
+    out: dict[str, Any] = {}
+    paddle.seed(7)
+    for name, code in LAYERS.items():
+        layer = eval(code, {"N": N})  # noqa: S307
+        params = {k: {"shape": list(v.shape), "name": v.name, "dtype": str(v.dtype).replace("paddle.", ""),
+                      "max_abs": float(np.abs(v.numpy()).max()), "min": float(v.numpy().min()),
+                      "max": float(v.numpy().max())} for k, v in layer.state_dict().items()}
+        _perturbed(c, layer)
+        layer.eval()
+        y = _layer_ref(c, name, layer, c.t(X[:, :3]))
+        out[name] = {"params": params, "state": {k: np.asarray(v.numpy(), np.float64).tolist()
+                                                 for k, v in layer.state_dict().items()},
+                     "out": np.asarray(y.numpy(), np.float64).tolist(), "repr": _repr(layer)}
+    return out
+
+
+def _repr(layer: Any) -> str | None:
+    try:
+        return repr(layer)
+    except AttributeError:  # (Paddle's FusedBiasDropoutResidualLayerNorm.extra_repr reads an attribute it lacks)
+        return None

@@ -2,6 +2,7 @@
 (``incubate.autograd``), the LookAhead and ModelAverage optimizers and the BFGS minimisers (``incubate.optimizer``),
 and the segment reductions and fused softmaxes Paddle keeps at this path (layer L8)."""
 
+from . import autograd as autograd
 from . import nn as nn
 from ._tensor_ops import graph_send_recv as graph_send_recv
 from ._tensor_ops import identity_loss as identity_loss
