@@ -4,6 +4,7 @@ and the segment reductions and fused softmaxes Paddle keeps at this path (layer 
 
 from . import autograd as autograd
 from . import nn as nn
+from . import optimizer as optimizer
 from ._tensor_ops import graph_send_recv as graph_send_recv
 from ._tensor_ops import identity_loss as identity_loss
 from ._tensor_ops import segment_max as segment_max
@@ -12,8 +13,12 @@ from ._tensor_ops import segment_min as segment_min
 from ._tensor_ops import segment_sum as segment_sum
 from ._tensor_ops import softmax_mask_fuse as softmax_mask_fuse
 from ._tensor_ops import softmax_mask_fuse_upper_triangle as softmax_mask_fuse_upper_triangle
+from .optimizer import LookAhead as LookAhead
+from .optimizer import ModelAverage as ModelAverage
 
 __all__ = [
+    "LookAhead",
+    "ModelAverage",
     "graph_send_recv",
     "identity_loss",
     "segment_max",
