@@ -12,6 +12,7 @@ from . import distribution as distribution
 from . import fft as fft
 from . import framework as framework
 from . import hapi as hapi
+from . import incubate as incubate
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
