@@ -88,7 +88,7 @@ def test_rms_norm_and_rope_float64_grads_match_jax() -> None:
     np.testing.assert_allclose(q.grad.numpy(), jax.grad(g)(np.asarray(Q, np.float64)), rtol=1e-10, atol=1e-12)
 
 
-I = paddle.incubate
+INC = paddle.incubate
 T = paddle.to_tensor
 _X, _W = T(X), T(np.ones(8, np.float32))
 _Q = T(Q)
@@ -153,19 +153,19 @@ _SIN = T(SIN_T)
                                                transpose_qkv_wb=True), ValueError, "num_heads must be a positive int"),
         (lambda: IF.fused_multi_head_attention(_X, T(np.ones((3, 2, 4, 8), np.float32)), T(np.ones((8, 8),
                                                np.float32)), cache_kv=_X), ValueError, "cache_kv must be"),
-        (lambda: I.softmax_mask_fuse(_X, _X), ValueError, "softmax_mask_fuse: x must be 4-D"),
-        (lambda: I.softmax_mask_fuse(_Q, _Q), ValueError, r"mask must have shape \[batch, 1, seq_q, seq_k\]"),
-        (lambda: I.softmax_mask_fuse_upper_triangle(_Q), ValueError, "last two dimensions equal"),
-        (lambda: I.segment_sum(_X, T([1, 0])), ValueError, "segment_ids must be sorted"),
-        (lambda: I.segment_sum(_X, T([0.0, 1.0])), TypeError, "segment_ids must be an int32 or int64 tensor"),
-        (lambda: I.segment_mean(_X, T([0, 0, 1])), ValueError, r"one id per row of data \(2\)"),
-        (lambda: I.segment_max(_X, T([[0, 1]])), ValueError, "segment_ids must be 1-D"),
-        (lambda: I.segment_min(_X, T([-1, 0])), ValueError, "segment ids must be non-negative"),
-        (lambda: I.graph_send_recv(_X, T([0]), T([0]), pool_type="prod"), ValueError, "pool_type should be"),
-        (lambda: I.graph_send_recv(_X, T([0, 2]), T([0, 1])), ValueError, r"src_index values must be in \[0, 2\)"),
-        (lambda: I.graph_send_recv(_X, T([0, 1]), T([0])), ValueError, "the same number of entries"),
-        (lambda: I.identity_loss(_X, "avg"), TypeError, "unsupported reduction type"),
-        (lambda: I.identity_loss(_X, 5), ValueError, "reduction should be 0, 1 or 2"),
+        (lambda: INC.softmax_mask_fuse(_X, _X), ValueError, "softmax_mask_fuse: x must be 4-D"),
+        (lambda: INC.softmax_mask_fuse(_Q, _Q), ValueError, r"mask must have shape \[batch, 1, seq_q, seq_k\]"),
+        (lambda: INC.softmax_mask_fuse_upper_triangle(_Q), ValueError, "last two dimensions equal"),
+        (lambda: INC.segment_sum(_X, T([1, 0])), ValueError, "segment_ids must be sorted"),
+        (lambda: INC.segment_sum(_X, T([0.0, 1.0])), TypeError, "segment_ids must be an int32 or int64 tensor"),
+        (lambda: INC.segment_mean(_X, T([0, 0, 1])), ValueError, r"one id per row of data \(2\)"),
+        (lambda: INC.segment_max(_X, T([[0, 1]])), ValueError, "segment_ids must be 1-D"),
+        (lambda: INC.segment_min(_X, T([-1, 0])), ValueError, "segment ids must be non-negative"),
+        (lambda: INC.graph_send_recv(_X, T([0]), T([0]), pool_type="prod"), ValueError, "pool_type should be"),
+        (lambda: INC.graph_send_recv(_X, T([0, 2]), T([0, 1])), ValueError, r"src_index values must be in \[0, 2\)"),
+        (lambda: INC.graph_send_recv(_X, T([0, 1]), T([0])), ValueError, "the same number of entries"),
+        (lambda: INC.identity_loss(_X, "avg"), TypeError, "unsupported reduction type"),
+        (lambda: INC.identity_loss(_X, 5), ValueError, "reduction should be 0, 1 or 2"),
     ],
 )
 def test_misuse(call, exc, match) -> None:
@@ -175,12 +175,12 @@ def test_misuse(call, exc, match) -> None:
 
 def test_segment_and_send_recv_are_deprecated_as_in_paddle() -> None:
     with pytest.warns(UserWarning, match='Please use "paddle.geometric.segment_sum" instead'):
-        I.segment_sum(_X, T([0, 0]))
+        INC.segment_sum(_X, T([0, 0]))
     with pytest.warns(UserWarning, match='Please use "paddle.geometric.send_u_recv" instead'):
-        I.graph_send_recv(_X, T([0]), T([1]))
+        INC.graph_send_recv(_X, T([0]), T([1]))
 
 
 def test_value_dependent_ops_refuse_tracing() -> None:
-    f = paddle.jit.to_static(lambda d, i: I.segment_sum(d, i))
+    f = paddle.jit.to_static(lambda d, i: INC.segment_sum(d, i))
     with pytest.raises(RuntimeError, match="segment_sum: the output shape depends on the values of segment_ids"):
         f(_X, T([0, 1]))
