@@ -511,6 +511,7 @@ def fused_feedforward(
         out = x + dropout2(out) if add_residual else dropout2(out)
         if not pre_layer_norm: out = layer_norm2(out)             # ln2_scale, ln2_bias, ln2_epsilon
 
+    ``activation``: 'relu' or 'gelu' (exact), as Paddle's kernel, and also 'silu' ('swish'), 'tanh' or 'sigmoid'.
     Paddle's CPU build has no kernel for this operator: this computes the documented formula, with gradients.
     ``ring_id`` (tensor model parallelism) must be -1.
     """
