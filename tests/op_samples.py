@@ -1561,3 +1561,37 @@ SAMPLES.update(
         ],
     }
 )
+
+
+# ---- paddle.vision.ops detection operators (boxes at least a pixel wide: Paddle's RoI Align backward takes
+# smaller ones as 1 x 1, its forward does not) ---------------------------------------------------------------
+_ROI_BOXES = np.array([[0.3, 0.2, 3.9, 3.1], [1.1, 0.6, 4.7, 4.4], [0.0, 1.0, 2.5, 3.5]])
+SAMPLES.update(
+    {
+        "roi_align": [
+            Sample((rand(2, 2, 5, 6), _ROI_BOXES, np.array([1, 2]), np.array(1.0)),
+                   {"pooled_height": 2, "pooled_width": 3, "sampling_ratio": 2, "grid_h": 2, "grid_w": 2}),
+            Sample((rand(1, 2, 4, 5), _ROI_BOXES, np.array([3]), np.array(0.5)),
+                   {"pooled_height": 2, "pooled_width": 2, "aligned": False, "grid_h": 3, "grid_w": 3}),
+        ],
+        "roi_pool": [Sample((rand(2, 2, 5, 6), _ROI_BOXES, np.array([1, 2]), np.array(1.0)),
+                            {"pooled_height": 2, "pooled_width": 2})],
+        "psroi_pool": [Sample((rand(2, 8, 5, 6), _ROI_BOXES, np.array([2, 1]), np.array(1.0)),
+                              {"pooled_height": 2, "pooled_width": 2})],
+        "deformable_conv": [
+            Sample((rand(1, 2, 4, 4), rand(1, 8, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2), pos(1, 4, 3, 3))),
+            Sample((rand(1, 4, 5, 5), rand(1, 16, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2)),
+                   {"stride": (2, 2), "padding": (1, 1), "deformable_groups": 2, "groups": 2}),
+        ],
+        "box_coder": [
+            Sample((np.array([[1.0, 1.0, 5.0, 6.0], [2.0, 3.0, 8.0, 9.0]]), None,
+                    np.array([[1.0, 2.0, 4.0, 6.0], [0.0, 1.0, 3.0, 5.0], [2.0, 2.0, 7.0, 7.0]])),
+                   {"variance": (0.1, 0.1, 0.2, 0.2)}, grad=False),
+            Sample((np.array([[1.0, 1.0, 5.0, 6.0], [2.0, 3.0, 8.0, 9.0]]), pos(2, 4), rand(3, 2, 4)),
+                   {"code_type": "decode_center_size", "box_normalized": False}, grad=False),
+        ],
+        "yolo_box": [Sample((rand(1, 14, 2, 2), np.array([[32, 40]])),
+                            {"anchors": (10, 13, 16, 30), "class_num": 2, "conf_thresh": 0.3, "downsample_ratio": 8},
+                            grad=False)],
+    }
+)

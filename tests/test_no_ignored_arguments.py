@@ -392,6 +392,13 @@ ALLOWED: dict[str, str] = {
                                                                 "same network in Paddle)",
     "vision/models/resnet.py::BasicBlock.__init__::groups": PADDLE_IGNORES + " (shared signature with "
                                                             "BottleneckBlock)",
+    "vision/ops.py::box_coder::name": NAME,
+    "vision/ops.py::deform_conv2d::name": NAME,
+    "vision/ops.py::prior_box::name": NAME,
+    "vision/ops.py::psroi_pool::name": NAME,
+    "vision/ops.py::roi_align::name": NAME,
+    "vision/ops.py::roi_pool::name": NAME,
+    "vision/ops.py::yolo_box::name": NAME,
     "vision/transforms/_pil_image.py::erase::inplace": PADDLE_IGNORES + " (a PIL image is erased into a new image)",
     "vision/transforms/transforms.py::BaseTransform._get_params::inputs": "hook for subclasses that draw one set "
                                                                           "of parameters per call; the base draws none",

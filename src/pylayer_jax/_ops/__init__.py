@@ -5,6 +5,7 @@ from . import complex_views as complex_views  # noqa: F401
 from . import conv as conv  # noqa: F401
 from . import creation as creation  # noqa: F401
 from . import decode as decode  # noqa: F401
+from . import detection as detection  # noqa: F401
 from . import device as device  # noqa: F401
 from . import fft as fft  # noqa: F401
 from . import fused as fused  # noqa: F401

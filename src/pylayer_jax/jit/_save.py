@@ -26,6 +26,7 @@ loaded layer gives parameter gradients through the ordinary eager tape.
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import os
@@ -226,14 +227,18 @@ def write_artifact(api: str, path: str, exported: Any, meta: dict[str, Any], arr
         json.dump(meta, f, indent=1)
 
 
-def read_artifact(api: str, path: str) -> tuple[Any, dict[str, Any], dict[str, np.ndarray]]:
-    """Read and check the three files; a missing file is a ValueError, a damaged one a RuntimeError."""
+def read_artifact(api: str, path: str, params_file: str | None = None
+                  ) -> tuple[Any, dict[str, Any], dict[str, np.ndarray]]:
+    """Read and check the three files (the parameters from ``params_file`` when given, else
+    ``path.pdiparams``); a missing file is a ValueError, a damaged one a RuntimeError."""
     if not isinstance(path, str):
         raise TypeError(f"{api}: path must be a str prefix, but received {type(path).__name__}.")
+    params_path = path + ".pdiparams" if params_file is None else params_file
     for ext in (".pdmodel", ".pdiparams", ".json"):
-        if not os.path.isfile(path + ext):
+        file = params_path if ext == ".pdiparams" else path + ext
+        if not os.path.isfile(file):
             raise ValueError(
-                f"{api}: the file {path + ext!r} does not exist; pass the prefix given to the save call (the "
+                f"{api}: the file {file!r} does not exist; pass the prefix given to the save call (the "
                 "files are prefix.pdmodel, prefix.pdiparams and prefix.json)."
             )
     try:
@@ -251,16 +256,16 @@ def read_artifact(api: str, path: str) -> tuple[Any, dict[str, Any], dict[str, n
         raise RuntimeError(f"{api}: {path + '.pdmodel'!r} is damaged or not a serialized export "
                            f"({type(e).__name__}: {e}).") from e
     try:
-        with np.load(path + ".pdiparams", allow_pickle=False) as z:
+        with np.load(params_path, allow_pickle=False) as z:
             raw = {k: z[k] for k in z.files}
     except Exception as e:  # noqa: BLE001 - zipfile/numpy raise assorted errors on damaged bytes
-        raise RuntimeError(f"{api}: {path + '.pdiparams'!r} is damaged or not a parameter archive "
+        raise RuntimeError(f"{api}: {params_path!r} is damaged or not a parameter archive "
                            f"({type(e).__name__}: {e}).") from e
     arrays = {}
     for p in meta.get("params", []):
         a = raw.get(p["name"])
         if a is None:
-            raise RuntimeError(f"{api}: {path + '.pdiparams'!r} has no value for the parameter {p['name']!r}.")
+            raise RuntimeError(f"{api}: {params_path!r} has no value for the parameter {p['name']!r}.")
         dt = np.dtype(_dtypes.to_np(p["dtype"]))
         if a.dtype != dt:
             a = a.view(dt)
@@ -276,6 +281,17 @@ def read_artifact(api: str, path: str) -> tuple[Any, dict[str, Any], dict[str, n
 
 
 # ---- jit.save ------------------------------------------------------------------------------------------
+def _arg_name(fn: Any, i: int) -> str:
+    """The name of the ``i``-th positional parameter of ``fn`` (Paddle names an input without an InputSpec name
+    after it), or ``x{i}`` where there is none (``*args``, a builtin)."""
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    return params[i].name if i < len(params) else f"x{i}"
+
+
 def _forward_of(api: str, layer: Any) -> tuple[Callable[..., Any], Any]:
     """(the Python forward to trace, the input_spec given to to_static if any)."""
     target = layer.forward if isinstance(layer, Layer) else layer
@@ -376,7 +392,7 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         "draws_random": drew[0],
         "kind": "layer" if isinstance(owner, Layer) else "function",
         "class": type(owner).__name__ if isinstance(owner, Layer) else getattr(fn, "__name__", "function"),
-        "inputs": [{"name": name or f"x{i}", "shape": [-1 if d is None else d for d in shape],
+        "inputs": [{"name": name or _arg_name(fn, i), "shape": [-1 if d is None else d for d in shape],
                     "dtype": np.dtype(dt).name} for i, (shape, dt, name) in enumerate(specs)],
         "params": [{"name": n, "param_name": t.name, "is_param": is_p, "persistable": pers,
                     "trainable": not t.stop_gradient, "shape": list(v.shape), "dtype": np.dtype(v.dtype).name}

@@ -18,7 +18,7 @@ import numpy as np
 
 _COEF_BITS = 11
 _COEF_SCALE = 1 << _COEF_BITS
-_RESIZE_MODES = ("nearest", "bilinear")
+_RESIZE_MODES = ("nearest", "bilinear", "area", "bicubic", "lanczos")
 
 
 def _check_size(size, api: str) -> None:
@@ -103,10 +103,9 @@ def _resize_nearest(img: np.ndarray, oh: int, ow: int) -> np.ndarray:
 def resize(img: np.ndarray, size, interpolation: str = "bilinear") -> np.ndarray:
     _check_size(size, "paddle.vision.transforms.resize")
     if interpolation not in _RESIZE_MODES:
-        raise NotImplementedError(
-            f"paddle.vision.transforms.resize: interpolation {interpolation!r} is not available for numpy images "
-            f"here (OpenCV's other kernels are not reimplemented); use one of {list(_RESIZE_MODES)}, or pass a "
-            "Tensor (CHW) for bicubic."
+        raise ValueError(
+            f"paddle.vision.transforms.resize: interpolation must be one of {list(_RESIZE_MODES)} for numpy images "
+            f"(OpenCV's kernels); got {interpolation!r}."
         )
     h, w = img.shape[:2]
     hw = target_size(h, w, size)
@@ -117,7 +116,11 @@ def resize(img: np.ndarray, size, interpolation: str = "bilinear") -> np.ndarray
         raise ValueError(f"paddle.vision.transforms.resize: the output size must be positive; got {(oh, ow)}.")
     if interpolation == "nearest":
         return _resize_nearest(img, oh, ow)
-    return _resize_bilinear(img, oh, ow)
+    if interpolation == "bilinear":
+        return _resize_bilinear(img, oh, ow)
+    from . import _cv_resize  # (it builds on this module's helpers)
+
+    return _cv_resize.resize(img, oh, ow, interpolation)
 
 
 def parse_padding(padding, api: str) -> tuple[int, int, int, int]:
@@ -305,4 +308,5 @@ def erase(img: np.ndarray, i: int, j: int, h: int, w: int, v, inplace: bool = Fa
         img = img.copy()
     img[i : i + h, j : j + w, ...] = v
     return img
+
 

@@ -151,3 +151,23 @@ def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False):
     arr = np.array(img, dtype=np.uint8)
     arr[i : i + h, j : j + w, ...] = v
     return Image.fromarray(arr, "RGB")
+
+
+def _warp_fill(fill):
+    return (fill,) * 3 if isinstance(fill, int) else fill
+
+
+def affine(img, matrix, interpolation: str = "nearest", fill=0):
+    # as in Paddle, ``fill`` goes to Image.transform's ``fill`` (read only by custom transform handlers), not its
+    # ``fillcolor``: the uncovered pixels stay black, as Paddle's PIL affine and perspective leave them
+    Image = pil_module()
+    return img.transform(img.size, Image.Transform.AFFINE, matrix, _interp(interpolation), _warp_fill(fill))
+
+
+def rotate(img, angle: float, interpolation: str = "nearest", expand: bool = False, center=None, fill=0):
+    return img.rotate(angle, _interp(interpolation), expand, center, fillcolor=_warp_fill(fill))
+
+
+def perspective(img, coeffs, interpolation: str = "nearest", fill=0):
+    Image = pil_module()
+    return img.transform(img.size, Image.Transform.PERSPECTIVE, coeffs, _interp(interpolation), _warp_fill(fill))

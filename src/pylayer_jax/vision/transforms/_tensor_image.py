@@ -3,7 +3,10 @@ transforms compute on Tensor images."""
 
 from __future__ import annotations
 
+import math
 import numbers
+
+import numpy as np
 
 from ..._api import functional as _F
 from ..._api.irregular import is_floating_point as _is_floating_point
@@ -228,3 +231,140 @@ def adjust_hue(img, factor: float):
     if str(dtype) == "paddle.uint8":
         out = (out * 255.0).astype(dtype)
     return out
+
+
+# ---- geometric warps: an inverse map sampled with grid_sample, as Paddle's tensor backend does -------------
+_WARP_MODES = ("nearest", "bilinear")
+
+
+def _check_warp(img, interpolation, api: str) -> None:
+    if interpolation not in _WARP_MODES:
+        raise ValueError(f"{api}: interpolation must be one of {list(_WARP_MODES)} for Tensor images (Paddle samples "
+                         f"them with grid_sample); got {interpolation!r}.")
+    if not _is_floating_point(img):
+        raise RuntimeError(f"{api}: a Tensor image must be float32 or float64 to be warped (Paddle's grid_sample has "
+                           f"no kernel for {img.dtype}); cast it first, e.g. img.astype('float32').")
+
+
+def _base_grid(ow: int, oh: int, x0: float, y0: float):
+    """[1, oh*ow, 3] homogeneous pixel-centre coordinates (x, y, 1), x from ``x0`` and y from ``y0`` in unit steps,
+    made with linspace in float32 as Paddle makes them."""
+    xs = _F.linspace(x0, x0 + ow - 1.0, ow)
+    ys = _F.linspace(y0, y0 + oh - 1.0, oh)
+    gx = xs.reshape((1, ow)).expand((oh, ow))
+    gy = ys.reshape((oh, 1)).expand((oh, ow))
+    return _F.stack([gx, gy, _F.ones((oh, ow), "float32")], axis=-1).reshape((1, oh * ow, 3))
+
+
+def _affine_grid(theta, w: int, h: int, ow: int, oh: int):
+    """Paddle's grid for ``theta`` ([1, 2, 3], pixel units about the image centre): [-1, 1] coordinates."""
+    base = _base_grid(ow, oh, -ow * 0.5 + 0.5, -oh * 0.5 + 0.5)
+    scaled = theta.transpose((0, 2, 1)) / _make_tensor([0.5 * w, 0.5 * h])
+    return _F.bmm(base, scaled).reshape((1, oh, ow, 2))
+
+
+def _grid_transform(img, grid, mode: str, fill):
+    """Sample ``img`` (NCHW) at ``grid``; with ``fill``, points outside the image take that colour (a channel of
+    ones sampled alongside marks how much of each output pixel came from inside)."""
+    if img.shape[0] > 1:
+        grid = grid.expand([img.shape[0], grid.shape[1], grid.shape[2], grid.shape[3]])
+    grid = grid.astype(img.dtype)
+    if fill is not None:
+        img = _F.concat((img, _F.ones((img.shape[0], 1, img.shape[2], img.shape[3]), img.dtype)), axis=1)
+    out = _NF.grid_sample(img, grid, mode=mode, padding_mode="zeros", align_corners=False)
+    if fill is None:
+        return out
+    mask = out[:, -1:, :, :]
+    out = out[:, :-1, :, :]
+    mask = mask.tile([1, out.shape[1], 1, 1])
+    n_fill = len(fill) if isinstance(fill, (tuple, list)) else 1
+    if n_fill not in (1, out.shape[1]):
+        raise ValueError(f"paddle.vision.transforms: fill has {n_fill} values but the image has {out.shape[1]} "
+                         "channels; pass one number per channel (an int fill of a warp by affine means 3 values, "
+                         "as in Paddle), or fill=None.")
+    fill_img = _make_tensor(fill).reshape((1, n_fill, 1, 1)).astype(out.dtype).expand_as(out)
+    if mode == "nearest":
+        mask = (mask < 0.5).astype(out.dtype)
+        return out * (1.0 - mask) + mask * fill_img
+    return out * mask + (1.0 - mask) * fill_img
+
+
+def _nchw(img, data_format: str):
+    return img if data_format.lower() == "chw" else img.transpose((0, 3, 1, 2))
+
+
+def _back(out, data_format: str):
+    return out if data_format.lower() == "chw" else out.transpose((0, 2, 3, 1))
+
+
+def affine(img, matrix, interpolation: str = "nearest", fill=None, data_format: str = "CHW"):
+    """Warp by the inverse affine ``matrix`` (6 numbers, pixel units about the image centre)."""
+    api = "paddle.vision.transforms.affine"
+    check(img, api, data_format)
+    _check_warp(img, interpolation, api)
+    squeeze = img.ndim == 3
+    x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
+    theta = _make_tensor([float(m) for m in matrix]).reshape((1, 2, 3))
+    h, w = x.shape[-2], x.shape[-1]
+    grid = _affine_grid(theta, w, h, w, h)
+    if isinstance(fill, int):
+        fill = (fill,) * 3
+    out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
+    return out.squeeze(0) if squeeze else out
+
+
+def _rotation_matrix(angle: float, center, w: int, h: int):
+    """Paddle's float32 inverse rotation about ``center`` (the image centre when None), in centred pixel units."""
+    rad = math.radians(-angle % 360)
+    rc = (0.0, 0.0) if center is None else tuple(p - s * 0.5 for p, s in zip(center, (w, h)))
+    m = [np.float32(v) for v in (math.cos(rad), math.sin(rad), 0.0, -math.sin(rad), math.cos(rad), 0.0)]
+    f = np.float32
+    m[2] = m[2] + ((m[0] * f(-rc[0]) + m[1] * f(-rc[1])) + f(rc[0]))
+    m[5] = m[5] + ((m[3] * f(-rc[0]) + m[4] * f(-rc[1])) + f(rc[1]))
+    return np.array(m, np.float32)
+
+
+def rotate(img, angle: float, interpolation: str = "nearest", expand: bool = False, center=None, fill=None,
+           data_format: str = "CHW"):
+    """Rotate counter-clockwise by ``angle`` degrees about ``center`` (default: the image centre); ``expand`` grows
+    the output to hold the whole rotated image."""
+    api = "paddle.vision.transforms.rotate"
+    check(img, api, data_format)
+    if img.ndim != 3:
+        raise ValueError(f"{api}: a Tensor image to rotate must be 3-D ({data_format}); got shape {list(img.shape)} "
+                         "(Paddle's rotate does not take a batch either); rotate each image.")
+    _check_warp(img, interpolation, api)
+    w, h = image_size(img, data_format)
+    x = _nchw(img.unsqueeze(0), data_format)
+    m = _rotation_matrix(angle, center, w, h)
+    if expand:
+        corners = np.array([[-0.5 * w, -0.5 * h, 1.0], [-0.5 * w, 0.5 * h, 1.0], [0.5 * w, 0.5 * h, 1.0],
+                            [0.5 * w, -0.5 * h, 1.0]], np.float32)
+        mm = m.reshape(2, 3)
+        pos = (corners[:, :1] * mm[:, 0] + corners[:, 1:2] * mm[:, 1]) + corners[:, 2:] * mm[:, 2]
+        size = np.ceil(pos.max(axis=0)) - np.floor(pos.min(axis=0))
+        ow, oh = int(size[0]), int(size[1])
+    else:
+        ow, oh = w, h
+    grid = _affine_grid(_make_tensor(m).reshape((1, 2, 3)), w, h, ow, oh)
+    out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
+    return out.squeeze(0)
+
+
+def perspective(img, coeffs, interpolation: str = "nearest", fill=None, data_format: str = "CHW"):
+    """Warp by the perspective map ``coeffs`` (a, b, c, d, e, f, g, h: output pixel to input pixel)."""
+    api = "paddle.vision.transforms.perspective"
+    check(img, api, data_format)
+    _check_warp(img, interpolation, api)
+    squeeze = img.ndim == 3
+    x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
+    ow, oh = x.shape[-1], x.shape[-2]
+    c = _make_tensor([float(v) for v in coeffs])
+    theta1 = c[:6].reshape((1, 2, 3))
+    theta2 = _F.concat((c[6:].reshape((1, 2)).tile([2, 1]), _F.ones((2, 1), "float32")), axis=1).unsqueeze(0)
+    base = _base_grid(ow, oh, 0.5, 0.5)
+    g1 = _F.bmm(base, theta1.transpose((0, 2, 1)) / _make_tensor([0.5 * ow, 0.5 * oh]))
+    g2 = _F.bmm(base, theta2.transpose((0, 2, 1)))
+    grid = (g1 / g2 - 1.0).reshape((1, oh, ow, 2))
+    out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
+    return out.squeeze(0) if squeeze else out

@@ -2,18 +2,21 @@
 Pillow is installed) PIL images.
 
 Each function looks at its input's kind and runs the kernel for it: numpy arrays get the results Paddle's
-OpenCV backend gives (computed here with numpy, see ``_np_image``), Tensors the results of Paddle's tensor
-backend, PIL images Pillow's own. Paddle needs OpenCV installed for most numpy operations; here none is needed.
+OpenCV backend gives (computed here with numpy, see ``_np_image``, ``_cv_resize`` and ``_cv_warp``), Tensors the
+results of Paddle's tensor backend, PIL images Pillow's own. Paddle needs OpenCV installed for most numpy operations; here none is needed.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
 
 from ..._tensor.facade import Tensor
 from ..._tensor.facade import to_tensor as _to_tensor
+from . import _cv_warp as _cvw
 from . import _np_image as _np
 from . import _pil_image as _pil
 from . import _tensor_image as _t
@@ -75,8 +78,9 @@ def to_tensor(pic, data_format: str = "CHW") -> Tensor:
 
 
 def resize(img, size, interpolation: str = "bilinear"):
-    """Resize to ``size``: (height, width), or an int for the shorter side (aspect ratio kept). numpy images
-    support 'bilinear' and 'nearest'; Tensors every mode of ``nn.functional.interpolate``."""
+    """Resize to ``size``: (height, width), or an int for the shorter side (aspect ratio kept). numpy images take
+    OpenCV's 'nearest', 'bilinear', 'area', 'bicubic' and 'lanczos'; Tensors the modes of
+    ``nn.functional.interpolate``; PIL images Pillow's filters."""
     return _route("resize", img, size, interpolation)
 
 
@@ -166,18 +170,121 @@ def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False):
     return _np.erase(img, i, j, h, w, v, inplace=inplace)
 
 
-def _not_here(name: str):
-    def fn(*args, **kwargs):
-        raise NotImplementedError(
-            f"paddle.vision.transforms.{name} is not implemented in pylayer_jax (geometric warps are not "
-            "supported yet); crop, pad, resize and flip are."
-        )
+def _get_affine_matrix(center, angle: float, translate, scale: float, shear) -> list[float]:
+    """The inverse of the affine map (rotation by ``angle`` degrees about ``center``, ``scale``, ``shear`` degrees
+    along x and y, then ``translate``) as 6 numbers: the output-to-input pixel map PIL and the Tensor kernel use."""
+    rot = math.radians(angle)
+    sx, sy = math.radians(shear[0]), math.radians(shear[1])
+    a = math.cos(rot - sy) / math.cos(sy)
+    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
+    c = math.sin(rot - sy) / math.cos(sy)
+    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
+    cx, cy = center
+    tx, ty = translate
+    m = [v / scale for v in (d, -b, 0.0, -c, a, 0.0)]
+    m[2] += m[0] * (-cx - tx) + m[1] * (-cy - ty)
+    m[5] += m[3] * (-cx - tx) + m[4] * (-cy - ty)
+    m[2] += cx
+    m[5] += cy
+    return m
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Not implemented here: calling ``{name}`` raises NotImplementedError."
-    return fn
+
+def _affine_args(img, angle, translate, scale, shear, interpolation, center):
+    api = "paddle.vision.transforms.affine"
+    _kind(img, "affine")
+    if isinstance(angle, bool) or not isinstance(angle, (int, float)):
+        raise TypeError(f"{api}: angle must be an int or a float (degrees); got {type(angle).__name__}.")
+    if not isinstance(translate, (list, tuple)):
+        raise TypeError(f"{api}: translate must be a sequence (dx, dy); got {type(translate).__name__}.")
+    if len(translate) != 2:
+        raise ValueError(f"{api}: translate must hold 2 values (dx, dy); got {len(translate)}.")
+    if scale <= 0.0:
+        raise ValueError(f"{api}: scale must be positive; got {scale}.")
+    if not isinstance(shear, (numbers.Number, list, tuple)):
+        raise TypeError(f"{api}: shear must be a number or a sequence of 1 or 2 numbers (degrees); got "
+                        f"{type(shear).__name__}.")
+    if not isinstance(interpolation, str):
+        raise TypeError(f"{api}: interpolation must be a string such as 'nearest' or 'bilinear'; got "
+                        f"{type(interpolation).__name__}.")
+    shear = [shear, 0.0] if isinstance(shear, numbers.Number) else list(shear)
+    if len(shear) == 1:
+        shear = [shear[0], shear[0]]
+    if len(shear) != 2:
+        raise ValueError(f"{api}: shear must hold 1 or 2 values (x, y); got {shear}.")
+    if center is not None and not isinstance(center, (list, tuple)):
+        raise TypeError(f"{api}: center must be a sequence (x, y) or None; got {type(center).__name__}.")
+    return float(angle), list(translate), shear
 
 
-affine = _not_here("affine")
-rotate = _not_here("rotate")
-perspective = _not_here("perspective")
+def affine(img, angle: float, translate, scale: float, shear, interpolation: str = "nearest", fill=0, center=None):
+    """Rotate by ``angle`` degrees (counter-clockwise) about ``center`` (default: the image centre), scale by
+    ``scale``, shear by ``shear`` degrees (a number: along x; two numbers: x and y), and shift by ``translate``
+    pixels; uncovered pixels take ``fill``. numpy images follow Paddle's OpenCV call (whose translation replaces
+    the rotation's offset, so it turns about the top-left corner), PIL images Pillow's, Tensors Paddle's grid."""
+    angle, translate, shear = _affine_args(img, angle, translate, scale, shear, interpolation, center)
+    kind = _kind(img, "affine")
+    if kind == "pil":
+        width, height = img.size
+        if center is None:
+            center = [width * 0.5, height * 0.5]
+        return _pil.affine(img, _get_affine_matrix(center, angle, translate, scale, shear), interpolation, fill)
+    if kind == "numpy":
+        # Paddle reads the array's (rows, cols) as (width, height) here: the default centre is (rows/2, cols/2)
+        width, height = img.shape[0:2]
+        if center is None:
+            center = (width * 0.5, height * 0.5)
+        return _cvw.affine(img, angle, translate, scale, shear, interpolation, fill, center)
+    center_f = [0.0, 0.0]
+    if center is not None:
+        # as in Paddle: the centre is taken relative to (shape[-2] / 2, shape[-1] / 2)
+        height, width = img.shape[-1], img.shape[-2]
+        center_f = [1.0 * (c - s * 0.5) for c, s in zip(center, [width, height])]
+    matrix = _get_affine_matrix(center_f, angle, [1.0 * t for t in translate], scale, shear)
+    return _t.affine(img, matrix, interpolation, fill)
+
+
+def rotate(img, angle: float, interpolation: str = "nearest", expand: bool = False, center=None, fill=0):
+    """Rotate counter-clockwise by ``angle`` degrees about ``center`` (default: the image centre); ``expand``
+    enlarges the output to hold the whole rotated image; uncovered pixels take ``fill``."""
+    kind = _kind(img, "rotate")
+    if isinstance(center, list):
+        center = tuple(center)
+    if isinstance(fill, list):
+        fill = tuple(fill)
+    if kind == "pil":
+        return _pil.rotate(img, angle, interpolation, expand, center, fill)
+    if kind == "tensor":
+        return _t.rotate(img, angle, interpolation, expand, center, fill)
+    return _cvw.rotate(img, angle, interpolation, expand, center, fill)
+
+
+def _get_perspective_coeffs(startpoints, endpoints) -> list[float]:
+    """The 8 coefficients (a, b, c, d, e, f, g, h) of the perspective map taking ``endpoints`` to ``startpoints``
+    (x' = (a x + b y + c) / (g x + h y + 1), y' = (d x + e y + f) / (g x + h y + 1)), by least squares."""
+    a = np.zeros((2 * len(startpoints), 8))
+    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
+        a[2 * i] = [p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]]
+        a[2 * i + 1] = [0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]]
+    b = np.array(startpoints).reshape([8])
+    return list(np.linalg.lstsq(a, b, rcond=None)[0])
+
+
+def _check_points(points, name: str) -> None:
+    arr = np.asarray(points)
+    if arr.shape != (4, 2):
+        raise ValueError(f"paddle.vision.transforms.perspective: {name} must be 4 points [[x, y], ...] (top-left, "
+                         f"top-right, bottom-right, bottom-left); got shape {list(arr.shape)}.")
+
+
+def perspective(img, startpoints, endpoints, interpolation: str = "nearest", fill=0):
+    """Warp so that the 4 ``startpoints`` (top-left, top-right, bottom-right, bottom-left) land on ``endpoints``;
+    uncovered pixels take ``fill``."""
+    kind = _kind(img, "perspective")
+    _check_points(startpoints, "startpoints")
+    _check_points(endpoints, "endpoints")
+    if kind == "numpy":
+        return _cvw.perspective(img, startpoints, endpoints, interpolation, fill)
+    coeffs = _get_perspective_coeffs(startpoints, endpoints)
+    if kind == "pil":
+        return _pil.perspective(img, coeffs, interpolation, fill)
+    return _t.perspective(img, coeffs, interpolation, fill)

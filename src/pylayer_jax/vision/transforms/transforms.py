@@ -492,21 +492,154 @@ class RandomErasing(BaseTransform):
         return img
 
 
-class _NotImplementedTransform(BaseTransform):
-    def __init__(self, *args, **kwargs) -> None:
-        raise NotImplementedError(
-            f"paddle.vision.transforms.{type(self).__name__} is not implemented in pylayer_jax (geometric warps are "
-            "not supported yet); RandomResizedCrop, RandomCrop and the flips are."
-        )
+def _check_sequence_input(x, name: str, req_sizes: tuple[int, ...], api: str) -> None:
+    msg = " or ".join(str(n) for n in req_sizes)
+    if not isinstance(x, Sequence) or isinstance(x, str):
+        raise TypeError(f"paddle.vision.transforms.{api}: {name} must be a sequence of length {msg}; got "
+                        f"{type(x).__name__}.")
+    if len(x) not in req_sizes:
+        raise ValueError(f"paddle.vision.transforms.{api}: {name} must be a sequence of length {msg}; got "
+                         f"{len(x)} values.")
 
 
-class RandomAffine(_NotImplementedTransform):
-    """Not implemented here: constructing it raises NotImplementedError."""
+def _setup_angle(x, name: str, api: str, req_sizes: tuple[int, ...] = (2,)) -> list[float]:
+    """[-x, x] for a number (which must be non-negative), else the sequence as floats."""
+    if isinstance(x, numbers.Number):
+        if x < 0:
+            raise ValueError(f"paddle.vision.transforms.{api}: {name} as a single number must be non-negative; got "
+                             f"{x}.")
+        x = [-x, x]
+    else:
+        _check_sequence_input(x, name, req_sizes, api)
+    return [float(d) for d in x]
 
 
-class RandomRotation(_NotImplementedTransform):
-    """Not implemented here: constructing it raises NotImplementedError."""
+def _check_warp_interpolation(interpolation, api: str) -> None:
+    if interpolation not in ("nearest", "bilinear", "bicubic"):
+        raise ValueError(f"paddle.vision.transforms.{api}: interpolation must be 'nearest', 'bilinear' or 'bicubic'; "
+                         f"got {interpolation!r}.")
 
 
-class RandomPerspective(_NotImplementedTransform):
-    """Not implemented here: constructing it raises NotImplementedError."""
+class RandomAffine(BaseTransform):
+    """A random affine map: rotation by an angle drawn from ``degrees``, a shift of up to ``translate`` (fractions
+    of the width and height), a scale drawn from ``scale`` and shears drawn from ``shear`` (x range, then y range
+    with 4 values); drawn with ``random.uniform`` as Paddle draws them."""
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation: str = "nearest", fill=0,
+                 center=None, keys=None) -> None:
+        api = "RandomAffine"
+        self.degrees = _setup_angle(degrees, "degrees", api)
+        super().__init__(keys)
+        _check_warp_interpolation(interpolation, api)
+        self.interpolation = interpolation
+        if translate is not None:
+            _check_sequence_input(translate, "translate", (2,), api)
+            for t in translate:
+                if not 0.0 <= t <= 1.0:
+                    raise ValueError(f"paddle.vision.transforms.{api}: translate values must be in [0, 1]; got {t}.")
+        self.translate = translate
+        if scale is not None:
+            _check_sequence_input(scale, "scale", (2,), api)
+            for s in scale:
+                if s <= 0:
+                    raise ValueError(f"paddle.vision.transforms.{api}: scale values must be positive; got {s}.")
+        self.scale = scale
+        self.shear = None if shear is None else _setup_angle(shear, "shear", api, (2, 4))
+        if fill is None:
+            fill = 0
+        elif not isinstance(fill, (Sequence, numbers.Number)):
+            raise TypeError(f"paddle.vision.transforms.{api}: fill must be a number or a sequence; got "
+                            f"{type(fill).__name__}.")
+        self.fill = fill
+        if center is not None:
+            _check_sequence_input(center, "center", (2,), api)
+        self.center = center
+
+    def _get_param(self, img_size, degrees, translate=None, scale_ranges=None, shears=None):
+        angle = random.uniform(degrees[0], degrees[1])
+        if translate is not None:
+            max_dx = float(translate[0] * img_size[0])
+            max_dy = float(translate[1] * img_size[1])
+            translations = (int(random.uniform(-max_dx, max_dx)), int(random.uniform(-max_dy, max_dy)))
+        else:
+            translations = (0, 0)
+        scale = random.uniform(scale_ranges[0], scale_ranges[1]) if scale_ranges is not None else 1.0
+        shear_x, shear_y = 0.0, 0.0
+        if shears is not None:
+            shear_x = random.uniform(shears[0], shears[1])
+            if len(shears) == 4:
+                shear_y = random.uniform(shears[2], shears[3])
+        return angle, translations, scale, (shear_x, shear_y)
+
+    def _apply_image(self, img):
+        w, h = _get_image_size(img)
+        ret = self._get_param([w, h], self.degrees, self.translate, self.scale, self.shear)
+        return F.affine(img, *ret, interpolation=self.interpolation, fill=self.fill, center=self.center)
+
+
+class RandomRotation(BaseTransform):
+    """Rotate by an angle drawn uniformly (``random.uniform``) from ``degrees`` ((-d, d) for a number d)."""
+
+    def __init__(self, degrees, interpolation: str = "nearest", expand: bool = False, center=None, fill=0,
+                 keys=None) -> None:
+        api = "paddle.vision.transforms.RandomRotation"
+        if isinstance(degrees, numbers.Number):
+            if degrees < 0:
+                raise ValueError(f"{api}: degrees as a single number must be non-negative; got {degrees}.")
+            self.degrees = (-degrees, degrees)
+        else:
+            if len(degrees) != 2:
+                raise ValueError(f"{api}: degrees as a sequence must hold 2 values (min, max); got {len(degrees)}.")
+            self.degrees = degrees
+        super().__init__(keys)
+        self.interpolation = interpolation
+        self.expand = expand
+        self.center = center
+        self.fill = fill
+
+    def _get_param(self, degrees):
+        return random.uniform(degrees[0], degrees[1])
+
+    def _apply_image(self, img):
+        angle = self._get_param(self.degrees)
+        return F.rotate(img, angle, self.interpolation, self.expand, self.center, self.fill)
+
+
+class RandomPerspective(BaseTransform):
+    """With probability ``prob``, move the 4 corners inwards by random amounts up to ``distortion_scale`` of half
+    the width and height (``random.uniform`` draws, as Paddle's) and warp the image accordingly."""
+
+    def __init__(self, prob: float = 0.5, distortion_scale: float = 0.5, interpolation: str = "nearest", fill=0,
+                 keys=None) -> None:
+        api = "RandomPerspective"
+        super().__init__(keys)
+        _check_prob(prob, api)
+        if not 0 <= distortion_scale <= 1:
+            raise ValueError(f"paddle.vision.transforms.{api}: distortion_scale must be in [0, 1]; got "
+                             f"{distortion_scale}.")
+        _check_warp_interpolation(interpolation, api)
+        if not isinstance(fill, (numbers.Number, str, list, tuple)):
+            raise TypeError(f"paddle.vision.transforms.{api}: fill must be a number or a sequence; got "
+                            f"{type(fill).__name__}.")
+        self.prob = prob
+        self.distortion_scale = distortion_scale
+        self.interpolation = interpolation
+        self.fill = fill
+
+    def get_params(self, width: int, height: int, distortion_scale: float):
+        """(startpoints, endpoints): the image's corners and where they move to."""
+        hh, hw = height // 2, width // 2
+        dw, dh = int(distortion_scale * hw), int(distortion_scale * hh)
+        topleft = [int(random.uniform(0, dw + 1)), int(random.uniform(0, dh + 1))]
+        topright = [int(random.uniform(width - dw - 1, width)), int(random.uniform(0, dh + 1))]
+        botright = [int(random.uniform(width - dw - 1, width)), int(random.uniform(height - dh - 1, height))]
+        botleft = [int(random.uniform(0, dw + 1)), int(random.uniform(height - dh - 1, height))]
+        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return startpoints, [topleft, topright, botright, botleft]
+
+    def _apply_image(self, img):
+        width, height = _get_image_size(img)
+        if random.random() < self.prob:
+            startpoints, endpoints = self.get_params(width, height, self.distortion_scale)
+            return F.perspective(img, startpoints, endpoints, self.interpolation, self.fill)
+        return img

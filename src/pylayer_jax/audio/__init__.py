@@ -1,0 +1,12 @@
+"""``paddle.audio``: audio features over ``paddle.signal.stft`` (``features``), their building blocks
+(``functional``) and 16-bit PCM WAV input/output (``load``, ``save``, ``info``; loaded on first use of
+``pylayer_jax.audio``)."""
+
+from . import backends as backends
+from . import features as features
+from . import functional as functional
+from .backends.wave_backend import info as info
+from .backends.wave_backend import load as load
+from .backends.wave_backend import save as save
+
+__all__ = ["functional", "features", "backends", "load", "info", "save"]

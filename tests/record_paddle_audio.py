@@ -1,0 +1,26 @@
+"""Record Paddle 3.3.1's ``paddle.audio`` into tests/data/paddle_audio.json (the cases: ``tests/audio_cases.py``).
+
+Run with real Paddle: ``/tmp/paddle/bin/python tests/record_paddle_audio.py``.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import audio_cases  # noqa: E402
+
+
+def main():
+    import paddle
+
+    out = {"paddle": paddle.__version__, **audio_cases.record(paddle, tempfile.mkdtemp())}
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_audio.json")
+    with open(path, "w") as fh:
+        json.dump(out, fh, sort_keys=True)
+    print(f"{len(out) - 1} entries -> {path}")
+
+
+if __name__ == "__main__":
+    main()
