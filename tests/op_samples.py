@@ -1525,6 +1525,44 @@ SAMPLES.update(
     }
 )
 
+
+# ---- paddle.incubate's kernels (_ops/fused.py) ------------------------------------------------------------------
+def _np_rms(x: np.ndarray, w: np.ndarray, b: Any = None, epsilon: float = 1e-6, begin_norm_axis: int = 1) -> Any:
+    axes = tuple(range(begin_norm_axis, x.ndim))
+    out = x / np.sqrt((x * x).mean(axes, keepdims=True) + epsilon) * w.reshape(x.shape[begin_norm_axis:])
+    return out if b is None else out + b.reshape(x.shape[begin_norm_axis:])
+
+
+def _np_segment(data: np.ndarray, ids: np.ndarray, num_segments: int = 1, pooltype: str = "SUM") -> np.ndarray:
+    out = np.zeros((num_segments, *data.shape[1:]), data.dtype)
+    for i in range(num_segments):
+        rows = data[ids == i]
+        if len(rows):
+            out[i] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[pooltype](rows, axis=0)
+    return out
+
+
+SAMPLES.update(
+    {
+        "fused_rms_norm": [
+            Sample((rand(2, 3, 4), pos(4), rand(4), 1e-6, 2), ref=_np_rms),
+            Sample((rand(2, 3, 4), pos(12), None, 1e-5, 1), ref=_np_rms),
+        ],
+        "fused_rotary_embedding": [
+            Sample((rand(2, 3, 2, 4),)),
+            Sample((rand(2, 3, 1, 4), rand(5, 4), rand(5, 4), idx([[0, 4, 2], [1, 1, 3]]), False)),
+            Sample((rand(3, 2, 2, 4), rand(1, 3, 1, 4), rand(1, 3, 1, 4), None, True, True)),
+        ],
+        "incubate_segment_pool": [
+            Sample((rand(5, 3), idx([0, 0, 1, 3, 3]), 4, "SUM"), ref=_np_segment),
+            Sample((rand(5, 3), idx([0, 0, 1, 3, 3]), 4, "MEAN"), ref=_np_segment),
+            Sample((rand(5, 3), idx([0, 0, 0, 2, 2]), 3, "MAX"), ref=_np_segment),
+            Sample((rand(5, 3), idx([0, 1, 1, 1, 2]), 3, "MIN"), ref=_np_segment),
+        ],
+    }
+)
+
+
 # ---- paddle.vision.ops detection operators (boxes at least a pixel wide: Paddle's RoI Align backward takes
 # smaller ones as 1 x 1, its forward does not) ---------------------------------------------------------------
 _ROI_BOXES = np.array([[0.3, 0.2, 3.9, 3.1], [1.1, 0.6, 4.7, 4.4], [0.0, 1.0, 2.5, 3.5]])

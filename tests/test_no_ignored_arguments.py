@@ -402,6 +402,16 @@ ALLOWED: dict[str, str] = {
     "vision/transforms/_pil_image.py::erase::inplace": PADDLE_IGNORES + " (a PIL image is erased into a new image)",
     "vision/transforms/transforms.py::BaseTransform._get_params::inputs": "hook for subclasses that draw one set "
                                                                           "of parameters per call; the base draws none",
+    **{f"incubate/{where}::name": NAME for where in (
+        "_tensor_ops.py::graph_send_recv", "_tensor_ops.py::segment_max", "_tensor_ops.py::segment_mean",
+        "_tensor_ops.py::segment_min", "_tensor_ops.py::segment_sum", "_tensor_ops.py::softmax_mask_fuse",
+        "nn/_functional.py::fused_bias_dropout_residual_layer_norm", "nn/_functional.py::fused_dropout_add",
+        "nn/_functional.py::fused_feedforward", "nn/_functional.py::fused_linear", "nn/_functional.py::fused_matmul_bias",
+        "nn/_functional.py::fused_multi_head_attention", "nn/_functional.py::swiglu",
+        "optimizer/functional/_minimize.py::minimize_bfgs", "optimizer/functional/_minimize.py::minimize_lbfgs")},
+    "incubate/nn/_layers.py::FusedFeedForward.forward::cache": (
+        "Paddle 3.3.1's FusedFeedForward.forward(src, cache=None) never reads cache either (its source passes src and "
+        "the layer's parameters to fused_feedforward only): a feed-forward block keeps no state between steps"),
 }
 
 

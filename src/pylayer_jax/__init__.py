@@ -154,7 +154,7 @@ finally:
 _LAZY = {
     "amp": ("amp", None), "distributed": ("distributed", None), "DataParallel": ("distributed", "DataParallel"),
     "base": ("base", None), "callbacks": ("callbacks", None), "fft": ("fft", None), "framework": ("framework", None),
-    "distribution": ("distribution", None), "vision": ("vision", None),
+    "distribution": ("distribution", None), "vision": ("vision", None), "incubate": ("incubate", None),
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),

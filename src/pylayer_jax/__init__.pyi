@@ -16,6 +16,7 @@ from . import framework as framework
 from . import functional as functional
 from . import hapi as hapi
 from . import hub as hub
+from . import incubate as incubate
 from . import inference as inference
 from . import io as io
 from . import jit as jit
