@@ -17,12 +17,12 @@ def record(paddle: Any) -> dict[str, Any]:
     base = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]])
     for dt in DTYPES:
         x = paddle.to_tensor((base * (1 if dt == "bool" else 100)).astype(dt))
-        cases = {"sum": lambda: paddle.sum(x), "sum_axis0": lambda: x.sum(axis=0),
-                 "sum_keepdim": lambda: paddle.sum(x, axis=1, keepdim=True), "trace": lambda: paddle.trace(x),
-                 "dot": lambda: paddle.dot(x[0], x[1]), "dot_rows": lambda: paddle.dot(x, x)}
+        cases = {"sum": lambda x: paddle.sum(x), "sum_axis0": lambda x: x.sum(axis=0),
+                 "sum_keepdim": lambda x: paddle.sum(x, axis=1, keepdim=True), "trace": lambda x: paddle.trace(x),
+                 "dot": lambda x: paddle.dot(x[0], x[1]), "dot_rows": lambda x: paddle.dot(x, x)}
         for name, fn in cases.items():
             try:
-                r = fn()
+                r = fn(x)
                 out[f"{name}({dt})"] = [str(r.dtype).replace("paddle.", ""), r.numpy().astype("float64").tolist()]
             except Exception as e:  # noqa: BLE001  (Paddle's CPU build has no kernel for some: recorded)
                 out[f"{name}({dt})"] = {"error": type(e).__name__}
