@@ -328,3 +328,16 @@ def test_backward_with_roots_sharing_a_slot_adds_their_seeds():
     a = x * 3
     autograd.backward([a.sum(), a])
     np.testing.assert_allclose(x.grad.numpy(), jax.grad(lambda v: 2 * jnp.sum(v * 3))(jnp.array([1.0, 2.0])))
+
+
+def test_create_graph_gradient_constant_in_the_inputs_trains():
+    # Paddle 3.3.1 (checked with it): with create_graph=True every returned gradient has stop_gradient=False, also
+    # one that does not depend on the inputs (d(3x)/dx = 3); ops on it record, and its own gradient wrt x is None
+    x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+    (g,) = P.grad((x * 3).sum(), x, create_graph=True)
+    assert g.stop_gradient is False
+    np.testing.assert_array_equal(g.numpy(), [3.0, 3.0])
+    assert (g * 2).stop_gradient is False
+    assert P.grad(g.sum(), x, allow_unused=True) == [None]
+    (g2,) = P.grad((x * 3).sum(), x)  # without create_graph: a constant, as in Paddle
+    assert g2.stop_gradient is True

@@ -208,7 +208,10 @@ def grad(
                 )
             result.append(None)
         else:
-            result.append(g if isinstance(g, Tensor) else Tensor(g))
+            g = g if isinstance(g, Tensor) else Tensor(g)
+            if create_graph and g.stop_gradient:  # one constant in the inputs: a leaf that trains, as in Paddle
+                g = Tensor(g._v, False)
+            result.append(g)
     return result
 
 
