@@ -721,6 +721,13 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
     return t
 
 
+def _holds_tensor(items: Sequence[Any]) -> bool:
+    for v in items:
+        if isinstance(v, Tensor):
+            return True
+    return False
+
+
 def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     if isinstance(data, Tensor):
         arr = data._value
@@ -741,7 +748,9 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
         ) from None
     if dtype is not None:
         target = _dtypes.to_np(dtype)
-    elif isinstance(data, np.ndarray | np.generic):
+    elif isinstance(data, np.ndarray | np.generic) or (isinstance(data, list | tuple) and _holds_tensor(data)):
+        # a list with a Tensor item takes numpy's dtype for it, as Paddle's (``[f32 Tensor, 2]`` is float64,
+        # ``[int32 Tensor, int32 Tensor]`` int32)
         target = np_arr.dtype
     elif np_arr.dtype.kind == "f":
         target = _dtypes.default_float()
