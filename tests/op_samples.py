@@ -649,6 +649,10 @@ SAMPLES.update(
             Sample((idx([0, 2]), rand(3, 2), 2)),
             Sample((idx([0, 0, 1]), rand(3, 2)), {"scale_grad_by_freq": True}, ref=lambda x, w, scale_grad_by_freq: w[x]),
         ],
+        # (its gradients are Paddle's sparse ones, not the derivative: tests/nn/test_sparse_embedding.py)
+        "embedding_sparse": [Sample((idx([[0, 2], [1, 2]]), rand(3, 2), np.zeros(3)), {"padding_idx": 2, "height": 3},
+                                    grad=False, ref=lambda x, w, r, padding_idx, height: np.where((x == 2)[..., None],
+                                                                                                 0, w[x]))],
         "embedding_renorm": [
             Sample((idx([0, 2]), np.array([[3.0, 4.0], [6.0, 8.0], [0.3, 0.4]], np.float32), 1.0), grad=False,
                    # row 0 is used and too long, row 1 too long but unused, row 2 short enough

@@ -277,6 +277,10 @@ ALLOWED: dict[str, str] = {
     "_ops/nn.py::_softmax_vjp::dtype": "an explicit VJP receives every attribute of its op; the gradient of "
                                        "softmax in the output's dtype does not depend on the compute dtype",
     "_ops/nn.py::_log_softmax_vjp::dtype": "as _softmax_vjp",
+    "_ops/nn.py::_embedding_sparse_vjp::padding_idx": "an explicit VJP receives every attribute of its op; Paddle's "
+                                                      "sparse gradient does not leave the padding row out",
+    "_ops/nn.py::embedding_sparse::looked_up": "only its gradient is used (the lookup count of each row: "
+                                               "nn._sparse_rows); its value never is",
     "_ops/loss.py::_ce_checks::op": "the checks(op, args) signature; the message names the public function "
                                     "(cross_entropy), not the internal op that runs it",
     "_ops/loss.py::_nll_checks::op": "the checks(op, args) signature; the message names the public nll_loss",
@@ -350,8 +354,6 @@ ALLOWED: dict[str, str] = {
     "nn/layer/_layers.py::Layer.to::non_blocking": PLACEMENT,
     "static/_scope.py::ScopeTensor.set::place": PLACEMENT,
     "nn/initializer/_base.py::Constant.__init__::force_cpu": PLACEMENT,
-    "nn/_functional.py::embedding::sparse": "Paddle: 'only affects the performance of the backwards gradient "
-                                            "update'; the gradient's values are the same (computed dense here)",
     "_api/irregular.py::unique::sorted": PADDLE_IGNORES + " (sorted=False also gives the sorted unique values)",
     "_ops/loss_extra.py::softmax_with_cross_entropy::numeric_stable_mode": PADDLE_IGNORES + " (always the stable "
                                                                              "log-softmax form)",

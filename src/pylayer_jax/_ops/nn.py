@@ -592,6 +592,27 @@ def embedding(x, weight, padding_idx=None, scale_grad_by_freq=False):
     return out
 
 
+def _embedding_sparse_vjp(s, g, padding_idx=None, height=0):  # noqa: ANN001, ANN202
+    ids = jnp.ravel(s["x"])
+    rows = jnp.zeros((height, g.shape[-1]), g.dtype).at[ids].add(jnp.reshape(g, (-1, g.shape[-1])))
+    return None, rows, jnp.zeros((height,), jnp.float32).at[ids].add(1.0)
+
+
+# (no ``rows``: a step with a sparse lookup never runs padded, whose extra ids would count as looked up)
+@defop(("x", "weight", "looked_up"), saves=("x",), nondiff=("x",), method=False, checks=_embedding_checks,
+       vjp=_embedding_sparse_vjp)
+def embedding_sparse(x, weight, looked_up, padding_idx=None, height=0):
+    """``embedding`` with Paddle's sparse gradient (``sparse=True``), kept dense: the gradient of ``weight`` is the
+    sum of each lookup's output gradient on its row, the ``padding_idx`` row included (Paddle's sparse kernel does
+    not leave it out, though the lookup's output there is zeros), zeros on the other rows; the gradient of
+    ``looked_up`` (``[height]`` float32, its value unused) counts the lookups of each row, whatever their output
+    gradient is: the rows Paddle's SelectedRows gradient holds (``nn._sparse_rows``)."""
+    out = jnp.take(weight, x, axis=0)
+    if padding_idx is not None:
+        out = jnp.where((x == padding_idx % (height or weight.shape[0]))[..., None], 0, out)
+    return out
+
+
 @defop(("x", "weight"), differentiable=False, method=False)
 def embedding_renorm(x, weight, max_norm, norm_type=2.0):
     """``weight`` with the rows that ``x`` looks up scaled to a ``norm_type``-norm of at most ``max_norm``

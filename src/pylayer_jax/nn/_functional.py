@@ -23,6 +23,7 @@ from .._tensor.facade import Tensor
 from .._tensor.methods import check_inplace_leaf, public, write_result
 from . import _chains
 from ._chains import run_chain, with_chain
+from ._sparse_rows import looked_up_leaf
 
 _NO_KEY = jax.device_put(np.zeros((2,), np.int64))  # (a transfer: it compiles nothing, unlike jnp.zeros)
 
@@ -146,13 +147,32 @@ def embedding(
 
     ``max_norm``: as in Paddle, the looked-up rows of ``weight`` whose ``norm_type``-norm exceeds it are
     rescaled in place first. ``scale_grad_by_freq`` divides each id's gradient by its count in ``x``.
-    ``sparse=True`` gives the same (dense) gradient.
+
+    ``sparse=True`` gives ``weight`` Paddle's sparse gradient (a SelectedRows there), kept dense here: its values are
+    Paddle's merged ones on the rows looked up, the ``padding_idx`` row included (Paddle's sparse kernel gives it the
+    gradient of its lookups, though their output is zeros), and zeros on the other rows; the rows looked up travel
+    with it (``nn._sparse_rows``), so that the optimizers update it as Paddle's do (``Adam(lazy_mode=True)`` only the
+    rows looked up; see ``optimizer.Adam``). After ``clear_grad()`` it is None, as in Paddle. Deliberately not
+    mirrored: ``weight.grad`` is ``[num_embeddings, embedding_dim]`` (Paddle's holds one row per lookup of the
+    first backward, with ``rows()``), and so is what a hook on ``weight`` sees. In a static program the gradient
+    is dense.
     """
     if max_norm is not None:
         with no_grad():
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
         weight.set_value(renormed)
+    if sparse:
+        if scale_grad_by_freq:
+            raise AttributeError(
+                "embedding: scale_grad_by_freq=True is not supported with sparse=True (Paddle's sparse gradient is "
+                "not scaled by frequency); pass sparse=False to scale the gradient, or scale_grad_by_freq=False."
+            )
+        if (isinstance(weight, Tensor) and not weight._symbolic and not weight.stop_gradient
+                and modes.grad_enabled):
+            pid = None if padding_idx is None else int(padding_idx)
+            return apply_op(TABLE["embedding_sparse"], (x, weight, looked_up_leaf(weight)),
+                            {"padding_idx": pid, "height": int(weight.shape[0])})
     return apply_op(TABLE["embedding"], (x, weight), {"padding_idx": padding_idx,
                                                        "scale_grad_by_freq": scale_grad_by_freq})
 

@@ -21,11 +21,17 @@ an interrupt (``KeyboardInterrupt``, any ``BaseException``) anywhere in it leave
 and the state as they were before it, or every one updated. In static mode ``minimize(loss)`` is handled by
 the static package, which registers itself in ``STATIC_MINIMIZE`` (this layer cannot import
 it) and runs the same function inside the program.
+
+Once a Tensor has been looked up with ``sparse=True`` (``nn._sparse_rows``), a full step asks ``_step_sparse``:
+what Paddle raises for a sparse gradient is raised, and an optimizer whose update of one reads its rows (Adam,
+AdamW: ``_SPARSE_ROWS``) updates each step with such a parameter by ``_update_rows`` (its state apart, no pack,
+not repeated by ``_step_fast``). Other steps run as before.
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -41,7 +47,8 @@ from .._runtime.state import modes
 from .._runtime.transfer import put_number
 from .._tensor.facade import Tensor, before_write
 from .._tensor.views import reach
-from ..nn._clip import ClipGradBase, transform_of
+from ..nn import _sparse_rows
+from ..nn._clip import ClipGradBase, ClipGradByValue, transform_of
 from ._packed import flat_groups, fresh_kernel, layout_of, packed_kernel, start_kernel, unpack_kernel, with_groups
 from ._regularizer import WeightDecayRegularizer
 from ._transforms import NAMES
@@ -63,6 +70,18 @@ class ParamSpec(NamedTuple):
     need_clip: bool
 
 
+_LIVE: weakref.WeakSet[Any] = weakref.WeakSet()  # the optimizers made
+
+
+def _drop_repeats() -> None:
+    """A Tensor was looked up sparsely for the first time: no optimizer repeats a step recorded without its rows."""
+    for opt in list(_LIVE):
+        opt._fast = None
+
+
+_sparse_rows.ON_MARK.append(_drop_repeats)
+
+
 def is_scheduler(lr: Any) -> bool:
     """Paddle's ``LRScheduler`` contract: ``sched()`` is the current rate, ``sched.step()`` advances it."""
     return callable(lr) and hasattr(lr, "step") and not isinstance(lr, type)
@@ -76,13 +95,7 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
     concatenated (one fused loop instead of one per parameter: the rule is element-wise), with their element-wise
     state leaves concatenated the same way and their shared leaves (equal) taken once."""
     lr = jnp.asarray(lr, jnp.float64)
-    grads = list(grads)
-    if clip is not None:
-        idx = [i for i, s in enumerate(specs) if s.need_clip]
-        if idx:
-            clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
-            for i, g in zip(idx, clipped):
-                grads[i] = g
+    grads = _clipped(specs, clip, grads)
 
     def rule(spec: ParamSpec, p: Any, g: Any, st: Any) -> tuple[Any, Any]:
         plr = (lr * spec.lr_mult) if spec.lr_mult != 1.0 else lr
@@ -113,6 +126,57 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
         if new_p[i] is None:
             new_p[i], new_s[i] = rule(spec, p, g, st)
     return new_p, new_s
+
+
+def _clipped(specs: tuple[ParamSpec, ...], clip: Any, grads: Sequence[Any]) -> list[Any]:
+    """The gradients, those of the parameters with ``need_clip`` clipped together by ``clip``."""
+    grads = list(grads)
+    if clip is not None:
+        idx = [i for i, s in enumerate(specs) if s.need_clip]
+        if idx:
+            clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
+            for i, g in zip(idx, clipped):
+                grads[i] = g
+    return grads
+
+
+def _pick(first: Any, a: Any, b: Any) -> Any:
+    return jnp.where(first, a, b).astype(a.dtype)
+
+
+def _update_rows(cls: type, specs: tuple[ParamSpec, ...], clip: Any, lazy_modes: tuple[bool | None, ...],
+                 trees: tuple[Any, ...], *flat: Any) -> list[Any]:
+    """``_update_all`` for a step with sparse gradients (``nn._sparse_rows``), flat: ``(*params, *grads, *each
+    parameter's state leaves, lr, *the lookup counts of those with a mode)`` -> ``[*new params, *new state leaves]``.
+
+    ``lazy_modes[i]`` is None for a parameter updated by the rule (a dense gradient, or one whose sparse update is
+    the dense one), else the ``lazy_mode`` of ``cls._sparse_update``, Paddle's update of a sparse gradient, which reads
+    the rows looked up (count > 0). A gradient not zero on some row not looked up had a dense part as well (the table
+    was also used otherwise), which Paddle's gradient is then: the rule updates it."""
+    n = len(specs)
+    params, grads = list(flat[:n]), _clipped(specs, clip, flat[n:2 * n])
+    at = 2 * n
+    states = []
+    for tree in trees:
+        states.append(jax.tree.unflatten(tree, flat[at:at + tree.num_leaves]))
+        at += tree.num_leaves
+    lr = jnp.asarray(flat[at], jnp.float64)
+    counts = iter(flat[at + 1:])
+    out_p, out_s = [], []
+    for p, g, st, spec, mode in zip(params, grads, states, specs, lazy_modes):
+        plr = ((lr * spec.lr_mult) if spec.lr_mult != 1.0 else lr).astype(p.dtype)
+        g = g.astype(p.dtype)
+        upd, new = cls._chain(dict(spec.hyper), spec.reg, plr).update(g, st, p)
+        new_p = optax.apply_updates(p, upd).astype(p.dtype)
+        if mode is not None:
+            looked = (next(counts) > 0).reshape((-1,) + (1,) * (p.ndim - 1))
+            sp, ss = cls._sparse_update(dict(spec.hyper), plr, p, g, st, looked, mode)
+            dense = jnp.any((g != 0) & ~looked)
+            new_p = jnp.where(dense, new_p, sp).astype(p.dtype)
+            new = jax.tree.map(functools.partial(_pick, dense), new, ss)
+        out_p.append(new_p)
+        out_s.extend(jax.tree.leaves(new))
+    return out_p + out_s
 
 
 def kernel_for(cls: type, specs: tuple[ParamSpec, ...], clip: Any) -> Any:
@@ -157,6 +221,10 @@ class Optimizer:
     _STATE: str | None = None  # key of the state names in _transforms.NAMES
     _REGULARIZED = True  # weight_decay is a regularizer added to the gradient
     _FLAT = False  # the rule is element-wise: parameters with the same settings may be updated as one (``_update_all``)
+    # a sparse gradient (``Embedding(sparse=True)``, ``nn._sparse_rows``): Paddle has an update for it (False: it fails
+    # there), and that update reads the rows looked up (``_sparse_update``; else it is the dense one)
+    _SPARSE_OK = True
+    _SPARSE_ROWS = False
 
     def __init__(
         self,
@@ -205,6 +273,7 @@ class Optimizer:
         self._acc_names: dict[tuple[int, str], str] = {}
         if self._parameter_list is not None:  # eager: the first backward's calls wait for this update too
             lazy.expect_join(self)
+        _LIVE.add(self)
 
     # ---- argument checks ----------------------------------------------------------------
     @staticmethod
@@ -423,6 +492,8 @@ class Optimizer:
                                 for p, spec in zip(todo, specs)])
             key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
             self._key_cache = (ids, specs, layout, key)
+        if _sparse_rows.MARKED and self._step_sparse(todo, grads, specs, layout):  # (a table was looked up sparsely)
+            return
         if modes.capture is not None:  # inside a compiled training step (jit.to_static)
             self._step_traced(todo, grads, specs, layout)
             return
@@ -596,6 +667,101 @@ class Optimizer:
             for p, v in zip(todo, olds):
                 p._v = v
             self._pack = old_pack
+            raise
+        reach(todo)
+        return True
+
+    @classmethod
+    def _sparse_update(cls, h: dict[str, Any], lr: Any, p: Any, g: Any, state: Any, looked: Any,
+                       lazy_mode: bool) -> tuple[Any, Any]:
+        """Paddle's update of a sparse gradient ``g`` (zeros off the rows looked up, ``looked``: a boolean of
+        ``p``'s rows broadcasting against it), for the rules whose update of one differs from the dense one
+        (``_SPARSE_ROWS``): the new parameter and state."""
+        raise NotImplementedError
+
+    def _step_sparse(self, todo: list[Tensor], grads: list[Any], specs: tuple[ParamSpec, ...], layout: Any) -> bool:
+        """A step where some parameter was looked up with ``sparse=True`` (``nn._sparse_rows``): what Paddle raises
+        for a sparse gradient is raised here, and a rule whose update of one reads its rows (``_SPARSE_ROWS``) is
+        run by ``_update_rows``, with each parameter's state apart (no pack, no repeated-step record). False when
+        the step is an ordinary one (the dense update is Paddle's sparse one)."""
+        marked = [_sparse_rows.is_sparse(p) for p in todo]
+        if not any(marked):
+            return False
+        counts = [_sparse_rows.lookup_counts(p) if m else None for p, m in zip(todo, marked)]
+        api = type(self).__name__
+        for p, c, spec in zip(todo, counts, specs):
+            if c is None:
+                continue
+            where = (f"the parameter {p.name!r} has a sparse gradient (it was looked up by an Embedding or "
+                     "F.embedding with sparse=True)")
+            if not self._SPARSE_OK:
+                raise NotImplementedError(
+                    f"{api}.step: {where}, which Paddle's {api} cannot update (it has no kernel for a sparse gradient)."
+                    " Pass sparse=False for that table, or use an optimizer that updates sparse gradients (SGD, "
+                    "Momentum, Adam, AdamW, Adagrad, RMSProp, Lamb)."
+                )
+            if isinstance(self._grad_clip, ClipGradByValue) and spec.need_clip:
+                raise NotImplementedError(
+                    f"{api}.step: {where}, which grad_clip=ClipGradByValue cannot clip (Paddle's clip has no kernel "
+                    "for a sparse gradient). Use ClipGradByNorm or ClipGradByGlobalNorm, or pass sparse=False for "
+                    "that table."
+                )
+            if self._SPARSE_ROWS and self._REGULARIZED and self._weight_decay is not None:
+                raise RuntimeError(
+                    f"{api}.step: {where}, to which {api} cannot add weight_decay={self._weight_decay!r} (Paddle's "
+                    f"{api} raises here too). Set weight_decay=None, give the other parameters a regularizer of their "
+                    "own (ParamAttr(regularizer=...)), or pass sparse=False for that table."
+                )
+        if not self._SPARSE_ROWS:
+            return False
+        self._fast = None  # (the next step records its update in full: it reads the rows looked up)
+        self._unpack()
+        capture = modes.capture  # inside a compiled training step (jit.to_static): as ``_step_traced``
+        lr = capture.optimizer_step(self, todo, self.get_lr()) if capture is not None else self._lr_input()[0]
+        acc = self._accumulators
+        leaves: list[Any] = []
+        for p, spec in zip(todo, specs):
+            st = acc.get(id(p))
+            if st is None and self._loaded_keys is not None:
+                self._check_loaded(p)
+            if st is None:
+                st = acc[id(p)] = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
+            leaves += st
+        # a parameter's own regularizer makes Paddle's gradient dense (the decay is added to it): the rule then
+        lazy_modes = tuple(getattr(self, "_lazy_mode", False) if c is not None and spec.reg is None else None
+                           for c, spec in zip(counts, specs))
+        clip = self._grad_clip._key() if self._grad_clip else None
+        key = ("rows", type(self), specs, clip, lazy_modes, layout.trees)
+        kernel = _KERNELS.get(key)
+        if kernel is None:
+            kernel = _KERNELS[key] = jax.jit(functools.partial(_update_rows, type(self), specs, clip, lazy_modes,
+                                                               layout.trees))
+        n = len(todo)
+        flat = [p._v for p in todo] + list(grads) + leaves + [lr]
+        flat += [c for c, m in zip(counts, lazy_modes) if m is not None]
+        before_write()  # the parameters are rebound below
+        cut = None if capture is not None else lazy.cut_buffer()
+        if capture is not None:
+            out = lazy.call(kernel, flat)
+        elif cut is not None:  # (joins the backward's program, as ``_step_params``)
+            out = lazy.join(cut, kernel, flat, [lazy.concrete_or_none(v) for v in (*flat[:n], *leaves)])
+            lazy.expect_join(self)
+        else:
+            if lazy.idle():
+                lazy.expect_join(self)
+            out = lazy.call(kernel, flat)
+        old_v, old_acc = [p._v for p in todo], dict(acc)
+        try:  # all or nothing, as ``_commit``
+            at = n
+            for p, v, tree in zip(todo, out[:n], layout.trees):
+                p._v = v
+                acc[id(p)] = tuple(out[at:at + tree.num_leaves])
+                at += tree.num_leaves
+        except BaseException:
+            for p, v in zip(todo, old_v):
+                p._v = v
+            acc.clear()
+            acc.update(old_acc)
             raise
         reach(todo)
         return True

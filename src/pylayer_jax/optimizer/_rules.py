@@ -97,15 +97,35 @@ class _AdamBase(Optimizer):
         return T.NAMES["adam_ams" if self._amsgrad else "adam"]
 
 
+def _sparse_adam(h: dict[str, Any], lr: Any, p: Any, g: Any, state: tuple, looked: Any,
+                 lazy_mode: bool) -> tuple[Any, tuple]:
+    """``T.paddle_sparse_adam`` on the Adam part of a chain's state (its second: after the regularizer's)."""
+    new_p, adam = T.paddle_sparse_adam(h["beta1"], h["beta2"], h["epsilon"], h["amsgrad"], lr, p, g, state[1], looked,
+                                       lazy_mode)
+    return new_p, (state[0], adam, *state[2:])
+
+
 class Adam(_AdamBase):
     """Adam as Paddle computes it (bias correction folded into the step size).
 
-    ``lazy_mode`` only changes updates of sparse gradients, which do not arise here, and
-    ``use_multi_tensor`` only how the update is launched: every parameter is updated by one
-    compiled call either way.
+    A sparse gradient (a table looked up by ``Embedding(sparse=True)`` / ``F.embedding(sparse=True)``: Paddle's
+    SelectedRows, dense here with its rows beside it, see ``nn._sparse_rows``) is updated as Paddle's CPU kernel
+    for it does. ``lazy_mode=True`` updates only the rows looked up since the gradient was last cleared: the other
+    rows keep their value and moments. With ``lazy_mode=False`` every row moves, the others by their decayed
+    moments (epsilon not scaled by ``sqrt(1 - beta2^t)`` there; Paddle's kernel reads past the end of the rows
+    looked up for the rows after the last of them, so its values there change from run to run: here they move as
+    the other rows not looked up). Either way the kernel advances the beta powers
+    before it reads them: step ``t`` is bias-corrected by ``beta ** (t + 1)`` (the powers kept in the state are
+    Paddle's). ``weight_decay`` with a sparse gradient raises ``RuntimeError``, as in Paddle; a regularizer of the
+    parameter itself (``ParamAttr(regularizer=...)``) makes Paddle's gradient dense, and so does a dense use of the
+    table besides its lookups (told here by a gradient that is not zero on a row not looked up): the dense rule
+    updates it then. ``grad_clip=ClipGradByValue`` cannot clip a sparse gradient (Paddle's kernel fails):
+    ``NotImplementedError``. A step with a sparse gradient is not replayed (``_step_sparse``). ``use_multi_tensor``
+    only changes how the update is launched: every parameter is updated by one compiled call either way.
     """
 
     _FLAT = True
+    _SPARSE_ROWS = True
 
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None, lazy_mode: bool = False,
@@ -113,7 +133,7 @@ class Adam(_AdamBase):
                  name: str | None = None) -> None:
         api = type(self).__name__
         self._set_betas(beta1, beta2, epsilon, amsgrad)
-        _check_bool(api, "lazy_mode", lazy_mode)
+        self._lazy_mode = _check_bool(api, "lazy_mode", lazy_mode)
         _check_bool(api, "use_multi_tensor", use_multi_tensor)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, multi_precision)
 
@@ -122,15 +142,27 @@ class Adam(_AdamBase):
         return optax.chain(decay_transform(reg),
                            T.paddle_adam(h["beta1"], h["beta2"], h["epsilon"], h["amsgrad"]), optax.scale(-lr))
 
+    @classmethod
+    def _sparse_update(cls, h: dict[str, Any], lr: Any, p: Any, g: Any, state: Any, looked: Any,
+                       lazy_mode: bool) -> tuple[Any, Any]:
+        return _sparse_adam(h, lr, p, g, state, looked, lazy_mode)
+
 
 class AdamW(_AdamBase):
     """AdamW: Adam plus decoupled weight decay ``p -= lr * weight_decay * p`` (optax's ``add_decayed_weights``).
 
     ``lr_ratio(param)`` scales a parameter's learning rate; ``apply_decay_param_fun(name)`` picks the
     parameters that decay.
+
+    A sparse gradient (``Embedding(sparse=True)``) is updated as Paddle's CPU sparse AdamW kernel defines it: every
+    row decays, then ``Adam``'s update of a sparse gradient (``lazy_mode=True``: only the rows looked up; see
+    ``Adam``). Deliberate difference: Paddle 3.3.1's CPU build fails on this case (its ``adamw_`` call ends with an
+    ``OSError`` or a crash), so these values follow its kernel's definition rather than a run; and ``lr_ratio`` scales
+    the whole update here, where that kernel applies it to the decay only.
     """
 
     _FLAT = True
+    _SPARSE_ROWS = True
     _HYPER = ("beta1", "beta2", "epsilon", "amsgrad", "weight_decay")
     _REGULARIZED = False
 
@@ -151,7 +183,7 @@ class AdamW(_AdamBase):
             if f is not None and not callable(f):
                 raise TypeError(f"{api}: {n} must be callable or None, but received {type(f).__name__}.")
         self._lr_ratio_fn, self._apply_decay_param_fun = lr_ratio, apply_decay_param_fun
-        _check_bool(api, "lazy_mode", lazy_mode)
+        self._lazy_mode = _check_bool(api, "lazy_mode", lazy_mode)
         _not_supported(api, "use_lowprecision_moment", use_lowprecision_moment, False)
         super().__init__(learning_rate, parameters, None, grad_clip, name, multi_precision)
 
@@ -173,12 +205,19 @@ class AdamW(_AdamBase):
         return optax.chain(decay_transform(reg), T.paddle_adam(h["beta1"], h["beta2"], h["epsilon"], h["amsgrad"]),
                            optax.add_decayed_weights(h["weight_decay"]), optax.scale(-lr))
 
+    @classmethod
+    def _sparse_update(cls, h: dict[str, Any], lr: Any, p: Any, g: Any, state: Any, looked: Any,
+                       lazy_mode: bool) -> tuple[Any, Any]:
+        p = p - lr * T._c(h["weight_decay"], p) * p  # every row, before the update reads the parameter
+        return _sparse_adam(h, lr, p, g, state, looked, lazy_mode)
+
 
 class Adamax(_AdamBase):
     """Adamax (Adam with the infinity norm)."""
 
     _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon")
+    _SPARSE_OK = False  # (Paddle has no update of a sparse gradient: it fails on one)
     _STATE = "adamax"
 
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
@@ -221,6 +260,7 @@ class Adadelta(Optimizer):
 
     _FLAT = True
     _HYPER = ("epsilon", "rho")
+    _SPARSE_OK = False  # (Paddle has no update of a sparse gradient: it fails on one)
     _STATE = "adadelta"
 
     def __init__(self, learning_rate: Any = 0.001, epsilon: float = 1e-6, rho: float = 0.95, parameters: Any = None,
@@ -297,6 +337,7 @@ class NAdam(_AdamBase):
 
     _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon", "momentum_decay")
+    _SPARSE_OK = False  # (Paddle has no update of a sparse gradient: it fails on one)
 
     def __init__(self, learning_rate: Any = 0.002, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  momentum_decay: float = 0.004, parameters: Any = None, weight_decay: Any = None,
@@ -320,6 +361,7 @@ class RAdam(_AdamBase):
 
     _FLAT = True
     _HYPER = ("beta1", "beta2", "epsilon")
+    _SPARSE_OK = False  # (Paddle has no update of a sparse gradient: it fails on one)
 
     def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None,
@@ -340,6 +382,7 @@ class ASGD(Optimizer):
     """Averaged SGD over the last ``batch_num`` gradients."""
 
     _HYPER = ("batch_num",)
+    _SPARSE_OK = False  # (Paddle has no update of a sparse gradient: it fails on one)
     _STATE = "asgd"
 
     def __init__(self, learning_rate: Any = 0.001, batch_num: int = 1, parameters: Any = None,

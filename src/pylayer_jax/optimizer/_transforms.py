@@ -72,6 +72,37 @@ def paddle_adam(b1: float, b2: float, eps: float, amsgrad: bool = False) -> opta
     return optax.GradientTransformation(init, update)
 
 
+def paddle_sparse_adam(b1: float, b2: float, eps: float, amsgrad: bool, lr: Any, p: Any, g: Any,
+                       state: tuple[Any, ...], looked: Any, lazy_mode: bool) -> tuple[Any, tuple[Any, ...]]:
+    """Paddle's (CPU) Adam update of a sparse gradient ``g`` (zeros off the rows looked up: ``looked``, a boolean
+    broadcasting against ``p``): the new parameter (the whole update, ``lr`` included) and state.
+
+    Its kernel advances the beta powers before the update reads them, so step ``t`` is corrected by
+    ``beta ** (t + 1)``. A row looked up is updated as by the dense rule; one not looked up keeps its moments and
+    value with ``lazy_mode``, and else decays its moments and moves by ``lr_t * m1 / (sqrt(m2) + eps)`` (epsilon not
+    scaled by ``sqrt(1 - b2^t)`` there). The powers advance in both modes."""
+    if amsgrad:
+        m1, m2, mmax, b1p, b2p = state
+    else:
+        (m1, m2, b1p, b2p), mmax = state, None
+    b1p, b2p = b1p * _c(b1, g), b2p * _c(b2, g)
+    lr_t = lr * (jnp.sqrt(1 - b2p) / (1 - b1p))
+    m1_r = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
+    m2_r = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
+    den_r = m2_r if mmax is None else jnp.maximum(m2_r, mmax)
+    p_r = p - lr_t * (m1_r / (jnp.sqrt(den_r) + _c(eps, g) * jnp.sqrt(1 - b2p)))
+    if lazy_mode:
+        m1_o, m2_o, max_o, p_o = m1, m2, mmax, p
+    else:
+        m1_o, m2_o = _c(b1, g) * m1, _c(b2, g) * m2
+        max_o = None if mmax is None else jnp.maximum(m2_o, mmax)
+        p_o = p - lr_t * (m1_o / (jnp.sqrt(m2_o if max_o is None else max_o) + _c(eps, g)))
+    m1, m2, new_p = jnp.where(looked, m1_r, m1_o), jnp.where(looked, m2_r, m2_o), jnp.where(looked, p_r, p_o)
+    if mmax is None:
+        return new_p, (m1, m2, b1p, b2p)
+    return new_p, (m1, m2, jnp.where(looked, den_r, max_o), b1p, b2p)
+
+
 def paddle_adamax(b1: float, b2: float, eps: float) -> optax.GradientTransformation:
     """Adamax: ``inf_norm = max(b2 * inf_norm + eps, |g|)``, step ``moment / inf_norm / (1 - b1^t)``."""
 

@@ -27,8 +27,18 @@ class Embedding(Layer):
     """A lookup table ``weight[x]`` of shape ``[num_embeddings, embedding_dim]``.
 
     The weight starts XavierUniform as in Paddle; the row ``padding_idx`` (negative counts from the end) is
-    zeroed at creation and gets no gradient. ``sparse=True`` is accepted: the gradient is computed dense
-    with the same values. ``_weight`` gives the initial values and ``_freeze=True`` makes it non-trainable.
+    zeroed at creation and gets no gradient. ``_weight`` gives the initial values and ``_freeze=True`` makes it
+    non-trainable.
+
+    ``sparse=True`` gives the weight Paddle's sparse gradient: the rows looked up (the padding row among them: Paddle's
+    sparse kernel gives it the gradient of its lookups) with their summed gradients, merged over lookups and over
+    backwards until ``clear_grad()``, after which it is None. The optimizers update it as Paddle's do:
+    ``Adam``/``AdamW(lazy_mode=True)`` only the rows looked up, ``lazy_mode=False`` by Paddle's sparse kernel; SGD,
+    Momentum, Adagrad, RMSProp, Lamb and Rprop as a dense gradient with zeros elsewhere; Adamax, Adadelta, NAdam,
+    RAdam, ASGD and ``ClipGradByValue`` raise ``NotImplementedError`` (Paddle's fail). Deliberate difference: the
+    gradient stays a dense ``[num_embeddings, embedding_dim]`` Tensor, zero on the rows not looked up (Paddle's holds
+    one row per lookup, with ``rows()``); see ``nn.functional.embedding``. ``scale_grad_by_freq`` with ``sparse``
+    raises ``AttributeError``, as in Paddle.
 
     >>> import pylayer_jax as paddle
     >>> emb = paddle.nn.Embedding(4, 3, padding_idx=0)
