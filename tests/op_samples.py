@@ -810,6 +810,8 @@ SAMPLES.update(
         "select_scatter": [Sample((rand(2, 3), rand(2), 1, 1))],
         "slice_scatter": [Sample((rand(2, 4), rand(2, 2), [1], [0], [4], [2]))],
         "diagonal_scatter": [Sample((rand(2, 3), rand(2), 1)), Sample((rand(3, 3), rand(2), -1, 1, 0))],
+        "fill_diagonal": [Sample((rand(5, 2), -1.0, 0, True)), Sample((rand(3, 4), 2.0, 1))],
+        "fill_diagonal_tensor": [Sample((rand(2, 3, 4), rand(4, 2))), Sample((rand(3, 3), rand(2), -1, 1, 0))],
         "take": [Sample((rand(2, 3), idx([0, 5, -1])), ref=lambda x, i: x.ravel()[i]),
                  Sample((rand(2, 3), idx([7, -8])), {"mode": "wrap"}, ref=lambda x, i, mode: np.take(x, i, mode="wrap")),
                  Sample((rand(2, 3), idx([7, -8])), {"mode": "clip"}, ref=lambda x, i, mode: np.take(x, i, mode="clip"))],
@@ -1444,6 +1446,14 @@ SAMPLES.update(
             Sample((_LU_RECT, True, True), ref=lambda a, p, g: (*_np_lu(a), np.int32(0))),
         ],
         "lu_unpack": [Sample((_LU_PACKED, _LU_PIV), ref=_np_lu_unpack)],
+        "lu_solve": [
+            Sample((rand(3, 2), *_np_lu(_LU_A)), ref=lambda b, lu, p: np.linalg.solve(_LU_A, b)),
+            Sample((rand(3, 2), *_np_lu(_LU_A), "T"), ref=lambda b, lu, p, t: np.linalg.solve(_LU_A.T, b)),
+        ],
+        "matrix_exp": [Sample((0.5 * rand(3, 3),))],
+        "svdvals": [Sample((rand(4, 3),), ref=lambda x: np.linalg.svd(x, compute_uv=False))],
+        "vecdot": [Sample((rand(2, 3), rand(3)), ref=lambda x, y: (x * y).sum(-1)),
+                   Sample((rand(3, 2), rand(3, 1), 0), ref=lambda x, y, a: (x * y).sum(0))],
         "lstsq": [
             Sample((rand(5, 3), rand(5, 2), None, "gelsd"), ref=_np_lstsq),
         ],

@@ -55,6 +55,7 @@ try:
     from ._api.irregular import where as where
     from ._api.irregular import where_ as where_
     from ._api.linalg import triangular_solve as triangular_solve
+    from ._api.linalg import vecdot as vecdot
     from ._api.linalg_lowrank import cov as cov
     from ._api.linalg_lowrank import pca_lowrank as pca_lowrank
     from ._api.linalg_lowrank import svd_lowrank as svd_lowrank

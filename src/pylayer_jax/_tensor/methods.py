@@ -210,6 +210,8 @@ for _op in TABLE.values():
 if "unfold_windows" in TABLE:  # ``Tensor.unfold``: the windows (``nn.functional.unfold`` is another op)
     Tensor.unfold = _method(TABLE["unfold_windows"])  # type: ignore[attr-defined]
     Tensor.unfold.__name__ = Tensor.unfold.__qualname__ = "unfold"
+if "fill_diagonal_tensor" in TABLE:  # a Tensor method only (Paddle has no ``paddle.fill_diagonal_tensor``)
+    Tensor.fill_diagonal_tensor = _method(TABLE["fill_diagonal_tensor"])  # type: ignore[attr-defined]
 
 
 

@@ -1,0 +1,133 @@
+"""Cases found by the second set of whole programs (``tests/programs/p21_*`` to ``p30_*``), written as Paddle code:
+``record(paddle)`` runs them with the given library and returns what they give (values, gradients, the type of
+each error). ``record_paddle_program_diffs_b.py`` runs it with Paddle 3.3.1 into
+``data/paddle_program_diffs_b.json``; ``test_program_diffs_b.py`` runs it with pylayer_jax and compares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def _v(t: Any) -> Any:
+    a = np.asarray(t.numpy())
+    return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
+
+
+def _grad(t: Any) -> Any:
+    return None if t.grad is None else _v(t.grad)
+
+
+def _attempt(f: Any) -> Any:
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001  (the type is the result)
+        return type(e).__name__
+
+
+def fill_diagonal(paddle: Any, out: dict[str, Any]) -> None:
+    """``Tensor.fill_diagonal_`` (p25: masking a similarity matrix's diagonal) by Paddle's kernel: offsets within
+    a row, a tall matrix filled every ``cols + 1`` rows with ``wrap``, a tensor of more than 2 dimensions at flat
+    steps of the sum of its strides; the filled entries' gradient is zero. ``fill_diagonal_tensor`` gives no
+    gradient to ``y``."""
+    x = paddle.arange(12, dtype="float32").reshape([4, 3])
+    y = paddle.arange(21, dtype="float32").reshape([7, 3])
+    cases = {
+        "plain": lambda: x.clone().fill_diagonal_(-1.0),
+        "offset1": lambda: x.clone().fill_diagonal_(-1.0, offset=1),
+        "offset_neg": lambda: x.clone().fill_diagonal_(-1.0, offset=-1),
+        "wide": lambda: x.T.clone().fill_diagonal_(-1.0, offset=-1),
+        "wrap": lambda: y.clone().fill_diagonal_(-1.0, wrap=True),
+        "nowrap": lambda: y.clone().fill_diagonal_(-1.0, wrap=False),
+        "wrap_offset": lambda: y.clone().fill_diagonal_(-1.0, offset=1, wrap=True),
+        "cube": lambda: paddle.arange(27, dtype="float32").reshape([3, 3, 3]).fill_diagonal_(-1.0),
+        "uneven_3d": lambda: paddle.arange(24, dtype="float32").reshape([2, 3, 4]).fill_diagonal_(-1.0),
+        "int_float_value": lambda: paddle.arange(6).reshape([2, 3]).fill_diagonal_(2.7),
+        "bool_value": lambda: paddle.ones([2, 2]).fill_diagonal_(True),
+        "far_offset": lambda: paddle.zeros([3, 3]).fill_diagonal_(1.0, offset=5),
+    }
+    for name, f in cases.items():
+        r = f()
+        out[f"fill_diag_{name}"] = [_v(r), str(r.dtype)]
+    a = paddle.ones([3, 3])
+    a.stop_gradient = False
+    b = a * 2
+    r = b.fill_diagonal_(5.0)
+    (b * paddle.arange(9, dtype="float32").reshape([3, 3])).sum().backward()
+    out["fill_diag_grad"] = [_v(b), _grad(a), r is b]
+    leaf = paddle.ones([2, 2])
+    leaf.stop_gradient = False
+    out["fill_diag_leaf"] = _attempt(lambda: leaf.fill_diagonal_(1.0))
+
+    x = paddle.zeros([3, 4])
+    x.stop_gradient = False
+    yv = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    o = x.fill_diagonal_tensor(yv)
+    (o * paddle.arange(12, dtype="float32").reshape([3, 4])).sum().backward()
+    out["fdt_grad"] = [_v(o), _grad(x), _grad(yv)]
+    z = paddle.zeros([2, 3, 4])
+    out["fdt_3d"] = [_v(z.fill_diagonal_tensor(paddle.ones([4, 2]))),
+                     _v(z.fill_diagonal_tensor(paddle.ones([3, 2]) * 5, offset=1, dim1=0, dim2=2)),
+                     _v(z.fill_diagonal_tensor(paddle.ones([2, 3]) * 5, dim1=1, dim2=2))]
+    w = paddle.zeros([3, 3])
+    r = w.fill_diagonal_tensor_(paddle.to_tensor([1.0, 2.0, 3.0]))
+    out["fdt_inplace"] = [_v(w), r is w]
+    out["fdt_bad_shape"] = [_attempt(lambda: paddle.zeros([3, 3]).fill_diagonal_tensor(paddle.ones([2]))),
+                            _attempt(lambda: paddle.zeros([3, 3]).fill_diagonal_tensor(paddle.ones([1])))]
+
+
+def linalg_additions(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.linalg`` functions a scientific program (p27) reaches for: ``svdvals``, ``matrix_exp``, ``vecdot``
+    (conjugating x), ``lu_solve`` with the pivots of ``lu`` ('N' and 'T', batches broadcast) and their gradients;
+    ``cholesky_inverse`` / ``cholesky_solve`` / ``matrix_transpose`` under ``paddle.linalg``.
+
+    Not mirrored: Paddle's gradient of ``lu_solve(..., trans='T')`` with respect to the factor is wrong (it does not
+    match finite differences of ``solve(A.T, b)``; that of b is right): pylayer_jax differentiates the solve, so
+    that case records the value and b's gradient only."""
+    la = paddle.linalg
+    w = paddle.to_tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0], [0.3, -0.2, 1.0]])
+
+    def grads(f: Any, *vals: Any) -> Any:
+        ts = [paddle.to_tensor(v, stop_gradient=False) for v in vals]
+        r = f(*ts)
+        (r * paddle.linspace(0.5, 1.5, int(np.prod(r.shape))).reshape(r.shape)).sum().backward()
+        return [_v(r), *[_grad(t) for t in ts]]
+
+    a = np.array([[2.0, 1.0, 0.5], [0.3, 3.0, 1.0], [0.2, -0.4, 1.5]], "float32")
+    b = np.array([[1.0, 2.0], [0.0, -1.0], [3.0, 1.0]], "float32")
+    out["svdvals"] = grads(la.svdvals, a)
+    out["svdvals_batch"] = _v(la.svdvals(paddle.to_tensor(np.stack([a, a.T * 2, a[:, ::-1]]))))
+    out["matrix_exp"] = grads(la.matrix_exp, a * 0.5)
+    out["matrix_exp_f64"] = _v(la.matrix_exp(paddle.to_tensor(a.astype("float64"))))
+    x = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], "float32")
+    out["vecdot"] = grads(la.vecdot, x, np.array([2.0, -1.0, 0.5], "float32"))
+    out["vecdot_axis0"] = _v(la.vecdot(paddle.to_tensor(x), paddle.to_tensor(x), axis=0))
+    vc = la.vecdot(paddle.to_tensor(np.array([1 + 2j, 3 - 1j])), paddle.to_tensor(np.array([2 - 1j, 1j])))
+    out["vecdot_complex"] = [float(vc.real()), float(vc.imag())]
+    out["vecdot_top"] = _v(paddle.vecdot(paddle.to_tensor(x), paddle.to_tensor(x)))
+    vi = la.vecdot(paddle.ones([2], "int64"), paddle.ones([2], "int64"))
+    out["vecdot_int"] = [_v(vi), str(vi.dtype)]
+    out["vecdot_bad"] = _attempt(lambda: la.vecdot(paddle.to_tensor(x), paddle.ones([2])))
+    for trans in ("N", "T"):
+        def solve(at: Any, bt: Any, trans: str = trans) -> Any:
+            lu, piv = la.lu(at)
+            return la.lu_solve(bt, lu, piv, trans=trans)
+        r = grads(solve, a, b)
+        out[f"lu_solve_{trans}"] = r if trans == "N" else [r[0], r[2]]
+    ab = np.stack([np.eye(3) * 2 + 0.1 * np.arange(9).reshape(3, 3), np.eye(3) + 0.2]).astype("float32")
+    lub, pb = la.lu(paddle.to_tensor(ab))
+    out["lu_solve_batch"] = [_v(la.lu_solve(paddle.ones([2, 3, 1]), lub, pb)), _v(la.lu_solve(paddle.ones([3, 1]), lub, pb))]
+    L = la.cholesky(paddle.to_tensor([[4.0, 1.0], [1.0, 3.0]]))
+    out["cholesky_linalg"] = [_v(la.cholesky_inverse(L)), _v(la.cholesky_solve(paddle.to_tensor([[1.0], [2.0]]), L)),
+                              list(la.matrix_transpose(w[:2]).shape)]
+
+
+CASES = (fill_diagonal, linalg_additions)
+
+
+def record(paddle: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for case in CASES:
+        case(paddle, out)
+    return out
