@@ -1534,3 +1534,39 @@ SAMPLES.update(
         ],
     }
 )
+
+
+def _np_segment(data: np.ndarray, ids: np.ndarray, n: int, kind: str) -> np.ndarray:
+    """Paddle's segment reduction in numpy: rows per id reduced, an id without rows zero."""
+    out = np.zeros((n, *data.shape[1:]), data.dtype)
+    for i in range(n):
+        rows = data[ids == i]
+        if len(rows):
+            out[i] = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[kind](rows, axis=0)
+    return out
+
+
+_SEG_IDS = idx([0, 0, 2, 2, 2])
+_SRC, _DST = idx([0, 1, 2, 0, 3]), idx([1, 1, 0, 2, 1])
+SAMPLES.update(
+    {
+        **{f"segment_{k}": [Sample((rand(5, 3), _SEG_IDS, 4),
+                                   ref=lambda d, i, n, k=k: _np_segment(d, i, n, k))] for k in ("sum", "mean", "max", "min")},
+        "send_u_recv": [
+            Sample((rand(4, 2), _SRC, _DST, "sum"), ref=lambda x, s, d, r: _np_segment(x[s], d, 4, r)),
+            Sample((rand(4, 2), _SRC, _DST, "max", 6), ref=lambda x, s, d, r, n: _np_segment(x[s], d, n, r)),
+            Sample((rand(4), _SRC, _DST, "mean"), ref=lambda x, s, d, r: _np_segment(x[s], d, 4, r)),
+        ],
+        "send_ue_recv": [
+            Sample((rand(4, 2), rand(5, 1), _SRC, _DST, "mul", "min", 3),
+                   ref=lambda x, y, s, d, m, r, n: _np_segment(x[s] * y, d, n, r)),
+            Sample((rand(4, 2), rand(5, low=0.5, high=1.5), _SRC, _DST, "div", "mean"),
+                   ref=lambda x, y, s, d, m, r: _np_segment(x[s] / y[:, None], d, 4, r)),
+        ],
+        "send_uv": [
+            Sample((rand(4, 2), rand(4, 1), _SRC, _DST, "sub"), ref=lambda x, y, s, d, m: x[s] - y[d]),
+            Sample((rand(4, 3, 2), rand(4, 2, low=0.5, high=1.5), _SRC, _DST, "div"),
+                   ref=lambda x, y, s, d, m: x[s] / y[d][:, None, :]),
+        ],
+    }
+)

@@ -123,7 +123,75 @@ def linalg_additions(paddle: Any, out: dict[str, Any]) -> None:
                               list(la.matrix_transpose(w[:2]).shape)]
 
 
-CASES = (fill_diagonal, linalg_additions)
+def geometric(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.geometric`` (p24, a GNN): segment reductions over sorted ids (rows ``0..max(id)``, an empty segment
+    zero, an integer mean truncated), message passing ``send_u_recv`` / ``send_ue_recv`` / ``send_uv`` (out_size,
+    1-D inputs as columns, feature dims broadcast after the first axis, 'div' as a product with ``1 / (y + 1e-12)``),
+    their gradients (max and min give every tied input the whole cotangent), ``reindex_graph`` /
+    ``reindex_heter_graph``, and the errors. Not mirrored: Paddle's ``send_ue_recv`` backward fails when y needs no
+    gradient or when ``out_size`` is not x's row count, and ``out_size`` given as a Tensor is a SystemError there (here
+    it is read as an int)."""
+    G = paddle.geometric
+    T = paddle.to_tensor
+    xv = [[1.0, 5.0], [4.0, 2.0], [2.0, 3.0], [0.5, 0.5]]
+    src, dst = T([0, 1, 2, 0, 3]), T([1, 1, 0, 2, 1])
+
+    def run(name: str, f: Any, *vals: Any) -> None:
+        ts = [T(v, stop_gradient=False) for v in vals]
+        try:
+            r = f(*ts)
+        except Exception as e:  # noqa: BLE001  (the type is the result)
+            out[f"geo_{name}"] = type(e).__name__
+            return
+        if paddle.is_floating_point(r):
+            (r * paddle.linspace(0.5, 2.0, int(np.prod(r.shape))).reshape(r.shape)).sum().backward()
+        out[f"geo_{name}"] = [_v(r), str(r.dtype), list(r.shape), *[_grad(t) for t in ts]]
+
+    for k in ("sum", "mean", "max", "min"):
+        f = getattr(G, f"segment_{k}")
+        run(f"seg_{k}", lambda x, f=f: f(x, T([0, 0, 2, 2])), xv)
+        run(f"seg_{k}_ties", lambda x, f=f: f(x, T([0, 0, 0, 1], dtype="int32")), [[1.0, 2.0], [1.0, 3.0], [0.0, 3.0], [4.0, 4.0]])
+        run(f"seg_{k}_int", lambda f=f: f(T([[1, 5], [4, 2], [2, 3], [7, -1]]), T([0, 0, 1, 1])))
+        run(f"seg_{k}_1d", lambda f=f: f(T([1.0, 2.0, 3.0]), T([0, 2, 2])))
+        run(f"recv_{k}", lambda x, k=k: G.send_u_recv(x, src, dst, k), xv)
+        run(f"recv_{k}_out6", lambda x, k=k: G.send_u_recv(x, src, dst, k, out_size=6), xv)
+        run(f"recv_{k}_int", lambda k=k: G.send_u_recv(T([[1], [2], [4], [7]]), src, dst, k))
+        run(f"recv_{k}_1d", lambda x, k=k: G.send_u_recv(x, src.astype("int32"), dst.astype("int32"), k), [1.0, 2.0, 4.0, 7.0])
+        for m in ("add", "sub", "mul", "div"):
+            run(f"ue_{m}_{k}", lambda x, y, m=m, k=k: G.send_ue_recv(x, y, src, dst, m, k), xv,
+                [[1.0], [2.0], [0.5], [3.0], [-1.0]])
+    for m in ("add", "sub", "mul", "div"):
+        run(f"uv_{m}", lambda x, y, m=m: G.send_uv(x, y, src, dst, m), xv, [[1.0], [2.0], [3.0], [4.0]])
+        run(f"ue_{m}_1d", lambda x, y, m=m: G.send_ue_recv(x, y, src, dst, m, "sum", out_size=5), [1.0, 2.0, 4.0, 7.0],
+            [[1.0, 2.0], [0.5, 1.0], [2.0, 2.0], [1.0, 3.0], [4.0, 0.5]])
+    run("ue_int_mean", lambda: G.send_ue_recv(T([[1], [2], [4], [7]]), T([1, 2, 3, 4, 5]), src, dst, "mul", "mean"))
+    run("uv_3d", lambda x, y: G.send_uv(x, y, src, dst, "mul"), [[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]], [[7.0, 8.0]]],
+        [[1.0, 2.0], [0.5, 1.0], [2.0, 2.0], [1.0, 3.0]])
+    run("ue_3d", lambda x, y: G.send_ue_recv(x, y, src, dst), [[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]], [[7.0, 8.0]]],
+        [[3.0], [1.0], [2.0], [0.5], [1.5]])
+    x0 = T(xv)
+    for name, f in {
+        "unsorted": lambda: G.segment_sum(x0, T([1, 0, 1, 0])), "negative": lambda: G.segment_max(x0, T([-1, 0, 0, 1])),
+        "badlen": lambda: G.segment_mean(x0, T([0, 0, 1])), "float_ids": lambda: G.segment_min(x0, T([0.0, 0.0, 1.0, 1.0])),
+        "ids_2d": lambda: G.segment_sum(x0, T([[0, 0], [1, 1]])), "badop": lambda: G.send_u_recv(x0, src, dst, "prod"),
+        "oob_dst": lambda: G.send_u_recv(x0, src, T([1, 1, 0, 2, 9])), "oob_src": lambda: G.send_u_recv(x0, T([0, 1, 2, 0, 9]), dst),
+        "mixed_idx": lambda: G.send_u_recv(x0, src.astype("int32"), dst), "edge_len": lambda: G.send_u_recv(x0, src, dst[:3]),
+        "small_out": lambda: G.send_u_recv(x0, src, dst, out_size=2), "bad_msg": lambda: G.send_ue_recv(x0, T([1.0] * 5), src, dst, "pow"),
+        "y_rows": lambda: G.send_ue_recv(x0, T([1.0] * 4), src, dst), "y_feat": lambda: G.send_ue_recv(x0, T([[1.0, 2.0, 3.0]] * 5), src, dst),
+        "y_dtype": lambda: G.send_ue_recv(x0, T([1.0] * 5, dtype="float64"), src, dst), "int_div": lambda: G.send_uv(T([[1], [2], [4], [7]]), T([[1], [2], [4], [7]]), src, dst, "div"),
+        "count_int64": lambda: G.reindex_graph(T([0, 1, 2]), T([8, 9, 0, 4, 7, 6, 7]), T([2, 3, 2])),
+        "nb_dtype": lambda: G.reindex_graph(T([0, 1, 2]), T([8, 9, 0, 4, 7, 6, 7], dtype="int32"), T([2, 3, 2], dtype="int32")),
+    }.items():
+        out[f"geo_err_{name}"] = _attempt(f)
+    c = T([2, 3, 2], dtype="int32")
+    for dt in ("int64", "int32"):
+        r = G.reindex_graph(T([0, 1, 2], dtype=dt), T([8, 9, 0, 4, 7, 6, 7], dtype=dt), c)
+        out[f"geo_reindex_{dt}"] = [[_v(t) for t in r], [str(t.dtype) for t in r]]
+    r = G.reindex_heter_graph(T([0, 1, 2]), [T([8, 9, 0, 4, 7, 6, 7]), T([0, 2, 3, 5, 1])], [c, T([1, 3, 1], dtype="int32")])
+    out["geo_reindex_heter"] = [_v(t) for t in r]
+
+
+CASES = (fill_diagonal, linalg_additions, geometric)
 
 
 def record(paddle: Any) -> dict[str, Any]:

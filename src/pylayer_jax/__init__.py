@@ -159,7 +159,7 @@ _LAZY = {
     "hapi": ("hapi", None), "io": ("io", None), "jit": ("jit", None), "metric": ("metric", None),
     "optimizer": ("optimizer", None), "regularizer": ("regularizer", None), "static": ("static", None),
     "signal": ("signal", None), "tensor": ("tensor", None), "version": ("version", None),
-    "profiler": ("profiler", None),
+    "profiler": ("profiler", None), "geometric": ("geometric", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

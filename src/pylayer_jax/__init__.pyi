@@ -11,6 +11,7 @@ from . import distributed as distributed
 from . import distribution as distribution
 from . import fft as fft
 from . import framework as framework
+from . import geometric as geometric
 from . import hapi as hapi
 from . import io as io
 from . import jit as jit

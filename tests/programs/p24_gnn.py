@@ -27,7 +27,7 @@ dst = paddle.to_tensor(np.array([e[1] for e in edges] + list(range(N)), "int64")
 E = src.shape[0]
 order = paddle.argsort(dst, stable=True)
 src_s, dst_s = src[order], dst[order]
-ew = paddle.to_tensor(rng.uniform(0.5, 1.5, size=(E, 1)).astype("float32"))
+ew0 = rng.uniform(0.5, 1.5, size=(E, 1)).astype("float32")
 
 deg = paddle.zeros([N]).index_add(dst, 0, paddle.ones([E]))
 deg2 = paddle.bincount(dst, minlength=N).astype("float32")
@@ -46,6 +46,7 @@ class GNN(nn.Layer):
         self.att_src = self.create_parameter([HID], default_initializer=nn.initializer.Constant(0.1))
         self.att_dst = self.create_parameter([HID], default_initializer=nn.initializer.Constant(-0.1))
         self.out = nn.Linear(HID, NC)
+        self.edge_w = self.create_parameter([E, 1], default_initializer=nn.initializer.Assign(ew0))
 
     def forward(self, x):
         h = self.l1(x)
@@ -53,7 +54,7 @@ class GNN(nn.Layer):
         h = F.relu(h)
         nb = G.segment_mean(h[src_s], dst_s)
         h = F.relu(self.sage_self(h) + self.sage_nb(nb))
-        hw = G.send_ue_recv(h, ew, src, dst, message_op="mul", reduce_op="mean")
+        hw = G.send_ue_recv(h, self.edge_w, src, dst, message_op="mul", reduce_op="mean")
         score = F.leaky_relu((h[src] * self.att_src).sum(-1) + (h[dst] * self.att_dst).sum(-1), 0.2)
         smax = G.segment_max(score[order], dst_s)
         ex = paddle.exp(score - smax[dst])
@@ -65,7 +66,8 @@ class GNN(nn.Layer):
 
 model = GNN()
 r = np.random.default_rng(1)
-model.set_state_dict({k: (r.standard_normal(v.shape) * 0.4).astype("float32") for k, v in model.state_dict().items()})
+model.set_state_dict({k: (r.standard_normal(v.shape) * 0.4).astype("float32") for k, v in model.state_dict().items()
+                      if k != "edge_w"})
 opt = paddle.optimizer.Adam(learning_rate=0.02, parameters=model.parameters(), weight_decay=paddle.regularizer.L2Decay(5e-4))
 rec = {"deg_same": bool((deg == deg2).all()), "E": int(E), "loss": [], "train_acc": [], "val_acc": []}
 for _step in range(25):
