@@ -6,13 +6,16 @@ from . import amp as amp
 from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
+from . import cuda as cuda
 from . import device as device
 from . import distributed as distributed
 from . import distribution as distribution
 from . import fft as fft
 from . import framework as framework
+from . import functional as functional
 from . import geometric as geometric
 from . import hapi as hapi
+from . import hub as hub
 from . import io as io
 from . import jit as jit
 from . import linalg as linalg
@@ -20,8 +23,11 @@ from . import metric as metric
 from . import nn as nn
 from . import optimizer as optimizer
 from . import profiler as profiler
+from . import random as random
+from . import reader as reader
 from . import regularizer as regularizer
 from . import signal as signal
+from . import special as special
 from . import static as static
 from . import tensor as tensor
 from . import utils as utils
@@ -632,6 +638,7 @@ def atleast_2d(*inputs: Any, name: Any = ...) -> Any: ...
 def atleast_3d(*inputs: Any, name: Any = ...) -> Any: ...
 def baddbmm(input: Any, x: Any, y: Any, beta: Any = ..., alpha: Any = ...) -> Any: ...
 def baddbmm_(x: Any, *args: Any, **kwargs: Any) -> Any: ...
+def batch(reader: Any, batch_size: Any, drop_last: Any = ...) -> Any: ...
 def bernoulli(x: Any, p: Any = ..., name: Any = ...) -> Any: ...
 def bernoulli_(x: Any, p: Any = ..., name: Any = ...) -> Any: ...
 bfloat16: DType

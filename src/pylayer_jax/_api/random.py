@@ -57,7 +57,7 @@ def get_rng_state(device: Any = None) -> list[Tensor]:
     serves every device, so ``device`` (checked to exist, as Paddle does) names the same state."""
     if device is not None:
         _device.resolve(device, "paddle.get_rng_state")
-    return [Tensor(generator.get_state())]
+    return [Tensor(generator.saved_state())]
 
 
 def set_rng_state(state_list: Sequence[Any], device: Any = None) -> None:

@@ -28,8 +28,9 @@ from . import jax_setup as _jax_setup  # noqa: F401  (x64 on: the key is int64)
 def _seed_words(seed: int) -> tuple[int, int] | None:
     """What ``jax.random.PRNGKey(seed)`` holds (the seed's high and low 32 bits), computed on the host: that
     function compiles three small programs, a tenth of a second at import and at every paddle.seed. None
-    where it does not apply (another PRNG implementation, a seed outside int64)."""
-    if -(2**63) <= seed < 2**63 and jax.config.jax_default_prng_impl == "threefry2x32":
+    where it does not apply (another PRNG implementation, a seed outside int64 and uint64; a uint64 seed above
+    int64, which PRNGKey refuses, holds its 64 bits the same way)."""
+    if -(2**63) <= seed < 2**64 and jax.config.jax_default_prng_impl == "threefry2x32":  # (Paddle's are uint64)
         bits = seed % 2**64
         return bits >> 32, bits & 0xFFFFFFFF
     return None
@@ -53,6 +54,7 @@ class _Generator:
         self._lock = threading.Lock()
         self._dev: Any = None  # the state as an int64 [2] array (or a tracer), None until asked for
         self._host: tuple[int, int] | None = None  # the state's two words, when known on the host
+        self._seeds: dict[bytes, int] = {}  # the seed in effect when get_rng_state gave a state, by its words
         self.seed(int(np.random.SeedSequence().entropy % (2**63)))
 
     @property
@@ -71,6 +73,7 @@ class _Generator:
     def seed(self, n: int) -> None:
         words = _seed_words(int(n))
         with self._lock:
+            self.initial = int(n)  # (``paddle.random.initial_seed``)
             if words is None:
                 self._state = jax.random.PRNGKey(int(n)).astype(jnp.int64)
             else:
@@ -102,6 +105,17 @@ class _Generator:
         with self._lock:
             return self._state
 
+    def saved_state(self) -> Any:
+        """``get_state`` for ``get_rng_state``: the seed in effect is remembered with the state's words, so that
+        ``set_state`` of it makes ``initial`` that seed again (Paddle's saved state carries its seed)."""
+        with self._lock:
+            state = self._state
+            if not isinstance(state, jax.core.Tracer):
+                if len(self._seeds) >= 64:
+                    self._seeds.pop(next(iter(self._seeds)))
+                self._seeds[np.asarray(state).tobytes()] = self.initial
+            return state
+
     def set_state(self, state: Any) -> None:
         arr = jnp.asarray(state, jnp.int64)
         if arr.shape != (2,):
@@ -111,6 +125,8 @@ class _Generator:
             )
         with self._lock:
             self._state = arr
+            if not isinstance(arr, jax.core.Tracer):
+                self.initial = self._seeds.get(np.asarray(arr).tobytes(), self.initial)
 
 
 generator = _Generator()

@@ -16,6 +16,7 @@ from .._runtime.device import set_device as set_device
 from . import _query
 from . import cuda as cuda
 from ._query import current_device as current_device
+from ._query import device as device
 from ._query import device_count as device_count
 from ._query import device_guard as device_guard
 from ._query import empty_cache as empty_cache
@@ -60,7 +61,7 @@ __all__ = [
     "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_rocm", "is_compiled_with_distribute",
     "is_compiled_with_custom_device", "get_all_device_type", "get_all_custom_device_type", "get_available_device",
     "get_available_custom_device", "get_device_properties", "Stream", "Event", "current_stream", "set_stream",
-    "stream_guard", "device_guard", "synchronize", "device_count", "empty_cache", "max_memory_allocated",
+    "stream_guard", "device", "device_guard", "synchronize", "device_count", "empty_cache", "max_memory_allocated",
     "max_memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved", "memory_allocated",
     "memory_reserved", "is_available", "get_device_name", "get_device_capability", "get_rng_state",
     "set_rng_state", "manual_seed", "reset_peak_memory_stats", "StreamContext", "cuda",

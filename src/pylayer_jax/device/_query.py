@@ -345,6 +345,35 @@ class device_guard:  # noqa: N801  (Paddle's name)
         jax.config.update("jax_default_device", self._before)
 
 
+class device(device_guard):  # noqa: N801  (Paddle's name)
+    """``paddle.device.device(d)`` (also ``paddle.cuda.device``): ``device_guard`` that also takes None (no change)
+    and a device index (``gpu:<index>`` where a GPU is used; on a CPU-only machine the index names no device and
+    nothing changes, as in Paddle's CPU build)."""
+
+    def __init__(self, device: Any = None) -> None:
+        if device is None or (isinstance(device, int) and not isinstance(device, bool) and not _has_gpu()):
+            self._target = None
+            return
+        if isinstance(device, int) and not isinstance(device, bool):
+            device = f"gpu:{device}"
+        if not isinstance(device, str | _device.CPUPlace | _device.CUDAPlace):
+            raise ValueError(f"paddle.device.device: The device specification {device} is invalid; pass a string "
+                             "such as 'cpu' or 'gpu:0', a device index, a Place or None.")
+        super().__init__(device)
+
+    def __enter__(self) -> None:
+        if self._target is not None:
+            super().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._target is not None:
+            super().__exit__(*exc)
+
+
+def _has_gpu() -> bool:
+    return any(d.platform == "gpu" for d in jax.devices())
+
+
 # ---- the generator -------------------------------------------------------------------------------------------
 
 

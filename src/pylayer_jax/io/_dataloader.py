@@ -2,7 +2,7 @@
 
 Batches are collated on the host (numpy) and become Tensors once per batch: all arrays of a
 batch go to the device in one ``jax.device_put``. With ``num_workers=0`` samples are read in
-the calling thread, so random augmentations in a dataset follow ``paddle.seed`` exactly; with
+the calling thread, so random augmentations in a dataset follow the seeds as they are; with
 ``num_workers > 0``, spawned worker processes read and collate ahead (``prefetch_factor``
 batches per worker) while the training step runs, and batches come back in sampler order.
 """
@@ -12,16 +12,17 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import queue
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
+import numpy as np
 
 from .._runtime.state import modes
 from ._collate import default_collate_fn, default_convert_fn, to_tensors
 from ._dataset import Dataset, IterableDataset
 from ._fetch import Fetcher
-from ._host_rng import host_rng
 from ._sampler import BatchSampler, Sampler, _is_int
 from ._worker import RESET, STOP, WorkerError, worker_loop
 
@@ -160,7 +161,7 @@ class DataLoader:
         return default_collate_fn if self.auto_collate_batch else default_convert_fn
 
     def _index_iter(self) -> Iterator[Any]:
-        # drawn here, in the caller's thread, so shuffles follow paddle.seed
+        # drawn here, in the caller's thread (a shuffle: numpy's global state, as in Paddle)
         if self.batch_sampler is not None:
             return iter(self.batch_sampler)
         if self._iterable:
@@ -223,7 +224,8 @@ class _WorkerPool:
         self.index_queues = []
         self.workers = []
         self.epoch = 0
-        base_seed = int(host_rng().integers(0, 2**31 - 1))
+        # numpy's global state, as Paddle draws it (before the epoch's shuffle): its workers' seeds then are Paddle's
+        base_seed = int(np.random.randint(low=0, high=sys.maxsize))
         try:
             for wid in range(self.num_workers):
                 iq = ctx.Queue()

@@ -1,8 +1,11 @@
 """Samplers: index orders for map-style datasets, and batch samplers (layer L5).
 
-Random samplers draw their permutation when ``iter()`` is called (not at the first
-``next``), from ``paddle.seed``'s generator, so an epoch's order does not depend on what
-else draws random numbers while the epoch runs.
+``RandomSampler`` (and so ``DataLoader(shuffle=True)``) and ``WeightedRandomSampler`` draw from numpy's global
+random state with the very calls Paddle's make, so after ``np.random.seed(n)`` their orders are Paddle's, index for
+index (``paddle.seed`` does not set them, in Paddle either); ``SubsetRandomSampler`` follows ``paddle.seed``
+(Paddle draws it with ``paddle.randperm``, a stream this package does not reproduce). A random sampler draws when
+``iter()`` is called (not at the first ``next``), so an epoch's order does not depend on what else draws random
+numbers while the epoch runs.
 """
 
 from __future__ import annotations
@@ -83,11 +86,9 @@ class RandomSampler(Sampler):
                         return
 
             return take()
-        n = len(self.data_source)
-        rng = host_rng()
-        if self.replacement:
-            return iter(rng.integers(0, n, self.num_samples).tolist())
-        return iter(rng.permutation(n)[: self.num_samples].tolist())
+        # (Paddle's call: numpy's global state, the same arguments)
+        return iter(np.random.choice(np.arange(len(self.data_source)), self.num_samples,
+                                     replace=self.replacement).tolist())
 
     def __len__(self) -> int:
         return self.num_samples
@@ -110,7 +111,10 @@ class SubsetRandomSampler(Sampler):
 
 class WeightedRandomSampler(Sampler):
     """``num_samples`` indices drawn with probabilities proportional to ``weights`` (1-D, or 2-D: one
-    draw of ``num_samples`` per row, flattened)."""
+    draw of ``num_samples`` per row, flattened), from numpy's global random state as Paddle draws them (its
+    ``np.random.choice`` per row, the probabilities in the weights' own dtype). Each row is normalised by its own
+    sum (Paddle divides a 2-D array by the row sums broadcast along the last axis: another row's sum, or an
+    error)."""
 
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True) -> None:
         if not _is_int(num_samples) or num_samples <= 0:
@@ -119,8 +123,10 @@ class WeightedRandomSampler(Sampler):
             raise ValueError(f"WeightedRandomSampler: replacement must be a bool, but received {replacement!r}.")
         if isinstance(weights, Tensor):
             w = weights.numpy()
-        elif isinstance(weights, list | tuple | np.ndarray):
-            w = np.asarray(weights, dtype=np.float64)
+        elif isinstance(weights, np.ndarray):
+            w = weights
+        elif isinstance(weights, list | tuple):
+            w = np.array(weights)
         else:
             raise TypeError(
                 "WeightedRandomSampler: weights must be a Tensor, a numpy array, a list or a tuple, but received "
@@ -128,7 +134,9 @@ class WeightedRandomSampler(Sampler):
             )
         if w.ndim not in (1, 2):
             raise ValueError(f"WeightedRandomSampler: weights must be 1-D or 2-D, but received shape {list(w.shape)}.")
-        w = w.reshape(-1, w.shape[-1]).astype(np.float64)
+        w = w.reshape(-1, w.shape[-1])
+        if not np.issubdtype(w.dtype, np.number) or np.issubdtype(w.dtype, np.complexfloating):
+            raise TypeError(f"WeightedRandomSampler: weights must hold real numbers, but received dtype {w.dtype}.")
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise ValueError("WeightedRandomSampler: weights must be finite and >= 0.")
         positive = (w > 0).sum(axis=1)
@@ -145,8 +153,7 @@ class WeightedRandomSampler(Sampler):
         self.replacement = replacement
 
     def __iter__(self) -> Iterator[int]:
-        rng = host_rng()
-        rows = [rng.choice(self._w.shape[1], self.num_samples, self.replacement, p) for p in self._w]
+        rows = [np.random.choice(self._w.shape[1], self.num_samples, self.replacement, p) for p in self._w]
         return iter(np.concatenate(rows).tolist())
 
     def __len__(self) -> int:

@@ -3,8 +3,10 @@
 Workers are started with the ``spawn`` method: forking a process after JAX has started its
 threads can deadlock, and a spawned worker is a fresh interpreter. A worker reads batches,
 collates them and sends numpy arrays back (Tensors in a batch become numpy); the main
-process turns them into Tensors. Each worker seeds ``random``, numpy and ``paddle.seed``
-with ``base_seed + worker_id``; ``get_worker_info()`` describes the worker inside it.
+process turns them into Tensors. Each worker seeds ``random`` and ``paddle.seed`` with
+``base_seed + worker_id`` and numpy's global state from both as Paddle's workers do (``base_seed`` is drawn
+from numpy's global state when the workers start, as in Paddle); ``get_worker_info()`` describes the worker
+inside it.
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ def worker_loop(
     global _worker_info
     seed = base_seed + worker_id
     random.seed(seed)
-    np.random.seed(seed % 2**32)
+    # numpy's state from the base seed and the worker's id as Paddle's workers make it (its seed-sequence hash of
+    # [id, low word, high word, 0] is numpy's SeedSequence of those words)
+    np.random.seed(np.random.SeedSequence([worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]).generate_state(4))
     generator.seed(seed)
     _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, dataset=dataset, seed=base_seed)
     init_error: WorkerError | None = None
