@@ -59,7 +59,7 @@ rec["calls"] = model.calls.item()
 
 model.head.bias.stop_gradient = True
 before = model.head.bias.numpy().copy()
-for step in range(3):
+for _step in range(3):
     loss = F.cross_entropy(model(paddle.to_tensor(X[:12])), paddle.to_tensor(Y[:12]))
     loss.backward()
     opt.step()
