@@ -191,7 +191,50 @@ def geometric(paddle: Any, out: dict[str, Any]) -> None:
     out["geo_reindex_heter"] = [_v(t) for t in r]
 
 
-CASES = (fill_diagonal, linalg_additions, geometric)
+def compat_names(paddle: Any, out: dict[str, Any]) -> None:
+    """Paddle 3's PyTorch- and NumPy-style names, which code written for 3.x uses: ``x.float()`` / ``x.long()`` /
+    ``x.half()`` / ... (``astype``, x itself when the dtype is x's), ``vstack`` / ``row_stack`` / ``hstack`` /
+    ``dstack`` / ``column_stack`` with their gradients, ``from_numpy`` (a copy), ``as_tensor`` / ``asarray``
+    (``requires_grad``), ``paddle.pi`` / ``e`` / ``inf`` / ``nan`` / ``newaxis``. (A negative float cast to uint8
+    is left out: Paddle's C++ cast wraps it, 254 for -2.7, where XLA's saturates to 0.)"""
+    x = paddle.to_tensor([1.5, 2.7], stop_gradient=False)
+    for n in ("bool", "byte", "char", "double", "float", "float16", "float32", "float64", "half", "int", "int16", "int32",
+              "int64", "int8", "long", "short", "uint8", "cfloat", "cdouble", "complex64", "complex128"):
+        r = getattr(x, n)()
+        v = r.numpy()
+        out[f"compat_{n}"] = [str(r.dtype), np.real(v).astype(np.float64).tolist(), r.stop_gradient]
+    out["compat_same"] = [x.float() is x, x.double() is x]
+    (x.double() * 2).sum().backward()
+    out["compat_grad"] = _grad(x)
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = paddle.to_tensor([[3.0, 4.0], [5.0, 6.0]], stop_gradient=False)
+    for f in ("vstack", "row_stack", "column_stack", "hstack", "dstack"):
+        args = [b, b] if f == "hstack" else [a, a] if f == "dstack" else [a, b]
+        r = getattr(paddle, f)(args)
+        (r * paddle.arange(int(np.prod(r.shape)), dtype="float32").reshape(r.shape)).sum().backward()
+        out[f"compat_{f}"] = [_v(r), _grad(a), _grad(b)]
+        a.clear_grad()
+        b.clear_grad()
+    s1, s2 = paddle.to_tensor(1.0), paddle.to_tensor(2.0)
+    out["compat_stack_0d"] = [_v(paddle.hstack([s1, s2])), list(paddle.vstack([s1, s2]).shape),
+                              list(paddle.column_stack([s1, s2]).shape), list(paddle.dstack([a, a]).shape),
+                              _v(paddle.vstack(paddle.to_tensor([1.0, 2.0])))]
+    n = np.array([1, 2], dtype="int32")
+    t = paddle.from_numpy(n)
+    n[0] = 9
+    out["compat_from_numpy"] = [_v(t), str(t.dtype)]
+    c = paddle.asarray(a)
+    c[0] = 5.0
+    out["compat_as"] = [paddle.as_tensor([1.0], requires_grad=True).stop_gradient, str(paddle.as_tensor(2.5).dtype),
+                        str(paddle.as_tensor(a, dtype="float64").dtype), str(paddle.asarray(np.array([1.0])).dtype),
+                        str(paddle.asarray(3).dtype), paddle.asarray([1, 2], dtype="float32", requires_grad=True).stop_gradient,
+                        _v(a)]
+    out["compat_constants"] = [paddle.pi, paddle.e, str(paddle.inf), str(paddle.nan), paddle.newaxis,
+                               list(b[paddle.newaxis].shape)]
+    out["compat_errors"] = [_attempt(lambda: paddle.from_numpy([1, 2])), _attempt(lambda: paddle.vstack([]))]
+
+
+CASES = (fill_diagonal, linalg_additions, geometric, compat_names)
 
 
 def record(paddle: Any) -> dict[str, Any]:

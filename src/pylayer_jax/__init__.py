@@ -20,6 +20,14 @@ try:
     from . import utils as utils
     from ._api.checkpoint import load as load
     from ._api.checkpoint import save as save
+    from ._api.compat import as_tensor as as_tensor
+    from ._api.compat import asarray as asarray
+    from ._api.compat import column_stack as column_stack
+    from ._api.compat import dstack as dstack
+    from ._api.compat import from_numpy as from_numpy
+    from ._api.compat import hstack as hstack
+    from ._api.compat import row_stack as row_stack
+    from ._api.compat import vstack as vstack
     from ._api.functional import *  # noqa: F403
     from ._api.histogramdd import histogramdd as histogramdd
     from ._api.irregular import argwhere as argwhere
@@ -135,6 +143,8 @@ try:
     for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
         globals()[_n] = _d
     dtype = type(globals()["float32"])
+    # Paddle's constants (``paddle.pi``, ``paddle.newaxis``: None, for indexing)
+    pi, e, inf, nan, newaxis = 3.141592653589793, 2.718281828459045, float("inf"), float("nan"), None
 
     from ._ops import aliases as _aliases
 

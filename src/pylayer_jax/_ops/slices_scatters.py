@@ -165,7 +165,7 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
 def _fill_diagonal_checks(op, a):  # noqa: ANN001, ANN202
     x = a["x"]
     if x.ndim < 2:
-        raise ValueError(f"Tensor.fill_diagonal_: x needs at least 2 dimensions, but it has shape {list(x.shape)}. "
+        raise ValueError(f"Tensor.{op}_: x needs at least 2 dimensions, but it has shape {list(x.shape)}. "
                          "Fill a 1-D tensor with fill_() or index it.")
     return []
 
@@ -186,15 +186,15 @@ def fill_diagonal(x, value, offset=0, wrap=False):
 
 def _fill_diagonal_tensor_checks(op, a):  # noqa: ANN001, ANN202
     x, y, offset = a["x"], a["y"], a["offset"]
-    a1, a2 = _axis(a["dim1"], x.ndim, "fill_diagonal_tensor"), _axis(a["dim2"], x.ndim, "fill_diagonal_tensor")
+    a1, a2 = _axis(a["dim1"], x.ndim, op), _axis(a["dim2"], x.ndim, op)
     if a1 == a2:
-        raise ValueError(f"fill_diagonal_tensor: dim1 and dim2 must name two different axes, but both are {a1}.")
+        raise ValueError(f"{op}: dim1 and dim2 must name two different axes, but both are {a1}.")
     n1, n2 = x.shape[a1], x.shape[a2]
     n = builtins.max(0, builtins.min(n1 - builtins.max(-offset, 0), n2 - builtins.max(offset, 0)))
     want = [d for i, d in enumerate(x.shape) if i not in (a1, a2)] + [n]
     got = list(getattr(y, "shape", ()))
     if got != want:
-        raise AssertionError(f"fill_diagonal_tensor: the y shape should be {want} (the axes of x other than dim1 and "
+        raise AssertionError(f"{op}: the y shape should be {want} (the axes of x other than dim1 and "
                              f"dim2, then the diagonal's length), but received {got}.")
     return []
 

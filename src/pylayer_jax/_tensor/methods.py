@@ -626,6 +626,29 @@ Tensor.__rtruediv__ = _binary("divide", reflected=True)  # type: ignore[attr-def
 Tensor.__neg__ = _neg  # type: ignore[attr-defined]
 Tensor.astype = _astype  # type: ignore[attr-defined]
 Tensor.cast = _cast  # type: ignore[attr-defined]
+
+# ``x.float()``, ``x.long()``, ``x.int32()``, ...: ``x.astype`` of the dtype each names (Paddle 3's PyTorch-style methods)
+_DTYPE_METHODS = {
+    "bfloat16": "bfloat16", "bool": "bool", "byte": "uint8", "char": "int8", "double": "float64", "float": "float32",
+    "float16": "float16", "float32": "float32", "float64": "float64", "half": "float16", "int": "int32",
+    "int16": "int16", "int32": "int32", "int64": "int64", "int8": "int8", "long": "int64", "short": "int16",
+    "uint8": "uint8", "cfloat": "complex64", "cdouble": "complex128", "complex64": "complex64",
+    "complex128": "complex128",
+}
+
+
+def _dtype_method(method: str, dtype: str) -> Callable[[Tensor], Any]:
+    def m(self: Tensor) -> Any:
+        return _astype(self, dtype)
+
+    m.__name__ = m.__qualname__ = method
+    m.__doc__ = f"``x.astype('{dtype}')``: x itself when it is {dtype} already, else a cast copy."
+    return m
+
+
+for _method_name, _method_dtype in _DTYPE_METHODS.items():
+    if not hasattr(Tensor, _method_name):
+        setattr(Tensor, _method_name, _dtype_method(_method_name, _method_dtype))
 _OPERATORS = {
     "__pow__": ("pow", False), "__rpow__": ("pow", True),
     "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),
