@@ -234,7 +234,69 @@ def compat_names(paddle: Any, out: dict[str, Any]) -> None:
     out["compat_errors"] = [_attempt(lambda: paddle.from_numpy([1, 2])), _attempt(lambda: paddle.vstack([]))]
 
 
-CASES = (fill_diagonal, linalg_additions, geometric, compat_names)
+def tensor_members(paddle: Any, out: dict[str, Any]) -> None:
+    """Paddle 3's PyTorch-style Tensor members: ``requires_grad`` (a bool property over ``stop_gradient``),
+    ``requires_grad_()``, ``data`` (``detach()``: a write to it changes the tensor, and assigning a Tensor of the same
+    shape and dtype writes its values), ``type_as``, ``is_same_shape``, ``ndimension``, ``is_cuda``,
+    ``get_device``, ``itemsize``."""
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    r = [x.requires_grad]
+    x.requires_grad = True
+    r += [x.stop_gradient, x.requires_grad]
+    y = paddle.ones([2])
+    r += [y.requires_grad_() is y, y.stop_gradient]
+    y.requires_grad_(False)
+    r += [y.stop_gradient, _attempt(lambda: setattr(x, "requires_grad", "yes"))]
+    d = x.data
+    d[0, 0] = 9.0
+    r += [d.stop_gradient, d is x, _v(x)]
+    x.data = paddle.zeros([2, 2])
+    r += [_v(x), x.stop_gradient]
+    lin = paddle.nn.Linear(2, 2)
+    lin.weight.data = paddle.ones([2, 2])
+    r += [_v(lin.weight), lin.weight.stop_gradient, sum(int(p.numel()) for p in lin.parameters() if p.requires_grad)]
+    out["members_grad_data"] = r
+    out["members_misc"] = [str(x.type_as(paddle.ones([1], "int64")).dtype), x.type_as(x) is x, x.ndimension(),
+                           x.is_cuda, x.get_device(), x.itemsize,
+                           [paddle.ones([2], dt).itemsize for dt in ("int64", "bfloat16", "complex128", "bool", "int8")],
+                           x.is_same_shape(paddle.ones([2, 2])), x.is_same_shape(paddle.ones([3])),
+                           _attempt(lambda: x.is_same_shape([1, 2]))]
+
+
+def detach_writes(paddle: Any, out: dict[str, Any]) -> None:
+    """A write through ``detach()`` or ``.data`` of a tensor with a history changes its values and leaves its
+    history as it was (data shared outside autograd), as in Paddle: the gradient of ``(w * 3).sum()`` stays 3s. (It
+    was zero: the tensor took the detached write's history.) A write through an ordinary view keeps this package's
+    rule (the gradient of the new values), which the README describes."""
+    def run(f: Any) -> Any:
+        w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        h = w * 3
+        f(h)
+        h.sum().backward()
+        return [_v(h), _grad(w)]
+
+    def setitem(h: Any) -> None:
+        d = h.detach()
+        d[0] = 100.0
+
+    def slice_mul(h: Any) -> None:
+        v = h.detach()[0:1]
+        v.mul_(paddle.to_tensor(10.0))
+
+    out["detach_set"] = run(setitem)
+    out["detach_add"] = run(lambda h: h.detach().add_(paddle.to_tensor(1.0)))
+    out["detach_slice_mul"] = run(slice_mul)
+    out["data_add"] = run(lambda h: h.data.add_(paddle.to_tensor(1.0)))
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    h = w * 3
+    h2 = h[1:]
+    d = h.detach()
+    d[1] = 5.0
+    (h2 * h2).sum().backward()
+    out["detach_sibling_view"] = [_v(h2), _grad(w)]
+
+
+CASES = (fill_diagonal, linalg_additions, geometric, compat_names, tensor_members, detach_writes)
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -57,3 +57,20 @@ def test_linalg_additions_errors_say_what_to_do() -> None:
         la.lu_solve(paddle.ones([3, 1]), lu, piv.astype("int64"))
     with pytest.raises(ValueError, match=r"lu_solve: the pivot 4 is out of range"):
         la.lu_solve(paddle.ones([3, 1]), lu, paddle.to_tensor([1, 4, 3], dtype="int32")).numpy()
+
+
+def test_tensor_members_errors_say_what_to_do() -> None:
+    x = paddle.ones([2, 2])
+    with pytest.raises(TypeError, match=r"Tensor.requires_grad must be a bool, but received str"):
+        x.requires_grad = "yes"
+    with pytest.raises(ValueError, match=r"Tensor.data: here the new data must have the tensor's shape \[2, 2\] and "
+                                         r"dtype float32, but received \[3\] and float32"):
+        x.data = paddle.zeros([3])
+    with pytest.raises(ValueError, match=r"Tensor.data: the new data must be a Tensor, but received list"):
+        x.data = [1.0]
+    with pytest.raises(ValueError, match=r"Tensor.is_same_shape: y must be a Tensor, but received list"):
+        x.is_same_shape([2, 2])
+    with pytest.raises(TypeError, match=r"from_numpy: the input must be a numpy.ndarray, but received list"):
+        paddle.from_numpy([1, 2])
+    with pytest.raises(ValueError, match=r"vstack: x must hold at least one Tensor, but received an empty list"):
+        paddle.vstack([])
