@@ -2,7 +2,8 @@
 masked_fill_, exp_, sigmoid_ on non-leaf tensors), __setitem__ with ints, slices, ellipsis, bool masks, index
 tensors and broadcast values, index_put_ with accumulate, put_along_axis_, the gradients through all of them;
 then manual updates of parameters under no_grad (zero_, fill_, copy_, uniform-free set_value, index_fill_) and
-views (a row of a matrix, reshape, unsqueeze) written in place.
+views (a row of a matrix, reshape, unsqueeze) written in place; writes through detach() and .data in a training
+loop (values change, the history stays, as in Paddle).
 
 Known difference (not mirrored, see the README's section on views), left out here: where a write through a view
 replaces values of a tensor with a history (``w = v.reshape(...); w[0] = 1.0; v.sum().backward()``), Paddle keeps
@@ -104,5 +105,21 @@ z = x.reshape([12])
 z[0] = -5.0
 x.T[3, 2] = 77.0
 rec["views"] = [x.numpy().tolist(), y.numpy().tolist(), z.numpy().tolist()[:4]]
+# writes through detach() / .data: values change, the history stays (the gradient is that of the old graph)
+lin = nn.Linear(3, 3)
+lin.weight.set_value(paddle.to_tensor([[0.1, 0.2, 0.3], [0.0, -0.1, 0.2], [0.3, 0.1, -0.2]]))
+lin.bias.set_value(paddle.zeros([3]))
+sgd = paddle.optimizer.SGD(learning_rate=0.1, parameters=lin.parameters())
+xs = paddle.to_tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+rec["detached"] = []
+for _ in range(5):
+    h = lin(xs)
+    h.detach().clip_(-0.2, 0.5)
+    h.data[0] += 1.0
+    loss = (h * h).sum()
+    loss.backward()
+    sgd.step()
+    sgd.clear_grad()
+    rec["detached"].append([loss.item(), lin.weight.numpy()[0].tolist()])
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)
