@@ -136,39 +136,45 @@ def geometric(paddle: Any, out: dict[str, Any]) -> None:
     xv = [[1.0, 5.0], [4.0, 2.0], [2.0, 3.0], [0.5, 0.5]]
     src, dst = T([0, 1, 2, 0, 3]), T([1, 1, 0, 2, 1])
 
+    done: list[tuple[str, Any, list[Any]]] = []
+
     def run(name: str, f: Any, *vals: Any) -> None:
+        """``f`` on fresh leaves of ``vals``; recorded with the leaves' gradients of one backward over every result
+        (weighted), taken at the end (each case has leaves of its own)."""
         ts = [T(v, stop_gradient=False) for v in vals]
-        try:
-            r = f(*ts)
-        except Exception as e:  # noqa: BLE001  (the type is the result)
-            out[f"geo_{name}"] = type(e).__name__
-            return
-        if paddle.is_floating_point(r):
-            (r * paddle.linspace(0.5, 2.0, int(np.prod(r.shape))).reshape(r.shape)).sum().backward()
-        out[f"geo_{name}"] = [_v(r), str(r.dtype), list(r.shape), *[_grad(t) for t in ts]]
+        done.append((name, f(*ts), ts))
 
     for k in ("sum", "mean", "max", "min"):
         f = getattr(G, f"segment_{k}")
         run(f"seg_{k}", lambda x, f=f: f(x, T([0, 0, 2, 2])), xv)
-        run(f"seg_{k}_ties", lambda x, f=f: f(x, T([0, 0, 0, 1], dtype="int32")), [[1.0, 2.0], [1.0, 3.0], [0.0, 3.0], [4.0, 4.0]])
-        run(f"seg_{k}_int", lambda f=f: f(T([[1, 5], [4, 2], [2, 3], [7, -1]]), T([0, 0, 1, 1])))
-        run(f"seg_{k}_1d", lambda f=f: f(T([1.0, 2.0, 3.0]), T([0, 2, 2])))
         run(f"recv_{k}", lambda x, k=k: G.send_u_recv(x, src, dst, k), xv)
-        run(f"recv_{k}_out6", lambda x, k=k: G.send_u_recv(x, src, dst, k, out_size=6), xv)
-        run(f"recv_{k}_int", lambda k=k: G.send_u_recv(T([[1], [2], [4], [7]]), src, dst, k))
-        run(f"recv_{k}_1d", lambda x, k=k: G.send_u_recv(x, src.astype("int32"), dst.astype("int32"), k), [1.0, 2.0, 4.0, 7.0])
-        for m in ("add", "sub", "mul", "div"):
-            run(f"ue_{m}_{k}", lambda x, y, m=m, k=k: G.send_ue_recv(x, y, src, dst, m, k), xv,
-                [[1.0], [2.0], [0.5], [3.0], [-1.0]])
+        run(f"ue_mul_{k}", lambda x, y, k=k: G.send_ue_recv(x, y, src, dst, "mul", k), xv, [[1.0], [2.0], [0.5], [3.0], [-1.0]])
+    for k in ("max", "min"):
+        f = getattr(G, f"segment_{k}")
+        run(f"seg_{k}_ties", lambda x, f=f: f(x, T([0, 0, 0, 1], dtype="int32")), [[1.0, 2.0], [1.0, 3.0], [0.0, 3.0], [4.0, 4.0]])
+        run(f"ue_add_{k}_ties", lambda x, y, k=k: G.send_ue_recv(x, y, src, dst, "add", k), [[1.0, 2.0], [2.0, 1.0], [1.0, 1.0], [0.0, 0.0]],
+            [[1.0], [0.0], [0.5], [3.0], [1.0]])
+    run("seg_mean_int", lambda: G.segment_mean(T([[1, 5], [4, 2], [2, 3], [7, -1]]), T([0, 0, 1, 1])))
+    run("seg_max_1d", lambda: G.segment_max(T([1.0, 2.0, 3.0]), T([0, 2, 2])))
+    run("recv_max_out6", lambda x: G.send_u_recv(x, src, dst, "max", out_size=6), xv)
+    run("recv_mean_int", lambda: G.send_u_recv(T([[1], [2], [4], [7]]), src, dst, "mean"))
+    run("recv_mean_1d", lambda x: G.send_u_recv(x, src.astype("int32"), dst.astype("int32"), "mean"), [1.0, 2.0, 4.0, 7.0])
+    for m in ("add", "sub", "div"):
+        run(f"ue_{m}_sum", lambda x, y, m=m: G.send_ue_recv(x, y, src, dst, m, "sum"), xv, [[1.0], [2.0], [0.5], [3.0], [-1.0]])
     for m in ("add", "sub", "mul", "div"):
         run(f"uv_{m}", lambda x, y, m=m: G.send_uv(x, y, src, dst, m), xv, [[1.0], [2.0], [3.0], [4.0]])
-        run(f"ue_{m}_1d", lambda x, y, m=m: G.send_ue_recv(x, y, src, dst, m, "sum", out_size=5), [1.0, 2.0, 4.0, 7.0],
-            [[1.0, 2.0], [0.5, 1.0], [2.0, 2.0], [1.0, 3.0], [4.0, 0.5]])
+    run("ue_div_1d", lambda x, y: G.send_ue_recv(x, y, src, dst, "div", "sum", out_size=5), [1.0, 2.0, 4.0, 7.0],
+        [[1.0, 2.0], [0.5, 1.0], [2.0, 2.0], [1.0, 3.0], [4.0, 0.5]])
     run("ue_int_mean", lambda: G.send_ue_recv(T([[1], [2], [4], [7]]), T([1, 2, 3, 4, 5]), src, dst, "mul", "mean"))
     run("uv_3d", lambda x, y: G.send_uv(x, y, src, dst, "mul"), [[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]], [[7.0, 8.0]]],
         [[1.0, 2.0], [0.5, 1.0], [2.0, 2.0], [1.0, 3.0]])
     run("ue_3d", lambda x, y: G.send_ue_recv(x, y, src, dst), [[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]], [[7.0, 8.0]]],
         [[3.0], [1.0], [2.0], [0.5], [1.5]])
+    loss = sum((r * paddle.linspace(0.5, 2.0, int(np.prod(r.shape))).reshape(r.shape)).sum()
+               for _, r, _ in done if paddle.is_floating_point(r))
+    loss.backward()
+    for name, r, ts in done:
+        out[f"geo_{name}"] = [_v(r), str(r.dtype), list(r.shape), *[_grad(t) for t in ts]]
     x0 = T(xv)
     for name, f in {
         "unsorted": lambda: G.segment_sum(x0, T([1, 0, 1, 0])), "negative": lambda: G.segment_max(x0, T([-1, 0, 0, 1])),
@@ -198,11 +204,11 @@ def compat_names(paddle: Any, out: dict[str, Any]) -> None:
     (``requires_grad``), ``paddle.pi`` / ``e`` / ``inf`` / ``nan`` / ``newaxis``. (A negative float cast to uint8
     is left out: Paddle's C++ cast wraps it, 254 for -2.7, where XLA's saturates to 0.)"""
     x = paddle.to_tensor([1.5, 2.7], stop_gradient=False)
-    for n in ("bool", "byte", "char", "double", "float", "float16", "float32", "float64", "half", "int", "int16", "int32",
-              "int64", "int8", "long", "short", "uint8", "cfloat", "cdouble", "complex64", "complex128"):
-        r = getattr(x, n)()
-        v = r.numpy()
-        out[f"compat_{n}"] = [str(r.dtype), np.real(v).astype(np.float64).tolist(), r.stop_gradient]
+    names = ("bool", "byte", "char", "double", "float", "float16", "float32", "float64", "half", "int", "int16", "int32",
+             "int64", "int8", "long", "short", "uint8", "cfloat", "cdouble", "complex64", "complex128")
+    out["compat_dtypes"] = [[str(getattr(x, n)().dtype), getattr(x, n)().stop_gradient] for n in names]
+    for n in ("bool", "byte", "half", "long", "cfloat"):
+        out[f"compat_{n}"] = np.real(getattr(x, n)().numpy()).astype(np.float64).tolist()
     out["compat_same"] = [x.float() is x, x.double() is x]
     (x.double() * 2).sum().backward()
     out["compat_grad"] = _grad(x)
