@@ -105,6 +105,8 @@ def render() -> str:
                 decls.append(f"{name}: Any")
         elif callable(v):
             decls.append(f"def {name}({_params(v, False)}) -> Any: ...")
+        elif v is None:
+            decls.append(f"{name}: None")
         else:
             cls = type(v)
             mod = sys.modules.get(cls.__module__)

@@ -814,6 +814,8 @@ SAMPLES.update(
         "select_scatter": [Sample((rand(2, 3), rand(2), 1, 1))],
         "slice_scatter": [Sample((rand(2, 4), rand(2, 2), [1], [0], [4], [2]))],
         "diagonal_scatter": [Sample((rand(2, 3), rand(2), 1)), Sample((rand(3, 3), rand(2), -1, 1, 0))],
+        "fill_diagonal": [Sample((rand(5, 2), -1.0, 0, True)), Sample((rand(3, 4), 2.0, 1))],
+        "fill_diagonal_tensor": [Sample((rand(2, 3, 4), rand(4, 2))), Sample((rand(3, 3), rand(2), -1, 1, 0))],
         "take": [Sample((rand(2, 3), idx([0, 5, -1])), ref=lambda x, i: x.ravel()[i]),
                  Sample((rand(2, 3), idx([7, -8])), {"mode": "wrap"}, ref=lambda x, i, mode: np.take(x, i, mode="wrap")),
                  Sample((rand(2, 3), idx([7, -8])), {"mode": "clip"}, ref=lambda x, i, mode: np.take(x, i, mode="clip"))],
@@ -1448,6 +1450,14 @@ SAMPLES.update(
             Sample((_LU_RECT, True, True), ref=lambda a, p, g: (*_np_lu(a), np.int32(0))),
         ],
         "lu_unpack": [Sample((_LU_PACKED, _LU_PIV), ref=_np_lu_unpack)],
+        "lu_solve": [
+            Sample((rand(3, 2), *_np_lu(_LU_A)), ref=lambda b, lu, p: np.linalg.solve(_LU_A, b)),
+            Sample((rand(3, 2), *_np_lu(_LU_A), "T"), ref=lambda b, lu, p, t: np.linalg.solve(_LU_A.T, b)),
+        ],
+        "matrix_exp": [Sample((0.5 * rand(3, 3),))],
+        "svdvals": [Sample((rand(4, 3),), ref=lambda x: np.linalg.svd(x, compute_uv=False))],
+        "vecdot": [Sample((rand(2, 3), rand(3)), ref=lambda x, y: (x * y).sum(-1)),
+                   Sample((rand(3, 2), rand(3, 1), 0), ref=lambda x, y, a: (x * y).sum(0))],
         "lstsq": [
             Sample((rand(5, 3), rand(5, 2), None, "gelsd"), ref=_np_lstsq),
         ],
@@ -1597,5 +1607,41 @@ SAMPLES.update(
         "yolo_box": [Sample((rand(1, 14, 2, 2), np.array([[32, 40]])),
                             {"anchors": (10, 13, 16, 30), "class_num": 2, "conf_thresh": 0.3, "downsample_ratio": 8},
                             grad=False)],
+    }
+)
+
+
+def _np_segment(data: np.ndarray, ids: np.ndarray, n: int, kind: str) -> np.ndarray:
+    """Paddle's segment reduction in numpy: rows per id reduced, an id without rows zero."""
+    out = np.zeros((n, *data.shape[1:]), data.dtype)
+    for i in range(n):
+        rows = data[ids == i]
+        if len(rows):
+            out[i] = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[kind](rows, axis=0)
+    return out
+
+
+_SEG_IDS = idx([0, 0, 2, 2, 2])
+_SRC, _DST = idx([0, 1, 2, 0, 3]), idx([1, 1, 0, 2, 1])
+SAMPLES.update(
+    {
+        **{f"segment_{k}": [Sample((rand(5, 3), _SEG_IDS, 4),
+                                   ref=lambda d, i, n, k=k: _np_segment(d, i, n, k))] for k in ("sum", "mean", "max", "min")},
+        "send_u_recv": [
+            Sample((rand(4, 2), _SRC, _DST, "sum"), ref=lambda x, s, d, r: _np_segment(x[s], d, 4, r)),
+            Sample((rand(4, 2), _SRC, _DST, "max", 6), ref=lambda x, s, d, r, n: _np_segment(x[s], d, n, r)),
+            Sample((rand(4), _SRC, _DST, "mean"), ref=lambda x, s, d, r: _np_segment(x[s], d, 4, r)),
+        ],
+        "send_ue_recv": [
+            Sample((rand(4, 2), rand(5, 1), _SRC, _DST, "mul", "min", 3),
+                   ref=lambda x, y, s, d, m, r, n: _np_segment(x[s] * y, d, n, r)),
+            Sample((rand(4, 2), rand(5, low=0.5, high=1.5), _SRC, _DST, "div", "mean"),
+                   ref=lambda x, y, s, d, m, r: _np_segment(x[s] / y[:, None], d, 4, r)),
+        ],
+        "send_uv": [
+            Sample((rand(4, 2), rand(4, 1), _SRC, _DST, "sub"), ref=lambda x, y, s, d, m: x[s] - y[d]),
+            Sample((rand(4, 3, 2), rand(4, 2, low=0.5, high=1.5), _SRC, _DST, "div"),
+                   ref=lambda x, y, s, d, m: x[s] / y[d][:, None, :]),
+        ],
     }
 )

@@ -20,6 +20,14 @@ try:
     from . import utils as utils
     from ._api.checkpoint import load as load
     from ._api.checkpoint import save as save
+    from ._api.compat import as_tensor as as_tensor
+    from ._api.compat import asarray as asarray
+    from ._api.compat import column_stack as column_stack
+    from ._api.compat import dstack as dstack
+    from ._api.compat import from_numpy as from_numpy
+    from ._api.compat import hstack as hstack
+    from ._api.compat import row_stack as row_stack
+    from ._api.compat import vstack as vstack
     from ._api.functional import *  # noqa: F403
     from ._api.histogramdd import histogramdd as histogramdd
     from ._api.irregular import argwhere as argwhere
@@ -55,6 +63,7 @@ try:
     from ._api.irregular import where as where
     from ._api.irregular import where_ as where_
     from ._api.linalg import triangular_solve as triangular_solve
+    from ._api.linalg import vecdot as vecdot
     from ._api.linalg_lowrank import cov as cov
     from ._api.linalg_lowrank import pca_lowrank as pca_lowrank
     from ._api.linalg_lowrank import svd_lowrank as svd_lowrank
@@ -134,6 +143,8 @@ try:
     for _n, _d in __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES.items():
         globals()[_n] = _d
     dtype = type(globals()["float32"])
+    # Paddle's constants (``paddle.pi``, ``paddle.newaxis``: None, for indexing)
+    pi, e, inf, nan, newaxis = 3.141592653589793, 2.718281828459045, float("inf"), float("nan"), None
 
     from ._ops import aliases as _aliases
 
@@ -162,6 +173,7 @@ _LAZY = {
     "hub": ("hub", None), "special": ("special", None), "functional": ("functional", None),
     "random": ("random", None), "cuda": ("cuda", None),
     "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
+    "geometric": ("geometric", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),

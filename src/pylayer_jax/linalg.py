@@ -1,5 +1,8 @@
 """``paddle.linalg`` import path: re-exports (layer L7)."""
 
+from ._api.functional import cholesky_inverse as cholesky_inverse
+from ._api.functional import cholesky_solve as cholesky_solve
+from ._api.functional import matrix_transpose as matrix_transpose
 from ._api.linalg import cholesky as cholesky
 from ._api.linalg import cond as cond
 from ._api.linalg import corrcoef as corrcoef
@@ -15,8 +18,10 @@ from ._api.linalg import householder_product as householder_product
 from ._api.linalg import inv as inv
 from ._api.linalg import lstsq as lstsq
 from ._api.linalg import lu as lu
+from ._api.linalg import lu_solve as lu_solve
 from ._api.linalg import lu_unpack as lu_unpack
 from ._api.linalg import matmul as matmul
+from ._api.linalg import matrix_exp as matrix_exp
 from ._api.linalg import matrix_norm as matrix_norm
 from ._api.linalg import matrix_power as matrix_power
 from ._api.linalg import matrix_rank as matrix_rank
@@ -30,5 +35,7 @@ from ._api.linalg import slogdet as slogdet
 from ._api.linalg import solve as solve
 from ._api.linalg import svd as svd
 from ._api.linalg import svd_lowrank as svd_lowrank
+from ._api.linalg import svdvals as svdvals
 from ._api.linalg import triangular_solve as triangular_solve
+from ._api.linalg import vecdot as vecdot
 from ._api.linalg import vector_norm as vector_norm

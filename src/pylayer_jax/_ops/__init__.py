@@ -10,6 +10,7 @@ from . import device as device  # noqa: F401
 from . import fft as fft  # noqa: F401
 from . import fused as fused  # noqa: F401
 from . import gather as gather  # noqa: F401
+from . import graph as graph  # noqa: F401
 from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
 from . import linalg as linalg  # noqa: F401

@@ -7,11 +7,12 @@ with an explicit rule; decompositions save their input and let JAX derive the ba
 from __future__ import annotations
 
 import jax.numpy as jnp
+import jax.scipy.linalg as jsl
 from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
 from .checks import ValueCheck, square_matrix
-from .linalg_checks import triangular_solve_checks
+from .linalg_checks import float_matrix, triangular_solve_checks
 from .rows import MAP, off_axes
 from .table import defop
 
@@ -289,3 +290,47 @@ def cov(x, fweights=None, aweights=None, rowvar=True, ddof=True):
 def corrcoef(x, rowvar=True):
     """Pearson correlation coefficients of the variables."""
     return jnp.corrcoef(as_float(x), rowvar=rowvar)
+
+
+def _square_float_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    float_matrix(op, "x", x)
+    if list(x.shape)[-1] != list(x.shape)[-2]:
+        raise ValueError(f"{op}: x must be a square matrix or a batch of them ([*, n, n]), but received shape "
+                         f"{list(x.shape)}.")
+    return []
+
+
+@defop(1, saves=("x",), method=False, checks=_square_float_checks)
+def matrix_exp(x):
+    """The matrix exponential ``sum_k x^k / k!`` of a square matrix (batched)."""
+    return jsl.expm(x)
+
+
+def _svdvals_checks(op, a):  # noqa: ANN001, ANN202
+    float_matrix(op, "x", a["x"])
+    return []
+
+
+@defop(1, saves=("x",), method=False, checks=_svdvals_checks)
+def svdvals(x):
+    """The singular values of ``x`` in descending order (``[*, min(m, n)]``)."""
+    return jnp.linalg.svd(x, compute_uv=False)
+
+
+def _vecdot_checks(op, a):  # noqa: ANN001, ANN202
+    xs, ys = tuple(a["x"].shape), tuple(a["y"].shape)
+    try:
+        shape = jnp.broadcast_shapes(xs, ys)
+    except ValueError:
+        raise ValueError(f"{op}: x and y must broadcast together, but received shapes {list(xs)} and {list(ys)}.") \
+            from None
+    if not shape or not -len(shape) <= a["axis"] < len(shape):
+        raise ValueError(f"{op}: axis {a['axis']} is out of range for the broadcast shape {list(shape)}.")
+    return []
+
+
+@defop(2, saves=("x", "y"), method=False, checks=_vecdot_checks)
+def vecdot(x, y, axis=-1):
+    """The dot product ``sum(conj(x) * y)`` along ``axis`` of the broadcast ``x`` and ``y``."""
+    return jnp.sum(jnp.conj(x) * y, axis=axis)

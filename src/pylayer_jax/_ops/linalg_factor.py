@@ -160,3 +160,54 @@ def ormqr(x, tau, y, left=True, transpose=False):
     if transpose:
         q = jnp.swapaxes(q, -1, -2).conj()
     return jnp.matmul(q, y) if left else jnp.matmul(y, q)
+
+
+def _lu_solve_checks(op, a):  # noqa: ANN001, ANN202
+    b, lu, piv, trans = a["b"], a["lu"], a["pivots"], a["trans"]
+    float_matrix(op, "lu", lu)
+    float_matrix(op, "b", b)
+    same_dtype(op, ("b", b), ("lu", lu))
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"{op}: trans must be 'N', 'T' or 'C', but received {trans!r}.")
+    ls, bs = list(lu.shape), list(b.shape)
+    if ls[-1] != ls[-2] or bs[-2] != ls[-1]:
+        raise ValueError(f"{op}: lu must be a square factor [*, n, n] and b [*, n, k] with as many rows, but received "
+                         f"lu of shape {ls} and b of shape {bs}.")
+    dt = dtype_of(piv)
+    if dt is None or dt.name != "int32" or list(piv.shape) != ls[:-1]:
+        raise ValueError(f"{op}: pivots must be the int32 [*, n] pivots paddle.linalg.lu returned, but received "
+                         f"{getattr(dt, 'name', type(piv).__name__)} of shape {list(getattr(piv, 'shape', []))}.")
+    try:
+        jnp.broadcast_shapes(tuple(ls[:-2]), tuple(bs[:-2]))
+    except ValueError:
+        raise ValueError(f"{op}: the batch dimensions of lu {ls[:-2]} and b {bs[:-2]} must broadcast together.") \
+            from None
+    n = ls[-1]
+    return [ValueCheck(piv, f"{op}: the pivot {{value}} is out of range: pivots are 1-based row numbers in [1, {n}]. "
+                            "Pass the pivots paddle.linalg.lu returned.", lo=1, hi=n + 1)]
+
+
+@defop(("b", "lu", "pivots"), saves=("b", "lu", "pivots"), nondiff=("pivots",), method=False, checks=_lu_solve_checks)
+def lu_solve(b, lu, pivots, trans="N"):
+    """The solution ``x`` of ``A x = b`` ('N'), ``A^T x = b`` ('T') or ``A^H x = b`` ('C') from ``lu``'s factor of
+    ``A`` and its 1-based pivots (batches broadcast)."""
+    batch = jnp.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    n = lu.shape[-1]
+    lu = jnp.broadcast_to(lu, (*batch, n, n))
+    b = jnp.broadcast_to(b, (*batch, *b.shape[-2:]))
+    perm = jax.lax.linalg.lu_pivots_to_permutation(jnp.broadcast_to(pivots, (*batch, n)).astype(jnp.int32) - 1, n)
+    return _lu_solve_perm(lu, perm, b, trans)
+
+
+def _lu_solve_perm(lu, perm, b, trans):  # noqa: ANN001, ANN202
+    """``A x = b`` (or its transpose) for ``P A = L U`` with the row order ``perm`` (``A[perm] = L @ U``)."""
+    tri = jax.scipy.linalg.solve_triangular
+    if trans == "N":
+        pb = jnp.take_along_axis(b, perm[..., :, None], axis=-2)
+        y = tri(lu, pb, lower=True, unit_diagonal=True)
+        return tri(lu, y, lower=False)
+    conj = trans == "C"
+    y = tri(lu, b, lower=False, trans=2 if conj else 1)
+    z = tri(lu, y, lower=True, unit_diagonal=True, trans=2 if conj else 1)
+    inv = jnp.argsort(perm, axis=-1)
+    return jnp.take_along_axis(z, inv[..., :, None], axis=-2)

@@ -12,6 +12,7 @@ import builtins
 
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
+import numpy as np
 
 from ._promote import alias
 from .checks import index_range, integer_index
@@ -159,6 +160,50 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1):
     cols = jnp.arange(n) + builtins.max(offset, 0)
     out = moved.at[..., rows, cols].set(jnp.asarray(y).astype(x.dtype))
     return jnp.moveaxis(out, (-2, -1), (a1, a2))
+
+
+def _fill_diagonal_checks(op, a):  # noqa: ANN001, ANN202
+    x = a["x"]
+    if x.ndim < 2:
+        raise ValueError(f"Tensor.{op}_: x needs at least 2 dimensions, but it has shape {list(x.shape)}. "
+                         "Fill a 1-D tensor with fill_() or index it.")
+    return []
+
+
+@defop(1, method=False, inplace=True, checks=_fill_diagonal_checks)
+def fill_diagonal(x, value, offset=0, wrap=False):
+    """``x`` with ``value`` written on its diagonal ``offset`` (``Tensor.fill_diagonal_``, Paddle's kernel: the flat
+    positions ``0, s, 2s, ...`` with ``s`` the sum of the strides, shifted by ``offset`` within their row; a tall
+    matrix is filled again every ``cols + 1`` rows with ``wrap``, a tensor of more than 2 dimensions always)."""
+    cols = x.shape[1]
+    stride = sum(int(np.prod(x.shape[i + 1:])) for i in range(x.ndim))
+    size = x.size if (wrap or x.ndim > 2) else builtins.min(x.size, cols * cols)
+    pos = np.arange(0, size, stride)
+    pos = pos[(pos % cols + offset >= 0) & (pos % cols + offset < cols)] + offset
+    flat = jnp.ravel(x).at[pos].set(jnp.asarray(value).astype(x.dtype))
+    return jnp.reshape(flat, x.shape)
+
+
+def _fill_diagonal_tensor_checks(op, a):  # noqa: ANN001, ANN202
+    x, y, offset = a["x"], a["y"], a["offset"]
+    a1, a2 = _axis(a["dim1"], x.ndim, op), _axis(a["dim2"], x.ndim, op)
+    if a1 == a2:
+        raise ValueError(f"{op}: dim1 and dim2 must name two different axes, but both are {a1}.")
+    n1, n2 = x.shape[a1], x.shape[a2]
+    n = builtins.max(0, builtins.min(n1 - builtins.max(-offset, 0), n2 - builtins.max(offset, 0)))
+    want = [d for i, d in enumerate(x.shape) if i not in (a1, a2)] + [n]
+    got = list(getattr(y, "shape", ()))
+    if got != want:
+        raise AssertionError(f"{op}: the y shape should be {want} (the axes of x other than dim1 and "
+                             f"dim2, then the diagonal's length), but received {got}.")
+    return []
+
+
+@defop(2, nondiff=("y",), method=False, inplace=True, checks=_fill_diagonal_tensor_checks)
+def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1):
+    """``x`` with the diagonal ``offset`` of the plane ``(dim1, dim2)`` replaced by ``y`` (its last axis the diagonal).
+    As Paddle's kernel, the gradient goes to ``x`` only (zero on the diagonal), none to ``y``."""
+    return diagonal_scatter.fn(x, y, offset, dim1, dim2)
 
 
 # ---- index ops (tensors first; see the module docstring) --------------------------------------

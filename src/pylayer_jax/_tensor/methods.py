@@ -210,6 +210,8 @@ for _op in TABLE.values():
 if "unfold_windows" in TABLE:  # ``Tensor.unfold``: the windows (``nn.functional.unfold`` is another op)
     Tensor.unfold = _method(TABLE["unfold_windows"])  # type: ignore[attr-defined]
     Tensor.unfold.__name__ = Tensor.unfold.__qualname__ = "unfold"
+if "fill_diagonal_tensor" in TABLE:  # a Tensor method only (Paddle has no ``paddle.fill_diagonal_tensor``)
+    Tensor.fill_diagonal_tensor = _method(TABLE["fill_diagonal_tensor"])  # type: ignore[attr-defined]
 
 
 
@@ -624,6 +626,100 @@ Tensor.__rtruediv__ = _binary("divide", reflected=True)  # type: ignore[attr-def
 Tensor.__neg__ = _neg  # type: ignore[attr-defined]
 Tensor.astype = _astype  # type: ignore[attr-defined]
 Tensor.cast = _cast  # type: ignore[attr-defined]
+
+# ``x.float()``, ``x.long()``, ``x.int32()``, ...: ``x.astype`` of the dtype each names (Paddle 3's PyTorch-style methods)
+_DTYPE_METHODS = {
+    "bfloat16": "bfloat16", "bool": "bool", "byte": "uint8", "char": "int8", "double": "float64", "float": "float32",
+    "float16": "float16", "float32": "float32", "float64": "float64", "half": "float16", "int": "int32",
+    "int16": "int16", "int32": "int32", "int64": "int64", "int8": "int8", "long": "int64", "short": "int16",
+    "uint8": "uint8", "cfloat": "complex64", "cdouble": "complex128", "complex64": "complex64",
+    "complex128": "complex128",
+}
+
+
+def _dtype_method(method: str, dtype: str) -> Callable[[Tensor], Any]:
+    def m(self: Tensor) -> Any:
+        return _astype(self, dtype)
+
+    m.__name__ = m.__qualname__ = method
+    m.__doc__ = f"``x.astype('{dtype}')``: x itself when it is {dtype} already, else a cast copy."
+    return m
+
+
+for _method_name, _method_dtype in _DTYPE_METHODS.items():
+    if not hasattr(Tensor, _method_name):
+        setattr(Tensor, _method_name, _dtype_method(_method_name, _method_dtype))
+
+
+# ---- Paddle 3's PyTorch-style members: requires_grad, data, type_as, ... -----------------------------------------
+def _get_requires_grad(self: Tensor) -> bool:
+    return not self.stop_gradient
+
+
+def _set_requires_grad(self: Tensor, value: Any) -> None:
+    if value is not True and value is not False:
+        raise TypeError(f"Tensor.requires_grad must be a bool, but received {type(value).__name__} ({value!r}).")
+    self.stop_gradient = not value
+
+
+def _requires_grad_(self: Tensor, requires_grad: bool = True) -> Tensor:
+    """Set ``stop_gradient = not requires_grad`` in place and return the Tensor."""
+    _set_requires_grad(self, requires_grad)
+    return self
+
+
+def _get_data(self: Tensor) -> Tensor:
+    """``x.data``: ``x.detach()``, a Tensor without history sharing x's data (a write to it changes x)."""
+    return self.detach()
+
+
+def _set_data(self: Tensor, value: Any) -> None:
+    if not isinstance(value, Tensor):
+        raise ValueError(f"Tensor.data: the new data must be a Tensor, but received {type(value).__name__}. Wrap it "
+                         "with paddle.to_tensor.")
+    if value.shape != self.shape or value.dtype != self.dtype:
+        raise ValueError(f"Tensor.data: here the new data must have the tensor's shape {list(self.shape)} and dtype "
+                         f"{self.dtype.name}, but received {list(value.shape)} and {value.dtype.name} (Paddle would "
+                         "swap the storage). Make a new Tensor, or cast and reshape the value first.")
+    self.detach().set_value(value)
+
+
+def _type_as(self: Tensor, other: Tensor) -> Any:
+    """``x.astype(other.dtype)``."""
+    return _astype(self, other.dtype)
+
+
+def _is_same_shape(self: Tensor, y: Tensor) -> bool:
+    """Whether ``y`` (a Tensor) has x's shape."""
+    if not isinstance(y, Tensor):
+        raise ValueError(f"Tensor.is_same_shape: y must be a Tensor, but received {type(y).__name__}.")
+    return list(self.shape) == list(y.shape)
+
+
+def _ndimension(self: Tensor) -> int:
+    """The number of dimensions (``x.ndim``)."""
+    return self.ndim
+
+
+def _get_device(self: Tensor) -> int:
+    """The GPU index holding x, -1 for the CPU."""
+    dev = getattr(self._value, "devices", None)
+    d = next(iter(dev())) if dev is not None else None
+    return -1 if d is None or d.platform == "cpu" else int(d.id)
+
+
+Tensor.requires_grad = property(_get_requires_grad, _set_requires_grad,  # type: ignore[attr-defined]
+                                doc="``not stop_gradient`` (settable, a bool).")
+Tensor.requires_grad_ = _requires_grad_  # type: ignore[attr-defined]
+Tensor.data = property(_get_data, _set_data)  # type: ignore[attr-defined]
+Tensor.type_as = _type_as  # type: ignore[attr-defined]
+Tensor.is_same_shape = _is_same_shape  # type: ignore[attr-defined]
+Tensor.ndimension = _ndimension  # type: ignore[attr-defined]
+Tensor.get_device = _get_device  # type: ignore[attr-defined]
+Tensor.itemsize = property(lambda self: int(np.dtype(self._v.dtype).itemsize),  # type: ignore[attr-defined]
+                           doc="Bytes per element.")
+Tensor.is_cuda = property(lambda self: _get_device(self) >= 0,  # type: ignore[attr-defined]
+                          doc="Whether x is on a GPU.")
 _OPERATORS = {
     "__pow__": ("pow", False), "__rpow__": ("pow", True),
     "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),

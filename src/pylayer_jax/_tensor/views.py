@@ -12,8 +12,9 @@ other live member that shares positions with the written Tensor takes its new va
 ``apply_op``. A leaf's data is edited as Paddle edits it (values only: it stays a leaf); a Tensor with a history
 takes the history of those ops, so its gradient follows its new values. Paddle leaves such a Tensor's history as it
 was, and its gradients through it are those of its old values, silently wrong: there ours differ on purpose
-(``tests/tensor/test_views.py`` checks them against ``jax.grad`` of the same program written without views). A
-base and its views share one version counter, as in Paddle.
+(``tests/tensor/test_views.py`` checks them against ``jax.grad`` of the same program written without views). Data
+shared through ``detach()`` (``x.data``) is shared outside autograd: a write there moves values only, and the other
+Tensor keeps its history, as in Paddle. A base and its views share one version counter, as in Paddle.
 """
 
 from __future__ import annotations
@@ -212,6 +213,28 @@ def check_write(t: Tensor, api: str) -> None:
             )
 
 
+def _chain(lk: Link) -> list[Link]:
+    out = []
+    while lk is not None:
+        out.append(lk)
+        lk = lk.parent
+    return out
+
+
+def _through_detach(a: Link, b: Link) -> bool:
+    """Whether the Links ``a`` and ``b`` of one group are joined through a ``detach()`` (a Link with a parent and no
+    op) below their lowest common ancestor: data shared outside autograd."""
+    ca, cb = _chain(a), _chain(b)
+    common = {id(x) for x in ca} & {id(x) for x in cb}
+    for c in (ca, cb):
+        for x in c:
+            if id(x) in common:
+                break
+            if x.op is None and x.parent is not None:
+                return True
+    return False
+
+
 def written(t: Tensor, shape: tuple, dtype: Any) -> None:
     """After an in-place write to ``t`` (linked; ``shape`` and ``dtype`` from before the write): the write
     reaches every other live Tensor of its group that shares elements with it, with gradients off."""
@@ -254,8 +277,11 @@ def written(t: Tensor, shape: tuple, dtype: Any) -> None:
             continue
         # a Tensor with a history (a result, not a leaf) takes the write's history with its new values, so that its
         # gradient follows them (Paddle moves the values only, and its gradients through such a Tensor are then
-        # those of its old values: silently wrong); a leaf's data is edited as Paddle edits it (it stays a leaf)
-        track = grad and w._e is not None
+        # those of its old values: silently wrong); a leaf's data is edited as Paddle edits it (it stays a leaf).
+        # Data shared through ``detach()`` (``x.data``) is shared outside autograd: a write there moves the values
+        # only and leaves the other's history as it was, as in Paddle (and as ``detach`` asks)
+        keep = w._e is not None and _through_detach(lk, wl)
+        track = grad and w._e is not None and not keep
         with grad_mode(track):
             if flat is None or (track and flat._e is None and t._e is not None):
                 flat = apply_op(_RESHAPE, (t, [-1]))
