@@ -1548,11 +1548,13 @@ def _np_rms(x: np.ndarray, w: np.ndarray, b: Any = None, epsilon: float = 1e-6, 
 
 
 def _np_segment(data: np.ndarray, ids: np.ndarray, num_segments: int = 1, pooltype: str = "SUM") -> np.ndarray:
+    """Paddle's segment reduction in numpy (``pooltype`` in either case): rows per id reduced, an id without rows
+    zero."""
     out = np.zeros((num_segments, *data.shape[1:]), data.dtype)
     for i in range(num_segments):
         rows = data[ids == i]
         if len(rows):
-            out[i] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[pooltype](rows, axis=0)
+            out[i] = {"SUM": np.sum, "MEAN": np.mean, "MAX": np.max, "MIN": np.min}[pooltype.upper()](rows, axis=0)
     return out
 
 
@@ -1566,12 +1568,6 @@ SAMPLES.update(
             Sample((rand(2, 3, 2, 4),)),
             Sample((rand(2, 3, 1, 4), rand(5, 4), rand(5, 4), idx([[0, 4, 2], [1, 1, 3]]), False)),
             Sample((rand(3, 2, 2, 4), rand(1, 3, 1, 4), rand(1, 3, 1, 4), None, True, True)),
-        ],
-        "incubate_segment_pool": [
-            Sample((rand(5, 3), idx([0, 0, 1, 3, 3]), 4, "SUM"), ref=_np_segment),
-            Sample((rand(5, 3), idx([0, 0, 1, 3, 3]), 4, "MEAN"), ref=_np_segment),
-            Sample((rand(5, 3), idx([0, 0, 0, 2, 2]), 3, "MAX"), ref=_np_segment),
-            Sample((rand(5, 3), idx([0, 1, 1, 1, 2]), 3, "MIN"), ref=_np_segment),
         ],
     }
 )
@@ -1609,16 +1605,6 @@ SAMPLES.update(
                             grad=False)],
     }
 )
-
-
-def _np_segment(data: np.ndarray, ids: np.ndarray, n: int, kind: str) -> np.ndarray:
-    """Paddle's segment reduction in numpy: rows per id reduced, an id without rows zero."""
-    out = np.zeros((n, *data.shape[1:]), data.dtype)
-    for i in range(n):
-        rows = data[ids == i]
-        if len(rows):
-            out[i] = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[kind](rows, axis=0)
-    return out
 
 
 _SEG_IDS = idx([0, 0, 2, 2, 2])

@@ -1,5 +1,5 @@
 """Kernels of ``paddle.incubate`` (layer L1): the RMS normalisation and rotary position embedding that transformer
-code fuses, and the segment reductions of ``paddle.incubate.segment_*``.
+code fuses (``paddle.incubate.segment_*`` run ``paddle.geometric``'s kernels, as in Paddle).
 
 Their public functions (argument checks in Paddle's words, the optional residual and bias, the tuples Paddle
 returns) are in ``pylayer_jax.incubate``; these entries are the one kernel each runs, so the eager tape, traced
@@ -8,7 +8,6 @@ code and static programs share them.
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -73,36 +72,3 @@ def fused_rotary_embedding(x, sin=None, cos=None, position_ids=None, use_neox_ro
         rot = jnp.concatenate([-h[..., half:], h[..., :half]], axis=-1)
     out = (h * c.astype(ct) + rot * s.astype(ct)).astype(x.dtype)
     return jnp.swapaxes(out, 0, 1) if time_major else out
-
-
-def _segment_counts(segment_ids, num_segments, dtype):  # noqa: ANN001, ANN202
-    return jax.ops.segment_sum(jnp.ones(segment_ids.shape, dtype), segment_ids, num_segments)
-
-
-def _segment_vjp(s, ct, num_segments=1, pooltype="SUM"):  # noqa: ANN001, ANN202
-    """Paddle's segment_pool gradient: the sum spreads each segment's gradient to its rows, the mean divides it by
-    the row count, and the max and min give it whole to every row equal to the segment's result (ties each get it)."""
-    data, ids, out = s["data"], s["segment_ids"], s["out"]
-    g = jnp.take(ct, ids, axis=0)
-    if pooltype == "MEAN":
-        n = _segment_counts(ids, num_segments, ct.dtype)
-        g = g / jnp.reshape(jnp.take(n, ids), (-1,) + (1,) * (ct.ndim - 1))
-    elif pooltype in ("MAX", "MIN"):
-        g = jnp.where(data == jnp.take(out, ids, axis=0), g, jnp.zeros((), g.dtype))
-    return g.astype(data.dtype), None
-
-
-@defop(("data", "segment_ids"), saves=("data", "segment_ids", "out"), vjp=_segment_vjp, nondiff=("segment_ids",),
-       method=False)
-def incubate_segment_pool(data, segment_ids, num_segments=1, pooltype="SUM"):
-    """Rows of ``data`` reduced by the sorted ``segment_ids`` (one id per row) into ``num_segments`` rows:
-    ``pooltype`` 'SUM', 'MEAN', 'MAX' or 'MIN'; a segment with no row is zeros, as in Paddle."""
-    if pooltype == "SUM":
-        return jax.ops.segment_sum(data, segment_ids, num_segments)
-    n = _segment_counts(segment_ids, num_segments, jnp.float32 if data.dtype.kind != "f" else data.dtype)
-    nb = jnp.reshape(n, (-1,) + (1,) * (data.ndim - 1))
-    if pooltype == "MEAN":
-        total = jax.ops.segment_sum(data, segment_ids, num_segments)
-        return (total / jnp.maximum(nb, 1)).astype(data.dtype)
-    red = jax.ops.segment_max if pooltype == "MAX" else jax.ops.segment_min
-    return jnp.where(nb > 0, red(data, segment_ids, num_segments), jnp.zeros((), data.dtype))

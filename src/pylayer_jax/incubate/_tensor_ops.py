@@ -8,12 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import geometric as _geometric
 from .._api import functional as _P
 from .._api.irregular import _eager
-from .._ops.table import TABLE
 from .._runtime import dtypes as _dtypes
 from .._runtime.deprecation import deprecated
-from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from ..nn import _functional as F
 
@@ -81,9 +80,8 @@ def _segment(api: str, data: Any, segment_ids: Any, pooltype: str) -> Tensor:
         i = int(np.argmax(np.diff(ids) < 0))
         raise ValueError(f"{api}: segment_ids must be sorted, but segment_ids[{i}] = {ids[i]} > segment_ids[{i + 1}] "
                          f"= {ids[i + 1]}; sort data and segment_ids by segment first.")
-    num = int(ids[-1]) + 1 if ids.size else 0
-    return apply_op(TABLE["incubate_segment_pool"], (data, _P.reshape(segment_ids, [-1])),
-                    {"num_segments": num, "pooltype": pooltype})
+    # (Paddle's incubate functions are its geometric ones, deprecated: the same kernels here)
+    return getattr(_geometric, f"segment_{pooltype.lower()}")(data, _P.reshape(segment_ids, [-1]))
 
 
 @deprecated(since="2.4.0", update_to="paddle.geometric.segment_sum", level=1,
@@ -147,9 +145,7 @@ def graph_send_recv(x: Tensor, src_index: Tensor, dst_index: Tensor, pool_type: 
         if ix.size and (ix.min() < 0 or ix.max() >= n):
             raise ValueError(f"{api}: {what} values must be in [0, {n}), but they range from {ix.min()} to "
                              f"{ix.max()}.")
-    msgs = _P.gather(x, _P.reshape(src, [-1]))
-    return apply_op(TABLE["incubate_segment_pool"], (msgs, _P.reshape(dst, [-1])),
-                    {"num_segments": rows, "pooltype": pool_type.upper()})
+    return _geometric.send_u_recv(x, _P.reshape(src, [-1]), _P.reshape(dst, [-1]), pool_type, out_size=rows)
 
 
 # ---- loss -------------------------------------------------------------------------------------------
