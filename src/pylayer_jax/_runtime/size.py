@@ -3,8 +3,9 @@
 Paddle's ``Size`` is a ``list`` that also compares equal to a tuple of the same ints (``x.shape == (2, 3)``
 is True), stays a ``Size`` when sliced, added to (a list or a tuple, on either side) or repeated, and has
 ``numel()``, the product of its entries. It is as mutable (and as unhashable) as a list, and each
-``Tensor.shape`` is a new one. ``str()`` writes it as a list (messages and Tensor's repr show ``[2, 3]``, as
-Paddle's Tensor repr does); ``repr()`` as ``paddle.Size([2, 3])``.
+``Tensor.shape`` is a new one. ``str()`` and ``repr()`` write it as ``paddle.Size([2, 3])``, as Paddle's do
+(``print(x.shape)``); formatted into an f-string it is the list, ``[2, 3]`` (the package's messages, Tensor's repr
+``shape=[2, 3]`` as Paddle's; Paddle's f-strings would show ``paddle.Size([2, 3])`` there).
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ class Size(list):
     def __repr__(self) -> str:
         return f"paddle.Size({list.__repr__(self)})"
 
-    def __str__(self) -> str:  # as a list in text (messages, Tensor's repr); repr() names the type
-        return list.__repr__(self)
+    __str__ = __repr__  # ``print(x.shape)`` shows ``paddle.Size([2, 3])``, as in Paddle
+
+    def __format__(self, spec: str) -> str:  # in an f-string (this package's messages): the list, ``[2, 3]``
+        return format(list.__repr__(self), spec)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Size, (list(self),))

@@ -84,7 +84,7 @@ def format_values(arr: np.ndarray, indent: int = 7) -> str:
 
 
 def tensor_repr(shape: list[int], dtype: str, place: str, stop_gradient: bool, arr: np.ndarray) -> str:
-    head = f"Tensor(shape={shape}, dtype={dtype}, place={place}, stop_gradient={stop_gradient},"
+    head = f"Tensor(shape={list(shape)}, dtype={dtype}, place={place}, stop_gradient={stop_gradient},"
     return f"{head}\n{' ' * 7}{format_values(arr, 7)})"
 
 

@@ -413,7 +413,7 @@ class Tensor:
         if isinstance(self._v, _Tracer):
             if modes.capture is not None:  # printing inside jit.to_static: no value until the compiled call runs
                 _concrete(self, "printing a Tensor")
-            return f"Tensor(shape={self.shape}, dtype={self.dtype.name}, traced={self._v})"
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, traced={self._v})"
         return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
 
     __str__ = __repr__
