@@ -1,12 +1,14 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
 from . import activation as activation  # noqa: F401
+from . import attention as attention  # noqa: F401
 from . import complex_views as complex_views  # noqa: F401
 from . import conv as conv  # noqa: F401
 from . import creation as creation  # noqa: F401
 from . import decode as decode  # noqa: F401
 from . import device as device  # noqa: F401
 from . import fft as fft  # noqa: F401
+from . import fused as fused  # noqa: F401
 from . import gather as gather  # noqa: F401
 from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
