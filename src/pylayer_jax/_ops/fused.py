@@ -19,8 +19,9 @@ from .table import defop
 @defop(("input", "weight"), saves=("input", "weight"), method=False)
 def rms_norm(input, weight=None, normalized_shape=(), eps=1e-5):  # noqa: A002
     """``input * rsqrt(mean(input**2 over the normalized axes) + eps) * weight`` and that inverse root mean square
-    per row, flattened to ``[rows]`` (float32 for half-precision and float32 inputs, float64 for float64 ones; it
-    passes no gradient, as Paddle's kernel returns it for its backward only)."""
+    per row, shaped as the leading (not normalized) axes of ``input`` (Paddle's InferMeta: ``x_dims[0:begin_norm_axis]``;
+    float32 for half-precision and float32 inputs, float64 for float64 ones; it passes no gradient, as Paddle's
+    kernel returns it for its backward only)."""
     k = len(normalized_shape)
     ct = jnp.promote_types(input.dtype, jnp.float32)
     x = input.astype(ct)
@@ -29,7 +30,7 @@ def rms_norm(input, weight=None, normalized_shape=(), eps=1e-5):  # noqa: A002
     out = x * inv
     if weight is not None:
         out = out * weight.astype(ct)
-    return out.astype(input.dtype), jax.lax.stop_gradient(jnp.reshape(inv, (-1,)))
+    return out.astype(input.dtype), jax.lax.stop_gradient(jnp.reshape(inv, input.shape[:input.ndim - k]))
 
 
 def _margin_checks(op, a):  # noqa: ANN001, ANN202
@@ -78,7 +79,9 @@ def moe_permute(hidden_states, expert_routemap_topk, expert_prob_topk, scale=Non
     ``override_buffer_size >= 0`` the counts are those of the routing map and the buffer has that many rows), and
     its tokens fill the block in token order. Returns ``(hidden_states_unzipped [rows, dim], zipped_expertwise_rowmap
     [tokens, num_experts] (the row of each (token, expert), -1 where not routed), token_prob_unzipped [rows],
-    scale_unzipped [rows, scale_cols], expert_indices [rows] (-1 on padding rows))``; padding rows hold 0."""
+    scale_unzipped [rows, scale_cols], expert_indices [rows] (-1 on padding rows))``; padding rows hold 0. As Paddle's
+    InferMeta shapes them: without ``do_gather`` no rows are gathered (``[0, dim]``, and ``[0]`` scales), without
+    ``scale`` the scales are ``[0]``."""
     ntok = hidden_states.shape[0]
     route = expert_routemap_topk.astype(jnp.int64)
     experts = jnp.arange(num_experts, dtype=jnp.int64)
@@ -102,13 +105,13 @@ def moe_permute(hidden_states, expert_routemap_topk, expert_prob_topk, scale=Non
     expert = jnp.full((rows,), -1, jnp.int64).at[dest].set(jnp.tile(experts, ntok), mode="drop")
     filled = src >= 0
     at = jnp.clip(src, 0, max(ntok - 1, 0))
-    if do_gather:
-        unzipped = jnp.where(filled[:, None], jnp.take(hidden_states, at, axis=0), 0).astype(hidden_states.dtype)
-    else:
-        unzipped = jnp.zeros((rows, hidden_states.shape[1]), hidden_states.dtype)
     probs = jnp.where(filled, prob[at, jnp.clip(expert, 0, num_experts - 1)], 0).astype(expert_prob_topk.dtype)
-    if scale is None:
-        scale_unzipped = jnp.zeros((rows, 0), jnp.float32)
+    if not do_gather:  # (Paddle's InferMeta: no rows)
+        unzipped = jnp.zeros((0, hidden_states.shape[1]), hidden_states.dtype)
+    else:
+        unzipped = jnp.where(filled[:, None], jnp.take(hidden_states, at, axis=0), 0).astype(hidden_states.dtype)
+    if scale is None or not do_gather:
+        scale_unzipped = jnp.zeros((0,), jnp.float32)
     else:
         scale_unzipped = jnp.where(filled[:, None], jnp.take(scale, at, axis=0), 0).astype(scale.dtype)
     return unzipped, rowmap.astype(jnp.int32), probs, scale_unzipped, expert.astype(jnp.int32)

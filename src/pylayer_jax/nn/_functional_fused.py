@@ -471,9 +471,10 @@ def rms_norm(
     name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
     """Root-mean-square normalization over the trailing ``normalized_shape`` axes: ``out = input * invvar *
-    weight`` with ``invvar = 1 / sqrt(mean(input**2) + eps)`` per row. Returns ``(out, invvar)``, ``invvar`` of
-    shape ``[rows]`` (the leading axes flattened; float32, float64 for a float64 input; it passes no gradient, as
-    Paddle's kernel keeps it for the backward only)."""
+    weight`` with ``invvar = 1 / sqrt(mean(input**2) + eps)`` over the normalized axes. Returns ``(out, invvar)``,
+    ``invvar`` shaped as the leading axes of ``input`` (those before ``normalized_shape``, as Paddle's InferMeta
+    gives it, where its docstring says ``[rows]``); float32, float64 for a float64 input; it passes no gradient, as
+    Paddle's kernel keeps it for the backward only."""
     api = "rms_norm"
     _tensor(api, "input", input)
     _float_dtype(api, "input", input)
@@ -633,9 +634,10 @@ def moe_permute(
     token order and the padding rows hold 0 (with ``override_buffer_size >= 0`` the buffer has that many rows and
     the counts are read from the routing map). Returns ``(hidden_states_unzipped [rows, dim],
     zipped_expertwise_rowmap [seq_len, num_experts] (int32 row of each (token, expert), -1: not routed),
-    token_prob_unzipped [rows] (float32), scale_unzipped [rows, scale_cols] (the float8 scales' rows; [rows, 0]
-    without ``scale``))``, and ``expert_indices [rows]`` (int32, -1 on padding) with ``return_expert_indices``.
-    ``do_gather=False`` leaves the token rows out (0 here; Paddle leaves them unwritten)."""
+    token_prob_unzipped [rows] (float32), scale_unzipped [rows, scale_cols] (the float8 scales' rows; [0] without
+    ``scale``))``, and ``expert_indices [rows]`` (int32, -1 on padding) with ``return_expert_indices``.
+    ``do_gather=False`` gathers no rows: ``hidden_states_unzipped`` is ``[0, dim]`` and ``scale_unzipped`` ``[0]``
+    (Paddle's InferMeta), the map and probabilities are computed all the same."""
     api = "moe_permute"
     _tensor(api, "hidden_states", hidden_states)
     hs = _rank(api, "hidden_states", hidden_states, 2, "[sequence_length, token_dimension]")
