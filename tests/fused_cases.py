@@ -3,8 +3,8 @@
 reads it).
 
 flash_attn_qkvpacked runs there as Paddle's math path (the flash kernel is CUDA only), class_center_sample as its
-CPU kernel. The other eight functions have no CPU kernel in Paddle 3.3.1; their tests use numpy references of the
-documented formulas.
+CPU kernel. The other eight functions have no CPU kernel in Paddle 3.3.1; their tests use references of the
+documented formulas. The signatures of all ten are recorded too.
 """
 
 from __future__ import annotations
@@ -42,6 +42,18 @@ CCS_ERRORS: dict[str, tuple[Any, ...]] = {  # label (or shape), num_classes, num
 }
 
 
+NAMES = ["rms_norm", "flash_attn_qkvpacked", "flash_attn_varlen_qkvpacked", "flash_attention_v3_varlen",
+         "flashmask_attention", "sparse_attention", "margin_cross_entropy", "class_center_sample", "moe_permute",
+         "moe_unpermute"]
+
+
+def signature(fn: Any) -> list[list[str]]:
+    """Each parameter's name, kind and default (repr)."""
+    import inspect
+
+    return [[p.name, str(p.kind), repr(p.default)] for p in inspect.signature(fn).parameters.values()]
+
+
 def _err(fn: Any) -> list[str] | None:
     try:
         fn()
@@ -53,7 +65,7 @@ def _err(fn: Any) -> list[str] | None:
 def record(paddle: Any) -> dict[str, Any]:
     import paddle.nn.functional as F  # noqa: N812
 
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {f"signature|{n}": signature(getattr(F, n)) for n in NAMES}
     for dt in ("float32", "float64"):
         for label, kw in QKV_CASES.items():
             qkv = paddle.to_tensor(QKV.astype(dt), stop_gradient=False)

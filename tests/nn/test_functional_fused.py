@@ -59,6 +59,11 @@ def grads_of(fn, args, ct):  # noqa: ANN001, ANN201
     return jax.jit(jax.grad(lambda *a: jnp.sum(fn(*a)[0] * ct), argnums=tuple(range(len(args)))))(*args)
 
 
+@pytest.mark.parametrize("name", C.NAMES)
+def test_signature_is_paddles(name):  # noqa: ANN001
+    assert C.signature(getattr(F, name)) == REC[f"signature|{name}"]
+
+
 # ---- flash_attn_qkvpacked: Paddle's math path -----------------------------------------------------------------------
 @pytest.mark.parametrize("label", list(C.QKV_CASES))
 @pytest.mark.parametrize("dt", ["float32", "float64"])
