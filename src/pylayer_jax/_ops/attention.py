@@ -52,7 +52,9 @@ def attend(q, k, v, keep, scale, rng=None, dropout=0.0, training=True, softcap=0
     any_kept = total > 0
     p = e / jnp.where(any_kept, total, 1)
     lse = jnp.where(any_kept, m + jnp.log(jnp.where(any_kept, total, 1)), jnp.inf)[..., 0]
-    if dropout > 0 and training:
+    if dropout >= 1 and training:
+        p = jnp.zeros_like(p)
+    elif dropout > 0 and training:
         kept = jax.random.bernoulli(rng.astype(jnp.uint32), 1.0 - dropout, p.shape)
         p = jnp.where(kept, p / (1.0 - dropout), 0).astype(p.dtype)
     out = jnp.einsum("bhqk,bkhd->bqhd", p, v.astype(ct))
@@ -61,30 +63,6 @@ def attend(q, k, v, keep, scale, rng=None, dropout=0.0, training=True, softcap=0
 
 def _default_scale(d):  # noqa: ANN001, ANN202
     return d ** -0.5 if d else 1.0
-
-
-def unpack_qkv(qkv, axis):  # noqa: ANN001, ANN201
-    """Query, key and value of a packed ``[..., num_heads/num_heads_k + 2, num_heads_k, head_dim]`` tensor whose
-    group axis is ``axis``: the query groups flattened into ``num_heads`` heads (head ``g * num_heads_k + j`` from
-    group ``g``), the last two groups the key and value."""
-    q = jax.lax.slice_in_dim(qkv, 0, qkv.shape[axis] - 2, axis=axis)
-    q = jnp.reshape(q, (*qkv.shape[:axis], -1, qkv.shape[-1]))
-    k = jnp.take(qkv, qkv.shape[axis] - 2, axis=axis)
-    v = jnp.take(qkv, qkv.shape[axis] - 1, axis=axis)
-    return q, k, v
-
-
-@defop(("qkv", "rng"), saves=("qkv", "rng"), nondiff=("rng",), method=False)
-def flash_attn_qkvpacked(qkv, rng=None, dropout=0.0, causal=False, training=True):
-    """Attention of a packed ``qkv [batch, seq, num_heads/num_heads_k + 2, num_heads_k, head_dim]``, scaled by
-    ``1/sqrt(head_dim)``, causal (query ``i`` sees keys ``j <= i``) on request; returns ``(out [batch, seq,
-    num_heads, head_dim], softmax [batch, num_heads, seq, seq])`` (the weights after dropout, as Paddle's math path
-    returns them)."""
-    q, k, v = unpack_qkv(qkv, 2)
-    s = q.shape[1]
-    keep = jnp.tril(jnp.ones((s, s), bool)) if causal else None
-    out, p, _ = attend(q, k, v, keep, _default_scale(q.shape[-1]), rng, dropout, training)
-    return out, p
 
 
 def _window_keep(iq, jk, lq, lk, causal, left, right):  # noqa: ANN001, ANN202
@@ -133,32 +111,20 @@ def _varlen(q, k, v, cu_q, cu_k, used_q, used_k, rng, max_q, max_k, scale, dropo
     return out, p, lse
 
 
-@defop(("qkv", "cu_seqlens_q", "cu_seqlens_k", "rng"), saves=("qkv", "cu_seqlens_q", "cu_seqlens_k", "rng"),
-       nondiff=("cu_seqlens_q", "cu_seqlens_k", "rng"), method=False)
-def flash_attn_varlen_qkvpacked(qkv, cu_seqlens_q, cu_seqlens_k, rng=None, max_seqlen_q=0, max_seqlen_k=0,
-                                scale=1.0, dropout=0.0, causal=False, training=True, varlen_padded=True):
-    """Variable-length attention of packed tokens ``qkv [total, num_heads/num_heads_k + 2, num_heads_k, head_dim]``
-    (sequence ``b``: ``cu_seqlens[b+1] - cu_seqlens[b]`` tokens from ``cu_seqlens[b]``, or from ``b * max_seqlen``
-    when ``varlen_padded``); returns ``(out [total, num_heads, head_dim], softmax [batch, num_heads, max_seqlen_q,
-    max_seqlen_k])`` with 0 on padding tokens."""
-    q, k, v = unpack_qkv(qkv, 1)
-    out, p, _ = _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, None, None, rng, max_seqlen_q, max_seqlen_k, scale,
-                        dropout, causal, training, -1, -1, 0.0, varlen_padded)
-    return out, p
-
-
-@defop(("query", "key", "value", "cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k"),
-       saves=("query", "key", "value", "cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k"),
-       nondiff=("cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k"), method=False)
-def flash_attention_v3_varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q=None, seqused_k=None,
-                              max_seqlen_q=0, max_seqlen_k=0, softmax_scale=1.0, causal=False, window_left=-1,
-                              window_right=-1, softcap=0.0):
-    """Flash-attention 3's variable-length attention of unpadded tokens ``query [total_q, num_heads, head_dim]``,
-    ``key/value [total_k, num_heads_k, head_dim]``, with a local window and a ``softcap * tanh(s / softcap)`` cap of
-    the scaled scores; returns ``(out [total_q, num_heads, head_dim], softmax_lse [num_heads, total_q])``."""
-    out, _, lse = _varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k, None, max_seqlen_q,
-                          max_seqlen_k, softmax_scale, 0.0, causal, False, window_left, window_right, softcap, False)
-    return out, lse
+@defop(("query", "key", "value", "cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k", "rng"),
+       saves=("query", "key", "value", "cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k", "rng"),
+       nondiff=("cu_seqlens_q", "cu_seqlens_k", "seqused_q", "seqused_k", "rng"), method=False)
+def flash_attn_varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q=None, seqused_k=None, rng=None,
+                      max_seqlen_q=0, max_seqlen_k=0, scale=1.0, dropout=0.0, causal=False, training=True,
+                      window_left=-1, window_right=-1, softcap=0.0, varlen_padded=False):
+    """Variable-length attention of packed tokens ``query [total_q, num_heads, head_dim]``, ``key/value [total_k,
+    num_heads_k, head_dim]`` (sequence ``b``: ``cu_seqlens[b+1] - cu_seqlens[b]`` tokens, or ``seqused[b]``, from
+    ``cu_seqlens[b]``, or from ``b * max_seqlen`` when ``varlen_padded``), with a local window and a ``softcap *
+    tanh(s / softcap)`` cap of the scaled scores (flash_attn_varlen_qkvpacked and flash_attention_v3_varlen).
+    Returns ``(out [total_q, num_heads, head_dim], softmax [batch, num_heads, max_seqlen_q, max_seqlen_k] (after
+    dropout), softmax_lse [num_heads, total_q])``; tokens in no sequence get 0."""
+    return _varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k, rng, max_seqlen_q,
+                   max_seqlen_k, scale, dropout, causal, training, window_left, window_right, softcap, varlen_padded)
 
 
 def flashmask_keep(startend_row_indices, seqlen_q, causal):  # noqa: ANN001, ANN201
@@ -192,9 +158,10 @@ def _heads_for(mask, h, hk):  # noqa: ANN001, ANN202
 def flashmask_attention(query, key, value, startend_row_indices=None, block_mask=None, rng=None, dropout=0.0,
                         causal=False, training=True, softmax_scale=None):
     """FlashMask attention of ``query [batch, seq_q, num_heads, head_dim]`` and ``key/value [batch, seq_k,
-    num_heads_k, head_dim]`` under the dense mask of ``startend_row_indices`` (``flashmask_keep``; None: causal or
-    nothing), further masked by 128x128 blocks where ``block_mask`` is 0; returns ``(out, softmax_lse [batch,
-    num_heads, seq_q])``."""
+    num_heads_k, head_dim]`` under the dense mask of ``startend_row_indices`` (``flashmask_keep``; None: causal
+    (query ``i`` sees keys ``j <= i``) or nothing, which also serves flash_attn_qkvpacked), further masked by
+    128x128 blocks where ``block_mask`` is 0; returns ``(out, softmax [batch, num_heads, seq_q, seq_k] (after
+    dropout), softmax_lse [batch, num_heads, seq_q])``."""
     h, hk, sq, sk = query.shape[2], key.shape[2], query.shape[1], key.shape[1]
     if startend_row_indices is None:
         keep = jnp.tril(jnp.ones((sq, sk), bool)) if causal else None
@@ -204,8 +171,7 @@ def flashmask_attention(query, key, value, startend_row_indices=None, block_mask
             blocks = jnp.repeat(jnp.repeat(block_mask != 0, 128, axis=2), 128, axis=3)[:, :, :sq, :sk]
             keep = keep & _heads_for(blocks, h, hk)
     scale = _default_scale(query.shape[-1]) if softmax_scale is None else softmax_scale
-    out, _, lse = attend(query, key, value, keep, scale, rng, dropout, training)
-    return out, lse
+    return attend(query, key, value, keep, scale, rng, dropout, training)
 
 
 def csr_layout(offset, columns, seq_len):  # noqa: ANN001, ANN201

@@ -4,7 +4,8 @@ margin_cross_entropy, class_center_sample, moe_permute and moe_unpermute.
 
 Paddle 3.3.1 has CUDA kernels only for these (flash_attn_qkvpacked and class_center_sample also run on its CPU:
 the first as its math path, the second as its CPU kernel). Each public function checks its arguments by Paddle's
-rules and calls one table op (``_ops.attention``, ``_ops.fused``), so gradients flow on the eager tape, under
+rules and calls one table op (``_ops.attention``, ``_ops.fused``; the packed forms slice their query, key and value out
+first), so gradients flow on the eager tape, under
 ``to_static`` and under ``jax.grad``. Value checks (sequence offsets, routing maps, label ranges) run where the
 values are known (eagerly); traced values are taken as they are.
 
@@ -152,8 +153,10 @@ def flash_attn_qkvpacked(
     _float_dtype(api, "qkv", qkv)
     p = _dropout(api, dropout)
     rng = _dropout_key(api, fixed_seed_offset, rng_name, p > 0 and bool(training))
-    out, softmax = apply_op(TABLE["flash_attn_qkvpacked"], (qkv, rng),
-                            {"dropout": p, "causal": bool(causal), "training": bool(training)})
+    b, s, g, hk, d = shape
+    query = qkv[:, :, :-2].reshape([b, s, (g - 2) * hk, d])
+    out, softmax, _ = apply_op(TABLE["flashmask_attention"], (query, qkv[:, :, -2], qkv[:, :, -1], None, None, rng),
+                               {"dropout": p, "causal": bool(causal), "training": bool(training)})
     return out, (softmax if return_softmax else None)
 
 
@@ -230,9 +233,12 @@ def flash_attn_varlen_qkvpacked(
     _check_lengths(api, "cu_seqlens_k", cu_seqlens_k, None, mk, shape[0], padded)
     p = _dropout(api, dropout)
     rng = _dropout_key(api, fixed_seed_offset, rng_name, p > 0 and bool(training))
-    out, softmax = apply_op(TABLE["flash_attn_varlen_qkvpacked"], (qkv, cu_seqlens_q, cu_seqlens_k, rng),
-                            {"max_seqlen_q": mq, "max_seqlen_k": mk, "scale": sc, "dropout": p,
-                             "causal": bool(causal), "training": bool(training), "varlen_padded": padded})
+    total, g, hk, d = shape
+    query = qkv[:, :-2].reshape([total, (g - 2) * hk, d])
+    out, softmax, _ = apply_op(TABLE["flash_attn_varlen"],
+                               (query, qkv[:, -2], qkv[:, -1], cu_seqlens_q, cu_seqlens_k, None, None, rng),
+                               {"max_seqlen_q": mq, "max_seqlen_k": mk, "scale": sc, "dropout": p,
+                                "causal": bool(causal), "training": bool(training), "varlen_padded": padded})
     return out, (softmax if return_softmax else None)
 
 
@@ -307,10 +313,11 @@ def flash_attention_v3_varlen(
     if pack_gqa is not None and not isinstance(pack_gqa, bool):
         raise TypeError(f"{api}: pack_gqa must be None or a bool, but received {pack_gqa!r}.")
     _int_arg(api, "sm_margin", sm_margin, 0)
-    return apply_op(TABLE["flash_attention_v3_varlen"],
-                    (query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k),
-                    {"max_seqlen_q": mq, "max_seqlen_k": mk, "softmax_scale": scale, "causal": bool(causal),
-                     "window_left": left, "window_right": right, "softcap": cap})
+    out, _, lse = apply_op(TABLE["flash_attn_varlen"],
+                           (query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k, None),
+                           {"max_seqlen_q": mq, "max_seqlen_k": mk, "scale": scale, "causal": bool(causal),
+                            "window_left": left, "window_right": right, "softcap": cap})
+    return out, lse
 
 
 def _window_rows(batch: int, sq: int, window_size: Any, causal: bool) -> np.ndarray:
@@ -401,8 +408,9 @@ def flashmask_attention(
     scale = None if softmax_scale is None else _number(api, "softmax_scale", softmax_scale)
     p = _dropout(api, dropout)
     rng = _dropout_key(api, fixed_seed_offset, rng_name, p > 0 and bool(training))
-    out, lse = apply_op(TABLE["flashmask_attention"], (query, key, value, startend_row_indices, block_mask, rng),
-                        {"dropout": p, "causal": bool(causal), "training": bool(training), "softmax_scale": scale})
+    out, _, lse = apply_op(TABLE["flashmask_attention"], (query, key, value, startend_row_indices, block_mask, rng),
+                           {"dropout": p, "causal": bool(causal), "training": bool(training),
+                            "softmax_scale": scale})
     outputs = [out]
     if return_softmax_lse:
         outputs.append(lse)
