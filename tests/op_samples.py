@@ -1631,3 +1631,58 @@ SAMPLES.update(
         ],
     }
 )
+
+
+# ---- _ops/attention.py, _ops/large_model.py (nn.functional's large-model kernels) --------------------------------
+def _i32(values: Any) -> np.ndarray:
+    return np.asarray(values, np.int32)
+
+
+_CU = _i32([0, 2, 5])  # two sequences of 2 and 3 tokens
+NO_GRAD_OUTPUTS.update({"flash_attn_varlen": (2,), "flashmask_attention": (2,), "rms_norm": (1,),
+                        "margin_cross_entropy": (0,)})
+SAMPLES.update(
+    {
+        "flash_attn_varlen": [
+            # padded sequences with two query heads per key head, causal
+            Sample((rand(6, 2, 4), rand(6, 1, 4), rand(6, 1, 4), _CU, _CU),
+                   {"max_seqlen_q": 3, "max_seqlen_k": 3, "scale": 0.5, "causal": True, "varlen_padded": True}),
+            # unpadded, a value head_dim of its own, seqused, a local window, a softcap
+            Sample((rand(5, 2, 4), rand(6, 1, 4), rand(6, 1, 3), _CU, _i32([0, 3, 6]), None, _i32([2, 2])),
+                   {"max_seqlen_q": 3, "max_seqlen_k": 3, "scale": 0.7, "window_left": 1, "window_right": 0,
+                    "softcap": 2.0}),
+        ],
+        "flashmask_attention": [
+            Sample((rand(1, 4, 2, 4), rand(1, 4, 1, 4), rand(1, 4, 1, 4), _i32([2, 3, 4, 4]).reshape(1, 1, 4, 1)),
+                   {"causal": True}),
+            Sample((rand(1, 4, 2, 4), rand(1, 4, 2, 4), rand(1, 4, 2, 3),
+                    _i32([[3, 4, 0, 1], [4, 4, 1, 2], [4, 4, 0, 0], [2, 3, 0, 0]]).reshape(1, 1, 4, 4)),
+                   {"softmax_scale": 0.3}),
+        ],
+        "sparse_attention": [
+            Sample((rand(1, 1, 3, 2), rand(1, 1, 3, 2), rand(1, 1, 3, 2), _i32([[[0, 2, 3, 5]]]),
+                    _i32([[[0, 1, 1, 0, 2]]]), np.array([[1.0, 1.0, 0.0]]),
+                    np.array([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]]))),
+        ],
+        "rms_norm": [
+            Sample((rand(2, 3, 4), rand(4)), {"normalized_shape": (4,)}),
+            Sample((rand(2, 2, 3), None), {"normalized_shape": (2, 3), "eps": 1e-6}),
+        ],
+        "margin_cross_entropy": [
+            Sample((rand(2, 4, low=-0.9, high=0.9), idx([[2], [0]])),
+                   {"margin1": 1.35, "margin2": 0.2, "margin3": 0.35, "scale": 3.0}),
+        ],
+        "moe_permute": [
+            Sample((rand(4, 3), _i32([[0, 1], [1, -1], [2, 0], [-1, -1]]), rand(4, 2)),
+                   {"num_experts": 3, "tokens_per_expert": (2, 2, 1), "padding_alignment": 2}),
+            Sample((rand(3, 2), _i32([[1], [0], [1]]), rand(3, 1), rand(3, 1).astype(np.float32)),
+                   {"num_experts": 2, "padding_alignment": 4, "override_buffer_size": 9}),
+        ],
+        "moe_unpermute": [
+            Sample((rand(6, 3), _i32([[0, -1, 4], [-1, 2, -1], [1, 3, -1]]), _i32([[2, 0], [1, -1], [0, 1]]),
+                    rand(6, 1)), {"total_zipped_tokens": 3, "num_experts": 3, "using_weighted_combine": True}),
+            Sample((rand(6, 3), _i32([[0, -1, 4], [-1, 2, -1], [1, 3, -1]]), _i32([[2, 0], [1, -1], [0, 1]]),
+                    rand(6)), {"total_zipped_tokens": 3, "num_experts": 3, "using_mix_precision": False}),
+        ],
+    }
+)

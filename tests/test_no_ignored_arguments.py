@@ -150,6 +150,13 @@ ALLOWED: dict[str, str] = {
         "Paddle's is_test only lets its static-graph while loop release the memory of past steps; eager decoding "
         "gives the same results (Paddle's own eager dynamic_decode does not read it either)"),
     "nn/_functional.py::hsigmoid_loss::name": NAME,
+    "nn/_functional_fused.py::flash_attn_qkvpacked::name": NAME,
+    "nn/_functional_fused.py::flash_attn_varlen_qkvpacked::name": NAME,
+    "nn/_functional_fused.py::flashmask_attention::name": NAME,
+    "nn/_functional_fused.py::sparse_attention::name": NAME,
+    "nn/_functional_fused.py::rms_norm::name": NAME,
+    "nn/_functional_fused.py::moe_permute::name": NAME,
+    "nn/_functional_fused.py::moe_unpermute::name": NAME,
     "nn/_functional.py::interpolate::name": NAME,
     "nn/utils.py::parameters_to_vector::name": NAME,
     "nn/utils.py::vector_to_parameters::name": NAME,

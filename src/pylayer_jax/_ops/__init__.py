@@ -1,6 +1,7 @@
 """Op families; importing this package registers every op in the table (layer L1)."""
 
 from . import activation as activation  # noqa: F401
+from . import attention as attention  # noqa: F401
 from . import complex_views as complex_views  # noqa: F401
 from . import conv as conv  # noqa: F401
 from . import creation as creation  # noqa: F401
@@ -13,6 +14,7 @@ from . import gather as gather  # noqa: F401
 from . import graph as graph  # noqa: F401
 from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
+from . import large_model as large_model  # noqa: F401
 from . import linalg as linalg  # noqa: F401
 from . import linalg_factor as linalg_factor  # noqa: F401
 from . import linalg_solve as linalg_solve  # noqa: F401

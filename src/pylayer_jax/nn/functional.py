@@ -126,3 +126,13 @@ from ._functional import triplet_margin_with_distance_loss as triplet_margin_wit
 from ._functional import unfold as unfold
 from ._functional import upsample as upsample
 from ._functional import zeropad2d as zeropad2d
+from ._functional_fused import class_center_sample as class_center_sample
+from ._functional_fused import flash_attention_v3_varlen as flash_attention_v3_varlen
+from ._functional_fused import flash_attn_qkvpacked as flash_attn_qkvpacked
+from ._functional_fused import flash_attn_varlen_qkvpacked as flash_attn_varlen_qkvpacked
+from ._functional_fused import flashmask_attention as flashmask_attention
+from ._functional_fused import margin_cross_entropy as margin_cross_entropy
+from ._functional_fused import moe_permute as moe_permute
+from ._functional_fused import moe_unpermute as moe_unpermute
+from ._functional_fused import rms_norm as rms_norm
+from ._functional_fused import sparse_attention as sparse_attention
