@@ -87,7 +87,14 @@ class GradOp(Operator):
             return [e[id(t)] for t in targets]
 
         primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
-        outs, pullback = jax.vjp(f, *primals)
+        before = getattr(ctx, "recomputing", False)
+        if ctx is not None:
+            ctx.recomputing = True  # (a print operator re-run here prints the gradient, not the value again)
+        try:
+            outs, pullback = jax.vjp(f, *primals)
+        finally:
+            if ctx is not None:
+                ctx.recomputing = before
         cts = [jnp.ones_like(o) if g is None else env[id(g)].astype(o.dtype) for o, g in zip(outs, self.target_grads)]
         # Paddle's gradients: complex ones are the conjugates of JAX's cotangents (``_ops.table.vjp_call``)
         for v, g in zip(self.outputs, pullback([conj_complex(c) for c in cts])):

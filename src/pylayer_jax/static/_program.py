@@ -149,6 +149,30 @@ class Block:
     def all_parameters(self) -> list[Parameter]:
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 
+    def has_var(self, name: str) -> bool:
+        return name in self.vars
+
+    def create_var(self, name: str | None = None, shape: Sequence[int] | None = None, dtype: Any = None,
+                   persistable: bool = False, stop_gradient: bool = False, lod_level: int = 0,
+                   type: Any = None) -> Variable:  # noqa: A002  (Paddle's keyword)
+        """A new Variable of this block (Paddle's ``Block.create_var``): the output of ``py_func``, or a value
+        that ops or ``Variable.set_value`` write. ``shape`` uses -1 (or None) for unknown dimensions."""
+        api = "Block.create_var"
+        if shape is None or not isinstance(shape, list | tuple):
+            raise ValueError(f"{api}: shape must be a list of dimensions (-1 or None for unknown ones), but received "
+                             f"{shape!r}.")
+        if lod_level != 0:
+            raise NotImplementedError(f"{api}: lod_level={lod_level!r}: LoD tensors do not exist here; use 0.")
+        if type is not None and "DENSE_TENSOR" not in str(type) and "LOD_TENSOR" not in str(type):
+            raise NotImplementedError(f"{api}: only dense tensor Variables can be created, but type is {type!r}.")
+        v = Variable(self, name or unique_name("_generated_var"), [-1 if d is None else int(d) for d in shape],
+                     _dtypes.to_paddle(dtype if dtype is not None else _dtypes.get_default_dtype()),
+                     stop_gradient=stop_gradient, kind="state" if persistable else "tmp")
+        v.persistable = bool(persistable)
+        self.vars[v.name] = v
+        self.program.version += 1
+        return v
+
     def render(self) -> list[str]:
         head = (
             f"block {self.idx}"
@@ -167,6 +191,9 @@ class Block:
         lines.append("}")
         return lines
 
+
+# ``() -> (name scope, device)`` of the op recorded now, registered by ``_framework`` (name_scope, device_guard)
+_LABELS: list[Any] = []
 
 RNG_KEY = "@rng_key"  # the per-run key input of a program with random ops (fed by the Executor)
 
@@ -231,6 +258,12 @@ class Program:
         return var
 
     def append_op(self, op: Operator) -> Operator:
+        if _LABELS:  # (name_scope / device_guard: labels only)
+            scope, device = _LABELS[0]()
+            if scope != "/":
+                op.attrs = {**op.attrs, "op_namescope": scope}
+            if device:
+                op.attrs = {**op.attrs, "op_device": device}
         op.block.ops.append(op)
         for v in op.outputs:
             op.block.vars.setdefault(v.name, v)
