@@ -147,7 +147,10 @@ def _differentiate(
             grads[id(v)] = g
             outs.append(g)
     uniq = list({id(v): v for v in wrt}.values())
-    prog.append_op(GradOp(block, targets, uniq, target_grads, sub, [grads[id(v)] for v in uniq]))
+    op = GradOp(block, targets, uniq, target_grads, sub, [grads[id(v)] for v in uniq])
+    if any(getattr(o, "prints_gradient", False) for o in sub):
+        op.always_run = True  # (a Print on the way prints the gradient at every run, fetched or not)
+    prog.append_op(op)
     return [grads.get(id(v)) for v in inputs]
 
 
@@ -216,5 +219,9 @@ def append_backward(
             if not isinstance(v, Variable):
                 raise ValueError(f"{api}: parameter_list entry {p!r} is not a Variable of the loss's program.")
             params.append(v)
-    grads = _differentiate(api, [loss], params, [None], _no_grad_ids(loss.block, no_grad_set))
-    return [(p, g) for p, g in zip(params, grads) if g is not None]
+    # as Paddle, the backward also reaches the inputs that take a gradient (data with stop_gradient=False):
+    # their X@GRAD can be fetched by name, and a Print on the way prints its gradient
+    extra = [] if parameter_list is not None else [
+        v for v in prog.global_block().vars.values() if v.kind == "data" and not v.stop_gradient]
+    grads = _differentiate(api, [loss], params + extra, [None], _no_grad_ids(loss.block, no_grad_set))
+    return [(p, g) for p, g in zip(params, grads[:len(params)]) if g is not None]

@@ -187,7 +187,9 @@ def is_persistable(var: Any) -> bool:
 
 
 # ---- BuildStrategy / CompiledProgram -------------------------------------------------------------------
-class _ReduceStrategy(enum.IntEnum):
+class ReduceStrategy(enum.IntEnum):
+    """How gradients are combined across devices (one device here: either way the same)."""
+
     AllReduce = 0
     Reduce = 1
     _NoReduce = 2
@@ -203,7 +205,7 @@ _BUILD_DEFAULTS: dict[str, Any] = {
     "fuse_resunit": False, "fused_attention": False, "fused_feedforward": False,
     "hierarchical_allreduce_inter_nranks": 0, "memory_optimize": None, "mkldnn_enabled_op_types": set(),
     "nccl_comm_num": 1, "num_trainers": 1, "onednn_enabled_op_types": set(),
-    "reduce_strategy": _ReduceStrategy.AllReduce, "sequential_run": False, "sync_batch_norm": False,
+    "reduce_strategy": ReduceStrategy.AllReduce, "sequential_run": False, "sync_batch_norm": False,
     "trainer_id": 0, "trainers_endpoints": [], "use_hierarchical_allreduce": False,
 }
 
@@ -213,7 +215,7 @@ class BuildStrategy:
     defaults. XLA fuses and schedules the program itself, so the options are kept and reported but change
     nothing: a ``CompiledProgram`` built with any of them computes what its program computes."""
 
-    ReduceStrategy = _ReduceStrategy
+    ReduceStrategy = ReduceStrategy  # noqa: PIE794  (Paddle's nested name)
 
     def __init__(self) -> None:
         for k, v in _BUILD_DEFAULTS.items():
@@ -228,7 +230,7 @@ class BuildStrategy:
         if name == "memory_optimize":
             want = bool | type(None)
         elif name == "reduce_strategy":
-            want = _ReduceStrategy
+            want = ReduceStrategy
         if want is not None and (not isinstance(value, want) or (want is int and isinstance(value, bool))):
             raise TypeError(f"BuildStrategy.{name}: expected a value like {default!r}, but received "
                             f"{type(value).__name__} ({value!r}).")

@@ -126,9 +126,9 @@ class AucOp(Operator):
         pos, neg = _bucket_counts(pred, label, self.num_thresholds)
         size = self.num_thresholds + 1
         s = self.slide_steps
-        if s == 0:
-            bpos, bneg = bpos + pos, bneg + neg
-            batch_auc = _area(bpos, bneg)
+        if s == 0:  # (the window is everything: [1, size] counts, as the global ones)
+            bpos, bneg = bpos + pos.reshape(bpos.shape), bneg + neg.reshape(bneg.shape)
+            batch_auc = _area(bpos.reshape(-1), bneg.reshape(-1))
         else:
             cur = (bpos[-1] % s) * size
             summed = s * size
@@ -185,7 +185,9 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 2**12 
                         f"{input.dtype.name} and {label.dtype.name}.")
     main, startup = default_main_program(), default_startup_program()
     size = num_thresholds + 1
-    shapes = [[(1 + slide_steps) * size + 1]] * 2 + [[1, size]] * 2
+    # the window's counts: one row per step of the window, their sum, and the step counter (Paddle's kernel
+    # keeps [1, size] when slide_steps is 0)
+    shapes = [[(1 + slide_steps) * size + 1] if slide_steps else [1, size]] * 2 + [[1, size]] * 2
     stats = [make_state(main, startup, unique_name("_generated_var"), sh, "int64", Constant(0)) for sh in shapes]
     base = unique_name("auc")
     block = main.current_block()

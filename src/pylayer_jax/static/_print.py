@@ -67,6 +67,10 @@ class PrintOp(Operator):
         super().__init__(block, [x], [out], attrs)
         self.counts = {"forward": 0, "backward": 0}
 
+    @property
+    def prints_gradient(self) -> bool:
+        return self.attrs["print_phase"] in ("BACKWARD", "BOTH")
+
     def _printer(self, phase: str, name: str | None) -> Any:
         a = self.attrs
         flags = {k: a[k] for k in ("print_tensor_name", "print_tensor_type", "print_tensor_shape",

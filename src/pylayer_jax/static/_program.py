@@ -129,6 +129,26 @@ class WriteOp(Operator):
         env[id(self.target)] = jnp.asarray(val).astype(self.target.dtype.np_dtype)
 
 
+class InplaceOp(WriteOp):
+    """``target = value`` for an in-place op on a Variable (``y[i] = v``, ``y.add_(z)``, ``paddle.assign(x,
+    output=y)``): the ops recorded after it read the new value. Part of the forward computation, so test clones
+    keep it and gradients flow through it (unless ``detach``: ``write_values``); a persistable target keeps the
+    value in the scope after each run."""
+
+    type = "assign_inplace"
+    train_only = False
+
+    def __init__(self, block: Block, target: Variable, value: Any, detach: bool) -> None:
+        super().__init__(block, target, value)
+        self.detach = detach
+        self.side_effect = bool(target.persistable)  # (else it runs when what reads the target is needed)
+
+    def run(self, env: dict[int, Any], ctx: Any) -> None:
+        super().run(env, ctx)
+        if self.detach:
+            env[id(self.target)] = jax.lax.stop_gradient(env[id(self.target)])
+
+
 class Block:
     """A list of operators and the Variables they define."""
 
@@ -311,6 +331,21 @@ class Program:
             )
         block = self.current_block()
         self.append_op(WriteOp(block, target, value))
+
+    def record_inplace(self, target: Variable, value: Any, api: str, detach: bool) -> Variable:
+        """Record an in-place write into ``target`` (see ``InplaceOp``); returns ``target``."""
+        shape = list(value.shape) if isinstance(value, Tensor) else list(np.shape(value))
+        if isinstance(value, Variable):
+            shape = value.shape
+        if shape != target.shape:
+            raise ValueError(f"{api}: the value written into the Variable {target.name} must have its shape "
+                             f"{target.shape}, but it has {shape}.")
+        if not isinstance(value, Variable):
+            value = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+        self.append_op(InplaceOp(self.current_block(), target, value, detach))
+        if not detach and isinstance(value, Variable) and not value.stop_gradient:
+            target.stop_gradient = False
+        return target
 
     def record_op(self, op: Op, key: tuple, leaves: list[Any]) -> Any:
         """Record a table op applied to Variables; returns the output Variables (apply_op's hook)."""
