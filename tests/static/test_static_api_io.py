@@ -199,3 +199,24 @@ def test_normalize_program_keeps_the_inference_part():
     np.testing.assert_array_equal(out, again)  # (no update ops left)
     with pytest.raises(ValueError, match="program must not be empty"):
         S.normalize_program(S.Program(), [x], [y])
+
+
+def test_static_save_keeps_persistable_globals_and_skips_the_others(tmp_path):
+    import pickle
+
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        p = S.data("p2", [None, 2], "float32")
+        lab = S.data("lab_auc", [None, 1], "int64")
+        _, _, stats = S.auc(p, lab, num_thresholds=3, slide_steps=0)
+        S.create_global_var([1], 0.0, "float32", name="scratch")
+        S.create_global_var([1], 5.0, "float32", persistable=True, name="kept")
+    exe = S.Executor()
+    with S.scope_guard(S.Scope()):
+        exe.run(startup)
+        exe.run(main, feed={"p2": A["p2"], "lab_auc": A["lab_auc"]})
+        S.save(main, str(tmp_path / "m"))
+    with open(tmp_path / "m.pdopt", "rb") as f:
+        saved = pickle.load(f)
+    assert sorted(saved) == sorted(["kept", *(v.name for v in stats)])
+    assert saved["kept"].tolist() == [5.0] and saved[stats[2].name].sum() == (A["lab_auc"] > 0).sum()
