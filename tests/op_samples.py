@@ -1686,3 +1686,72 @@ SAMPLES.update(
         ],
     }
 )
+
+
+# ---- _ops/legacy_layers.py -------------------------------------------------------------------------------
+def _np_bilinear(img, y, x):
+    c, h, w = img.shape
+    if not (-1 < y < h and -1 < x < w):
+        return np.zeros(c)
+    y0, x0 = int(np.floor(y)), int(np.floor(x))
+    out = np.zeros(c)
+    for yy, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
+        for xx, wx in ((x0, 1 - (x - x0)), (x0 + 1, x - x0)):
+            if 0 <= yy < h and 0 <= xx < w:
+                out = out + wy * wx * img[:, yy, xx]
+    return out
+
+
+def _np_deform_conv2d(x, offset, weight, mask=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1),
+                      deformable_groups=1, groups=1):
+    n, c, h, w = x.shape
+    f, cg, kh, kw = weight.shape
+    ho, wo = offset.shape[2], offset.shape[3]
+    dg, cpg = deformable_groups, c // deformable_groups
+    out = np.zeros((n, f, ho, wo))
+    for b in range(n):
+        for i in range(ho):
+            for j in range(wo):
+                cols = np.zeros((c, kh * kw))
+                for g in range(dg):
+                    for k in range(kh * kw):
+                        dy, dx = offset[b, 2 * (g * kh * kw + k), i, j], offset[b, 2 * (g * kh * kw + k) + 1, i, j]
+                        y = i * stride[0] - padding[0] + (k // kw) * dilation[0] + dy
+                        xx = j * stride[1] - padding[1] + (k % kw) * dilation[1] + dx
+                        v = _np_bilinear(x[b, g * cpg:(g + 1) * cpg], y, xx)
+                        if mask is not None:
+                            v = v * mask[b, g * kh * kw + k, i, j]
+                        cols[g * cpg:(g + 1) * cpg, k] = v
+                for q in range(groups):
+                    fs = slice(q * f // groups, (q + 1) * f // groups)
+                    out[b, fs, i, j] = weight[fs].reshape(f // groups, -1) @ cols[q * cg:(q + 1) * cg].reshape(-1)
+    return out
+
+
+def _offsets(*shape):
+    """Offsets whose sampling points stay off the integer grid (bilinear kinks) for the gradient checks."""
+    return np.floor(rand(*shape) * 1.5) + rand(*shape, low=0.2, high=0.8)
+
+
+def _np_cvm(x, cvm, use_cvm=True):
+    if not use_cvm:
+        return x[:, 2:]
+    show = np.log(x[:, :1] + 1)
+    return np.concatenate([show, np.log(x[:, 1:2] + 1) - show, x[:, 2:]], axis=1)
+
+
+SAMPLES.update(
+    {
+        "deform_conv2d": [
+            Sample((rand(1, 2, 4, 4), _offsets(1, 8, 3, 3), rand(2, 2, 2, 2), rand(1, 4, 3, 3, low=0.1, high=1.0)),
+                   ref=_np_deform_conv2d),
+            Sample((rand(1, 4, 4, 4), _offsets(1, 16, 3, 3), rand(2, 2, 2, 2), None),
+                   {"padding": (1, 1), "stride": (2, 2), "deformable_groups": 2, "groups": 2}, ref=_np_deform_conv2d),
+        ],
+        # (the backward hands cvm to the first two columns, which is not the derivative: no finite-difference check)
+        "cvm": [
+            Sample((pos(3, 5), pos(3, 2)), ref=_np_cvm, grad=False),
+            Sample((pos(3, 4), pos(3, 2), False), ref=_np_cvm, grad=False),
+        ],
+    }
+)

@@ -15,6 +15,7 @@ from . import graph as graph  # noqa: F401
 from . import histogramdd as histogramdd  # noqa: F401
 from . import indexing as indexing  # noqa: F401
 from . import large_model as large_model  # noqa: F401
+from . import legacy_layers as legacy_layers  # noqa: F401
 from . import linalg as linalg  # noqa: F401
 from . import linalg_factor as linalg_factor  # noqa: F401
 from . import linalg_solve as linalg_solve  # noqa: F401

@@ -108,6 +108,8 @@ def _is_shape(rest: tuple) -> bool:
 
 def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
     """Make ``t`` hold the result ``r`` of an op on it: the in-place write."""
+    if t._symbolic:  # a static program's Variable: the program records the write (ops after it read r)
+        return t.block.program.record_inplace(t, r, api, False)  # type: ignore[attr-defined]
     vw = getattr(t, "_view", None)
     if vw is not None:  # a view or the base of views: the write reaches the others (``_tensor.views``)
         check_write(t, api)
@@ -143,6 +145,8 @@ def inplace_assign(t: Tensor, r: Tensor, api: str) -> Tensor:
 def write_values(t: Tensor, r: Tensor, api: str) -> Tensor:
     """Make ``t`` hold ``r``'s values (its shape and dtype too) outside autograd: ``t``'s own history, or a leaf's
     place on the tape, stays; no gradient reaches ``r`` (``copy_``, ``assign`` into a leaf that trains)."""
+    if t._symbolic:  # a static program's Variable: the program records the write
+        return t.block.program.record_inplace(t, r, api, True)  # type: ignore[attr-defined]
     vw = getattr(t, "_view", None)
     if vw is not None:  # a view or the base of views: the write reaches the others (``_tensor.views``)
         check_write(t, api)
@@ -165,6 +169,8 @@ def write_result(t: Tensor, r: Tensor, api: str) -> Tensor:
 
 
 def check_inplace_leaf(t: Tensor, api: str) -> None:
+    if t._symbolic and getattr(t, "producer", None) is not None:
+        return  # (a static program's intermediate Variable: its program records the write)
     if t._edge is None and not t.stop_gradient and modes.grad_enabled:
         raise ValueError(
             f"{api}: Leaf Var ({t.name}) that doesn't stop gradient can't use inplace strategy. Run it under "

@@ -87,7 +87,14 @@ class GradOp(Operator):
             return [e[id(t)] for t in targets]
 
         primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
-        outs, pullback = jax.vjp(f, *primals)
+        before = getattr(ctx, "recomputing", False)
+        if ctx is not None:
+            ctx.recomputing = True  # (a print operator re-run here prints the gradient, not the value again)
+        try:
+            outs, pullback = jax.vjp(f, *primals)
+        finally:
+            if ctx is not None:
+                ctx.recomputing = before
         cts = [jnp.ones_like(o) if g is None else env[id(g)].astype(o.dtype) for o, g in zip(outs, self.target_grads)]
         # Paddle's gradients: complex ones are the conjugates of JAX's cotangents (``_ops.table.vjp_call``)
         for v, g in zip(self.outputs, pullback([conj_complex(c) for c in cts])):
@@ -140,7 +147,10 @@ def _differentiate(
             grads[id(v)] = g
             outs.append(g)
     uniq = list({id(v): v for v in wrt}.values())
-    prog.append_op(GradOp(block, targets, uniq, target_grads, sub, [grads[id(v)] for v in uniq]))
+    op = GradOp(block, targets, uniq, target_grads, sub, [grads[id(v)] for v in uniq])
+    if any(getattr(o, "prints_gradient", False) for o in sub):
+        op.always_run = True  # (a Print on the way prints the gradient at every run, fetched or not)
+    prog.append_op(op)
     return [grads.get(id(v)) for v in inputs]
 
 
@@ -209,5 +219,9 @@ def append_backward(
             if not isinstance(v, Variable):
                 raise ValueError(f"{api}: parameter_list entry {p!r} is not a Variable of the loss's program.")
             params.append(v)
-    grads = _differentiate(api, [loss], params, [None], _no_grad_ids(loss.block, no_grad_set))
-    return [(p, g) for p, g in zip(params, grads) if g is not None]
+    # as Paddle, the backward also reaches the inputs that take a gradient (data with stop_gradient=False):
+    # their X@GRAD can be fetched by name, and a Print on the way prints its gradient
+    extra = [] if parameter_list is not None else [
+        v for v in prog.global_block().vars.values() if v.kind == "data" and not v.stop_gradient]
+    grads = _differentiate(api, [loss], params + extra, [None], _no_grad_ids(loss.block, no_grad_set))
+    return [(p, g) for p, g in zip(params, grads[:len(params)]) if g is not None]

@@ -403,3 +403,240 @@ def _record_while(api: str, cond_fn: Any, body: Any, loop_vars: Sequence[Any]) -
                                      not (trains and _dtypes.is_float(h._value.dtype))) for k, h in enumerate(holders)]
     prog.append_op(WhileOp(parent, list(loop_vars), captured, results, holders, (cb, c), (bb, outs), api))
     return results
+
+
+# ---- case / switch_case --------------------------------------------------------------------------------
+def _check_pairs(pred_fn_pairs: Any, default: Any, api: str) -> tuple[list[tuple[Any, Any]], Any]:
+    if not isinstance(pred_fn_pairs, list | tuple):
+        raise TypeError(f"{api}: pred_fn_pairs must be a list or tuple of (pred, fn) pairs, but received "
+                        f"{type(pred_fn_pairs).__name__}.")
+    pairs = []
+    for pf in pred_fn_pairs:
+        if not isinstance(pf, tuple):
+            raise TypeError(f"{api}: every element of pred_fn_pairs must be a tuple (pred, fn), but received "
+                            f"{type(pf).__name__}.")
+        if len(pf) != 2:
+            raise TypeError(f"{api}: every element of pred_fn_pairs must be a 2-tuple (pred, fn), but received a "
+                            f"{len(pf)}-tuple.")
+        pred, fn = pf
+        if not callable(fn):
+            raise TypeError(f"{api}: the fn of each (pred, fn) pair must be callable, but received "
+                            f"{type(fn).__name__}.")
+        _check_pred(pred, api)
+        pairs.append((pred, fn))
+    if not pairs:
+        raise ValueError(f"{api}: pred_fn_pairs must not be empty.")
+    if default is None:  # as Paddle: the last pair's fn is the default, its pred is not looked at
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+    elif not callable(default):
+        raise TypeError(f"{api}: default must be callable (or None), but received {type(default).__name__}.")
+    return pairs, default
+
+
+def case(pred_fn_pairs: Sequence[tuple[Any, Callable[[], Any]]], default: Callable[[], Any] | None = None,
+         name: str | None = None) -> Any:
+    """Run the fn of the first pair whose pred is true, else ``default()``; with ``default=None`` the last
+    pair's fn is the default (its pred is not consulted), as in Paddle.
+
+    Eagerly only the chosen fn runs; under a JAX trace or in a static program every fn is traced and
+    the choice is one ``lax.switch`` (each fn must then return the same structure, shapes and dtypes).
+
+    Example::
+
+        >>> import pylayer_jax as paddle
+        >>> x = paddle.to_tensor([0.3])
+        >>> paddle.static.nn.case([(x < 0.1, lambda: x * 0), (x < 0.5, lambda: x * 2)], lambda: x)  # [0.6]
+        ... # doctest: +SKIP
+    """
+    api = "paddle.static.nn.case"
+    pairs, default = _check_pairs(pred_fn_pairs, default, api)
+    preds = [p for p, _ in pairs]
+    fns = [f for _, f in pairs] + [default]
+    if any(p._symbolic for p in preds):
+        return _record_switch(api, "case", preds, [], fns)
+    if any(_is_traced(p) for p in preds):
+        return _traced_switch(api, _case_index([p._value for p in preds]), fns)
+    for p, f in pairs:
+        if bool(p.item()):
+            return f()
+    return default()
+
+
+def _check_branches(branch_fns: Any, default: Any, api: str) -> tuple[list[int], list[Any], Any]:
+    if isinstance(branch_fns, dict):
+        items = list(branch_fns.items())
+    elif isinstance(branch_fns, list | tuple):
+        items = list(branch_fns)
+        if all(callable(f) for f in items):
+            items = list(enumerate(items))
+    else:
+        raise TypeError(f"{api}: branch_fns must be a dict {{index: fn}}, a list of (index, fn) tuples or a list of "
+                        f"fns, but received {type(branch_fns).__name__}.")
+    keys: list[int] = []
+    for kv in items:
+        if not isinstance(kv, tuple):
+            raise TypeError(f"{api}: every element of branch_fns must be a tuple (index, fn), but received "
+                            f"{type(kv).__name__}.")
+        if len(kv) != 2:
+            raise TypeError(f"{api}: every element of branch_fns must be a 2-tuple (index, fn), but received a "
+                            f"{len(kv)}-tuple.")
+        k, f = kv
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError(f"{api}: every key of branch_fns must be an int, but received {type(k).__name__}.")
+        if k in keys:
+            raise ValueError(f"{api}: the keys of branch_fns must be unique, but {k} appears more than once.")
+        if not callable(f):
+            raise TypeError(f"{api}: the fn for key {k} must be callable, but received {type(f).__name__}.")
+        keys.append(k)
+    if not items:
+        raise ValueError(f"{api}: branch_fns must not be empty.")
+    items.sort(key=lambda kv: kv[0])
+    if default is None:  # as Paddle: the fn of the largest key is the default
+        default = items[-1][1]
+        items = items[:-1]
+    elif not callable(default):
+        raise TypeError(f"{api}: default must be callable (or None), but received {type(default).__name__}.")
+    return [k for k, _ in items], [f for _, f in items], default
+
+
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
+                name: str | None = None) -> Any:
+    """Run the fn whose key equals ``branch_index`` (an int Tensor with one element), else ``default()``.
+
+    ``branch_fns``: a dict ``{key: fn}``, a list of ``(key, fn)`` tuples, or a list of fns (keys 0, 1, ...).
+    With ``default=None`` the fn of the largest key is the default, as in Paddle. Eagerly only the chosen
+    fn runs; traced or in a static program the choice is one ``lax.switch`` over every fn.
+
+    Example::
+
+        >>> import pylayer_jax as paddle
+        >>> i = paddle.to_tensor([1])
+        >>> paddle.static.nn.switch_case(i, {0: lambda: paddle.zeros([1]), 1: lambda: paddle.ones([1])})
+        ... # doctest: +SKIP
+    """
+    api = "paddle.static.nn.switch_case"
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"{api}: branch_index must be an int Tensor with one element, but received "
+                        f"{type(branch_index).__name__}.")
+    if branch_index.dtype.name not in ("int32", "int64", "uint8", "int8", "int16"):
+        raise TypeError(f"{api}: branch_index must have an integer dtype (int32 or int64), but it is "
+                        f"{branch_index.dtype.name}.")
+    if int(np.prod(branch_index.shape)) != 1:
+        raise ValueError(f"{api}: branch_index must have exactly one element, but its shape is "
+                         f"{list(branch_index.shape)}.")
+    keys, fns, default = _check_branches(branch_fns, default, api)
+    if branch_index._symbolic:
+        return _record_switch(api, "switch", [branch_index], keys, [*fns, default])
+    if _is_traced(branch_index):
+        return _traced_switch(api, _switch_index(branch_index._value, keys), [*fns, default])
+    i = int(branch_index.item())
+    return (fns[keys.index(i)] if i in keys else default)()
+
+
+def _case_index(preds: Sequence[Any]) -> Any:
+    """The branch ``lax.switch`` runs for ``case``: the first true pred's, else the default (the last)."""
+    idx = jnp.asarray(len(preds), jnp.int32)
+    for i in reversed(range(len(preds))):
+        idx = jnp.where(jnp.reshape(preds[i], ()).astype(bool), i, idx)
+    return idx
+
+
+def _switch_index(index: Any, keys: Sequence[int]) -> Any:
+    """The branch for ``switch_case``: the position of the key equal to ``index``, else the default (the last)."""
+    v = jnp.reshape(index, ()).astype(jnp.int64)
+    idx = jnp.asarray(len(keys), jnp.int32)
+    for i, k in enumerate(keys):
+        idx = jnp.where(v == k, i, idx)
+    return idx
+
+
+def _check_same(api: str, trees: Sequence[Any], shapes: Sequence[Sequence[tuple[list[int], Any]]]) -> None:
+    """Every branch returns the structure, shapes and dtypes of the first."""
+    for j in range(1, len(trees)):
+        if trees[j] != trees[0]:
+            raise ValueError(f"{api}: every branch must return the same structure, but branch 0 returns "
+                             f"{trees[0]} and branch {j} returns {trees[j]}.")
+        for i, (a, b) in enumerate(zip(shapes[0], shapes[j])):
+            if a[0] != b[0] or np.dtype(a[1]) != np.dtype(b[1]):
+                raise ValueError(
+                    f"{api}: output {i} of branch 0 ({_dtypes.to_paddle(a[1]).name}{a[0]}) and of branch {j} "
+                    f"({_dtypes.to_paddle(b[1]).name}{b[0]}) must have the same shape and dtype."
+                )
+
+
+def _traced_switch(api: str, index: Any, fns: Sequence[Any]) -> Any:
+    trees: dict[int, Any] = {}
+
+    def branch(j: int) -> Callable[[Any], list[Any]]:
+        def run(_: Any) -> list[Any]:
+            leaves, trees[j] = _flat(fns[j]())
+            return [_as_array(x, api, "each fn") for x in leaves]
+        return run
+
+    structs = [jax.eval_shape(branch(j), None) for j in range(len(fns))]
+    _check_same(api, [trees[j] for j in range(len(fns))],
+                [[(list(s.shape), s.dtype) for s in st] for st in structs])
+    outs = jax.lax.switch(index, [branch(j) for j in range(len(fns))], None)
+    if trees[0] == _NONE:
+        return None
+    return jax.tree_util.tree_unflatten(trees[0], [Tensor(o) for o in outs])
+
+
+class SwitchOp(Operator):
+    """``(outs) = case(preds..., captured...)`` or ``switch_case(index, captured...)`` with one block per branch
+    (the default last), lowered to one ``lax.switch``."""
+
+    def __init__(self, block: Any, mode: str, selectors: Sequence[Variable], keys: Sequence[int],
+                 captured: Sequence[Variable], outputs: Sequence[Variable],
+                 branches: Sequence[tuple[Any, list[Any]]]) -> None:
+        attrs = {"branch_blocks": [b.idx for b, _ in branches]}
+        if mode == "switch":
+            attrs["keys"] = list(keys)
+        super().__init__(block, [*selectors, *captured], outputs, attrs)
+        self.type = "case" if mode == "case" else "switch_case"
+        self.mode, self.selectors, self.keys, self.branches = mode, list(selectors), list(keys), list(branches)
+
+    def run(self, env: dict[int, Any], ctx: Any) -> None:
+        def branch(sub_block: Any, outs: list[Any]) -> Callable[[Any], list[Any]]:
+            def f(_: Any) -> list[Any]:
+                local = dict(env)
+                run_ops(sub_block.ops, local, ctx)
+                return [jnp.asarray(local[id(o)] if isinstance(o, Variable) else o) for o in outs]
+            return f
+
+        sel = [env[id(s)] if isinstance(s, Variable) else s._value for s in self.selectors]
+        idx = _case_index(sel) if self.mode == "case" else _switch_index(sel[0], self.keys)
+        res = jax.lax.switch(idx, [branch(*b) for b in self.branches], None)
+        for v, r in zip(self.outputs, res):
+            env[id(v)] = r
+
+
+def _record_switch(api: str, mode: str, selectors: Sequence[Tensor], keys: Sequence[int],
+                   fns: Sequence[Any]) -> Any:
+    prog = next(s for s in selectors if s._symbolic).block.program
+    base = unique_name(mode if mode == "case" else "switch_case")
+    recorded = []
+    for j, fn in enumerate(fns):
+        title = f"{'default' if j == len(fns) - 1 else f'branch {j}'} of {base}"
+        recorded.append(_record_branch(prog, fn, title, api))
+    trees = [t for _, t, _ in recorded]
+    shapes = [[(merge_shape(*(s.shape for s in _struct(o))), _struct(o)[0].dtype) for o in outs]
+              for _, _, outs in recorded]
+    if any(t == _NONE for t in trees) and not all(t == _NONE for t in trees):
+        raise ValueError(f"{api}: either every branch returns None or none does, but branches "
+                         f"{[j for j, t in enumerate(trees) if t == _NONE]} return None and the others do not.")
+    _check_same(api, trees, shapes)
+    if trees[0] == _NONE:
+        return None
+    block = prog.current_block()
+    outs = []
+    for i, (_shape, dtype) in enumerate(shapes[0]):
+        a1, a2 = _struct(recorded[0][2][i])
+        stop = all(not isinstance(r[2][i], Variable) or r[2][i].stop_gradient for r in recorded)
+        outs.append(Variable.from_structs(block, f"{base}.tmp_{i}", a1, a2, stop or not _dtypes.is_float(dtype)))
+    captured = _captured([b for b, _, _ in recorded], [o for _, _, os in recorded for o in os])
+    sel_vars = [s for s in selectors if isinstance(s, Variable)]
+    captured = [v for v in captured if all(v is not s for s in sel_vars)]
+    prog.append_op(SwitchOp(block, mode, selectors, keys, captured, outs, [(b, os) for b, _, os in recorded]))
+    return jax.tree_util.tree_unflatten(trees[0], outs)

@@ -117,6 +117,8 @@ class Executor:
         """Run ``program`` with ``feed`` ({name: array}); returns the values of ``fetch_list`` (Variables or names)."""
         if program is None:
             program = default_main_program()
+        if type(program).__name__ == "CompiledProgram" and isinstance(getattr(program, "_program", None), Program):
+            program = program._program  # (runs as the program it wraps: XLA compiles every program)
         if not isinstance(program, Program):
             raise TypeError(
                 f"Executor.run: program must be a paddle.static.Program (or None for the default main program), "
@@ -200,7 +202,10 @@ class Executor:
             # global generator, so paddle.seed(n) before the startup run repeats the initial values
             key = (jax.random.fold_in(jax.random.PRNGKey(seed), i) if seed
                    else jax.numpy.asarray(generator.next_key()).astype(jax.numpy.uint32))
-            scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
+            if getattr(op.initializer, "reads_scope", False):  # (a value computed from one set before it)
+                scope.values[v.name] = op.initializer.from_scope(scope.values, v.shape, v.dtype.np_dtype)
+            else:
+                scope.values[v.name] = op.initializer(v.shape, v.dtype.np_dtype, key)
         return []
 
     def _compile(self, program: Program, fkey: Sequence[str], feeds: dict[str, Any]) -> _Entry:

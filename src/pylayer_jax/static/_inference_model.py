@@ -49,6 +49,71 @@ def _as_list(api: str, what: str, x: Any) -> list[Variable]:
     return list(items)
 
 
+def export_program(api: str, program: Any, feed_vars: Any, fetch_vars: Any,
+                   scope: Any = None) -> tuple[Any, dict[str, Any], dict[str, np.ndarray]]:
+    """The part of ``program`` that computes ``fetch_vars`` from ``feed_vars`` (its test form) exported as
+    ``(persistables..., feeds...) -> fetches``: ``(Exported, meta, {name: value})``. The persistable values come
+    from ``scope`` (None: only their shapes are needed, and no values are returned)."""
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program must be a paddle.static.Program, but received {type(program).__name__}.")
+    feeds = _as_list(api, "feed_vars", feed_vars)
+    fetches = _as_list(api, "fetch_vars", fetch_vars)
+    lowered = lower(program.clone(for_test=True), fetches, {v.name for v in feeds})
+    if lowered.optimizers:
+        raise ValueError(f"{api}: the fetches depend on optimizer updates; save the forward program "
+                         "(program.clone(for_test=True)) instead.")
+    persist = list(lowered.state) + list(lowered.read_only)
+    values: dict[str, np.ndarray] = {}
+    if scope is not None:
+        for v in persist:
+            if v.name not in scope.values:
+                raise RuntimeError(f"{api}: the persistable Variable {v.name!r} has no value in the scope; run the "
+                                   "startup program (exe.run(paddle.static.default_startup_program())) first.")
+            values[v.name] = np.asarray(scope.values[v.name])
+    ns = len(lowered.state)
+    feed_pos = {v.name: i for i, v in enumerate(feeds)}
+
+    def pure(*args: Any) -> list[Any]:
+        p, f = args[:len(persist)], args[len(persist):]
+        fetched, _ = lowered(p[:ns], p[ns:], [f[feed_pos[v.name]] for v in lowered.feeds], [])
+        return list(fetched)
+
+    specs = [([None if d < 0 else d for d in v.shape], np.dtype(v.dtype.np_dtype), v.name) for v in feeds]
+    fixed = [jax.ShapeDtypeStruct(tuple(v.shape), np.dtype(v.dtype.np_dtype)) for v in persist]
+    exported, notes = export_flat(api, pure, fixed, specs)
+    meta = {
+        "kind": "program",
+        "inputs": [{"name": v.name, "shape": list(v.shape), "dtype": v.dtype.name} for v in feeds],
+        "fetch_names": [v.name for v in fetches],
+        "params": [{"name": v.name, "param_name": v.name, "is_param": v.kind == "param", "persistable": True,
+                    "trainable": not v.stop_gradient, "shape": list(v.shape), "dtype": v.dtype.name}
+                   for v in persist],
+        "notes": notes,
+        "outputs": [{"shape": [int(d) if isinstance(d, int) else -1 for d in a.shape], "dtype": np.dtype(a.dtype).name}
+                    for a in exported.out_avals],
+    }
+    return exported, meta, values
+
+
+def program_from_export(exported: Any, meta: dict[str, Any], path: str) -> tuple[Program, list[Variable]]:
+    """A Program that runs an exported program: its persistables and feeds under their saved names, one
+    operator calling the export, and the fetch Variables (returned too)."""
+    prog = Program()
+    block = prog.global_block()
+    ins: list[Variable] = []
+    for p in meta["params"]:
+        v = Variable(block, p["name"], p["shape"], p["dtype"], stop_gradient=True, kind="state")
+        v.persistable = True
+        prog.add_var(v)
+        ins.append(v)
+    feeds = []
+    for s in meta["inputs"]:
+        feeds.append(prog.add_var(Variable(block, s["name"], s["shape"], s["dtype"], stop_gradient=True, kind="data")))
+    outs = [Variable(block, n, o["shape"], o["dtype"]) for n, o in zip(meta["fetch_names"], meta["outputs"])]
+    prog.append_op(ExportedOperator(block, ins + feeds, outs, ExportedHandle(exported), path))
+    return prog, outs
+
+
 def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, executor: Any,
                          **kwargs: Any) -> None:
     """Save the part of ``program`` (default: the main program) that computes ``fetch_vars`` from
@@ -66,43 +131,9 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
         raise ValueError(f"{api}: the keyword argument {k!r} is not supported (program, clip_extra, "
                          f"legacy_format are).")
     program = default_main_program() if program is None else program
-    if not isinstance(program, Program):
-        raise TypeError(f"{api}: program must be a paddle.static.Program, but received {type(program).__name__}.")
-    feeds = _as_list(api, "feed_vars", feed_vars)
-    fetches = _as_list(api, "fetch_vars", fetch_vars)
-    lowered = lower(program.clone(for_test=True), fetches, {v.name for v in feeds})
-    if lowered.optimizers:
-        raise ValueError(f"{api}: the fetches depend on optimizer updates; save the forward program "
-                         "(program.clone(for_test=True)) instead.")
-    persist = list(lowered.state) + list(lowered.read_only)
     scope = getattr(executor, "_scope", None) or global_scope()
-    values = []
-    for v in persist:
-        if v.name not in scope.values:
-            raise RuntimeError(f"{api}: the persistable Variable {v.name!r} has no value in the scope; run the "
-                               "startup program (exe.run(paddle.static.default_startup_program())) first.")
-        values.append(np.asarray(scope.values[v.name]))
-    ns = len(lowered.state)
-    feed_pos = {v.name: i for i, v in enumerate(feeds)}
-
-    def pure(*args: Any) -> list[Any]:
-        p, f = args[:len(persist)], args[len(persist):]
-        fetched, _ = lowered(p[:ns], p[ns:], [f[feed_pos[v.name]] for v in lowered.feeds], [])
-        return list(fetched)
-
-    specs = [([None if d < 0 else d for d in v.shape], np.dtype(v.dtype.np_dtype), v.name) for v in feeds]
-    fixed = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in values]
-    exported, notes = export_flat(api, pure, fixed, specs)
-    meta = {
-        "kind": "program",
-        "inputs": [{"name": v.name, "shape": list(v.shape), "dtype": v.dtype.name} for v in feeds],
-        "fetch_names": [v.name for v in fetches],
-        "params": [{"name": v.name, "param_name": v.name, "is_param": v.kind == "param", "persistable": True,
-                    "trainable": not v.stop_gradient, "shape": list(a.shape), "dtype": a.dtype.name}
-                   for v, a in zip(persist, values)],
-        "notes": notes,
-    }
-    write_artifact(api, path_prefix, exported, meta, {v.name: a for v, a in zip(persist, values)})
+    exported, meta, values = export_program(api, program, feed_vars, fetch_vars, scope)
+    write_artifact(api, path_prefix, exported, meta, values)
 
 
 def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list[Any]:
@@ -117,18 +148,7 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
         raise ValueError(f"{api}: {path_prefix!r} holds a model saved by paddle.jit.save; load it with "
                          "paddle.jit.load(path).")
     scope = getattr(executor, "_scope", None) or global_scope()
-    prog = Program()
-    block = prog.global_block()
-    ins: list[Variable] = []
+    prog, outs = program_from_export(exported, meta, path_prefix)
     for p in meta["params"]:
-        v = Variable(block, p["name"], p["shape"], p["dtype"], stop_gradient=True, kind="state")
-        v.persistable = True
-        prog.add_var(v)
         scope.values[p["name"]] = jnp.asarray(arrays[p["name"]])
-        ins.append(v)
-    feeds = []
-    for s in meta["inputs"]:
-        feeds.append(prog.add_var(Variable(block, s["name"], s["shape"], s["dtype"], stop_gradient=True, kind="data")))
-    outs = [Variable(block, n, o["shape"], o["dtype"]) for n, o in zip(meta["fetch_names"], meta["outputs"])]
-    prog.append_op(ExportedOperator(block, ins + feeds, outs, ExportedHandle(exported), path_prefix))
     return [prog, [s["name"] for s in meta["inputs"]], outs]

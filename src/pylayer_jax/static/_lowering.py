@@ -21,6 +21,7 @@ class Context:
     def __init__(self, lrs: Sequence[Any], lr_index: dict[int, int]) -> None:
         self.lrs = lrs
         self.lr_index = lr_index
+        self.recomputing = False  # True while a grad operator re-runs the forward ops inside its VJP
 
     def lr(self, optimizer: Any) -> Any:
         return self.lrs[self.lr_index[id(optimizer)]]
@@ -63,11 +64,12 @@ def run_ops(ops: Sequence[Operator], env: dict[int, Any], ctx: Any) -> None:
 
 
 def needed_ops(ops: Sequence[Operator], roots: Sequence[Variable]) -> list[Operator]:
-    """The operators (in program order) that compute ``roots`` or update persistable values."""
+    """The operators (in program order) that compute ``roots``, update persistable values or always run (print)."""
     want = {id(v) for v in roots}
     keep: list[Operator] = []
     for op in reversed(ops):
-        if getattr(op, "side_effect", False) or any(id(v) in want for v in op.outputs):
+        if getattr(op, "side_effect", False) or getattr(op, "always_run", False) or any(
+                id(v) in want for v in op.outputs):
             keep.append(op)
             for v in op.input_vars():
                 want.add(id(v))

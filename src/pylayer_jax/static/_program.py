@@ -129,6 +129,26 @@ class WriteOp(Operator):
         env[id(self.target)] = jnp.asarray(val).astype(self.target.dtype.np_dtype)
 
 
+class InplaceOp(WriteOp):
+    """``target = value`` for an in-place op on a Variable (``y[i] = v``, ``y.add_(z)``, ``paddle.assign(x,
+    output=y)``): the ops recorded after it read the new value. Part of the forward computation, so test clones
+    keep it and gradients flow through it (unless ``detach``: ``write_values``); a persistable target keeps the
+    value in the scope after each run."""
+
+    type = "assign_inplace"
+    train_only = False
+
+    def __init__(self, block: Block, target: Variable, value: Any, detach: bool) -> None:
+        super().__init__(block, target, value)
+        self.detach = detach
+        self.side_effect = bool(target.persistable)  # (else it runs when what reads the target is needed)
+
+    def run(self, env: dict[int, Any], ctx: Any) -> None:
+        super().run(env, ctx)
+        if self.detach:
+            env[id(self.target)] = jax.lax.stop_gradient(env[id(self.target)])
+
+
 class Block:
     """A list of operators and the Variables they define."""
 
@@ -149,6 +169,30 @@ class Block:
     def all_parameters(self) -> list[Parameter]:
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 
+    def has_var(self, name: str) -> bool:
+        return name in self.vars
+
+    def create_var(self, name: str | None = None, shape: Sequence[int] | None = None, dtype: Any = None,
+                   persistable: bool = False, stop_gradient: bool = False, lod_level: int = 0,
+                   type: Any = None) -> Variable:  # noqa: A002  (Paddle's keyword)
+        """A new Variable of this block (Paddle's ``Block.create_var``): the output of ``py_func``, or a value
+        that ops or ``Variable.set_value`` write. ``shape`` uses -1 (or None) for unknown dimensions."""
+        api = "Block.create_var"
+        if shape is None or not isinstance(shape, list | tuple):
+            raise ValueError(f"{api}: shape must be a list of dimensions (-1 or None for unknown ones), but received "
+                             f"{shape!r}.")
+        if lod_level != 0:
+            raise NotImplementedError(f"{api}: lod_level={lod_level!r}: LoD tensors do not exist here; use 0.")
+        if type is not None and "DENSE_TENSOR" not in str(type) and "LOD_TENSOR" not in str(type):
+            raise NotImplementedError(f"{api}: only dense tensor Variables can be created, but type is {type!r}.")
+        v = Variable(self, name or unique_name("_generated_var"), [-1 if d is None else int(d) for d in shape],
+                     _dtypes.to_paddle(dtype if dtype is not None else _dtypes.get_default_dtype()),
+                     stop_gradient=stop_gradient, kind="state" if persistable else "tmp")
+        v.persistable = bool(persistable)
+        self.vars[v.name] = v
+        self.program.version += 1
+        return v
+
     def render(self) -> list[str]:
         head = (
             f"block {self.idx}"
@@ -167,6 +211,9 @@ class Block:
         lines.append("}")
         return lines
 
+
+# ``() -> (name scope, device)`` of the op recorded now, registered by ``_framework`` (name_scope, device_guard)
+_LABELS: list[Any] = []
 
 RNG_KEY = "@rng_key"  # the per-run key input of a program with random ops (fed by the Executor)
 
@@ -231,6 +278,12 @@ class Program:
         return var
 
     def append_op(self, op: Operator) -> Operator:
+        if _LABELS:  # (name_scope / device_guard: labels only)
+            scope, device = _LABELS[0]()
+            if scope != "/":
+                op.attrs = {**op.attrs, "op_namescope": scope}
+            if device:
+                op.attrs = {**op.attrs, "op_device": device}
         op.block.ops.append(op)
         for v in op.outputs:
             op.block.vars.setdefault(v.name, v)
@@ -278,6 +331,21 @@ class Program:
             )
         block = self.current_block()
         self.append_op(WriteOp(block, target, value))
+
+    def record_inplace(self, target: Variable, value: Any, api: str, detach: bool) -> Variable:
+        """Record an in-place write into ``target`` (see ``InplaceOp``); returns ``target``."""
+        shape = list(value.shape) if isinstance(value, Tensor) else list(np.shape(value))
+        if isinstance(value, Variable):
+            shape = value.shape
+        if shape != target.shape:
+            raise ValueError(f"{api}: the value written into the Variable {target.name} must have its shape "
+                             f"{target.shape}, but it has {shape}.")
+        if not isinstance(value, Variable):
+            value = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+        self.append_op(InplaceOp(self.current_block(), target, value, detach))
+        if not detach and isinstance(value, Variable) and not value.stop_gradient:
+            target.stop_gradient = False
+        return target
 
     def record_op(self, op: Op, key: tuple, leaves: list[Any]) -> Any:
         """Record a table op applied to Variables; returns the output Variables (apply_op's hook)."""

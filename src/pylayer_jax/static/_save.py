@@ -28,7 +28,8 @@ def _check_program(api: str, program: Any) -> None:
 
 def _split(program: Program) -> tuple[list[Variable], list[Variable]]:
     params = [v for v in program.list_vars() if isinstance(v, Parameter)]
-    opt = [v for v in program.list_vars() if v.persistable and not isinstance(v, Parameter) and v.kind == "state"]
+    opt = [v for v in program.list_vars() if v.persistable and not isinstance(v, Parameter) and v.kind == "state"
+           and not getattr(v, "_unsaved", False)]  # (create_global_var(persistable=False) is not saved)
     return params, opt
 
 

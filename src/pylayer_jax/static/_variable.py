@@ -42,7 +42,7 @@ class Variable(Tensor):
     into its program; ``Executor.run`` computes them.
     """
 
-    __slots__ = ("_alt", "_shape", "block", "kind", "producer")
+    __slots__ = ("_alt", "_shape", "_unsaved", "block", "kind", "producer")
     _symbolic = True
 
     def __init__(

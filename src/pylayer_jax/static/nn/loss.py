@@ -1,0 +1,3 @@
+"""``paddle.static.nn.loss``: ``nce``."""
+
+from .._layers import nce as nce
