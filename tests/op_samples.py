@@ -1588,11 +1588,6 @@ SAMPLES.update(
                             {"pooled_height": 2, "pooled_width": 2})],
         "psroi_pool": [Sample((rand(2, 8, 5, 6), _ROI_BOXES, np.array([2, 1]), np.array(1.0)),
                               {"pooled_height": 2, "pooled_width": 2})],
-        "deformable_conv": [
-            Sample((rand(1, 2, 4, 4), rand(1, 8, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2), pos(1, 4, 3, 3))),
-            Sample((rand(1, 4, 5, 5), rand(1, 16, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2)),
-                   {"stride": (2, 2), "padding": (1, 1), "deformable_groups": 2, "groups": 2}),
-        ],
         "box_coder": [
             Sample((np.array([[1.0, 1.0, 5.0, 6.0], [2.0, 3.0, 8.0, 9.0]]), None,
                     np.array([[1.0, 2.0, 4.0, 6.0], [0.0, 1.0, 3.0, 5.0], [2.0, 2.0, 7.0, 7.0]])),
@@ -1688,7 +1683,7 @@ SAMPLES.update(
 )
 
 
-# ---- _ops/legacy_layers.py -------------------------------------------------------------------------------
+# ---- _ops/legacy_layers.py, and the deformable convolution of _ops/detection.py  ----------
 def _np_bilinear(img, y, x):
     c, h, w = img.shape
     if not (-1 < y < h and -1 < x < w):
@@ -1742,7 +1737,11 @@ def _np_cvm(x, cvm, use_cvm=True):
 
 SAMPLES.update(
     {
-        "deform_conv2d": [
+        "deformable_conv": [  # (vision.ops.deform_conv2d and static.nn.deform_conv2d)
+            Sample((rand(1, 2, 4, 4), rand(1, 8, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2), pos(1, 4, 3, 3)),
+                   ref=_np_deform_conv2d),
+            Sample((rand(1, 4, 5, 5), rand(1, 16, 3, 3, low=-0.7, high=0.7), rand(2, 2, 2, 2)),
+                   {"stride": (2, 2), "padding": (1, 1), "deformable_groups": 2, "groups": 2}, ref=_np_deform_conv2d),
             Sample((rand(1, 2, 4, 4), _offsets(1, 8, 3, 3), rand(2, 2, 2, 2), rand(1, 4, 3, 3, low=0.1, high=1.0)),
                    ref=_np_deform_conv2d),
             Sample((rand(1, 4, 4, 4), _offsets(1, 16, 3, 3), rand(2, 2, 2, 2), None),

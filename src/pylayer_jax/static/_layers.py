@@ -301,7 +301,7 @@ def deform_conv2d(x: Any, offset: Any, mask: Any, num_filters: int, filter_size:
     prefix = name or unique_name("deformable_conv")
     std = (2.0 / (k * c)) ** 0.5
     w = _param(prefix, [num_filters, c // g, *fs], x.dtype, weight_attr, False, Normal(0.0, std), api)
-    out = apply_op(TABLE["deform_conv2d"], (x, offset, w, mask),
+    out = apply_op(TABLE["deformable_conv"], (x, offset, w, mask),
                    {"stride": tuple(st), "padding": tuple(pd), "dilation": tuple(dl), "deformable_groups": dg,
                     "groups": g})
     return _bias(out, prefix, num_filters, 1, bias_attr, api)
