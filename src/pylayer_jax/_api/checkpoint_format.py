@@ -100,17 +100,17 @@ def _varint(n: int) -> bytes:
             return bytes(out)
 
 
-def dense_tensor_bytes(arr: np.ndarray) -> bytes:
-    """Serialise an array as Paddle's binary DenseTensor (what `use_binary_format=True` writes)."""
+def dense_tensor_bytes(arr: np.ndarray, api: str = "paddle.save(use_binary_format=True)",
+                       fix: str = "save it with use_binary_format=False") -> bytes:
+    """Serialise an array as Paddle's binary DenseTensor (what `use_binary_format=True` and `static.save_vars`
+    write); ``api`` and ``fix`` word the error for a dtype the format has no code for."""
+    arr = np.ascontiguousarray(arr)
     code = _DTYPE_CODES.get(arr.dtype)
     if code is None:
-        raise TypeError(
-            f"paddle.save(use_binary_format=True): a Tensor of dtype {arr.dtype} has no binary format code; "
-            "save it with use_binary_format=False."
-        )
-    desc = b"\x08" + _varint(code) + b"".join(b"\x10" + _varint(d) for d in arr.shape)
+        raise TypeError(f"{api}: a Tensor of dtype {arr.dtype} has no binary format code; {fix}.")
+    desc = b"\x08" + _varint(code) + b"".join(b"\x10" + _varint(int(d)) for d in arr.shape)
     head = struct.pack("<IQI", 0, 0, 0) + struct.pack("<i", len(desc)) + desc
-    return head + np.ascontiguousarray(arr).tobytes()
+    return head + arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
 
 
 def _read_varint(buf: bytes, i: int) -> tuple[int, int]:
@@ -126,20 +126,21 @@ def _read_varint(buf: bytes, i: int) -> tuple[int, int]:
             return n, i
 
 
-def parse_dense_tensor(data: bytes) -> np.ndarray | None:
-    """Read Paddle's binary DenseTensor; None when `data` is not exactly one such tensor."""
+def read_dense_tensor(data: bytes, pos: int = 0) -> tuple[np.ndarray, int]:
+    """The binary DenseTensor at ``data[pos:]`` (its LoD offsets read past) and the position after it; a
+    ValueError says what is wrong when it is not one."""
     try:
-        if len(data) < 12 or struct.unpack_from("<I", data, 0)[0] != 0:
-            return None
-        (levels,) = struct.unpack_from("<Q", data, 4)
-        i = 12
+        version, levels = struct.unpack_from("<IQ", data, pos)
+        if version != 0:
+            raise ValueError(f"unknown version {version}")
+        i = pos + 12
         for _ in range(levels):
             (size,) = struct.unpack_from("<Q", data, i)
             i += 8 + size
         version, size = struct.unpack_from("<Ii", data, i)
         i += 8
         if version != 0 or size < 0:
-            return None
+            raise ValueError(f"unknown tensor version {version}")
         desc, i = data[i:i + size], i + size
         code, dims, j = None, [], 0
         while j < len(desc):
@@ -150,13 +151,24 @@ def parse_dense_tensor(data: bytes) -> np.ndarray | None:
             elif key == 0x10:
                 dims.append(value)
             else:
-                return None
+                raise ValueError(f"an unknown field {key} in the tensor description")
         dtype = _CODE_DTYPES.get(code) if code is not None else None
         if dtype is None or any(d < 0 for d in dims):
-            return None
-        n = int(np.prod(dims, dtype=np.int64)) * dtype.itemsize
-        if len(data) - i != n:
-            return None
-        return np.frombuffer(data, dtype=dtype, count=n // dtype.itemsize, offset=i).reshape(dims).copy()
-    except (struct.error, IndexError):
+            raise ValueError("no known data type, or a negative dimension, in the tensor description")
+        count = int(np.prod(dims, dtype=np.int64))
+        end = i + count * dtype.itemsize
+        if end > len(data):
+            raise ValueError("the data is shorter than its shape says")
+        arr = np.frombuffer(data, dtype.newbyteorder("<"), count, i).astype(dtype).reshape(dims)
+        return arr, end
+    except (struct.error, IndexError) as e:
+        raise ValueError(f"truncated ({e})") from None
+
+
+def parse_dense_tensor(data: bytes) -> np.ndarray | None:
+    """Read Paddle's binary DenseTensor; None when `data` is not exactly one such tensor."""
+    try:
+        arr, end = read_dense_tensor(data)
+    except ValueError:
         return None
+    return arr if end == len(data) else None

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import struct
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import export as jexport
 
+from .._api import checkpoint_format as _fmt
 from ._framework import is_persistable
 from ._inference_model import _as_list, export_program, program_from_export
 from ._lowering import needed_ops
@@ -33,81 +33,18 @@ from ._program import Program, default_main_program
 from ._scope import global_scope
 from ._variable import Parameter, Variable
 
-# Paddle's VarType codes of tensor element types
-_CODES = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6, "uint8": 20,
-          "int8": 21, "bfloat16": 22, "complex64": 23, "complex128": 24}
-_TYPES = {v: k for k, v in _CODES.items()}
-
-
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
 
 def tensor_bytes(arr: Any) -> bytes:
-    """One tensor in Paddle's serialized form."""
-    a = np.ascontiguousarray(np.asarray(arr))
-    name = "bfloat16" if a.dtype.name == "bfloat16" else a.dtype.name
-    if name not in _CODES:
-        raise TypeError(f"the dtype {a.dtype} has no Paddle tensor type code.")
-    desc = b"\x08" + _varint(_CODES[name]) + b"".join(b"\x10" + _varint(int(d)) for d in a.shape)
-    return (struct.pack("<IQI", 0, 0, 0) + struct.pack("<i", len(desc)) + desc
-            + a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
-
-
-def _read_varint(buf: bytes, i: int) -> tuple[int, int]:
-    shift = n = 0
-    while True:
-        b = buf[i]
-        i += 1
-        n |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return n, i
+    """One tensor in Paddle's serialized form (``_api.checkpoint_format``, what ``paddle.save`` writes in binary)."""
+    return _fmt.dense_tensor_bytes(np.asarray(arr), "paddle.static.save_vars",
+                                   "cast the variable to one of Paddle's tensor dtypes first")
 
 
 def read_tensor(buf: bytes, pos: int, what: str) -> tuple[np.ndarray, int]:
     """The tensor at ``buf[pos:]`` and the position after it; a ValueError names ``what`` when it is damaged."""
     try:
-        version, lod_levels = struct.unpack_from("<IQ", buf, pos)
-        pos += 12
-        if version != 0:
-            raise ValueError(f"unknown version {version}")
-        for _ in range(lod_levels):  # (LoD offsets: read past them, no LoD is kept here)
-            (size,) = struct.unpack_from("<Q", buf, pos)
-            pos += 8 + size
-        (tversion,) = struct.unpack_from("<I", buf, pos)
-        (dsize,) = struct.unpack_from("<i", buf, pos + 4)
-        pos += 8
-        if tversion != 0:
-            raise ValueError(f"unknown tensor version {tversion}")
-        desc, end = buf[pos:pos + dsize], pos + dsize
-        i, dtype, dims = 0, None, []
-        while i < len(desc):
-            tag, i = _read_varint(desc, i)
-            val, i = _read_varint(desc, i)
-            if tag == 0x08:
-                dtype = _TYPES[val]
-            elif tag == 0x10:
-                dims.append(val - (1 << 64) if val >= 1 << 63 else val)
-        if dtype is None:
-            raise ValueError("no data type in the tensor description")
-        np_dtype = np.dtype(jnp.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
-        count = int(np.prod(dims)) if dims else 1
-        nbytes = count * np_dtype.itemsize
-        if end + nbytes > len(buf):
-            raise ValueError("the data is shorter than its shape says")
-        arr = np.frombuffer(buf, np_dtype.newbyteorder("<"), count, end).astype(np_dtype).reshape(dims)
-        return arr, end + nbytes
-    except (struct.error, KeyError, IndexError, ValueError) as e:
+        return _fmt.read_dense_tensor(buf, pos)
+    except ValueError as e:
         raise ValueError(f"{what} is not a Paddle tensor file or is damaged ({e}).") from e
 
 
