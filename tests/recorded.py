@@ -46,3 +46,15 @@ def assert_close(ours: Any, ref: Any, key: str, rtol: float) -> None:
         np.testing.assert_allclose(ours, ref, rtol=rtol, atol=1e-6, err_msg=key)
     else:
         assert ours == ref, key
+
+
+def paddle_fixture(name: str) -> dict[str, Any]:
+    """``tests/data/<name>`` as ``record_paddle_*.py`` wrote it (``paddle_record.record_into``), without the entry
+    naming Paddle's version."""
+    import json
+    import os
+
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", name)) as fh:
+        ref = json.load(fh)
+    ref.pop("paddle")
+    return ref

@@ -4,7 +4,6 @@ global random state as Paddle 3.3.1's do: after ``np.random.seed`` the orders an
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -14,13 +13,10 @@ import pytest
 import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import Recorded, assert_close, paddle_fixture  # noqa: E402
 from sampler_stream_cases import Range, record  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
-                       "paddle_sampler_streams.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
+REF = paddle_fixture("paddle_sampler_streams.json")
 OURS = Recorded(record, paddle)
 # Paddle 3.3.1 fails on these weights (a list: AttributeError in __len__; a Tensor: an assertion); here they draw
 # as the numpy array of the same weights does in Paddle

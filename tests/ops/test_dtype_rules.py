@@ -4,7 +4,6 @@ recorded by ``tests/record_paddle_dtype_rules.py``); where Paddle's CPU build ha
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -15,12 +14,9 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from dtype_rule_cases import record  # noqa: E402
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import Recorded, assert_close, paddle_fixture  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
-                       "paddle_dtype_rules.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
+REF = paddle_fixture("paddle_dtype_rules.json")
 OURS = Recorded(record, paddle)
 RAN = sorted(k for k, v in REF.items() if not isinstance(v, dict))
 NO_KERNEL = sorted(k for k, v in REF.items() if isinstance(v, dict))

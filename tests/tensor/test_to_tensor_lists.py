@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -12,13 +11,10 @@ import pytest
 import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import Recorded, assert_close, paddle_fixture  # noqa: E402
 from to_tensor_list_cases import record  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
-                       "paddle_to_tensor_lists.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
+REF = paddle_fixture("paddle_to_tensor_lists.json")
 OURS = Recorded(record, paddle)
 
 
