@@ -18,7 +18,7 @@ the global generator as the original did (the same masks after the same ``paddle
 is traced in eval mode, as Paddle saves an inference program; one that still writes a buffer is refused. Tensors a
 plain function reads from outside (closures, globals) are constants of the artifact.
 
-``load`` needs none of the Python that defined the model: it returns a ``TranslatedLayer`` whose
+``load`` needs none of the Python that defined the model: it returns a ``PirTranslatedLayer`` whose
 parameters are Parameters with the saved names and whose forward is one op (``_EXPORTED``) calling
 the artifact; its VJP is the serialized VJP, itself an ``Exported``, so ``loss.backward()`` through a
 loaded layer gives parameter gradients through the ordinary eager tape.
@@ -430,7 +430,19 @@ def check_inputs(api: str, specs: Sequence[dict[str, Any]], inputs: Sequence[Any
 
 
 class TranslatedLayer(Layer):
-    """A model loaded by ``paddle.jit.load``: runs the saved StableHLO; its parameters are Parameters.
+    """Paddle's class of a model loaded from its legacy (pre-PIR) program files. ``paddle.jit.load`` returns a
+    ``PirTranslatedLayer``, which is not one, as in Paddle 3.3.1 (``isinstance(loaded, paddle.jit.TranslatedLayer)``
+    is False there too); this package writes no legacy files, so there is nothing to construct one from."""
+
+    def __init__(self, programs: Any = None, persistable_vars: Any = None) -> None:
+        raise NotImplementedError(
+            "paddle.jit.TranslatedLayer: models saved by paddle.jit.save load as PirTranslatedLayer (as in Paddle "
+            "3.3.1); a TranslatedLayer cannot be built from legacy program files here. Use paddle.jit.load(path).")
+
+
+class PirTranslatedLayer(Layer):
+    """A model loaded by ``paddle.jit.load`` (Paddle 3.3.1's class name): runs the saved StableHLO; its parameters
+    are Parameters.
 
     ``state_dict()`` keys are the structured names the model had when it was saved (``fc.weight``);
     ``parameters()`` are trainable Parameters with the saved Paddle names, so an optimizer can fine-tune
@@ -464,7 +476,7 @@ class TranslatedLayer(Layer):
 
     def forward(self, *inputs: Any) -> Any:
         """Run the saved forward on ``inputs`` (Tensors of the saved shapes and dtypes)."""
-        ins = check_inputs("TranslatedLayer", self._meta["inputs"], inputs)
+        ins = check_inputs("PirTranslatedLayer", self._meta["inputs"], inputs)
         ins = [x if isinstance(x, Tensor) else jnp.asarray(x) for x in ins]  # arrays: constants of the call
         drew = self._meta.get("draws_random")
         ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
@@ -482,8 +494,8 @@ class TranslatedLayer(Layer):
         return f"saved from {self._meta.get('class')}, platforms={self._meta.get('platforms')}"
 
 
-def load(path: str, **configs: Any) -> TranslatedLayer:
-    """Load what ``paddle.jit.save`` wrote: a ``TranslatedLayer`` (no Python model class needed)."""
+def load(path: str, **configs: Any) -> PirTranslatedLayer:
+    """Load what ``paddle.jit.save`` wrote: a ``PirTranslatedLayer`` (no Python model class needed)."""
     api = "paddle.jit.load"
     if configs:
         raise NotImplementedError(f"{api}: the configs {sorted(configs)} are not supported; the files are always "
@@ -492,4 +504,4 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
     if meta.get("kind") == "program":
         raise ValueError(f"{api}: {path!r} holds a static program; load it with "
                          "paddle.static.load_inference_model(path, exe).")
-    return TranslatedLayer(exported, meta, arrays)
+    return PirTranslatedLayer(exported, meta, arrays)
