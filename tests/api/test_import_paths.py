@@ -160,7 +160,11 @@ def test_set_device_places_new_arrays() -> None:
         place = paddle.set_device("cpu")
         assert repr(place) == "Place(cpu)" and place == paddle.CPUPlace()
         assert paddle.get_device() == "cpu"
-        assert paddle.to_tensor([1.0]).place == "Place(cpu)"
+        p = paddle.to_tensor([1.0]).place
+        # as Paddle 3.3.1's Place (checked with it): equal to CPUPlace(), not to its text; Paddle's queries
+        assert str(p) == repr(p) == "Place(cpu)" and p == paddle.CPUPlace() and p != "Place(cpu)"
+        assert p.is_cpu_place() and not p.is_gpu_place() and not p.is_cuda_pinned_place() and not p.is_xpu_place()
+        assert not p.is_custom_place()
     finally:
         paddle.set_device(before)
     with pytest.raises(ERR[PADDLE["errors"]["set_device_bad"]], match="the device must be a string like 'cpu'"):
@@ -189,9 +193,10 @@ def test_gpu_requests_on_a_cpu_only_machine_raise_as_paddle() -> None:
 def test_cuda_and_cpu_move_tensors_and_gradients() -> None:
     x = paddle.to_tensor([1.0, 2.0, 3.0], place="cpu", stop_gradient=False)
     g = x.cuda()
-    assert g.place == "Place(gpu:0)" and np.array_equal(g.numpy(), x.numpy())
+    assert str(g.place) == "Place(gpu:0)" and g.place.is_gpu_place() and g.place.gpu_device_id() == 0
+    assert g.place == paddle.CUDAPlace(0) and np.array_equal(g.numpy(), x.numpy())
     back = (g * g).cpu()
-    assert back.place == "Place(cpu)"
+    assert back.place == paddle.CPUPlace()
     back.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.array([1.0, 2.0, 3.0]))
     pinned = paddle.to_tensor([1.0]).pin_memory()

@@ -117,7 +117,7 @@ def test_metadata() -> None:
     assert t.ndim == 3 and t.dim() == 3
     assert t.size == 24
     assert t.numel().item() == 24
-    assert t.place == "Place(cpu)" or "gpu" in str(t.place)
+    assert str(t.place) == "Place(cpu)" or "gpu" in str(t.place)
     assert t.is_leaf and t.stop_gradient is True
     assert t.persistable is False
     t.persistable = True

@@ -81,8 +81,34 @@ def resolve(device: Any, api: str) -> tuple[str, Any]:
     return f"gpu:{idx}", devs[idx]
 
 
-class CPUPlace:
-    """The host CPU (``paddle.CPUPlace()``)."""
+class _PlaceQueries:
+    """Paddle's ``Place`` queries (``x.place.is_gpu_place()``), shared by the two place classes."""
+
+    def is_cpu_place(self) -> bool:
+        return isinstance(self, CPUPlace)
+
+    def is_gpu_place(self) -> bool:
+        return isinstance(self, CUDAPlace)
+
+    def gpu_device_id(self) -> int:
+        """The GPU's number (Paddle's answer on another place: 0)."""
+        return getattr(self, "device_id", 0)
+
+    def is_cuda_pinned_place(self) -> bool:
+        return False
+
+    def is_xpu_place(self) -> bool:
+        return False
+
+    def is_custom_place(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return repr(self)
+
+
+class CPUPlace(_PlaceQueries):
+    """The host CPU (``paddle.CPUPlace()``; also what ``x.place`` is for a tensor on it)."""
 
     def __repr__(self) -> str:
         return "Place(cpu)"
@@ -97,8 +123,9 @@ class CPUPlace:
         return jax.devices("cpu")[0]
 
 
-class CUDAPlace:
-    """GPU number ``device_id`` (``paddle.CUDAPlace(0)``); needs a JAX GPU device."""
+class CUDAPlace(_PlaceQueries):
+    """GPU number ``device_id`` (``paddle.CUDAPlace(0)``; also ``x.place`` for a tensor on it); needs a JAX GPU
+    device."""
 
     def __init__(self, device_id: int = 0) -> None:
         devs = gpus()

@@ -182,8 +182,15 @@ class Tensor:
         return _dtypes.to_paddle(self._v.dtype)
 
     @property
-    def place(self) -> str:
-        return "Place(cpu)" if _platform(self._v) == "cpu" else "Place(gpu:0)"
+    def place(self) -> Any:
+        """Where the values live: a ``CPUPlace`` or ``CUDAPlace`` (``str()`` is ``Place(cpu)``; it equals
+        ``paddle.CPUPlace()``, not the string, and answers ``is_gpu_place()``, as Paddle's Place)."""
+        if _platform(self._v) == "cpu":
+            return _device.CPUPlace()
+        devs = _device.gpus()
+        v = self._v
+        dev = next(iter(v.devices()), None) if hasattr(v, "devices") else None
+        return _device.CUDAPlace(devs.index(dev) if dev in devs else 0)
 
     @property
     def is_leaf(self) -> bool:
@@ -414,7 +421,7 @@ class Tensor:
             if modes.capture is not None:  # printing inside jit.to_static: no value until the compiled call runs
                 _concrete(self, "printing a Tensor")
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, traced={self._v})"
-        return tensor_repr(self.shape, self.dtype.name, self.place, self.stop_gradient, np.asarray(self._value))
+        return tensor_repr(self.shape, self.dtype.name, str(self.place), self.stop_gradient, np.asarray(self._value))
 
     __str__ = __repr__
 
