@@ -173,6 +173,16 @@ def test_set_device_places_new_arrays() -> None:
         paddle.set_device(3)
 
 
+def test_a_place_that_is_neither_cpu_nor_gpu() -> None:
+    # what x.place is for a tensor on a TPU, say (no such device here): Paddle's custom-place answers
+    from pylayer_jax._runtime.device import CustomPlace
+
+    p = CustomPlace("tpu", 1)
+    assert str(p) == "Place(tpu:1)" and p == CustomPlace("tpu", 1) and p != CustomPlace("tpu", 0)
+    assert p.is_custom_place() and not p.is_gpu_place() and not p.is_cpu_place() and p.gpu_device_id() == 0
+    assert p != paddle.CPUPlace()
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the CPU-only errors; the GPU test below covers machines with a GPU")
 def test_gpu_requests_on_a_cpu_only_machine_raise_as_paddle() -> None:
     e = PADDLE["errors"]

@@ -92,7 +92,7 @@ class _PlaceQueries:
 
     def gpu_device_id(self) -> int:
         """The GPU's number (Paddle's answer on another place: 0)."""
-        return getattr(self, "device_id", 0)
+        return self.device_id if isinstance(self, CUDAPlace) else 0
 
     def is_cuda_pinned_place(self) -> bool:
         return False
@@ -148,6 +148,26 @@ class CUDAPlace(_PlaceQueries):
 
     def device(self) -> Any:
         return self._device
+
+
+class CustomPlace(_PlaceQueries):
+    """A device that is neither the CPU nor a CUDA GPU (a TPU, say): ``x.place`` for a tensor there, ``Place(tpu:0)``
+    (Paddle's name for such a place)."""
+
+    def __init__(self, kind: str, device_id: int = 0) -> None:
+        self.kind, self.device_id = kind, device_id
+
+    def __repr__(self) -> str:
+        return f"Place({self.kind}:{self.device_id})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CustomPlace) and (other.kind, other.device_id) == (self.kind, self.device_id)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.device_id))
+
+    def is_custom_place(self) -> bool:
+        return True
 
 
 def set_device(device: str) -> CPUPlace | CUDAPlace:

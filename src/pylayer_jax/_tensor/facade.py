@@ -185,11 +185,14 @@ class Tensor:
     def place(self) -> Any:
         """Where the values live: a ``CPUPlace`` or ``CUDAPlace`` (``str()`` is ``Place(cpu)``; it equals
         ``paddle.CPUPlace()``, not the string, and answers ``is_gpu_place()``, as Paddle's Place)."""
-        if _platform(self._v) == "cpu":
+        kind = _platform(self._v)
+        if kind == "cpu":
             return _device.CPUPlace()
-        devs = _device.gpus()
         v = self._v
         dev = next(iter(v.devices()), None) if hasattr(v, "devices") else None
+        if kind != "gpu":  # (a TPU, say)
+            return _device.CustomPlace(kind, getattr(dev, "id", 0))
+        devs = _device.gpus()
         return _device.CUDAPlace(devs.index(dev) if dev in devs else 0)
 
     @property
