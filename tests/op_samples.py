@@ -1598,6 +1598,12 @@ SAMPLES.update(
         "yolo_box": [Sample((rand(1, 14, 2, 2), np.array([[32, 40]])),
                             {"anchors": (10, 13, 16, 30), "class_num": 2, "conf_thresh": 0.3, "downsample_ratio": 8},
                             grad=False)],
+        # boxes on distinct cells (Paddle's backward keeps only the last of boxes sharing one), no L1 kinks
+        "yolo_loss": [Sample((rand(2, 14, 3, 3), np.array([[[0.3, 0.4, 0.35, 0.42], [0.7, 0.2, 0.9, 0.8]],
+                                                           [[0.5, 0.6, 0.2, 0.3], [0.0, 0.0, 0.0, 0.0]]]),
+                              np.array([[0, 1], [1, 0]], np.int32), None),
+                             {"anchors": (10, 13, 16, 30, 33, 23), "anchor_mask": (1, 2), "class_num": 2,
+                              "ignore_thresh": 0.7, "downsample_ratio": 8})],
     }
 )
 

@@ -431,6 +431,12 @@ ALLOWED: dict[str, str] = {
     "vision/ops.py::roi_align::name": NAME,
     "vision/ops.py::roi_pool::name": NAME,
     "vision/ops.py::yolo_box::name": NAME,
+    "vision/ops.py::yolo_loss::name": NAME,
+    "vision/_proposals.py::generate_proposals::name": NAME,
+    "vision/_proposals.py::distribute_fpn_proposals::name": NAME,
+    "vision/_proposals.py::matrix_nms::name": NAME,
+    "vision/_image_io.py::read_file::name": NAME,
+    "vision/_image_io.py::decode_jpeg::name": NAME,
     "vision/transforms/_pil_image.py::erase::inplace": PADDLE_IGNORES + " (a PIL image is erased into a new image)",
     "vision/transforms/transforms.py::BaseTransform._get_params::inputs": "hook for subclasses that draw one set "
                                                                           "of parameters per call; the base draws none",

@@ -1,5 +1,5 @@
 """Detection operators of ``paddle.vision.ops`` (layer L1): roi_align, roi_pool, psroi_pool, deformable
-convolution, box_coder and yolo_box, as jax functions with Paddle's CPU kernels' arithmetic.
+convolution, box_coder, yolo_box and yolo_loss, as jax functions with Paddle's CPU kernels' arithmetic.
 
 The RoI ops map each box to its image with ``boxes_num`` (a cumulative sum searched in the kernel), and sample or
 pool through per-axis weight matrices (RoI Align's bilinear weights and RoI pooling's bin masks are separable), so
@@ -281,3 +281,127 @@ def yolo_box(x, img_size, anchors=(), class_num=1, conf_thresh=0.01, downsample_
     scores = conf[:, :, None] * jax.nn.sigmoid(body[:, :, 5:])  # [n, an, cls, h, w]
     scores = jnp.where(keep[:, :, None], scores, dt(0)).transpose(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
     return boxes, scores
+
+
+# ---- YOLOv3 loss ----------------------------------------------------------------------------------------------
+def _sce(x, label):
+    """Sigmoid cross entropy with logits, written as Paddle's kernel writes it."""
+    return jnp.maximum(x, 0) - x * label + jnp.log1p(jnp.exp(-jnp.abs(x)))
+
+
+def _sce_backward(x, label):
+    """The same loss in a form whose derivative is exactly Paddle's ``sigmoid(x) - label`` (also at x = 0)."""
+    return jax.nn.softplus(x) - x * label
+
+
+def _l1_backward(x, y):
+    """|x - y| with Paddle's derivative: 1 where x > y, else -1 (also at x = y)."""
+    return jnp.where(x > y, x - y, y - x)
+
+
+def _overlap(c1, w1, c2, w2):
+    return jnp.minimum(c1 + w1 / 2, c2 + w2 / 2) - jnp.maximum(c1 - w1 / 2, c2 - w2 / 2)
+
+
+def _center_iou(x1, y1, w1, h1, x2, y2, w2, h2):
+    """IoU of boxes given by centre and size (0 when they do not overlap)."""
+    ow, oh = _overlap(x1, w1, x2, w2), _overlap(y1, h1, y2, h2)
+    inter = jnp.where((ow < 0) | (oh < 0), jnp.zeros((), ow.dtype), ow * oh)
+    return inter / (w1 * h1 + w2 * h2 - inter)
+
+
+def _yolo_loss(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio,
+               use_label_smooth, scale_x_y, backward=False):
+    n, _, h, w = x.shape
+    m, b = len(anchor_mask), gt_box.shape[1]
+    dt = x.dtype.type
+    xr = x.reshape(n, m, 5 + class_num, h, w)
+    input_size = downsample_ratio * h
+    anc = jnp.asarray(anchors, x.dtype).reshape(-1, 2)
+    used = anc[jnp.asarray(anchor_mask)]  # [m, 2]
+    sce, l1 = (_sce_backward, _l1_backward) if backward else (_sce, lambda a, c: jnp.abs(a - c))
+    if use_label_smooth:
+        smooth = dt(min(1.0 / class_num, 1.0 / 40))
+        pos, neg = dt(1) - smooth, smooth
+    else:
+        pos, neg = dt(1), dt(0)
+    gt = gt_box.astype(x.dtype)
+    gx, gy, gw, gh = (gt[..., k] for k in range(4))  # [n, b]
+    score = jnp.ones((n, b), x.dtype) if gt_score is None else gt_score.astype(x.dtype)
+    valid = ~((gw < 1e-6) | (gh < 1e-6))
+
+    # predicted boxes (no gradient: they only decide which objectness losses are ignored)
+    xs = jax.lax.stop_gradient(xr)
+    bias = dt(-0.5 * (scale_x_y - 1.0))
+    px = (jnp.arange(w, dtype=x.dtype)[None, None, None, :] + jax.nn.sigmoid(xs[:, :, 0]) * dt(scale_x_y) + bias) / h
+    py = (jnp.arange(h, dtype=x.dtype)[None, None, :, None] + jax.nn.sigmoid(xs[:, :, 1]) * dt(scale_x_y) + bias) / h
+    pw = jnp.exp(xs[:, :, 2]) * used[None, :, 0, None, None] / input_size
+    ph = jnp.exp(xs[:, :, 3]) * used[None, :, 1, None, None] / input_size
+    e = (slice(None), None, None, None, slice(None))  # gt [n, b] -> [n, 1, 1, 1, b]
+    iou = _center_iou(px[..., None], py[..., None], pw[..., None], ph[..., None], gx[e], gy[e], gw[e], gh[e])
+    best = jnp.max(jnp.where(valid[e], iou, dt(0)), axis=-1, initial=dt(0))
+    obj = jnp.where(best > dt(ignore_thresh), dt(-1), dt(0))  # [n, m, h, w]
+
+    # each ground-truth box: its cell and its best anchor (by shape), if that anchor is one of anchor_mask's
+    gi = jnp.clip(jnp.trunc(gx * w).astype(jnp.int32), 0, w - 1)
+    gj = jnp.clip(jnp.trunc(gy * h).astype(jnp.int32), 0, h - 1)
+    aw, ah = anc[:, 0] / dt(input_size), anc[:, 1] / dt(input_size)
+    zero = jnp.zeros((), x.dtype)
+    a_iou = _center_iou(zero, zero, aw[None, None, :], ah[None, None, :], zero, zero, gw[..., None], gh[..., None])
+    best_n = jnp.argmax(a_iou, axis=-1)  # [n, b]
+    slot = [-1] * anc.shape[0]
+    for k, a in reversed(list(enumerate(anchor_mask))):
+        slot[a] = k
+    midx = jnp.asarray(slot, jnp.int32)[best_n]
+    matched = valid & (midx >= 0)
+    mc = jnp.maximum(midx, 0)
+    cell = (mc * h + gj) * w + gi
+    # a later box on the same cell and anchor replaces the objectness target (and, in Paddle's backward, the
+    # gradient) of an earlier one
+    later = jnp.triu(jnp.ones((b, b), bool), 1)[None] & matched[:, None, :] & (cell[:, :, None] == cell[:, None, :])
+    last = matched & ~jnp.any(later, axis=-1)
+    rows = jnp.arange(n)[:, None]
+    obj = obj.at[rows, jnp.where(last, mc, m), gj, gi].set(score, mode="drop")
+
+    pred = xr[rows, mc, :, gj, gi]  # [n, b, 5 + class_num]
+    tx = gx * h - gi.astype(x.dtype)
+    ty = gy * h - gj.astype(x.dtype)
+    an_w, an_h = anc[best_n, 0], anc[best_n, 1]
+    tw = jnp.log(jnp.where(matched, gw * input_size / an_w, dt(1)))
+    th = jnp.log(jnp.where(matched, gh * input_size / an_h, dt(1)))
+    box_scale = (dt(2) - gw * gh) * score
+    loc = (sce(pred[..., 0], tx) + sce(pred[..., 1], ty) + l1(pred[..., 2], tw) + l1(pred[..., 3], th)) * box_scale
+    target = jnp.where(jnp.arange(class_num)[None, None, :] == gt_label[..., None].astype(jnp.int32), pos, neg)
+    cls = jnp.sum(sce(pred[..., 5:], target), axis=-1) * score
+    counted = last if backward else matched
+    per_gt = jnp.where(counted, loc + cls, dt(0))
+
+    conf = xr[:, :, 4]
+    objness = jnp.where(obj > dt(1e-5), sce(conf, dt(1)) * obj, jnp.where(obj > dt(-0.5), sce(conf, dt(0)), dt(0)))
+    return jnp.sum(per_gt, axis=1) + jnp.sum(objness, axis=(1, 2, 3))
+
+
+def _yolo_loss_vjp(s, ct, anchors=(), anchor_mask=(), class_num=1, ignore_thresh=0.7, downsample_ratio=32,
+                   use_label_smooth=True, scale_x_y=1.0):
+    """Paddle's backward: sigmoid(x) - target for the cross entropies, +-1 for the L1 terms (-1 where equal),
+    and, where several boxes fall on one cell and anchor, only the last box's gradient."""
+    gt_box, gt_label, gt_score = s["gt_box"], s["gt_label"], s["gt_score"]
+    _, pull = jax.vjp(lambda v: _yolo_loss(v, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num,
+                                           ignore_thresh, downsample_ratio, use_label_smooth, scale_x_y,
+                                           backward=True), s["x"])
+    return pull(ct)[0], None, None, None
+
+
+_YOLO_TENSORS = ("x", "gt_box", "gt_label", "gt_score")
+
+
+@defop(_YOLO_TENSORS, saves=_YOLO_TENSORS, vjp=_yolo_loss_vjp, nondiff=_YOLO_TENSORS[1:], method=False)
+def yolo_loss(x, gt_box, gt_label, gt_score=None, anchors=(), anchor_mask=(), class_num=1, ignore_thresh=0.7,
+              downsample_ratio=32, use_label_smooth=True, scale_x_y=1.0):
+    """YOLOv3 loss per image ([n]) of the head ``x`` ([n, len(anchor_mask) * (5 + class_num), h, h]) against
+    ``gt_box`` ([n, b, 4] centre x, y, width, height over the input size), ``gt_label`` ([n, b]) and the optional
+    mixup ``gt_score`` ([n, b]): sigmoid cross entropy on x, y, objectness and classes, L1 on log width/height,
+    box terms weighted by 2 - w * h; objectness of predictions overlapping a box by more than ``ignore_thresh``
+    is ignored. Gradients reach ``x`` only."""
+    return _yolo_loss(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh,
+                      downsample_ratio, use_label_smooth, scale_x_y)

@@ -1,6 +1,8 @@
-"""``paddle.vision.ops``: detection operators. RoI Align / RoI pooling / position-sensitive RoI pooling and
-deformable convolution (with their Layers) are differentiable table ops; ``box_coder``, ``yolo_box`` and
-``prior_box`` compute Paddle's values without gradients (as in Paddle); ``nms`` runs on the host."""
+"""``paddle.vision.ops``: detection operators. RoI Align / RoI pooling / position-sensitive RoI pooling,
+deformable convolution (with their Layers) and ``yolo_loss`` are differentiable table ops; ``box_coder``,
+``yolo_box`` and ``prior_box`` compute Paddle's values without gradients (as in Paddle); ``nms``,
+``matrix_nms``, ``generate_proposals`` and ``distribute_fpn_proposals`` run on the host; ``read_file`` reads a
+file's bytes and ``decode_jpeg`` decodes them (with Pillow, on any device: Paddle 3.3.1 decodes on GPUs only)."""
 
 from __future__ import annotations
 
@@ -20,10 +22,16 @@ from ..nn.layer._container import Sequential
 from ..nn.layer._conv import Conv2D
 from ..nn.layer._layers import Layer
 from ..nn.layer._norm import BatchNorm2D
+from ._image_io import decode_jpeg as decode_jpeg
+from ._image_io import read_file as read_file
+from ._proposals import distribute_fpn_proposals as distribute_fpn_proposals
+from ._proposals import generate_proposals as generate_proposals
+from ._proposals import matrix_nms as matrix_nms
 
 __all__ = [
     "ConvNormActivation", "nms", "roi_align", "RoIAlign", "roi_pool", "RoIPool", "psroi_pool", "PSRoIPool",
-    "deform_conv2d", "DeformConv2D", "box_coder", "yolo_box", "prior_box",
+    "deform_conv2d", "DeformConv2D", "box_coder", "yolo_box", "yolo_loss", "prior_box", "generate_proposals",
+    "distribute_fpn_proposals", "matrix_nms", "read_file", "decode_jpeg",
 ]
 
 
@@ -380,6 +388,62 @@ def yolo_box(x, img_size, anchors, class_num: int, conf_thresh: float, downsampl
         "anchors": tuple(int(a) for a in anchors), "class_num": int(class_num), "conf_thresh": float(conf_thresh),
         "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox), "scale_x_y": float(scale_x_y),
         "iou_aware": bool(iou_aware), "iou_aware_factor": float(iou_aware_factor)})
+
+
+def yolo_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num: int, ignore_thresh: float, downsample_ratio: int,
+              gt_score=None, use_label_smooth: bool = True, name=None, scale_x_y: float = 1.0):
+    """YOLOv3 loss of the head ``x`` ([N, len(anchor_mask) * (5 + class_num), H, H]) against ``gt_box`` ([N, B,
+    4] centre x, y, width, height as fractions of the input size; boxes of zero width or height are padding),
+    ``gt_label`` ([N, B] int32) and the optional mixup ``gt_score`` ([N, B]): [N] losses. Each box is matched
+    to the anchor (of all ``anchors``) closest in shape; when that anchor is in ``anchor_mask`` its cell pays
+    sigmoid cross entropy on x, y, L1 on log w, h (weighted by 2 - w * h), and the class terms (targets smoothed
+    to 1 - 1/class_num (at most 1/40 off) with ``use_label_smooth``); every prediction pays objectness loss,
+    except those overlapping a box by more than ``ignore_thresh``. Gradients reach ``x`` (Paddle's: where two
+    boxes share a cell and anchor, the later box's)."""
+    api = "paddle.vision.ops.yolo_loss"
+    for nm, t in (("x", x), ("gt_box", gt_box), ("gt_label", gt_label)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{api}: {nm} must be a Tensor; got {type(t).__name__}.")
+    if not isinstance(anchors, (list, tuple)) or len(anchors) % 2 or not anchors:
+        raise ValueError(f"{api}: anchors must be a list of (width, height) pairs, flattened; got {anchors!r}.")
+    an = len(anchors) // 2
+    if not isinstance(anchor_mask, (list, tuple)) or not anchor_mask:
+        raise ValueError(f"{api}: anchor_mask must be a non-empty list of anchor indices; got {anchor_mask!r}.")
+    bad = [int(a) for a in anchor_mask if not 0 <= int(a) < an]
+    if bad:
+        raise ValueError(f"{api}: anchor_mask must index the {an} anchors (0..{an - 1}); got {list(anchor_mask)}.")
+    if isinstance(class_num, bool) or not isinstance(class_num, numbers.Integral) or class_num <= 0:
+        raise ValueError(f"{api}: class_num must be an integer greater than 0; got {class_num!r}.")
+    m = len(anchor_mask)
+    if x.ndim != 4 or x.shape[1] != m * (5 + class_num) or x.shape[2] != x.shape[3]:
+        raise ValueError(f"{api}: x must be [N, {m * (5 + class_num)}, H, H] (len(anchor_mask) * (5 + class_num) "
+                         f"channels, a square grid); got {list(x.shape)}.")
+    n = x.shape[0]
+    if gt_box.ndim != 3 or gt_box.shape[0] != n or gt_box.shape[2] != 4:
+        raise ValueError(f"{api}: gt_box must be [N, B, 4] with N = {n}; got {list(gt_box.shape)}.")
+    b = gt_box.shape[1]
+    if list(gt_label.shape) != [n, b]:
+        raise ValueError(f"{api}: gt_label must be [N, B] = {[n, b]} (one class per box); got "
+                         f"{list(gt_label.shape)}.")
+    if str(gt_label.dtype) != "paddle.int32":
+        raise TypeError(f"{api}: gt_label must be int32 (as Paddle's kernel reads it); got {gt_label.dtype}; "
+                        "cast it with gt_label.astype('int32').")
+    if str(x.dtype) not in ("paddle.float32", "paddle.float64") or gt_box.dtype != x.dtype:
+        raise TypeError(f"{api}: x and gt_box must both be float32 or both float64; got {x.dtype} and "
+                        f"{gt_box.dtype}.")
+    if gt_score is not None:
+        if not isinstance(gt_score, Tensor):
+            raise TypeError(f"{api}: gt_score must be a Tensor or None; got {type(gt_score).__name__}.")
+        if list(gt_score.shape) != [n, b]:
+            raise ValueError(f"{api}: gt_score must be [N, B] = {[n, b]} (one mixup score per box); got "
+                             f"{list(gt_score.shape)}.")
+        if gt_score.dtype != x.dtype:
+            raise TypeError(f"{api}: gt_score must have x's dtype ({x.dtype}); got {gt_score.dtype}.")
+    return apply_op(TABLE["yolo_loss"], (x, gt_box, gt_label, gt_score), {
+        "anchors": tuple(int(a) for a in anchors), "anchor_mask": tuple(int(a) for a in anchor_mask),
+        "class_num": int(class_num), "ignore_thresh": float(ignore_thresh),
+        "downsample_ratio": int(downsample_ratio), "use_label_smooth": bool(use_label_smooth),
+        "scale_x_y": float(scale_x_y)})
 
 
 def _expand_ratios(ratios, flip: bool) -> list[float]:
