@@ -92,3 +92,51 @@ def exact_input(dtype: Any, *numbers: float, factors: tuple[float, ...] = ()) ->
 
 
 _F32 = np.dtype("float32")
+
+
+# Paddle's CPU softmax kernels clip the shifted logits ``x - max(x)`` at -64 before ``exp``: no probability falls below
+# ``exp(-64) / sum`` and no log-probability below about -64 - log(n) (a logit far below the others, a -1e9 mask,
+# -inf). Derivatives are those of the unclipped function read from the output, as Paddle's grad kernels compute them.
+_SOFTMAX_CLIP = -64.0
+
+
+def _clipped_shift(x: Any, axis: int) -> Any:
+    import jax
+
+    m = jax.lax.stop_gradient(jnp.max(x, axis=axis, keepdims=True))
+    return jnp.maximum(x - m, jnp.asarray(_SOFTMAX_CLIP, x.dtype))
+
+
+def _make_clipped_softmaxes() -> tuple[Any, Any]:
+    import functools
+
+    import jax
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+    def softmax(x: Any, axis: int) -> Any:
+        e = jnp.exp(_clipped_shift(x, axis))
+        return e / jnp.sum(e, axis=axis, keepdims=True)
+
+    @softmax.defjvp
+    def _softmax_jvp(axis: int, primals: Any, tangents: Any) -> Any:
+        y = softmax(primals[0], axis)
+        t = tangents[0]
+        return y, y * (t - jnp.sum(y * t, axis=axis, keepdims=True))
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+    def log_softmax(x: Any, axis: int) -> Any:
+        s = _clipped_shift(x, axis)
+        return s - jnp.log(jnp.sum(jnp.exp(s), axis=axis, keepdims=True))
+
+    @log_softmax.defjvp
+    def _log_softmax_jvp(axis: int, primals: Any, tangents: Any) -> Any:
+        out = log_softmax(primals[0], axis)
+        t = tangents[0]
+        return out, t - jnp.sum(jnp.exp(out) * t, axis=axis, keepdims=True)
+
+    return softmax, log_softmax
+
+
+paddle_softmax, paddle_log_softmax = _make_clipped_softmaxes()
+paddle_softmax.__doc__ = "Softmax along ``axis`` as Paddle's CPU kernel: shifted logits clipped at -64."
+paddle_log_softmax.__doc__ = "Log-softmax along ``axis`` as Paddle's CPU kernel: shifted logits clipped at -64."

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from ._util import paddle_log_softmax, paddle_softmax
 from .checks import ValueCheck, axis_check, ndim_of
 from .rows import loss_axes, loss_rule
 from .table import defop, visible_op
@@ -148,7 +149,7 @@ def cross_entropy(
             f"{list(input.shape)}, but it has shape {list(label.shape)}."
         )
     squeeze_out = label.ndim == nd - 1
-    logp = jax.nn.log_softmax(input, axis=ax) if use_softmax else jnp.log(input)
+    logp = paddle_log_softmax(input, ax) if use_softmax else jnp.log(input)
     if label_smoothing > 0.0:
         soft_label, squeeze_out = True, False
         if label.ndim == nd - 1:
@@ -245,7 +246,7 @@ def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean"
         )
     lab = label if label.ndim == nd else jnp.expand_dims(label, ax)
     if use_softmax:
-        p, logp = jax.nn.softmax(input, axis=ax), jax.nn.log_softmax(input, axis=ax)
+        p, logp = paddle_softmax(input, ax), paddle_log_softmax(input, ax)
     else:
         p, logp = input, jnp.log(input)
     valid = lab != ignore_index

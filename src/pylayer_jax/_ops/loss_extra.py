@@ -10,6 +10,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from ._util import paddle_log_softmax, paddle_softmax
 from .loss import _check_reduction, _reduce, diff_rule
 from .table import defop, visible_op
 
@@ -260,7 +261,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     ax = axis % logits.ndim
     if label.ndim != logits.ndim:
         raise ValueError(f"{api}: label must have the logits' rank {logits.ndim}, but has shape {list(label.shape)}.")
-    logp = jax.nn.log_softmax(logits, axis=ax)
+    logp = paddle_log_softmax(logits, ax)
     if soft_label:
         loss = -jnp.sum(label.astype(logits.dtype) * logp, axis=ax, keepdims=True)
     else:
@@ -298,7 +299,7 @@ def _swce_vjp(idx):  # noqa: ANN001, ANN202
 def _swce_with_softmax(logits, label, soft_label, ignore_index, numeric_stable_mode, return_softmax, axis):  # noqa: ANN001, ANN202
     out = softmax_with_cross_entropy.fn(logits, label, soft_label, ignore_index, numeric_stable_mode, return_softmax,
                                         axis)
-    p = jax.nn.softmax(logits, axis=axis % logits.ndim)
+    p = paddle_softmax(logits, axis % logits.ndim)
     return (*out, p) if return_softmax else (out, p)
 
 

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._util import as_float, dtype_arg, exact_input
+from ._util import as_float, dtype_arg, exact_input, paddle_log_softmax, paddle_softmax
 from .checks import index_range, integer_index
 from .rows import MAP, POINTWISE, along_rule, draws_rule, off_axes, softmax_axes, when
 from .table import defop, visible_op
@@ -260,7 +260,7 @@ def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
-    return jax.nn.softmax(x, axis=axis)
+    return paddle_softmax(x, axis % max(x.ndim, 1))
 
 
 @defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule(),
@@ -268,7 +268,7 @@ def softmax(x, axis=-1, dtype=None):
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
-    return jax.nn.log_softmax(x, axis=axis)
+    return paddle_log_softmax(x, axis % max(x.ndim, 1))
 
 
 @defop(1, saves=("x",), method=False)

@@ -225,11 +225,14 @@ def adaptive_avg_nd(api, n, x, output_size, data_format):  # noqa: ANN001, ANN20
     cl = check_format(api, data_format, n)
     x = to_channel_first(x, cl)
     out = _adaptive_sizes(api, x, output_size, n)
+    dtype = x.dtype
+    if jnp.issubdtype(dtype, jnp.floating) and jnp.finfo(dtype).bits < 32:  # (Paddle accumulates in float32)
+        x = x.astype(jnp.float32)
     for i in range(n):
         m = _bins(x.shape[2 + i], out[i]).astype(x.dtype)
         m = m / jnp.sum(m, axis=1, keepdims=True)
         x = jnp.moveaxis(jnp.tensordot(x, m, axes=([2 + i], [1])), -1, 2 + i)
-    return from_channel_first(x, cl)
+    return from_channel_first(x.astype(dtype), cl)
 
 
 def adaptive_max_nd(api, n, x, output_size, return_mask):  # noqa: ANN001, ANN202

@@ -32,6 +32,7 @@ class AmpScaler:
             "decr_every_n_nan_or_inf": int(decr_every_n_nan_or_inf),
         }
         self._dynamic = bool(use_dynamic_loss_scaling)  # (reported as False: a scaler that scales nothing)
+        self._init_scale = 1.0  # (Paddle's disabled scaler's answer, the scale it applies, until a set_ call)
 
     def scale(self, var: Any) -> Any:
         """The loss as it is (no scaling)."""
@@ -58,10 +59,14 @@ class AmpScaler:
         return False
 
     def get_init_loss_scaling(self) -> float:
-        return 1.0  # (Paddle's disabled scaler's answer: the scale it applies)
+        """1.0 (the scale applied: none), or what ``set_init_loss_scaling`` set, as Paddle's disabled scaler."""
+        return self._init_scale
 
     def set_init_loss_scaling(self, new_init_loss_scaling: float) -> None:
+        """Kept and given back by ``get_init_loss_scaling`` (the loss is still not scaled, as in Paddle on a
+        CPU)."""
         self._settings["init_loss_scaling"] = float(new_init_loss_scaling)
+        self._init_scale = new_init_loss_scaling
 
     def get_incr_ratio(self) -> float:
         return self._settings["incr_ratio"]

@@ -111,8 +111,9 @@ def _differentiate(
             )
     block = targets[0].block.program.global_block()
     ops = list(block.ops)
-    # forward: which Variables carry a gradient from the inputs
-    carry = {id(v) for v in inputs}
+    # forward: which Variables carry a gradient from the inputs; as in Paddle, an input with stop_gradient=True
+    # (a static.data left as declared, a Variable marked so) gets none, and such a Variable cuts the paths through it
+    carry = {id(v) for v in inputs if not v.stop_gradient}
     for op in ops:
         if op.type in ("grad", "init") or getattr(op, "side_effect", False):
             continue
@@ -168,7 +169,8 @@ def _no_grad_ids(block: Any, no_grad_set: Any) -> set[int]:
 def gradients(
     targets: Any, inputs: Any, target_gradients: Any = None, no_grad_set: Any = None
 ) -> list[Variable | None]:
-    """Record the gradients of ``targets`` with respect to ``inputs``; one Variable (``X@GRAD``) or None each.
+    """Record the gradients of ``targets`` with respect to ``inputs``; one Variable (``X@GRAD``) or None each (None
+    for an input with stop_gradient=True, or with no path to the targets but through such Variables).
 
     Example::
 

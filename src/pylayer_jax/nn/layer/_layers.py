@@ -517,19 +517,24 @@ class Layer:
             p.stop_gradient = not requires_grad
         return self
 
-    def _layer_cast(self, dtype: Any, api: str) -> Layer:
+    def _layer_cast(self, dtype: Any, api: str, excluded: tuple[type, ...] = ()) -> Layer:
+        """Cast the floating parameters and buffers of this layer and its sublayers to ``dtype``, but those of the
+        layers whose type is one of ``excluded`` (each layer's own parameters: an excluded container's children are
+        still cast, as Paddle's per-layer cast does)."""
         target = _dtypes.to_paddle(dtype)
         if not target.is_floating_point:
             raise TypeError(f"{type(self).__name__}.{api}: dtype must be a floating dtype, but received {target.name}.")
         before_write()  # parameters are rebound below, as an in-place write would
         with no_grad():
-            for t in [*self.parameters(), *self.buffers()]:
-                if _dtypes.to_paddle(t._value.dtype).is_floating_point and t.dtype != target:
-                    t._value = jnp.asarray(t._value, _dtypes.to_np(target))
-                    t._acc = None  # its gradient sink had the old dtype
-                    t._version_counter().value += 1
-        for layer in self.sublayers(include_self=True):
-            layer._dtype = target.name
+            for layer in self.sublayers(include_self=True):
+                if type(layer) in excluded:
+                    continue
+                for t in [*layer._parameters.values(), *layer._buffers.values()]:
+                    if t is not None and _dtypes.to_paddle(t._value.dtype).is_floating_point and t.dtype != target:
+                        t._value = jnp.asarray(t._value, _dtypes.to_np(target))
+                        t._acc = None  # its gradient sink had the old dtype
+                        t._version_counter().value += 1
+                layer._dtype = target.name
         return self
 
     def to(self, device: Any = None, dtype: Any = None, blocking: Any = None, non_blocking: Any = None) -> Layer:
@@ -547,31 +552,49 @@ class Layer:
         """Cast floating parameters and buffers to ``dtype`` (None: unchanged)."""
         return self if dtype is None else self._layer_cast(dtype, "astype")
 
-    def float16(self, excluded_layers: Any = None) -> Layer:
-        """Cast floating parameters and buffers to float16."""
-        if excluded_layers:
-            raise NotImplementedError(f"{type(self).__name__}.float16: excluded_layers is not implemented.")
-        return self._layer_cast("float16", "float16")
+    def _excluded(self, api: str, excluded_layers: Any, default: tuple[type, ...]) -> tuple[type, ...]:
+        if excluded_layers is None:
+            return default
+        if isinstance(excluded_layers, type):
+            return (excluded_layers,)
+        if isinstance(excluded_layers, list | tuple) and all(isinstance(t, type) for t in excluded_layers):
+            return tuple(excluded_layers)
+        raise TypeError(f"{type(self).__name__}.{api}: excluded_layers must be a Layer class or a list of Layer "
+                        f"classes (the types whose parameters keep their dtype), but received "
+                        f"{type(excluded_layers).__name__} ({excluded_layers!r}).")
 
-    half = float16
+    def float16(self, excluded_layers: Any = None) -> Layer:
+        """Cast floating parameters and buffers to float16, but those of ``excluded_layers`` (a Layer class or a
+        list of them; ``nn.BatchNorm`` by default). As Paddle 3.3.1 where float16 is not supported (a CPU,
+        ``paddle.amp.is_float16_supported()`` is False): a warning, and the layer keeps its dtype."""
+        from ._norm_extra import BatchNorm  # (imported when called: that module imports this one)
+
+        self._excluded("float16", excluded_layers, (BatchNorm,))
+        warnings.warn(f"{type(self).__name__}.float16: float16 is not supported here (as Paddle on a CPU, "
+                      "paddle.amp.is_float16_supported() is False), so the layer keeps its original data type.",
+                      UserWarning, stacklevel=2)
+        return self
+
+    def half(self) -> Layer:
+        """Cast floating parameters and buffers to float16 (Paddle's ``half`` casts where ``float16`` would not)."""
+        return self._layer_cast("float16", "half")
 
     def bfloat16(self, excluded_layers: Any = None) -> Layer:
-        """Cast floating parameters and buffers to bfloat16."""
-        if excluded_layers:
-            raise NotImplementedError(f"{type(self).__name__}.bfloat16: excluded_layers is not implemented.")
-        return self._layer_cast("bfloat16", "bfloat16")
+        """Cast floating parameters and buffers to bfloat16, but those of ``excluded_layers`` (a Layer class or a
+        list of them; ``nn.BatchNorm`` by default, as Paddle)."""
+        from ._norm_extra import BatchNorm
+
+        return self._layer_cast("bfloat16", "bfloat16", self._excluded("bfloat16", excluded_layers, (BatchNorm,)))
 
     def float(self, excluded_layers: Any = None) -> Layer:
-        """Cast floating parameters and buffers to float32."""
-        if excluded_layers:
-            raise NotImplementedError(f"{type(self).__name__}.float: excluded_layers is not implemented.")
-        return self._layer_cast("float32", "float")
+        """Cast floating parameters and buffers to float32, but those of ``excluded_layers`` (a Layer class or a
+        list of them)."""
+        return self._layer_cast("float32", "float", self._excluded("float", excluded_layers, ()))
 
     def double(self, excluded_layers: Any = None) -> Layer:
-        """Cast floating parameters and buffers to float64."""
-        if excluded_layers:
-            raise NotImplementedError(f"{type(self).__name__}.double: excluded_layers is not implemented.")
-        return self._layer_cast("float64", "double")
+        """Cast floating parameters and buffers to float64, but those of ``excluded_layers`` (a Layer class or a
+        list of them)."""
+        return self._layer_cast("float64", "double", self._excluded("double", excluded_layers, ()))
 
     # ---- state ------------------------------------------------------------------------------
     def state_dict(self, destination: dict | None = None, include_sublayers: bool = True,
