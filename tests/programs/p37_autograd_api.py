@@ -55,7 +55,7 @@ opt = paddle.optimizer.Adam(learning_rate=0.02, parameters=model.parameters())
 X = rng.standard_normal((16, 3)).astype("float32")
 Y = np.sin(X).sum(1, keepdims=True).astype("float32")
 rec["train"] = []
-for step in range(12):
+for _ in range(12):
     x = paddle.to_tensor(X)
     x.stop_gradient = False
     pred = model(x)

@@ -234,6 +234,7 @@ def increment(x: Tensor, value: float = 1.0) -> Tensor:
     return Tensor.increment_(x, value)  # type: ignore[attr-defined]
 
 
+increment._op = None  # type: ignore[attr-defined]  (not the table op's out-of-place function)
 if "increment" in TABLE:
     Tensor.increment = increment  # type: ignore[attr-defined]
 
