@@ -7,7 +7,11 @@ parents, greedy decoding written by hand (argmax, topk, masked_fill, paddle.wher
 produced the end token), top-k / top-p filtering of logits written with sort / cumsum / scatter, and
 F.embedding with padding_idx (its gradient); a Decoder of one's own (greedy, with keyword arguments to its step,
 impute_finished; and one with teacher forcing whose loss is differentiated through dynamic_decode), and a
-BeamSearchDecoder over a cell with attention that gets the encoder memory as dynamic_decode keyword arguments."""
+BeamSearchDecoder over a cell with attention that gets the encoder memory as dynamic_decode keyword arguments.
+
+Not mirrored, left out: with impute_finished, Paddle 3.3.1 reads a 1-D state of a batch ([batch]) as [batch, 1] and
+broadcasts it to [batch, batch] (then fails on the next stack); pylayer_jax keeps each row's state. The states here
+are [batch, hidden]."""
 import json
 import os
 
