@@ -299,5 +299,86 @@ rec["hess_0d"] = [[Hs[i][j].shape for j in range(2)] for i in range(2)]
 rec["hess_0d_vals"] = [v(Hs[0][0][:]), v(Hs[0][1][:]), v(Hs[1][0][:]), v(Hs[1][1]._evaluate_all())]
 Hb2 = paddle.autograd.hessian((xb * xb).sum(-1) * xb[:, 0], xb, batch_axis=0)
 rec["hess_batch_idx"] = [v(Hb2[0]), v(Hb2[:, 1]), v(Hb2[1:3, 0:2])]
+
+# --- 12. grad modes, retain_grads, PyLayer options, hooks inside a PyLayer's saved tensors ---
+a = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+modes = [paddle.is_grad_enabled()]
+with paddle.no_grad():
+    modes.append(paddle.is_grad_enabled())
+    with paddle.enable_grad():
+        modes.append(paddle.is_grad_enabled())
+        inner = a * 2
+    outer = a * 2
+with paddle.set_grad_enabled(False):
+    modes.append(paddle.is_grad_enabled())
+    off = a * 3
+
+
+@paddle.no_grad()
+def frozen(t):
+    return t * 4
+
+
+rec["grad_modes"] = [modes, inner.stop_gradient, outer.stop_gradient, off.stop_gradient, frozen(a).stop_gradient,
+                     paddle.is_grad_enabled()]
+h = a * a
+h.retain_grads()
+h2 = h * 2.0
+(h2 * paddle.to_tensor([1.0, -1.0, 0.5])).sum().backward()
+rec["retain_grads"] = [v(h.grad), h2.grad is None, v(a.grad)]
+a.clear_gradient()
+y = a * paddle.to_tensor([2.0, 0.0, -1.0])
+y.backward(paddle.to_tensor([1.0, 2.0, 3.0]))
+rec["backward_grad_tensor"] = v(a.grad)
+rec["backward_nonscalar"] = err(lambda: (a * 2.0).backward())
+rec["grad_of_stopped"] = err(lambda: paddle.grad(bconst * 2.0, [a]))
+
+
+class Scale(PyLayer):
+    @staticmethod
+    def forward(ctx, t, k):
+        ctx.k = k
+        ctx.save_for_backward(t)
+        big = t * k
+        idx = paddle.argmax(t)
+        ctx.mark_non_differentiable(idx)
+        return big, idx
+
+    @staticmethod
+    def backward(ctx, g, g_idx):
+        (t,) = ctx.saved_tensor()
+        return g * ctx.k + t * 0.0
+
+
+class Materialize(PyLayer):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.set_materialize_grads(False)
+        return t * 2.0, t * 3.0
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        return (g1 * 2.0 if g1 is not None else 0.0) + (g2 * 3.0 if g2 is not None else paddle.zeros_like(g1))
+
+
+a.clear_gradient()
+seen_pack = []
+with paddle.autograd.saved_tensors_hooks(lambda t: (seen_pack.append(list(t.shape)), t.numpy())[1],
+                                         lambda arr: paddle.to_tensor(arr)):
+    big, idx = Scale.apply(a, 2.5)
+(big * big).sum().backward()
+rec["pylayer_opts"] = [v(big), idx.numpy().tolist(), idx.stop_gradient, v(a.grad), len(seen_pack)]
+a.clear_gradient()
+m1, m2 = Materialize.apply(a)
+m1.sum().backward()
+rec["materialize"] = v(a.grad)
+a.clear_gradient()
+(paddle.incubate.autograd.vjp(lambda p, q: [p * q, p + q], [a, paddle.ones([3])])[1][0] * 1.0).sum()
+outs, vs = paddle.incubate.autograd.vjp(lambda p, q: [p * q, p + q], [a.detach(), paddle.full([3], 2.0)])
+rec["vjp_multi_out"] = [[v(o) for o in outs], [v(t) for t in vs]]
+outs, jv = paddle.incubate.autograd.jvp(lambda p, q: p * q.sum(), [a.detach(), paddle.full([3], 2.0)],
+                                        [paddle.ones([3]), paddle.to_tensor([1.0, 0.0, -1.0])])
+rec["jvp_multi_in"] = [v(outs), v(jv)]
+rec["grad_repr"] = str(paddle.grad((a * a).sum(), a)[0])
 with open(os.environ["PROGRAM_OUT"], "w") as fh:
     json.dump(rec, fh)
