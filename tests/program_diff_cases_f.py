@@ -181,7 +181,46 @@ def dynamic_decode_custom(paddle: Any, out: dict[str, Any]) -> None:
     out["custom_decode_2d_state"] = [_v(o), _v(st), _v(lens)]
 
 
-CASES = [jacobian, hessian, grad_keeps_graph, increment, dynamic_decode_custom]
+def cross_entropy_soft_mean(paddle: Any, out: dict[str, Any]) -> None:
+    """``F.cross_entropy`` with label_smoothing (or soft labels) and ``ignore_index >= 0`` (p38: a padded batch):
+    'mean' divides by the count of the soft label's entries that differ from ignore_index (weighted by the class
+    weights), so a smoothed label's mean is also divided by the number of classes; padded rows are not ignored.
+    The same under saved_tensors_hooks (Paddle's op chain), with gradients."""
+    F = paddle.nn.functional
+    rng = np.random.default_rng(3)
+    logits = rng.standard_normal((2, 3, 5)).astype("float32")
+    lab = paddle.to_tensor([[1, 2, 0], [4, 0, 0]])
+    w = paddle.to_tensor([0.5, 1.0, 1.5, 2.0, 0.25])
+    soft = paddle.to_tensor(np.abs(rng.standard_normal((2, 3, 5))).astype("float32"))
+    soft = soft / soft.sum(-1, keepdim=True)
+    onehot = F.one_hot(lab, 5)
+    calls = {
+        "smooth_ign0": lambda x: F.cross_entropy(x, lab, ignore_index=0, label_smoothing=0.1),
+        "smooth_ign3": lambda x: F.cross_entropy(x, lab, ignore_index=3, label_smoothing=0.2),
+        "smooth_default": lambda x: F.cross_entropy(x, lab, label_smoothing=0.1),
+        "smooth_weight_ign0": lambda x: F.cross_entropy(x, lab, weight=w, ignore_index=0, label_smoothing=0.1),
+        "smooth_weight": lambda x: F.cross_entropy(x, lab, weight=w, label_smoothing=0.1),
+        "smooth_sum_ign0": lambda x: F.cross_entropy(x, lab, ignore_index=0, label_smoothing=0.1, reduction="sum"),
+        "soft_ign0": lambda x: F.cross_entropy(x, soft, soft_label=True, ignore_index=0),
+        "onehot_ign0": lambda x: F.cross_entropy(x, onehot, soft_label=True, ignore_index=0),
+        "soft_weight_ign0": lambda x: F.cross_entropy(x, soft, weight=w, soft_label=True, ignore_index=0),
+        "layer_smooth_ign0": lambda x: paddle.nn.CrossEntropyLoss(ignore_index=0, label_smoothing=0.1)(x, lab),
+    }
+    for name, f in calls.items():
+        got = []
+        for hooked in (False, True):
+            x = paddle.to_tensor(logits, stop_gradient=False)
+            if hooked:
+                with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t):
+                    loss = f(x)
+            else:
+                loss = f(x)
+            loss.backward()
+            got.append([_v(loss), _v(x.grad[0, 1])])
+        out[f"ce_{name}"] = got
+
+
+CASES = [jacobian, hessian, grad_keeps_graph, increment, dynamic_decode_custom, cross_entropy_soft_mean]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -9,6 +9,11 @@ F.embedding with padding_idx (its gradient); a Decoder of one's own (greedy, wit
 impute_finished; and one with teacher forcing whose loss is differentiated through dynamic_decode), and a
 BeamSearchDecoder over a cell with attention that gets the encoder memory as dynamic_decode keyword arguments.
 
+Also the losses of padded batches (cross_entropy with label_smoothing / weights / soft labels and ignore_index,
+CrossEntropyLoss), put_along_axis / scatter variants and a beam step's flattened topk. Hard labels of shape
+[batch, time, 1] with label_smoothing are left out: Paddle 3.3.1 fails there (no int64 label_smooth kernel), the
+labels here are [batch, time].
+
 Not mirrored, left out: with impute_finished, Paddle 3.3.1 reads a 1-D state of a batch ([batch]) as [batch, 1] and
 broadcasts it to [batch, batch] (then fails on the next stack); pylayer_jax keeps each row's state. The states here
 are [batch, hidden]."""
@@ -295,5 +300,42 @@ loss_fd.backward()
 rec["forced"] = [list(logits_fd.shape), loss_fd.item(), iv(lens_fd), v(model.out.bias.grad),
                  float(model.cell.weight_hh.grad.abs().sum())]
 opt.clear_grad()
+
+# --- odds and ends of decoding code: masks, losses over padded batches, scatter variants ---
+lens_t = paddle.to_tensor([3, 1, 4], dtype="int32")
+rec["seq_mask_variants"] = [iv(F.sequence_mask(lens_t)), str(F.sequence_mask(lens_t).dtype),
+                            iv(F.sequence_mask(lens_t, maxlen=paddle.to_tensor(5))),
+                            v(F.sequence_mask(paddle.to_tensor([[1, 2], [0, 3]]), maxlen=3, dtype="float64"))]
+lg = paddle.to_tensor(rng.standard_normal((2, 4, V)).astype("float32"), stop_gradient=False)
+lab = paddle.to_tensor([[3, 4, PAD, PAD], [5, 6, 7, PAD]])
+ls_loss = F.cross_entropy(lg, lab, ignore_index=PAD, label_smoothing=0.1, reduction="mean")
+w = paddle.to_tensor(np.linspace(0.5, 1.5, V).astype("float32"))
+w_loss = F.cross_entropy(lg, lab, weight=w, ignore_index=PAD, reduction="none")
+soft = F.softmax(paddle.to_tensor(rng.standard_normal((2, 4, V)).astype("float32")), -1)
+soft_loss = F.cross_entropy(lg, soft, soft_label=True, reduction="sum")
+oh = F.one_hot(lab, V)
+sm_loss = F.cross_entropy(lg, F.label_smooth(oh, epsilon=0.2), soft_label=True)
+(ls_loss + w_loss.sum() + soft_loss + sm_loss).backward()
+rec["losses"] = [ls_loss.item(), v(w_loss), list(w_loss.shape), soft_loss.item(), sm_loss.item(),
+                 float(lg.grad.abs().sum()), v(lg.grad[0, 2])]
+mean_ign = nn.CrossEntropyLoss(ignore_index=PAD)(lg, lab.unsqueeze(-1))
+mean_w = nn.CrossEntropyLoss(weight=w, ignore_index=PAD)(lg.reshape([-1, V]), lab.reshape([-1]))
+rec["loss_means"] = [mean_ign.item(), mean_w.item()]
+base = paddle.zeros([3, 5])
+idx3 = paddle.to_tensor([[0, 1], [2, 2], [4, 0]])
+val3 = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+rec["scatter_variants"] = [
+    v(paddle.put_along_axis(base, idx3, val3, axis=1, reduce="add")),
+    v(paddle.put_along_axis(base + 1.0, idx3, val3, axis=1, reduce="multiply")),
+    v(paddle.scatter(paddle.zeros([4, 2]), paddle.to_tensor([1, 1, 3]), paddle.ones([3, 2]) * 2.0, overwrite=False)),
+    v(paddle.scatter(paddle.zeros([4, 2]), paddle.to_tensor([1, 1, 3]),
+                     paddle.to_tensor([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]), overwrite=True)),
+    v(paddle.take_along_axis(val3, paddle.to_tensor([[1], [0], [1]]), axis=1)),
+    v(paddle.where(val3 > 2.5, val3, paddle.zeros_like(val3))),
+    v(val3.masked_fill(paddle.to_tensor([True, False]), -1.0)),
+]
+beams = paddle.to_tensor(rng.standard_normal((2, 3, V)).astype("float32"))
+flat_scores, flat_idx = paddle.topk(beams.reshape([2, -1]), k=3)
+rec["flat_topk"] = [v(flat_scores), iv(flat_idx // V), iv(flat_idx % V), iv(paddle.floor_divide(flat_idx, paddle.to_tensor(V)))]
 with open(os.environ["PROGRAM_OUT"], "w") as fh:
     json.dump(rec, fh)
