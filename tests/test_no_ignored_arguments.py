@@ -356,6 +356,8 @@ ALLOWED: dict[str, str] = {
     "static/_save.py::load::executor": "Paddle reads the executor only for the device to load onto; values go "
                                        "to the global scope, which serves every executor here",
     "_tensor/backward_entry.py::_drop_grad::g": "a gradient hook that replaces the gradient by None whatever it is",
+    "_tensor/backward_entry.py::grad::retain_graph": "Paddle 3.3.1's paddle.grad keeps the graph whatever it says "
+                                                    "(a second paddle.grad on the same outputs works there too)",
     "nn/layer/_rnn.py::_BuiltinCell._final::c": "internal; the cell's final state without the LSTM cell state",
     "nn/layer/_rnn.py::RNNBase.forward.st::c": "internal; as _BuiltinCell._final",
     "optimizer/_optimizer.py::Optimizer._param_hyper::p": HOOK,

@@ -17,6 +17,7 @@ from .._tensor.device import placed
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor
 from .._tensor.methods import BITWISE_FUNCTIONS as _BITWISE
+from .._tensor.methods import increment as _increment
 from .._tensor.methods import inplace_assign as _inplace_assign
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
@@ -50,6 +51,7 @@ for _name, _op in TABLE.items():
         globals()[_name] = public(_op)
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
+increment = _increment  # (in place in dynamic mode, as Paddle's)
 unfold = public(TABLE["unfold_windows"])  # (``nn.functional.unfold`` is the convolution patches, another op)
 unfold.__name__ = unfold.__qualname__ = "unfold"
 _PLACING = (inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),

@@ -19,8 +19,8 @@ Edge = tuple["Node", int]
 def released_error(name: str) -> RuntimeError:
     return RuntimeError(
         f"Trying to backward through the graph a second time (node {name}): its saved values were freed "
-        "after the first backward. Pass retain_graph=True to the first backward() or paddle.grad() "
-        "if you need to backward through it again."
+        "after the first backward. Pass retain_graph=True to the first backward() if you need to backward "
+        "through it again (paddle.grad keeps the graph)."
     )
 
 

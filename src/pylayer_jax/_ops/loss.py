@@ -164,7 +164,10 @@ def cross_entropy(
             wshape[ax] = n_cls
             wg = jnp.sum(label * jnp.reshape(weight, wshape), axis=ax, keepdims=True)
             loss = loss * wg
-        valid = None
+        # as Paddle: with ignore_index >= 0, 'mean' counts the soft label's entries (every class of every row) that
+        # differ from ignore_index, weighted by the row's class weight: a smoothed label has no zero entry, so the
+        # mean is divided by the number of classes too
+        valid = (label != ignore_index) if ignore_index >= 0 else None
     else:
         lab = label if label.ndim == nd else jnp.expand_dims(label, ax)
         valid = lab != ignore_index
@@ -180,7 +183,7 @@ def cross_entropy(
     if reduction == "mean":
         total = jnp.sum(loss)
         if ignore_index >= 0 and valid is not None:
-            denom = jnp.sum(valid.astype(loss.dtype)) if wg is None else jnp.sum(wg)
+            denom = jnp.sum(valid.astype(loss.dtype)) if wg is None else jnp.sum(valid.astype(loss.dtype) * wg)
         elif wg is not None:
             denom = jnp.sum(wg)
         else:

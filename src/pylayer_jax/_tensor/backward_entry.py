@@ -152,7 +152,10 @@ def grad(
     allow_unused: bool = False,
     no_grad_vars: Any = None,
 ) -> list[Tensor | None]:
-    """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``."""
+    """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``.
+
+    The graph is kept whatever ``retain_graph`` says, as in Paddle 3.3.1 (its ``paddle.grad`` never frees what the
+    backward saved): ``paddle.grad`` may be called again on the same outputs, and ``backward()`` after it."""
     if not only_inputs:
         raise NotImplementedError("paddle.grad: only_inputs=False (also accumulating the gradients of the other "
                                   "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
@@ -165,8 +168,6 @@ def grad(
             f"paddle.grad: grad_outputs must have one entry per output, but received {len(grad_outputs)} for "
             f"{len(outs)} outputs."
         )
-    if retain_graph is None:
-        retain_graph = create_graph
     diff = DiffOps if create_graph else None
     roots = []
     for i, t in enumerate(outs):
@@ -189,7 +190,7 @@ def grad(
     freed = next((r[0][0] for r in roots if r[0][0].released), None)  # an earlier backward freed it
     try:
         with grad_mode(create_graph):
-            got = run_backward(roots, retain_graph, diff, [c for c in capture]) if roots else [None] * len(ins)
+            got = run_backward(roots, True, diff, [c for c in capture]) if roots else [None] * len(ins)
         lazy.flush()
     finally:
         for node, idx in blocked:

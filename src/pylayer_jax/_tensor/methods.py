@@ -220,6 +220,25 @@ if "fill_diagonal_tensor" in TABLE:  # a Tensor method only (Paddle has no ``pad
     Tensor.fill_diagonal_tensor = _method(TABLE["fill_diagonal_tensor"])  # type: ignore[attr-defined]
 
 
+def increment(x: Tensor, value: float = 1.0) -> Tensor:
+    """``x += value`` in place for a one-element ``x`` (its dtype kept), returning ``x``, as Paddle's
+    ``paddle.increment`` / ``Tensor.increment`` in dynamic mode (a loop counter); a static program's Variable gets
+    the incremented value as a new Variable."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"increment: x must be a Tensor (it is written in place), but received {type(x).__name__}.")
+    if x._symbolic:
+        return apply_op(TABLE["increment"], (x, value), {})
+    if x.size != 1:
+        raise ValueError(f"increment: x must hold exactly one element (a counter), but it has shape {list(x.shape)} "
+                         f"({x.size} elements); use paddle.add or x + value for a larger tensor.")
+    return Tensor.increment_(x, value)  # type: ignore[attr-defined]
+
+
+increment._op = None  # type: ignore[attr-defined]  (not the table op's out-of-place function)
+if "increment" in TABLE:
+    Tensor.increment = increment  # type: ignore[attr-defined]
+
+
 
 
 # ---- indexing --------------------------------------------------------------------

@@ -11,15 +11,22 @@ from .._pylayer.eager import once_differentiable as once_differentiable
 from .._tensor.backward_entry import backward as backward
 from .._tensor.backward_entry import grad as grad
 from .._tensor.saved_hooks import saved_tensors_hooks as saved_tensors_hooks
+from .autograd import hessian as hessian
+from .autograd import jacobian as jacobian
+
+Function = PyLayer  # (Paddle's other name for PyLayer)
 
 __all__ = [
+    "Function",
     "PyLayer",
     "PyLayerContext",
     "backward",
     "check_pylayer",
     "enable_grad",
     "grad",
+    "hessian",
     "is_grad_enabled",
+    "jacobian",
     "no_grad",
     "once_differentiable",
     "saved_tensors_hooks",

@@ -228,23 +228,31 @@ def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float =
 
 
 def cross_entropy_soft(input: Tensor, label: Tensor, weight: Tensor | None, reduction: str, soft_label: bool,
-                       label_smoothing: float) -> Tensor:
+                       label_smoothing: float, ignore_index: int = -100) -> Tensor:
     """cross_entropy with soft labels (given, or made by label smoothing) over the last axis, reduced by 'mean' or
     'sum', as Paddle's chain: its fused kernel (keeping the label and the softmax), then the class weights as a
-    multiply and the weighted mean as a divide."""
+    multiply and the weighted mean as a divide (with ``ignore_index >= 0``: by the count, or the weighted count, of
+    the soft label's entries that differ from it)."""
     if label_smoothing > 0:
         if not soft_label:
             label = _op("one_hot", label, input.shape[-1])
         label = _op("cast", _op("label_smooth", label, epsilon=label_smoothing), dtype=input.dtype)
     ce_op = TABLE["softmax_with_cross_entropy_residuals"]  # (keeps the soft label and the softmax)
     out = ce_op.visible(apply_op(ce_op, (input, label), {"soft_label": True}))
-    if weight is None:
-        return _reduce(out, reduction)
-    wg = _op("reshape", _op("matmul", _op("cast", label, dtype=weight.dtype), weight, transpose_y=True), out.shape)
-    out = _op("cast", out, dtype=wg.dtype) * wg
+    wg = None
+    if weight is not None:
+        wg = _op("reshape", _op("matmul", _op("cast", label, dtype=weight.dtype), weight, transpose_y=True),
+                 out.shape)
+        out = _op("cast", out, dtype=wg.dtype) * wg
     if reduction == "sum":
         return _op("sum", out)
-    total = _op("sum", wg)
+    if ignore_index >= 0:
+        mask = _op("cast", label != ignore_index, dtype=out.dtype)
+        total = _op("sum", mask if wg is None else mask * wg)
+    elif wg is not None:
+        total = _op("sum", wg)
+    else:
+        return _reduce(out, reduction)
     return _op("sum", out) / (total + _op("cast", total == 0.0, dtype=total.dtype))
 
 

@@ -227,7 +227,8 @@ def cross_entropy(
         # Paddle's chain for soft labels (see _chains), after the fused op's checks
         with no_grad():
             apply_op(TABLE["cross_entropy"], (input, label) if weight is None else (input, label, weight), attrs)
-        return _chains.cross_entropy_soft(input, label, weight, reduction, bool(soft_label), float(label_smoothing))
+        return _chains.cross_entropy_soft(input, label, weight, reduction, bool(soft_label), float(label_smoothing),
+                                          ignore_index)
     # only the attributes that differ from the defaults, and no weight of None: the call then has the same
     # kernel key as a bare ``cross_entropy(input, label)``, which the step replay takes
     attrs = {k: v for k, v in attrs.items() if not (type(v) is type(_CE_DEFAULTS[k]) and v == _CE_DEFAULTS[k])}

@@ -8,6 +8,7 @@ the beams back.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, NamedTuple
 
 import jax
@@ -16,7 +17,7 @@ import numpy as np
 from ..._ops.table import TABLE
 from ..._runtime import dtypes as _dtypes
 from ..._tensor.facade import Tensor, to_tensor
-from ..._tensor.methods import public
+from ..._tensor.methods import increment, inplace_assign, public
 from .. import _functional as F
 
 _full = public(TABLE["full"])
@@ -206,18 +207,26 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
     lengths = _full(finished.shape, 0, "int64")
     outputs: list = []
     step = 0
+    time = _full([1], 0, "int64")  # (one counter tensor, incremented in place after each step, as in Paddle)
     while not bool(finished.all()):
-        time = _full([1], step, "int64")
         out, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
         if not decoder.tracks_own_finished:
             next_finished = next_finished.logical_or(finished)
+            # as Paddle: the finished flags just computed are written into the previous ones in place, so a
+            # sequence's length stops before the step that finished it, and impute_finished keeps, at that
+            # step, the state that came before it
+            inplace_assign(finished, next_finished, "dynamic_decode")
             next_lengths = lengths + finished.logical_not().astype(lengths.dtype)
             if impute_finished:
                 next_states = _map(lambda x, y, f=finished: _maybe_copy(x, y, f), states, next_states)
         else:
+            if not hasattr(next_states, "lengths"):
+                warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
+                              "all zeros.", stacklevel=2)
             next_lengths = getattr(next_states, "lengths", lengths)
         outputs.append(out)
         inputs, states, finished, lengths = next_inputs, next_states, next_finished, next_lengths
+        increment(time, 1.0)
         step += 1
         if max_step_num is not None and step > max_step_num:
             break
