@@ -3,8 +3,8 @@ ImageFolder (PIL backend) through a transforms pipeline (Compose of Resize, Cent
 prob 0 and 1, ToTensor, Normalize), a DataLoader over them; numpy-image transforms (CenterCrop, Transpose,
 Normalize with to_rgb, ToTensor with HWC) and tensor-image ones (Resize, CenterCrop, hflip); the functional
 transforms on PIL images; LeNet trained a few dozen steps with Momentum (its state set from numpy); resnet18 and
-mobilenet_v2(scale=0.5) with num_classes on 32x32 inputs: a few training steps (batch norm statistics), eval-mode
-outputs, state_dict keys and shapes; paddle.summary's returned dict.
+mobilenet_v2(scale=0.5) with num_classes on 32x32 inputs: a train-mode pass (batch statistics, running stats), a few
+Momentum steps with the batch norms frozen, eval-mode outputs, state_dict keys and shapes; paddle.summary's dict.
 
 Transforms on numpy images that need OpenCV in Paddle (Resize, flips) are left out: the oracle has no cv2.
 paddle.flops is left out: Paddle 3.3.1's ends in ``int()`` of shape-[1] tensors, a TypeError under NumPy 2 (its

@@ -1,6 +1,7 @@
 """hapi with callbacks: paddle.Model(net, InputSpec, InputSpec).prepare(Momentum over a StepDecay / PiecewiseDecay
-scheduler, CrossEntropyLoss, [Accuracy(topk), Precision-free Accuracy]) and fit with paddle.callbacks.LRScheduler
-(by_step and by_epoch), EarlyStopping (monitor, patience, mode, min_delta, baseline, save_best_model),
+scheduler, CrossEntropyLoss, Accuracy(topk)) and fit with paddle.callbacks.LRScheduler (by_step and by_epoch),
+EarlyStopping (monitor, patience, mode, min_delta, baseline, save_best_model), ReduceLROnPlateau (with Adam,
+accumulate_grad_batches and drop_last),
 ModelCheckpoint (save_freq, save_dir), ProgBarLogger(verbose=0) and a custom Callback recording every hook (the
 params it is given, on_train_batch_end's log keys and values, on_epoch_end, on_eval_end, predict hooks);
 evaluate / predict with batch_size and num_workers=0, Model.save(training=True / False) and load (files written),
