@@ -174,7 +174,7 @@ _LAZY = {
     "random": ("random", None), "cuda": ("cuda", None),
     "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
     "geometric": ("geometric", None),
-    "Model": ("hapi", "Model"), "summary": ("hapi", "summary"),
+    "Model": ("hapi", "Model"), "summary": ("hapi", "summary"), "flops": ("hapi", "flops"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),
     "in_dynamic_mode": ("static._mode", "in_dynamic_mode"), "create_parameter": ("static._param", "create_parameter"),

@@ -82,6 +82,11 @@ def _set_optimizer_state(opt: Any, state: dict) -> None:
         )
 
 
+# Paddle's loops write every batch's logs into one dict (a default argument of its ``_run_one_epoch``), shared by
+# all the Models of the process: the keys of an earlier run (another model's metrics) stay in later runs' logs.
+_SHARED_LOGS: dict[str, Any] = {}
+
+
 class Model:
     """A network with its training settings: ``Model(network, inputs=None, labels=None)``.
 
@@ -116,11 +121,14 @@ class Model:
         self._metrics: list = []
         self._test_dataloader: Any = None
         self.stop_training = False
-        self._logs: dict[str, Any] = {}  # one logs dict shared by the runs of this model, as Paddle's
+        self._logs = _SHARED_LOGS  # one logs dict shared by the runs of every Model, as Paddle's
         self.num_iters: int | None = None
         self._accumulate = 1
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels, is_input=False)
+        # the shapes of the inputs: from ``inputs``, or (as Paddle) from the first batch run without them
+        self._input_info = inputs is not None and bool(_to_list(inputs)) or None
+        self._is_shape_inferred = False
 
     def _verify_spec(self, specs: Any, is_input: bool) -> list:
         if specs is None:
@@ -186,6 +194,20 @@ class Model:
         return out
 
     # ---- one batch ----------------------------------------------------------------------
+    def _infer_inputs(self, inputs: list) -> None:
+        """Without ``inputs`` given to Model, the first batch's shapes and dtypes become the input specs (what
+        ``save(training=False)`` exports and ``summary()`` uses), as in Paddle."""
+        if self._input_info is not None:
+            return
+        from ..static import InputSpec
+
+        names = _forward_arg_names(self.network)
+        arrays = [_to_numpy(x) for x in inputs]
+        self._inputs = [InputSpec(list(a.shape), str(a.dtype), names[i] if i < len(names) else f"input_{i}")
+                        for i, a in enumerate(arrays)]
+        self._input_info = True
+        self._is_shape_inferred = True
+
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         """Train on one batch: forward, loss, backward and (``update=True``) an optimizer step.
 
@@ -198,6 +220,7 @@ class Model:
             )
         self.network.train()
         self.mode = "train"
+        self._infer_inputs(_to_list(inputs))
         labels = [_as_tensor(v) for v in _to_list(labels)]
         outputs = _to_list(self.network(*[_as_tensor(x) for x in _to_list(inputs)]))
         losses = _to_list(self._loss(*(outputs + labels)))
@@ -216,6 +239,7 @@ class Model:
         """Evaluate one batch: ``[loss]``, ``([loss], metrics)`` or, without a loss, ``metrics``."""
         self.network.eval()
         self.mode = "eval"
+        self._infer_inputs(_to_list(inputs))
         labels = [_as_tensor(v) for v in _to_list(labels)]
         outputs = _to_list(self.network(*[_as_tensor(x) for x in _to_list(inputs)]))
         losses = _to_list(self._loss(*(outputs + labels))) if self._loss else []
@@ -229,6 +253,7 @@ class Model:
         """The network's outputs on one batch, as a list of numpy arrays."""
         self.network.eval()
         self.mode = "test"
+        self._infer_inputs(_to_list(inputs))
         outputs = self.network(*[_as_tensor(x) for x in _to_list(inputs)])
         return [_to_numpy(o) for o in _to_list(outputs)]
 
@@ -389,14 +414,13 @@ class Model:
     # ---- checkpoints --------------------------------------------------------------------
     def save(self, path: str, training: bool = True) -> None:
         """Write ``path.pdparams`` (the network's state dict) and, with an optimizer, ``path.pdopt``
-        (its state dict). ``training=False`` (an inference model) is not implemented."""
+        (its state dict); with ``training=False``, the inference model ``paddle.jit.save`` writes for the
+        input specs (those given to Model, or the shapes of the first batch run, with a warning)."""
         if not isinstance(path, str):
             raise TypeError(f"paddle.Model.save: path must be a str, but received {type(path).__name__}.")
         if not training:
-            raise NotImplementedError(
-                "paddle.Model.save: training=False (exporting an inference model) is not implemented; use "
-                "training=True to save the parameters and optimizer state."
-            )
+            self._save_inference_model(path)
+            return
         if not os.path.basename(path):
             raise ValueError(
                 f"paddle.Model.save: path must end with a file prefix like 'dir/model', but received {path!r}."
@@ -409,6 +433,22 @@ class Model:
             state = _optimizer_state(self._optimizer)
             if state:  # as Paddle: no .pdopt for an optimizer without state (SGD with a float rate)
                 _save(state, path + ".pdopt")
+
+    def _save_inference_model(self, path: str) -> None:
+        if self._input_info is None:
+            raise RuntimeError(
+                "paddle.Model.save: saving an inference model (training=False) needs the input shapes: pass "
+                "inputs=[InputSpec(...)] to paddle.Model, or run a batch (fit, train_batch, ...) before saving."
+            )
+        if self._is_shape_inferred:
+            warnings.warn(
+                "'inputs' was not specified when Model initialization, so the input shape to be saved will be the "
+                f"shape derived from the user's actual inputs. The input shape to be saved is "
+                f"{[list(s.shape) for s in self._inputs]}. For saving correct input shapes, please provide "
+                "'inputs' for Model initialization.", stacklevel=3)
+        from ..jit import save as _jit_save
+
+        _jit_save(self.network, path, input_spec=self._inputs)
 
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         """Load ``path.pdparams`` into the network and, unless ``reset_optimizer``, ``path.pdopt`` into the

@@ -140,9 +140,9 @@ def _collect(model: Layer, size: Any, dtypes: Any, input: Any) -> OrderedDict:  
         for p in layer._parameters.values():
             if p is None:
                 continue
-            params += int(np.prod(p.shape))
+            params += np.prod(p.shape)   # numpy integers, as Paddle's (its totals are numpy.int64)
             if getattr(p, "trainable", True) and not p.stop_gradient:
-                row["trainable_params"] += int(np.prod(p.shape))
+                row["trainable_params"] += np.prod(p.shape)
                 row["trainable"] = True
                 seen_trainable = True
             elif not seen_trainable:
@@ -169,7 +169,8 @@ def _collect(model: Layer, size: Any, dtypes: Any, input: Any) -> OrderedDict:  
 
 def summary_string(model: Layer, input_size: Any = None, dtypes: Any = None, input: Any = None,  # noqa: A002
                    ) -> tuple[str, dict[str, int]]:
-    """The table ``summary`` prints, and ``{'total_params': N, 'trainable_params': M}``."""
+    """The table ``summary`` prints, and ``{'total_params': N, 'trainable_params': M}`` (numpy.int64 counts once
+    a layer has parameters, as Paddle's)."""
     if not isinstance(dtypes, list | tuple):
         dtypes = _build_dtypes(input_size, dtypes)
     if isinstance(input_size, tuple):
