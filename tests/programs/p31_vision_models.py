@@ -10,10 +10,7 @@ Transforms on numpy images that need OpenCV in Paddle (Resize, flips) are left o
 paddle.flops is left out: Paddle 3.3.1's ends in ``int()`` of shape-[1] tensors, a TypeError under NumPy 2 (its
 counts are compared in tests/program_diff_cases_c.py, recorded with that ``int()`` patched).
 Not mirrored (left out): Paddle's DatasetFolder and ImageFolder ignore ``is_valid_file`` (``extensions`` None falls
-back to the image extensions, which then decide, against their documentation): pylayer_jax honours it. Paddle's CPU
-softmax kernels clip shifted logits at -64 (so F.softmax gives exp(-64) for far smaller logits, and a sample's
-cross-entropy is at most 64; its GPU kernels do not clip): pylayer_jax does not clip, so the learning rates here keep
-every sample's loss below 64."""
+back to the image extensions, which then decide, against their documentation): pylayer_jax honours it."""
 import json
 import os
 import tempfile
