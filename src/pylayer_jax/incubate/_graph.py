@@ -37,6 +37,8 @@ def graph_sample_neighbors(row: Any, colptr: Any, input_nodes: Any, eids: Any = 
                              perm_buffer=perm_buffer if flag_perm_buffer else None)
 
 
+@deprecated(since="2.4.0", update_to="paddle.geometric.reindex_graph", level=1,
+            reason="paddle.incubate.graph_reindex will be removed in future")
 def graph_reindex(x: Any, neighbors: Any, count: Any, value_buffer: Any = None, index_buffer: Any = None,
                   flag_buffer_hashtable: bool = False, name: str | None = None) -> tuple[Any, Any, Any]:
     """``paddle.geometric.reindex_graph`` under its older name: ``(reindex_src, reindex_dst, out_nodes)``. Several
