@@ -57,7 +57,8 @@ def graph(paddle: Any) -> dict[str, Any]:
 
 
 def record(paddle: Any, tmp: str) -> dict[str, Any]:
-    return {"graph": graph(paddle), "vision": vision(paddle, tmp), "audio": audio(paddle, tmp)}
+    return {"graph": graph(paddle), "vision": vision(paddle, tmp), "audio": audio(paddle, tmp),
+            "prim_autograd": prim_autograd(paddle)}
 
 
 # ---- vision datasets from tiny archives in Paddle's file formats ----------------------------------------------
@@ -263,3 +264,48 @@ def mismatches(ours: Any, ref: Any, path: str = "") -> list[str]:
             return [f"{path}: {str(ours)[:80]} != {str(ref)[:80]}"]
         return [m for i, (a, b) in enumerate(zip(ours, ref)) for m in mismatches(a, b, f"{path}[{i}]")]
     return [] if ours == ref else [f"{path}: {ours!r} != {ref!r}"]
+
+
+# ---- paddle.incubate.autograd.grad / forward_grad in a static program ----------------------------------------
+def _error(fn: Any) -> Any:
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the type and message are what is recorded
+        return [type(e).__name__, str(e)]
+    return None
+
+
+def prim_autograd(paddle: Any) -> dict[str, Any]:
+    """``grad`` without prim (``static.gradients``) on one input and on a list with cotangents, and the errors of
+    dynamic mode and of ``forward_grad`` without prim. (With prim on, Paddle 3.3.1's own path raises in its PIR
+    programs; those results are checked against jax in the tests.)"""
+    ia = paddle.incubate.autograd
+    out: dict[str, Any] = {}
+    x0 = paddle.to_tensor([2.0], stop_gradient=False)
+    out["dynamic_grad"] = _error(lambda: ia.grad(x0 * x0, x0))
+    out["dynamic_forward_grad"] = _error(lambda: ia.forward_grad(x0 * x0, x0))
+    xv = np.array([1.0, 2.0, 3.0], "float32")
+    zv, vv = np.array([4.0, 5.0, 6.0], "float32"), np.array([1.0, 0.5, 2.0], "float32")
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", shape=[3], dtype="float32")
+            x.stop_gradient = False
+            z = paddle.static.data("z", shape=[3], dtype="float32")
+            z.stop_gradient = False
+            v = paddle.static.data("v", shape=[3], dtype="float32")
+            y = paddle.tanh(x) * z + x * x
+            g_single = ia.grad(y, x)
+            g_list = ia.grad([y], [x, z], [v])
+            out["forward_grad_without_prim"] = _error(lambda: ia.forward_grad(y, x))
+            out["grad_bad_outputs"] = _error(lambda: ia.grad(3.0, x))
+            out["prim_enabled_default"] = ia.prim_enabled()
+        exe = paddle.static.Executor()
+        exe.run(start)
+        res = exe.run(main, feed={"x": xv, "z": zv, "v": vv}, fetch_list=[g_single, *g_list])
+        out["grad_single"] = [type(g_single).__name__ != "list", np.asarray(res[0]).tolist()]
+        out["grad_list"] = [type(g_list).__name__, len(g_list), [np.asarray(r).tolist() for r in res[1:]]]
+    finally:
+        paddle.disable_static()
+    return out
