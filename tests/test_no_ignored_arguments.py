@@ -57,6 +57,9 @@ ALLOWED: dict[str, str] = {
     **{f"geometric/__init__.py::{f}::name": NAME for f in ("segment_sum", "segment_mean", "segment_max", "segment_min",
                                                          "send_u_recv", "send_ue_recv", "send_uv", "reindex_graph",
                                                          "reindex_heter_graph")},
+    **{f"geometric/_sampling.py::{f}::name": NAME for f in ("sample_neighbors", "weighted_sample_neighbors")},
+    **{f"incubate/_graph.py::{f}::name": NAME for f in ("graph_sample_neighbors", "graph_reindex",
+                                                        "graph_khop_sampler")},
     **{f"geometric/__init__.py::{f}::{b}": GRAPH_BUFFER for f in ("reindex_graph", "reindex_heter_graph")
        for b in ("value_buffer", "index_buffer")},
     "_api/irregular.py::where::name": NAME,

@@ -1,13 +1,12 @@
 """``paddle.geometric``: message passing on graphs given as edge lists (``send_u_recv``, ``send_ue_recv``,
 ``send_uv``), segment reductions over sorted ids (``segment_sum`` / ``mean`` / ``max`` / ``min``), and the
-re-indexing of sampled neighbourhoods (``reindex_graph``, ``reindex_heter_graph``).
+re-indexing of sampled neighbourhoods (``reindex_graph``, ``reindex_heter_graph``), and neighbour sampling on a
+graph in CSC form (``sample_neighbors``, ``weighted_sample_neighbors``; see ``_sampling`` for the draws).
 
 >>> import pylayer_jax as paddle
 >>> x = paddle.to_tensor([[0.0, 2.0], [1.0, 4.0], [2.0, 6.0]])
 >>> paddle.geometric.send_u_recv(x, paddle.to_tensor([0, 1, 2, 0]), paddle.to_tensor([1, 2, 1, 0])).tolist()
 [[0.0, 2.0], [2.0, 8.0], [1.0, 4.0]]
-
-Not here: ``sample_neighbors`` and ``weighted_sample_neighbors`` (random draws from Paddle's own generator).
 """
 
 from __future__ import annotations
@@ -22,9 +21,11 @@ from .._runtime import dtypes as _dtypes
 from .._runtime.transfer import own
 from .._tensor.dispatch import apply_op
 from .._tensor.facade import Tensor, _Tracer
+from ._sampling import sample_neighbors as sample_neighbors
+from ._sampling import weighted_sample_neighbors as weighted_sample_neighbors
 
-__all__ = ["reindex_graph", "reindex_heter_graph", "segment_max", "segment_mean", "segment_min", "segment_sum",
-           "send_u_recv", "send_ue_recv", "send_uv"]
+__all__ = ["reindex_graph", "reindex_heter_graph", "sample_neighbors", "segment_max", "segment_mean", "segment_min",
+           "segment_sum", "send_u_recv", "send_ue_recv", "send_uv", "weighted_sample_neighbors"]
 
 
 def _concrete(api: str, t: Any, what: str) -> np.ndarray:
@@ -128,16 +129,17 @@ def _reindex(api: str, x: Tensor, neighbors: Sequence[Tensor], count: Sequence[T
         if cv.dtype != np.int32:
             raise ValueError(f"{api}: count must be an int32 tensor, but received {cv.dtype} (entry {k}). Cast it with "
                              ".astype('int32').")
-        if cv.size != xv.size or int(cv.sum()) != nv.size:
-            raise ValueError(f"{api}: count must give one neighbour count per node of x ({xv.size}) adding up to the "
-                             f"number of neighbors ({nv.size}), but received {cv.size} counts adding up to "
-                             f"{int(cv.sum())} (entry {k}).")
+        if (cv.size % xv.size if xv.size else cv.size) or int(cv.sum()) != nv.size:
+            raise ValueError(f"{api}: count must give one neighbour count per node of x ({xv.size}), or several such "
+                             f"lists one after another (edge types concatenated), adding up to the number of "
+                             f"neighbors ({nv.size}), but received {cv.size} counts adding up to {int(cv.sum())} "
+                             f"(entry {k}).")
         for v in nv.tolist():
             if v not in index:
                 index[v] = len(out_nodes)
                 out_nodes.append(v)
             srcs.append(index[v])
-        dsts.extend(np.repeat(np.arange(xv.size), cv).tolist())
+        dsts.extend(np.repeat(np.tile(np.arange(xv.size), cv.size // max(xv.size, 1)), cv).tolist())
     def make(a: list[int]) -> Tensor:
         return Tensor(own(np.asarray(a, xv.dtype), _dtypes.to_np(str(xv.dtype))))
 
@@ -149,7 +151,8 @@ def reindex_graph(x: Tensor, neighbors: Tensor, count: Tensor, value_buffer: Ten
     """Renumber a sampled neighbourhood from 0: ``(reindex_src, reindex_dst, out_nodes)``, where ``out_nodes`` is
     ``x`` followed by the neighbours not in it, in order of first appearance, ``reindex_src`` each neighbour's
     position there and ``reindex_dst`` the position in ``x`` of the node it neighbours (``count[i]`` neighbours
-    each). The buffers (a GPU speed-up) are accepted and unused."""
+    each; a ``count`` several times as long as ``x`` is that many edge types' lists one after another, their
+    ``neighbors`` concatenated the same way). The buffers (a GPU speed-up) are accepted and unused."""
     return _reindex("reindex_graph", x, [neighbors], [count])  # type: ignore[return-value]
 
 

@@ -1,10 +1,14 @@
 """``paddle.incubate``: the fused transformer operators and Layers (``incubate.nn``), functional autodiff
 (``incubate.autograd``), the LookAhead and ModelAverage optimizers and the BFGS minimisers (``incubate.optimizer``),
-and the segment reductions and fused softmaxes Paddle keeps at this path (layer L8)."""
+the segment reductions, graph sampling (``graph_sample_neighbors``, ``graph_khop_sampler``, ``graph_reindex``) and
+fused softmaxes Paddle keeps at this path (layer L8)."""
 
 from . import autograd as autograd
 from . import nn as nn
 from . import optimizer as optimizer
+from ._graph import graph_khop_sampler as graph_khop_sampler
+from ._graph import graph_reindex as graph_reindex
+from ._graph import graph_sample_neighbors as graph_sample_neighbors
 from ._tensor_ops import graph_send_recv as graph_send_recv
 from ._tensor_ops import identity_loss as identity_loss
 from ._tensor_ops import segment_max as segment_max
@@ -19,6 +23,9 @@ from .optimizer import ModelAverage as ModelAverage
 __all__ = [
     "LookAhead",
     "ModelAverage",
+    "graph_khop_sampler",
+    "graph_reindex",
+    "graph_sample_neighbors",
     "graph_send_recv",
     "identity_loss",
     "segment_max",

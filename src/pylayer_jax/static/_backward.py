@@ -101,21 +101,17 @@ class GradOp(Operator):
             env[id(v)] = conj_complex(g)
 
 
-def _differentiate(
-    api: str, targets: list[Variable], inputs: list[Variable], target_grads: list[Any], no_grad: set[int]
-) -> list[Variable | None]:
-    for t in [*targets, *inputs]:
-        if not isinstance(t, Variable):
-            raise TypeError(
-                f"{api}: targets and inputs must be Variables of a static program, but received {type(t).__name__}."
-            )
-    block = targets[0].block.program.global_block()
+def path_ops(block: Any, targets: list[Variable], inputs: list[Variable],
+             no_grad: set[int]) -> tuple[list[Operator], set[int]]:
+    """The operators of ``block`` on a differentiable path from ``inputs`` to ``targets`` (in program order), and
+    the ids of the Variables on such a path."""
     ops = list(block.ops)
+    skip = ("grad", "forward_grad", "init")
     # forward: which Variables carry a gradient from the inputs; as in Paddle, an input with stop_gradient=True
     # (a static.data left as declared, a Variable marked so) gets none, and such a Variable cuts the paths through it
     carry = {id(v) for v in inputs if not v.stop_gradient}
     for op in ops:
-        if op.type in ("grad", "init") or getattr(op, "side_effect", False):
+        if op.type in skip or getattr(op, "side_effect", False):
             continue
         if any(id(v) in carry for v in op.input_vars()):
             for v in op.outputs:
@@ -125,7 +121,7 @@ def _differentiate(
     useful = {id(t) for t in targets if id(t) in carry}
     sub: list[Operator] = []
     for op in reversed(ops):
-        if op.type in ("grad", "init") or getattr(op, "side_effect", False):
+        if op.type in skip or getattr(op, "side_effect", False):
             continue
         if any(id(v) in useful for v in op.outputs):
             ins = [v for v in op.input_vars() if id(v) in carry]
@@ -133,6 +129,19 @@ def _differentiate(
                 sub.append(op)
                 useful.update(id(v) for v in ins)
     sub.reverse()
+    return sub, useful
+
+
+def _differentiate(
+    api: str, targets: list[Variable], inputs: list[Variable], target_grads: list[Any], no_grad: set[int]
+) -> list[Variable | None]:
+    for t in [*targets, *inputs]:
+        if not isinstance(t, Variable):
+            raise TypeError(
+                f"{api}: targets and inputs must be Variables of a static program, but received {type(t).__name__}."
+            )
+    block = targets[0].block.program.global_block()
+    sub, useful = path_ops(block, targets, inputs, no_grad)
     for op in sub:
         if isinstance(op, PylayerOp) and op.backward_fn is not None:
             op.build_backward()
