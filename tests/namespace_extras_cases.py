@@ -99,7 +99,7 @@ def _factories(paddle: Any, out: dict[str, Any]) -> None:
     out["DoubleTensor_nested"] = _t(paddle.DoubleTensor([[1, 2], [3, 4]]))
     out["FloatTensor_isinstance"] = isinstance(paddle.to_tensor([1.0]), paddle.FloatTensor)
     out["FloatTensor_bad"] = _err(lambda: paddle.FloatTensor(2, 3.0))
-    out["device_factories"] = [getattr(paddle.device, n) is getattr(paddle, n) for n in (
+    out["device_factories"] = [getattr(mod, n) is getattr(paddle, n) for mod in (paddle.device, paddle.cuda) for n in (
         "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor",
         "IntTensor", "LongTensor", "BoolTensor")]
 
