@@ -143,40 +143,7 @@ def save_inference(paddle: Any, out: dict[str, Any]) -> None:
     out["save_infer_after_predict"] = [str(w.message) for w in caught if "inputs" in str(w.message)]
 
 
-def shared_logs(paddle: Any, out: dict[str, Any]) -> None:
-    """The logs dict of the fit/evaluate/predict loops is shared by every Model (p32: it was one per Model): keys of
-    a first model's metrics stay in a second model's callback logs."""
-    nn = paddle.nn
-    x = np.random.default_rng(1).standard_normal((12, 4)).astype("float32")
-    y = (x[:, :1] > 0).astype("int64")
-
-    class DS(paddle.io.Dataset):
-        def __getitem__(self, i):
-            return x[i], y[i]
-
-        def __len__(self):
-            return len(x)
-
-    class Keys(paddle.callbacks.Callback):
-        def __init__(self):
-            super().__init__()
-            self.seen = []
-
-        def on_eval_end(self, logs=None):
-            self.seen.append(sorted(k for k in logs if k.startswith("case_c") or k in ("loss", "step", "batch_size")))
-
-    first = paddle.Model(_set(nn.Linear(4, 2), 4))
-    first.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=first.parameters()), nn.CrossEntropyLoss(),
-                  paddle.metric.Accuracy(topk=(1, 2), name="case_c_acc"))
-    first.fit(DS(), batch_size=6, epochs=1, verbose=0)
-    second = paddle.Model(_set(nn.Linear(4, 2), 5))
-    second.prepare(None, nn.CrossEntropyLoss())
-    keys = Keys()
-    res = second.evaluate(DS(), batch_size=4, verbose=0, callbacks=[keys])
-    out["shared_logs"] = [keys.seen, sorted(res)]
-
-
-CASES = (flops, summary_counts, save_inference, shared_logs)
+CASES = (flops, summary_counts, save_inference)
 
 
 def record(paddle: Any) -> dict[str, Any]:

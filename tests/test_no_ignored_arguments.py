@@ -442,6 +442,11 @@ ALLOWED: dict[str, str] = {
     "vision/_proposals.py::matrix_nms::name": NAME,
     "vision/_image_io.py::read_file::name": NAME,
     "vision/_image_io.py::decode_jpeg::name": NAME,
+    **{f"_api/namespace_extras.py::{f}::name": NAME for f in ("binomial", "log_normal", "positive", "range",
+                                                              "standard_gamma")},
+    "nn/_pdist.py::pdist::name": NAME,
+    "_api/namespace_extras.py::create_array::dtype": PADDLE_IGNORES + " (in dynamic mode a tensor array is a Python "
+                                                    "list; Paddle does not look at dtype there)",
     "vision/transforms/_pil_image.py::erase::inplace": PADDLE_IGNORES + " (a PIL image is erased into a new image)",
     "vision/transforms/transforms.py::BaseTransform._get_params::inputs": "hook for subclasses that draw one set "
                                                                           "of parameters per call; the base draws none",

@@ -67,6 +67,27 @@ try:
     from ._api.linalg_lowrank import cov as cov
     from ._api.linalg_lowrank import pca_lowrank as pca_lowrank
     from ._api.linalg_lowrank import svd_lowrank as svd_lowrank
+    from ._api.namespace_extras import BFloat16Tensor as BFloat16Tensor
+    from ._api.namespace_extras import BoolTensor as BoolTensor
+    from ._api.namespace_extras import ByteTensor as ByteTensor
+    from ._api.namespace_extras import CharTensor as CharTensor
+    from ._api.namespace_extras import CUDAPinnedPlace as CUDAPinnedPlace
+    from ._api.namespace_extras import DoubleTensor as DoubleTensor
+    from ._api.namespace_extras import FloatTensor as FloatTensor
+    from ._api.namespace_extras import Generator as Generator
+    from ._api.namespace_extras import HalfTensor as HalfTensor
+    from ._api.namespace_extras import IntTensor as IntTensor
+    from ._api.namespace_extras import LongTensor as LongTensor
+    from ._api.namespace_extras import MmapStorage as MmapStorage
+    from ._api.namespace_extras import ShortTensor as ShortTensor
+    from ._api.namespace_extras import XPUPinnedPlace as XPUPinnedPlace
+    from ._api.namespace_extras import binomial as binomial
+    from ._api.namespace_extras import check_shape as check_shape
+    from ._api.namespace_extras import log_normal as log_normal
+    from ._api.namespace_extras import manual_seed as manual_seed
+    from ._api.namespace_extras import positive as positive
+    from ._api.namespace_extras import standard_gamma as standard_gamma
+    from ._api.namespace_extras import tolist as tolist
     from ._api.random import bernoulli as bernoulli
     from ._api.random import get_cuda_rng_state as get_cuda_rng_state
     from ._api.random import get_rng_state as get_rng_state
@@ -102,6 +123,8 @@ try:
     from ._api.surface import index_put_ as index_put_
     from ._api.surface import norm as norm
     from ._api.surface import uniform_ as uniform_
+    from ._api.torch_compat import disable_compat as disable_compat
+    from ._api.torch_compat import enable_compat as enable_compat
     from ._api.variadic import atleast_1d as atleast_1d
     from ._api.variadic import atleast_2d as atleast_2d
     from ._api.variadic import atleast_3d as atleast_3d
@@ -145,11 +168,24 @@ try:
     dtype = type(globals()["float32"])
     # Paddle's constants (``paddle.pi``, ``paddle.newaxis``: None, for indexing)
     pi, e, inf, nan, newaxis = 3.141592653589793, 2.718281828459045, float("inf"), float("nan"), None
+    globals().update(__import__("pylayer_jax._runtime.dtypes", fromlist=["UNUSUAL"]).UNUSUAL)
 
     from ._ops import aliases as _aliases
 
     # PyTorch-style keyword aliases Paddle accepts (``sum(x, dim=0)``), and its alternative names (``cat``)
     _aliases.install({"": globals(), "Tensor.": Tensor, "nn.functional.": nn.functional, "linalg.": linalg})
+    # Paddle's second names of functions, bound to the very objects (with their keyword aliases installed)
+    ger = outer  # noqa: F405  (``paddle.ger is paddle.outer``)
+    adaptive_avg_pool1d, conv1d, conv2d, conv3d = (getattr(nn.functional, n) for n in (
+        "adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d"))
+    group_norm, layer_norm, pdist = nn.functional.group_norm, nn.functional.layer_norm, nn.functional.pdist
+
+    # Paddle's other names of dtypes (the objects themselves: ``paddle.float is paddle.float32``), bound last: from
+    # here on ``float`` and ``range`` in this module are Paddle's
+    _d = __import__("pylayer_jax._runtime.dtypes", fromlist=["DTYPES"]).DTYPES
+    float, double, half, cfloat, cdouble = (_d[n] for n in ("float32", "float64", "float16", "complex64",  # noqa: A001
+                                                            "complex128"))
+    from ._api.namespace_extras import range as range  # noqa: A004
 
     _install_replay()  # step replay observes eager steps: this line and ``_replay/`` are all of it
 
@@ -175,6 +211,9 @@ _LAZY = {
     "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
     "geometric": ("geometric", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"), "flops": ("hapi", "flops"),
+    "autocast": ("amp", "autocast"), "is_autocast_enabled": ("amp", "is_autocast_enabled"),
+    "get_autocast_dtype": ("amp", "get_autocast_dtype"), "get_autocast_cpu_dtype": ("amp", "get_autocast_cpu_dtype"),
+    "get_autocast_gpu_dtype": ("amp", "get_autocast_gpu_dtype"),
     "CPUPlace": ("static._executor", "CPUPlace"), "CUDAPlace": ("static._executor", "CUDAPlace"),
     "disable_static": ("static._mode", "disable_static"), "enable_static": ("static._mode", "enable_static"),
     "in_dynamic_mode": ("static._mode", "in_dynamic_mode"), "create_parameter": ("static._param", "create_parameter"),

@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from .device import (
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
     Event,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
     Stream,
     StreamContext,
     current_device,
@@ -24,6 +34,8 @@ from .device import (
     get_device_name,
     get_device_properties,
     get_rng_state,
+    get_stream_from_external,
+    ipc_collect,
     is_available,
     manual_seed,
     manual_seed_all,
@@ -46,7 +58,9 @@ __all__ = ["Event", "Stream", "StreamContext", "current_device", "current_stream
            "is_available", "is_bf16_supported", "is_initialized", "manual_seed", "manual_seed_all",
            "max_memory_allocated", "max_memory_reserved", "mem_get_info", "memory_allocated", "memory_reserved",
            "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats", "set_device",
-           "set_rng_state", "set_stream", "stream", "synchronize"]
+           "set_rng_state", "set_stream", "stream", "synchronize", "BFloat16Tensor", "BoolTensor", "ByteTensor",
+           "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
+           "get_stream_from_external", "ipc_collect"]
 
 
 def is_initialized() -> bool:

@@ -8,8 +8,8 @@ evaluate / predict with batch_size and num_workers=0, Model.save(training=True /
 Model.parameters(), model.summary()'s dict, train_batch with update=False; a Model without inputs saved for
 inference after a batch (the batch's shapes, with Paddle's warning), loaded back by paddle.jit.load.
 
-As Paddle, the logs dict of the loops is shared by every Model of the process (keys of an earlier model's metrics
-stay in a later model's logs). Not mirrored: Model.save(training=False) (paddle.jit.save) also writes
+Not mirrored: Paddle's loops share one logs dict among every Model of the process (keys of an earlier model's metrics
+stay in a later model's logs; here each Model has its own, so the models below record only their own keys). Not mirrored: Model.save(training=False) (paddle.jit.save) also writes
 ``path.pdmodel`` here (the exported StableHLO), besides Paddle's ``path.json`` and ``path.pdiparams``. Not mirrored:
 Paddle's ReduceLROnPlateau callback sets ``optimizer._learning_rate`` to the reduced float, which its optimizers
 ignore once they have stepped (a float rate is copied into a tensor at the first step), so get_lr() reports the

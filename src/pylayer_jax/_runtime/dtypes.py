@@ -21,7 +21,7 @@ class DType:
 
     def __init__(self, name: str, np_dtype: Any) -> None:
         self.name = name
-        self.np_dtype = np.dtype(np_dtype)
+        self.np_dtype = None if np_dtype is None else np.dtype(np_dtype)
 
     def __repr__(self) -> str:
         return f"paddle.{self.name}"
@@ -41,7 +41,7 @@ class DType:
 
     @property
     def is_floating_point(self) -> bool:
-        return jnp.issubdtype(self.np_dtype, jnp.floating)
+        return self.np_dtype is not None and jnp.issubdtype(self.np_dtype, jnp.floating)
 
 
 _NAMES = [
@@ -49,7 +49,12 @@ _NAMES = [
     "float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
 ]
 DTYPES: dict[str, DType] = {n: DType(n, jnp.dtype(n)) for n in _NAMES}
-_BY_NP: dict[np.dtype, DType] = {d.np_dtype: d for d in DTYPES.values()}
+# Paddle's other dtype objects: the unsigned ints a cast can make (``x.astype(paddle.uint32)``; Paddle 3.3.1 has
+# no CPU kernel making them otherwise), and ``pstring`` / ``raw`` (its string and undefined types: no tensor of
+# them can be made, ``to_np`` refuses them)
+UNUSUAL: dict[str, DType] = {**{n: DType(n, n) for n in ("uint16", "uint32", "uint64")},
+                             "pstring": DType("pstring", None), "raw": DType("raw", None)}
+_BY_NP: dict[np.dtype, DType] = {d.np_dtype: d for d in [*DTYPES.values(), *list(UNUSUAL.values())[:3]]}
 # (Paddle reads ``'float'`` and ``float`` as numpy does: float64, whatever the default dtype)
 _ALIASES = {"float": "float64", "double": "float64", "int": "int64", "long": "int64", "half": "float16"}
 
@@ -57,12 +62,19 @@ _ALIASES = {"float": "float64", "double": "float64", "int": "int64", "long": "in
 def to_np(dtype: Any) -> np.dtype:
     """Any dtype spelling (DType, 'float32', np/jnp dtype, Python type) -> numpy dtype."""
     if isinstance(dtype, DType):
+        if dtype.np_dtype is None:
+            raise ValueError(f"paddle.{dtype.name} is a dtype no tensor can have here (as in Paddle 3.3.1, where "
+                             f"casting to it fails); use one of {', '.join(_NAMES)}.")
         return dtype.np_dtype
     if isinstance(dtype, str):
         name = dtype.replace("paddle.", "")
         name = _ALIASES.get(name, name)
         if name in DTYPES:
             return DTYPES[name].np_dtype
+        # (the ops name dtypes by their names, so 'uint16' is the unsigned int here; Paddle reads the name as
+        # bfloat16, its legacy name for it, while its ``paddle.uint16`` casts to unsigned integers as here)
+        if name in UNUSUAL:
+            return to_np(UNUSUAL[name])
         raise TypeError(f"dtype {dtype!r} is not a dtype pylayer_jax knows; use one of {', '.join(_NAMES)}.")
     if dtype is float:
         return np.dtype("float64")

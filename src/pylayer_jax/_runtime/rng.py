@@ -70,7 +70,31 @@ class _Generator:
     def _state(self, value: Any) -> None:
         self._dev, self._host = value, None
 
-    def seed(self, n: int) -> None:
+    def seed(self, n: int | None = None) -> int:
+        """Reset to seed ``n``; with no ``n`` (Paddle's ``Generator.seed()``) to a fresh random seed, which is
+        returned."""
+        if n is None:
+            n = int(np.random.SeedSequence().entropy % (2**63))
+        self._reseed(int(n))
+        return int(n)
+
+    def manual_seed(self, n: int) -> _Generator:
+        """Paddle's ``Generator.manual_seed``: reset to seed ``n`` and return the generator."""
+        if not isinstance(n, int | np.integer) or isinstance(n, bool) or not 0 <= int(n) < 2**64:
+            raise TypeError(f"Generator.manual_seed: the seed must be an int in [0, 2**64), but received {n!r}.")
+        self._reseed(int(n))
+        return self
+
+    def initial_seed(self) -> int:
+        """The seed last set (Paddle's ``Generator.initial_seed``)."""
+        return self.initial
+
+    def random(self) -> int:
+        """A random 64-bit unsigned int drawn from the generator (its state moves on)."""
+        words = np.asarray(self.next_host_key()).astype(np.uint64)
+        return int((words[0] << np.uint64(32)) | words[1])
+
+    def _reseed(self, n: int) -> None:
         words = _seed_words(int(n))
         with self._lock:
             self.initial = int(n)  # (``paddle.random.initial_seed``)

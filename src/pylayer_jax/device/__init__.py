@@ -8,6 +8,16 @@ everywhere), and ``Stream``, ``Event``, ``current_stream`` and ``stream_guard`` 
 per device since JAX has no user streams (see ``_streams``).
 """
 
+from .._api.namespace_extras import BFloat16Tensor as BFloat16Tensor
+from .._api.namespace_extras import BoolTensor as BoolTensor
+from .._api.namespace_extras import ByteTensor as ByteTensor
+from .._api.namespace_extras import CharTensor as CharTensor
+from .._api.namespace_extras import DoubleTensor as DoubleTensor
+from .._api.namespace_extras import FloatTensor as FloatTensor
+from .._api.namespace_extras import HalfTensor as HalfTensor
+from .._api.namespace_extras import IntTensor as IntTensor
+from .._api.namespace_extras import LongTensor as LongTensor
+from .._api.namespace_extras import ShortTensor as ShortTensor
 from .._runtime.device import get_device as get_device
 from .._runtime.device import is_compiled_with_cuda as is_compiled_with_cuda
 from .._runtime.device import is_compiled_with_rocm as is_compiled_with_rocm
@@ -15,6 +25,12 @@ from .._runtime.device import is_compiled_with_xpu as is_compiled_with_xpu
 from .._runtime.device import set_device as set_device
 from . import _query
 from . import cuda as cuda
+from ._extras import IPUPlace as IPUPlace
+from ._extras import XPUPlace as XPUPlace
+from ._extras import get_stream_from_external as get_stream_from_external
+from ._extras import ipc_collect as ipc_collect
+from ._extras import is_bf16_supported as is_bf16_supported
+from ._extras import is_current_stream_capturing as is_current_stream_capturing
 from ._query import current_device as current_device
 from ._query import device as device
 from ._query import device_count as device_count
@@ -65,4 +81,7 @@ __all__ = [
     "max_memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved", "memory_allocated",
     "memory_reserved", "is_available", "get_device_name", "get_device_capability", "get_rng_state",
     "set_rng_state", "manual_seed", "reset_peak_memory_stats", "StreamContext", "cuda",
+    "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+    "IntTensor", "LongTensor", "ShortTensor", "XPUPlace", "IPUPlace", "is_bf16_supported",
+    "is_current_stream_capturing", "ipc_collect", "get_stream_from_external",
 ]

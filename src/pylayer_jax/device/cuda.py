@@ -30,6 +30,21 @@ max_memory_allocated = _memory["max_memory_allocated"]
 max_memory_reserved = _memory["max_memory_reserved"]
 reset_max_memory_allocated = _memory["reset_max_memory_allocated"]
 reset_max_memory_reserved = _memory["reset_max_memory_reserved"]
+
+
+def memory_summary(device: Any = None) -> None:
+    """Print the memory use of a CUDA device (``device``: a CUDAPlace, an id or ``'gpu:n'``; None: the current
+    one): what XLA's allocator holds now and at its peak, allocated and reserved. Without a GPU it raises the
+    ValueError the other memory queries raise."""
+    if not _device.gpus():
+        raise ValueError("The API paddle.device.cuda.memory_summary is not supported in CPU-only PaddlePaddle, and JAX "
+                         "sees no GPU on this machine; run on a machine with a GPU to call it.")
+    rows = [(label, fn(device)) for label, fn in (
+        ("Allocated", memory_allocated), ("Peak allocated", max_memory_allocated),
+        ("Reserved", memory_reserved), ("Peak reserved", max_memory_reserved))]
+    width = max(len(label) for label, _ in rows)
+    print("\n".join([f"Memory summary of {device if device is not None else 'the current device'}",
+                      *(f"  {label.ljust(width)}  {value / 2**20:12.2f} MiB ({value} bytes)" for label, value in rows)]))
 _properties = _query.property_functions("paddle.device.cuda")
 get_device_properties = _properties["get_device_properties"]
 get_device_name = _properties["get_device_name"]
@@ -82,4 +97,5 @@ __all__ = [
     "Stream", "Event", "current_stream", "synchronize", "device_count", "empty_cache", "max_memory_allocated",
     "max_memory_reserved", "memory_allocated", "memory_reserved", "stream_guard", "get_device_properties",
     "get_device_name", "get_device_capability", "reset_max_memory_allocated", "reset_max_memory_reserved",
+    "memory_summary",
 ]

@@ -1,12 +1,12 @@
-"""``paddle.flops``: the operations of one forward pass of a network, counted per layer by Paddle's rules (layer L5).
+"""``paddle.flops``: the FLOPs of a Layer for one input, by Paddle 3.3.1's counting rules (layer L7).
 
-A forward-post hook on every leaf layer (a layer without sublayers) adds the count of its type's rule at each call:
-convolutions ``out.numel() * (in_channels / groups * kernel_size + bias)``, ``Linear`` ``in_features *
-out.numel()``, ``BatchNorm2D``/``BatchNorm`` ``2 * x.numel()`` (the network runs in eval mode), ``LeakyReLU``
-``x.numel()``, average pools ``out.numel()``, adaptive average pools ``(prod(in_size // out_size) + 1) *
-out.numel()``, ``ReLU``/``ReLU6``/``Dropout`` and every other type 0 (or ``custom_ops[type](layer, inputs,
-output)``, which adds to ``layer.total_ops``). The totals sum the leaf sublayers that ran (the network itself
-is not one of its sublayers).
+Each leaf layer (one with no sublayers) gets Paddle's count for its type (``custom_ops`` may add or replace
+counts), and the layer runs once, in eval mode and without gradients, on ``paddle.randn(input_size)``. The
+counts follow Paddle's hooks exactly: a convolution counts ``out.numel() * (in_channels / groups * kernel_size +
+bias)``, a Linear ``in_features * out.numel()``, BatchNorm2D / BatchNorm ``2 * numel``, LeakyReLU ``numel``, an
+average pool ``out.numel()``, an adaptive average pool ``out.numel() * (prod(in / out sizes) + 1)``, and ReLU,
+ReLU6, Dropout and every other layer 0. The per-layer table (``print_detail=True``) and the totals line are printed
+as Paddle prints them.
 """
 
 from __future__ import annotations
@@ -17,128 +17,122 @@ from typing import Any
 
 import numpy as np
 
+from .. import nn
 from .._api.random import randn
 from .._autograd.grad_mode import no_grad
-from .._runtime.state import modes
-from .._tensor.facade import Tensor
-from ..nn.layer import _activation, _common, _conv, _dropout, _norm, _norm_extra, _pooling
+from .._tensor.facade import Tensor, to_tensor
 from ..nn.layer._layers import Layer
 
-
-def _numel(t: Any) -> int:
-    return int(np.prod(t.shape)) if hasattr(t, "shape") else 0
+_BUFFERS = ("total_ops", "total_params", "input_shape", "output_shape")
 
 
-def _count_conv(m: Layer, x: tuple, y: Any) -> int:
-    kernel_ops = int(np.prod(list(m.weight.shape)[2:]))
-    bias_ops = 1 if getattr(m, "bias", None) is not None else 0
-    return abs(int(_numel(y) * (x[0].shape[1] / m._groups * kernel_ops + bias_ops)))
+def _count_conv(m: Layer, x: Any, y: Tensor) -> None:
+    x = x[0]
+    kernel_ops = np.prod(m.weight.shape[2:])
+    bias_ops = 1 if m.bias is not None else 0
+    m.total_ops += abs(int(int(y.numel()) * (x.shape[1] / m._groups * kernel_ops + bias_ops)))
 
 
-def _count_bn(m: Layer, x: tuple, y: Any) -> int:
-    return 2 * _numel(x[0])
+def _count_leaky_relu(m: Layer, x: Any, *_: Any) -> None:
+    m.total_ops += int(x[0].numel())
 
 
-def _count_elementwise(m: Layer, x: tuple, y: Any) -> int:
-    return _numel(x[0])
+def _count_bn(m: Layer, x: Any, *_: Any) -> None:
+    m.total_ops += abs(int(2 * x[0].numel()))  # (the layer runs in eval mode: normalise and scale)
 
 
-def _count_linear(m: Layer, x: tuple, y: Any) -> int:
-    return abs(int(m.weight.shape[0] * _numel(y)))
+def _count_linear(m: Layer, _: Any, y: Tensor) -> None:
+    m.total_ops += abs(int(m.weight.shape[0] * y.numel()))
 
 
-def _count_avgpool(m: Layer, x: tuple, y: Any) -> int:
-    return _numel(y)
+def _count_avgpool(m: Layer, _: Any, y: Tensor) -> None:
+    m.total_ops += int(y.numel())
 
 
-def _count_adaptive_avgpool(m: Layer, x: tuple, y: Any) -> int:
-    kernel = np.array(list(x[0].shape)[2:]) // np.array(list(y.shape)[2:])
-    return abs(int((int(np.prod(kernel)) + 1) * _numel(y)))
+def _count_adaptive_avgpool(m: Layer, x: Any, y: Tensor) -> None:
+    kernel = np.array(x[0].shape[2:]) // np.array(y.shape[2:])
+    m.total_ops += abs(int((np.prod(kernel) + 1) * y.numel()))
 
 
-def _count_zero(m: Layer, x: tuple, y: Any) -> int:
-    return 0
+def _count_zero(m: Layer, *_: Any) -> None:
+    m.total_ops += 0
 
 
-_RULES: dict[type, Callable[[Layer, tuple, Any], int]] = {
-    **dict.fromkeys((_conv.Conv1D, _conv.Conv2D, _conv.Conv3D, _conv.Conv1DTranspose, _conv.Conv2DTranspose,
-                     _conv.Conv3DTranspose), _count_conv),
-    _norm.BatchNorm2D: _count_bn,
-    _norm_extra.BatchNorm: _count_bn,
-    _activation.ReLU: _count_zero,
-    _activation.ReLU6: _count_zero,
-    _activation.LeakyReLU: _count_elementwise,
-    _common.Linear: _count_linear,
-    _dropout.Dropout: _count_zero,
-    **dict.fromkeys((_pooling.AvgPool1D, _pooling.AvgPool2D, _pooling.AvgPool3D), _count_avgpool),
-    **dict.fromkeys((_pooling.AdaptiveAvgPool1D, _pooling.AdaptiveAvgPool2D, _pooling.AdaptiveAvgPool3D),
-                    _count_adaptive_avgpool),
+def _count_parameters(m: Layer, *_: Any) -> None:
+    m.total_params[0] = abs(int(sum(int(p.numel()) for p in m.parameters())))
+
+
+def _count_io(m: Layer, x: Any, y: Any) -> None:
+    m.register_buffer("input_shape", to_tensor(list(x[0].shape), dtype="int64"))
+    out = y[0] if isinstance(y, list | tuple) else y
+    m.register_buffer("output_shape", to_tensor(list(out.shape), dtype="int64"))
+
+
+_COUNTS: dict[type, Callable[..., None]] = {
+    nn.Conv1D: _count_conv, nn.Conv2D: _count_conv, nn.Conv3D: _count_conv,
+    nn.Conv1DTranspose: _count_conv, nn.Conv2DTranspose: _count_conv, nn.Conv3DTranspose: _count_conv,
+    nn.BatchNorm2D: _count_bn, nn.BatchNorm: _count_bn,
+    nn.ReLU: _count_zero, nn.ReLU6: _count_zero, nn.LeakyReLU: _count_leaky_relu, nn.Linear: _count_linear,
+    nn.Dropout: _count_zero, nn.AvgPool1D: _count_avgpool, nn.AvgPool2D: _count_avgpool, nn.AvgPool3D: _count_avgpool,
+    nn.AdaptiveAvgPool1D: _count_adaptive_avgpool, nn.AdaptiveAvgPool2D: _count_adaptive_avgpool,
+    nn.AdaptiveAvgPool3D: _count_adaptive_avgpool,
 }
 
 
 class _Table:
-    """Paddle's flops table: centred cells, each column as wide as its longest entry plus two."""
+    """Paddle's plain-text table: columns as wide as their widest cell plus two, cells centred."""
 
     def __init__(self, heads: list[str]) -> None:
-        self.heads, self.rows = heads, []
-        self.widths = [len(h) for h in heads]
+        self.heads, self.rows, self.widths = heads, [], [len(h) for h in heads]
 
-    def add_row(self, row: list) -> None:
-        self.widths = [max(w, len(str(c))) for w, c in zip(self.widths, row)]
+    def add_row(self, row: list[Any]) -> None:
+        self.widths = [max(w, len(str(c))) for w, c in zip(self.widths, row, strict=True)]
         self.rows.append(row)
 
-    def text(self) -> str:
+    def _line(self, row: list[Any]) -> str:
+        return "".join("|" + str(c).center(w + 2) for c, w in zip(row, self.widths, strict=True)) + "|"
+
+    def print_table(self) -> None:
         shelf = "".join("+" + "-" * (w + 2) for w in self.widths) + "+"
+        print("\n".join([shelf, self._line(self.heads), shelf, *(self._line(r) for r in self.rows), shelf]))
 
-        def line(row: list) -> str:
-            return "".join("|" + str(c).center(w + 2) for c, w in zip(row, self.widths)) + "|"
 
-        return "\n".join([shelf, line(self.heads), shelf, *[line(r) for r in self.rows], shelf])
+def _int(v: Any) -> int:
+    """A count kept as a Tensor of shape [1] (a custom count may leave a number) as an int."""
+    return int(np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)[0])
 
 
 def _leaf(m: Layer) -> bool:
     return not list(m.children())
 
 
-def _count(model: Layer, inputs: Tensor, custom_ops: dict, print_detail: bool) -> int:
-    records: dict[int, dict[str, Any]] = {}
-    handles = []
+def _dynamic_flops(model: Layer, inputs: Tensor, custom_ops: dict[type, Callable[..., None]],
+                   print_detail: bool) -> int:
+    handles: list[Any] = []
     seen: set[type] = set()
 
     def add_hooks(m: Layer) -> None:
         if not _leaf(m):
             return
+        m.register_buffer("total_ops", to_tensor([0], dtype="int64"))
+        m.register_buffer("total_params", to_tensor([0], dtype="int64"))
         kind = type(m)
-        rule = custom_ops.get(kind)
-        if rule is not None:
+        fn = None
+        if kind in custom_ops:
+            fn = custom_ops[kind]
             if kind not in seen:
                 print(f"Customize Function has been applied to {kind}")
-        elif kind in _RULES:
-            rule = _RULES[kind]
+        elif kind in _COUNTS:
+            fn = _COUNTS[kind]
             if kind not in seen:
                 print(f"{kind}'s flops has been counted")
         elif kind not in seen:
             print(f"Cannot find suitable count function for {kind}. Treat it as zero FLOPs.")
+        if fn is not None:
+            handles.append(m.register_forward_post_hook(fn))
+        handles.append(m.register_forward_post_hook(_count_parameters))
+        handles.append(m.register_forward_post_hook(_count_io))
         seen.add(kind)
-        rec = records[id(m)] = {"ops": 0}
-        custom = kind in custom_ops
-
-        def hook(layer: Layer, x: Any, y: Any, rule: Any = rule, rec: dict = rec, custom: bool = custom) -> None:
-            x = x if isinstance(x, tuple) else (x,)
-            if rule is not None:
-                if custom:   # Paddle's custom rules add to layer.total_ops themselves
-                    layer.total_ops = rec["ops"]
-                    rec["custom_attr"] = True
-                    rule(layer, x, y)
-                    rec["ops"] = int(np.asarray(layer.total_ops).reshape(-1)[0])
-                else:
-                    rec["ops"] += rule(layer, x, y)
-            rec["params"] = sum(_numel(p) for p in layer.parameters())
-            rec["in"] = list(x[0].shape) if hasattr(x[0], "shape") else []
-            out = y[0] if isinstance(y, list | tuple) else y
-            rec["out"] = list(out.shape) if hasattr(out, "shape") else []
-
-        handles.append(m.register_forward_post_hook(hook))
 
     training = model.training
     model.eval()
@@ -147,48 +141,52 @@ def _count(model: Layer, inputs: Tensor, custom_ops: dict, print_detail: bool) -
         with no_grad():
             model(inputs)
     finally:
-        for h in handles:
-            h.remove()
-        for m in model.sublayers(include_self=True):
-            if records.get(id(m), {}).get("custom_attr") and "total_ops" in vars(m):
-                del m.total_ops
         if training:
             model.train()
-    total_ops = total_params = 0
+        for h in handles:
+            h.remove()
+
     table = _Table(["Layer Name", "Input Shape", "Output Shape", "Params", "Flops"])
-    for m in model.sublayers():
-        rec = records.get(id(m))
-        if rec is None or "in" not in rec:
-            continue   # not a leaf, or it did not run
-        total_ops += rec["ops"]
-        total_params += rec["params"]
-        table.add_row([m.full_name(), rec["in"], rec["out"], rec["params"], rec["ops"]])
+    total_ops = total_params = 0
+    for m in model.sublayers():  # (net itself is not among them, as in Paddle)
+        if not _leaf(m) or not set(_BUFFERS) <= set(m._buffers):
+            continue
+        ops, params = _int(m.total_ops), _int(m.total_params)
+        total_ops, total_params = total_ops + ops, total_params + params
+        table.add_row([m.full_name(), m.input_shape.numpy().tolist(), m.output_shape.numpy().tolist(), params, ops])
+        for b in _BUFFERS:
+            m._buffers.pop(b)
     if print_detail:
-        print(table.text())
+        table.print_table()
     print(f"Total Flops: {total_ops}     Total Params: {total_params}")
-    return int(total_ops)
+    return total_ops
 
 
-def flops(net: Any, input_size: list[int], custom_ops: dict | None = None, print_detail: bool = False) -> int:
-    """The FLOPs of one forward pass of ``net`` (a Layer) on a random input of shape ``input_size``, counted per
-    leaf layer by Paddle's rules (see the module's docstring); ``custom_ops`` maps a layer type to a rule
-    ``f(layer, inputs, output)`` adding to ``layer.total_ops``; ``print_detail`` prints a table per layer.
-    Prints the totals; returns the FLOPs.
+def flops(net: Any, input_size: list[int], custom_ops: dict[type, Callable[..., None]] | None = None,
+          print_detail: bool = False) -> int:
+    """Count the FLOPs of ``net`` (a Layer) for one input of shape ``input_size`` (batch size 1, as Paddle asks),
+    print the totals (and, with ``print_detail``, a table of each leaf layer's input and output shapes, parameters
+    and FLOPs) and return the total. ``custom_ops`` maps a Layer class to ``fn(layer, inputs, output)`` that adds
+    its count to ``layer.total_ops`` (used instead of the built-in count for that class).
 
-    >>> import pylayer_jax as paddle
-    >>> paddle.flops(paddle.nn.Sequential(paddle.nn.Linear(4, 8)), [2, 4])  # doctest: +SKIP
-    64
-    """
-    if modes.static_mode or type(net).__name__ == "Program":
-        raise NotImplementedError("paddle.flops of a static Program is not implemented; pass a paddle.nn.Layer "
-                                  "(in dynamic mode).")
-    if not isinstance(net, Layer):
-        warnings.warn("Your model must be an instance of paddle.nn.Layer or paddle.static.Program.", stacklevel=2)
-        return -1
-    if custom_ops is not None and not isinstance(custom_ops, dict):
-        raise TypeError(f"paddle.flops: custom_ops must be a dict from a Layer type to a counting function, but "
-                        f"received {type(custom_ops).__name__}.")
-    if not isinstance(input_size, list | tuple) or not all(isinstance(d, int) and d > 0 for d in input_size):
-        raise ValueError(f"paddle.flops: input_size must be a list of positive ints (the input's shape, with the "
-                         f"batch size), but received {input_size!r}.")
-    return _count(net, randn(list(input_size)), custom_ops or {}, print_detail)
+    A ``paddle.static.Program`` is not supported here (NotImplementedError); anything else warns and returns -1, as
+    in Paddle."""
+    if isinstance(net, Layer):
+        fwd = getattr(net.forward, "dygraph_function", None)
+        if fwd is not None:  # a to_static forward: count the Python function it wraps
+            net.forward = fwd
+        if custom_ops is not None and not isinstance(custom_ops, dict):
+            raise TypeError(f"paddle.flops: custom_ops must be a dict from a Layer class to its count function, "
+                            f"but received {type(custom_ops).__name__}.")
+        if not isinstance(input_size, list | tuple) or not all(isinstance(v, int) for v in input_size):
+            raise TypeError(f"paddle.flops: input_size must be a list of ints (the input's shape), but received "
+                            f"{input_size!r}.")
+        if not all(v > 0 for v in input_size):
+            raise ValueError(f"paddle.flops: input_size must be a list of positive ints (the input's shape, with "
+                             f"the batch size), but received {input_size!r}.")
+        return _dynamic_flops(net, randn(list(input_size)), custom_ops or {}, print_detail)
+    if type(net).__name__ == "Program":
+        raise NotImplementedError("paddle.flops: counting a static Program's FLOPs is not supported by pylayer_jax; pass "
+                                  "the Layer the program was built from instead.")
+    warnings.warn("Your model must be an instance of paddle.nn.Layer or paddle.static.Program.", stacklevel=2)
+    return -1

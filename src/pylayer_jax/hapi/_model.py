@@ -82,11 +82,6 @@ def _set_optimizer_state(opt: Any, state: dict) -> None:
         )
 
 
-# Paddle's loops write every batch's logs into one dict (a default argument of its ``_run_one_epoch``), shared by
-# all the Models of the process: the keys of an earlier run (another model's metrics) stay in later runs' logs.
-_SHARED_LOGS: dict[str, Any] = {}
-
-
 class Model:
     """A network with its training settings: ``Model(network, inputs=None, labels=None)``.
 
@@ -121,7 +116,10 @@ class Model:
         self._metrics: list = []
         self._test_dataloader: Any = None
         self.stop_training = False
-        self._logs = _SHARED_LOGS  # one logs dict shared by the runs of every Model, as Paddle's
+        # one logs dict shared by the runs of this model, as Paddle's; Paddle's (a default argument of its
+        # ``_run_one_epoch``) is also shared by every other Model of the process, so an earlier model's metric keys
+        # stay in a later model's logs: not mirrored, each Model has its own
+        self._logs: dict[str, Any] = {}
         self.num_iters: int | None = None
         self._accumulate = 1
         self._inputs = self._verify_spec(inputs, is_input=True)

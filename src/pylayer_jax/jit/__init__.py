@@ -1,5 +1,7 @@
 """``pylayer_jax.jit``: Paddle's ``paddle.jit`` path."""
 
+from ._logging import set_code_level as set_code_level
+from ._logging import set_verbosity as set_verbosity
 from ._save import TranslatedLayer as TranslatedLayer
 from ._save import load as load
 from ._save import save as save

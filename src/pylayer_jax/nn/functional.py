@@ -136,3 +136,4 @@ from ._functional_fused import moe_permute as moe_permute
 from ._functional_fused import moe_unpermute as moe_unpermute
 from ._functional_fused import rms_norm as rms_norm
 from ._functional_fused import sparse_attention as sparse_attention
+from ._pdist import pdist as pdist

@@ -522,3 +522,22 @@ class RecordEvent(ContextDecorator):
         for p in profs:
             p._add(self.name, self.event_type.name, self._began, t1)
         self._began = None
+
+
+def export_protobuf(dir_name: str, worker_name: str | None = None) -> Callable[[Profiler], None]:
+    """Paddle's ``on_trace_ready`` writing its protobuf trace format: that format is Paddle's own and not written
+    here, so this raises NotImplementedError; ``export_chrome_tracing(dir_name)`` writes the same recording as
+    Chrome-trace JSON."""
+    raise NotImplementedError(
+        f"paddle.profiler.export_protobuf({dir_name!r}): Paddle's protobuf trace format is not available in "
+        "pylayer_jax; use paddle.profiler.export_chrome_tracing(dir_name) (Chrome-trace JSON) instead."
+    )
+
+
+def load_profiler_result(filename: str) -> Any:
+    """Paddle's reader of its protobuf trace files: that format is not written or read here, so this raises
+    NotImplementedError (a Chrome-trace JSON from ``export_chrome_tracing`` is read with ``json.load``)."""
+    raise NotImplementedError(
+        f"paddle.profiler.load_profiler_result({filename!r}): Paddle's protobuf trace format is not available in "
+        "pylayer_jax; export with paddle.profiler.export_chrome_tracing and read the JSON with json.load."
+    )

@@ -13,7 +13,11 @@ submodule has was recorded from Paddle (``_names.py``; how they resolve: ``_reso
 import sys as _sys
 import types as _types
 
+from .._api.namespace_extras import MmapStorage as MmapStorage
 from . import _own
+from . import array as array
+from . import compat_softmax as compat_softmax
+from . import to_string as to_string
 from ._resolve import module_dir as _module_dir
 from ._resolve import module_getattr as _module_getattr
 

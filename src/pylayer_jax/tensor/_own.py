@@ -1,11 +1,16 @@
 """Functions that Paddle 3.3.1 puts only under ``paddle.tensor`` (layer L7): ``paddle.tensor(data)`` itself (the
-module is callable) and ``fill_constant``."""
+module is callable), ``fill_constant`` and the tensor-array helpers (``create_array``, ``array_write``,
+``array_read``, ``array_length``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .._api import functional as _F
+from .._api.namespace_extras import array_length as array_length
+from .._api.namespace_extras import array_read as array_read
+from .._api.namespace_extras import array_write as array_write
+from .._api.namespace_extras import create_array as create_array
 from .._tensor.facade import Tensor, to_tensor
 
 

@@ -21,7 +21,8 @@ from . import _own
 from ._names import NAMES
 
 _ROOT = sys.modules[__name__.split(".")[0]]
-_OWN = {"tensor": _own.tensor, "fill_constant": _own.fill_constant}
+_OWN = {"tensor": _own.tensor, "fill_constant": _own.fill_constant, "create_array": _own.create_array,
+        "array_write": _own.array_write, "array_read": _own.array_read, "array_length": _own.array_length}
 
 # where to look, by where Paddle also exposes the name
 _ORDER = {"": ("", "linalg", "Tensor"), "linalg": ("linalg", "", "Tensor"), "Tensor": ("", "Tensor"),
