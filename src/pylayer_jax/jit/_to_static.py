@@ -168,6 +168,7 @@ class StaticFunction:
         self._steps: dict[Any, WholeStep] = {}  # call structures that are whole training steps
         # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
         self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
+        self._owner: tuple[weakref.ref, str] | None = None  # (the object, its attribute) this function was set on
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -182,6 +183,7 @@ class StaticFunction:
                                    self._full_graph)
             try:
                 self._bound[instance] = bound
+                bound._owner = (weakref.ref(instance), self.dygraph_function.__name__)
             except TypeError:
                 pass
         return bound
@@ -344,8 +346,14 @@ class StaticFunction:
         return self.dygraph_function(*args, **kwargs)
 
     def rollback(self) -> Callable[..., Any]:
-        """The original Python function."""
-        return self.dygraph_function
+        """The original Python function. As in Paddle, on an object's compiled method (``to_static(layer)``'s
+        ``forward``, or a method decorated in its class) the object's attribute is set back to the original method,
+        so that later calls run eagerly; returns it."""
+        obj = self._owner[0]() if self._owner is not None else None
+        if obj is None:
+            return self.dygraph_function
+        setattr(obj, self._owner[1], self.dygraph_function)
+        return getattr(obj, self._owner[1])
 
 
 def _check_spec(name: str, spec: list[Any], args: tuple) -> None:
@@ -406,7 +414,12 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
             raise TypeError(f"to_static: expected a function, a method or a Layer, but received {type(fn).__name__}.")
         if not isinstance(fn, types.FunctionType | types.MethodType | functools.partial) and callable(
                 getattr(fn, "forward", None)):
-            fn.forward = StaticFunction(fn.forward, input_spec, fg)  # a Layer: its calls go through forward
+            sf = StaticFunction(fn.forward, input_spec, fg)  # a Layer: its calls go through forward
+            fn.forward = sf
+            try:
+                sf._owner = (weakref.ref(fn), "forward")
+            except TypeError:  # not weak-referenceable: rollback returns the original without setting it back
+                pass
             return fn
         return StaticFunction(fn, input_spec, fg)
 
