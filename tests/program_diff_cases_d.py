@@ -109,7 +109,41 @@ def rollback(paddle: Any, out: dict[str, Any]) -> None:
         out["rollback_function"] = [sf.rollback() is f, _v(sf(x))]
 
 
-CASES = (state_dict_dtypes, save_batch_free, rollback)
+def static_python_values(paddle: Any, out: dict[str, Any]) -> None:
+    """What a to_static function returns besides Tensors (``x.shape[0]``, a string, a list of Python numbers) comes
+    back as it is, not as Tensors; a numpy array argument is a constant the function computes with in numpy (p34)."""
+
+    def f(x: Any, flag: bool = True) -> Any:
+        if not flag:
+            return None
+        return {"y": x * 2.0, "meta": (x.shape[0], "rows", [1, 2.5])}
+
+    sf = paddle.jit.to_static(f)
+    for n in (2, 3):
+        r = sf(paddle.ones([n, 2]))
+        out[f"py_out_{n}"] = [_v(r["y"]), [type(v).__name__ for v in r["meta"]], r["meta"][0], r["meta"][1],
+                              r["meta"][2]]
+    out["py_out_none"] = sf(paddle.ones([2, 2]), False)
+    out["py_out_list_arg"] = paddle.jit.to_static(lambda v: v * 2)([1, 2])
+    g = paddle.jit.to_static(lambda a, t: (a * 2, t + 1.0))
+    a, t = g(np.arange(3.0, dtype="float32"), paddle.ones([3]))
+    out["np_arg"] = [type(a).__name__, str(a.dtype), a.tolist(), _v(t)]
+    a2, _ = g(np.arange(3.0, dtype="float32") + 1, paddle.ones([3]))
+    out["np_arg_changed"] = a2.tolist()
+
+
+def warmup_state(paddle: Any, out: dict[str, Any]) -> None:
+    """``LinearWarmup.set_state_dict`` around a scheduler, given a state without the wrapped scheduler's entry
+    (a plain scheduler's, p33): KeyError, as Paddle."""
+    lr = paddle.optimizer.lr
+    w = lr.LinearWarmup(lr.StepDecay(0.1, 2), 2, 0.0, 0.1)
+    out["warmup_missing_inner"] = _attempt(lambda: w.set_state_dict({"last_epoch": 3, "last_lr": 0.05}))
+    w2 = lr.LinearWarmup(0.1, 2, 0.0, 0.1)
+    w2.set_state_dict({"last_epoch": 3, "last_lr": 0.05})
+    out["warmup_float_restored"] = [w2.last_epoch, w2.last_lr]
+
+
+CASES = (state_dict_dtypes, save_batch_free, rollback, static_python_values, warmup_state)
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -274,5 +274,109 @@ res = lin.set_state_dict({lin.weight.name: np.full((3, 2), 3.0, "float32")}, use
 rec["unstructured_load2"] = [lin.weight.numpy().tolist(), sorted(res[0]), sorted(res[1])]
 rec["lin_names"] = [lin.weight.name, lin.bias.name]
 
+# other optimizers: their state_dict keys, and a resume of each from a BytesIO checkpoint
+def small():
+    m = nn.Linear(4, 3)
+    m.set_state_dict({"weight": np.linspace(-1, 1, 12, dtype="float32").reshape(4, 3),
+                      "bias": np.array([0.1, 0.0, -0.1], "float32")})
+    return m
+
+
+XS = rng.standard_normal((6, 4)).astype("float32")
+makers = {
+    "momentum": lambda ps, lr: paddle.optimizer.Momentum(lr, momentum=0.9, use_nesterov=True, parameters=ps,
+                                                          weight_decay=paddle.regularizer.L2Decay(0.01)),
+    "sgd": lambda ps, lr: paddle.optimizer.SGD(lr, parameters=ps, weight_decay=0.02),
+    "adam": lambda ps, lr: paddle.optimizer.Adam(lr, beta1=0.8, parameters=ps, amsgrad=True),
+    "rmsprop": lambda ps, lr: paddle.optimizer.RMSProp(lr, rho=0.9, momentum=0.5, centered=True, parameters=ps),
+    "adagrad": lambda ps, lr: paddle.optimizer.Adagrad(lr, parameters=ps, initial_accumulator_value=0.1),
+    "adamax": lambda ps, lr: paddle.optimizer.Adamax(lr, parameters=ps),
+    "adadelta": lambda ps, lr: paddle.optimizer.Adadelta(lr, parameters=ps),
+    "lamb": lambda ps, lr: paddle.optimizer.Lamb(lr, parameters=ps, lamb_weight_decay=0.01),
+}
+scheds = {
+    "momentum": lambda: paddle.optimizer.lr.MultiStepDecay(0.05, milestones=[2, 4], gamma=0.5),
+    "sgd": lambda: paddle.optimizer.lr.StepDecay(0.1, step_size=2, gamma=0.7),
+    "adam": lambda: paddle.optimizer.lr.OneCycleLR(0.05, total_steps=8, phase_pct=0.3),
+    "rmsprop": lambda: paddle.optimizer.lr.CyclicLR(0.001, 0.01, step_size_up=2),
+    "adagrad": lambda: paddle.optimizer.lr.NaturalExpDecay(0.1, gamma=0.2),
+    "adamax": lambda: paddle.optimizer.lr.InverseTimeDecay(0.05, gamma=0.3),
+    "adadelta": lambda: paddle.optimizer.lr.NoamDecay(d_model=16, warmup_steps=3, learning_rate=1.0),
+    "lamb": lambda: paddle.optimizer.lr.PiecewiseDecay([2, 4], [0.02, 0.01, 0.005]),
+}
+
+
+def run_small(m, o, s, steps, log):
+    for i in range(steps):
+        loss = (m(paddle.to_tensor(XS)) ** 2).mean() + m(paddle.to_tensor(XS[i % 3:i % 3 + 2])).abs().sum()
+        loss.backward()
+        o.step()
+        o.clear_grad()
+        s.step()
+        log.append([float(loss), o.get_lr()])
+
+
+for name, make in makers.items():
+    with unique_name.guard():
+        m = small()
+        s = scheds[name]()
+        o = make(m.parameters(), s)
+        full = []
+        run_small(m, o, s, 8, full)
+    with unique_name.guard():
+        m = small()
+        s = scheds[name]()
+        o = make(m.parameters(), s)
+        part = []
+        run_small(m, o, s, 3, part)
+        buf = io.BytesIO()
+        paddle.save({"m": m.state_dict(), "o": o.state_dict()}, buf)
+        osd = o.state_dict()
+        rec[f"{name}_keys"] = sorted(osd.keys())
+        rec[f"{name}_sched"] = osd.get("LR_Scheduler")
+        rec[f"{name}_shapes"] = sorted([k, v.shape] for k, v in osd.items() if k != "LR_Scheduler")
+    buf.seek(0)
+    ck = paddle.load(buf)
+    with unique_name.guard():
+        m = small()
+        s = scheds[name]()
+        o = make(m.parameters(), s)
+        m.set_state_dict(ck["m"])
+        o.set_state_dict(ck["o"])
+        run_small(m, o, s, 5, part)
+    rec[f"{name}_full"] = full
+    rec[f"{name}_resumed"] = part
+
+
+# a scheduler of one's own: its state_dict holds the keys it lists
+class Halving(paddle.optimizer.lr.LRScheduler):
+    def __init__(self, learning_rate, every, last_epoch=-1):
+        self.every = every
+        super().__init__(learning_rate, last_epoch)
+
+    def get_lr(self):
+        return self.base_lr * 0.5 ** (self.last_epoch // self.every)
+
+
+h = Halving(0.08, every=2)
+vals = []
+for _ in range(5):
+    vals.append(h())
+    h.step()
+rec["custom_sched"] = [vals, h.state_dict(), h.last_epoch]
+h2 = Halving(0.08, every=2)
+h2.set_state_dict(h.state_dict())
+rec["custom_restored"] = [h2.last_epoch, h2.last_lr, h2()]
+
+# errors of load / save misuse
+try:
+    paddle.load(os.path.join(d, "missing.pdparams"))
+    rec["load_missing"] = "ok"
+except Exception as e:  # noqa: BLE001
+    rec["load_missing"] = type(e).__name__
+sub = os.path.join(d, "new_dir", "deeper", "w.pdparams")
+paddle.save({"w": t}, sub)
+rec["save_makes_dirs"] = [os.path.exists(sub), describe(paddle.load(sub))]
+
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)

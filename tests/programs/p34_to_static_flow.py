@@ -4,7 +4,8 @@ early return), a ``while`` loop runs on a Tensor condition, ``for i in range(n)`
 break/continue on Tensor tests, a list appended in a loop and stacked, ``x.shape[0]`` used in a reshape, with
 gradients through them; full_graph=True on functions whose control flow is on Python values (shapes, flags);
 InputSpec with None dimensions called with several batch sizes; paddle.jit.not_to_static on a helper;
-paddle.jit.enable_to_static(False) and back; a to_static model with a Tensor-dependent branch trained with backward
+paddle.jit.enable_to_static(False) and back; Python values and a numpy array through a compiled
+function; StaticFunction.rollback; a to_static model with a Tensor-dependent branch trained with backward
 and an optimizer; paddle.jit.save / paddle.jit.load of a layer and of a function (InputSpec with a None dimension)
 whose data-dependent choice is written with paddle.where, and the loaded layer's outputs.
 
@@ -236,6 +237,18 @@ poly(xg, degree=3).sum().backward()
 rec["poly_grads"] = [xg.grad.numpy().tolist(), poly.c.grad.numpy().tolist()]
 dyn = smodel.forward.rollback() if hasattr(smodel.forward, "rollback") else None
 rec["rollback"] = [type(smodel.forward).__name__, smodel(paddle.to_tensor(X[:2])).numpy().tolist()]
+
+# what a compiled function returns besides Tensors, and a numpy argument
+@paddle.jit.to_static
+def summarize(x, weights):
+    rows = x.shape[0]
+    scaled = x * paddle.to_tensor(weights)
+    return {"mean": scaled.mean(0), "rows": rows, "tag": "batch", "w": weights * 2}
+
+
+res = summarize(paddle.to_tensor(X[:5, :3]), np.array([1.0, 0.5, 2.0], "float32"))
+rec["summary"] = [res["mean"].numpy().tolist(), res["rows"], type(res["rows"]).__name__, res["tag"],
+                  type(res["w"]).__name__, res["w"].tolist()]
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)

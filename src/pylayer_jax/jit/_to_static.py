@@ -34,6 +34,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._autograd.saved import SavedValue
 from .._ops.table import Op
@@ -51,6 +52,23 @@ _tls = threading.local()  # .strict: the StaticFunction whose forward trace may 
 
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
+
+
+class _ArrayArg:
+    """A numpy array passed to a compiled function: a constant of the call, as Paddle treats it (the function
+    computes with it in numpy), compared by its dtype, shape and bytes."""
+
+    __slots__ = ("array", "_key")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array.copy()
+        self._key = (array.dtype.str, array.shape, array.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _ArrayArg and self._key == other._key
 
 
 class _Rediscover(Exception):  # noqa: N818 - internal signal, never seen by users
@@ -169,6 +187,7 @@ class StaticFunction:
         # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
         self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
         self._owner: tuple[weakref.ref, str] | None = None  # (the object, its attribute) this function was set on
+        self._py_out: dict[Any, tuple[Any, tuple]] = {}  # per call: the result's structure and non-Tensor leaves
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -191,7 +210,7 @@ class StaticFunction:
     def _pure(self, tensors: list[Any], spec: tuple) -> list[Any]:
         treedef, statics, positions, stop, ids, rng, _gen = spec
         n = len(positions)
-        leaves = list(statics)
+        leaves = [v.array if type(v) is _ArrayArg else v for v in statics]
         for p, a, s in zip(positions, tensors[:n], stop):
             leaves[p] = Tensor(a, s)
         args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
@@ -202,7 +221,13 @@ class StaticFunction:
             generator._state = tensors[-1]
         rng_in = generator._state
         try:
-            out = jax.tree_util.tree_map(unwrap, self.dygraph_function(*args, **dict(kwargs)), is_leaf=_is_tensor)
+            res = self.dygraph_function(*args, **dict(kwargs))
+            # what the function returns besides Tensors (``x.shape[0]``, a flag, a string) is a constant of the
+            # trace: it is given back as it is (as Paddle), not as a Tensor, and only the Tensors are outputs
+            flat, tdef = jax.tree_util.tree_flatten(res, is_leaf=_is_tensor)
+            arrays = [isinstance(v, Tensor | jax.Array) for v in flat]
+            self._py_out[spec] = (tdef, tuple(None if a else v for a, v in zip(arrays, flat)))
+            out = [unwrap(v) for a, v in zip(arrays, flat) if a]
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
             drew = generator._state is not rng_in
             rng_out = generator._state if rng else None
@@ -252,7 +277,8 @@ class StaticFunction:
         tensors = [leaves[i] for i in positions]
         if self._input_spec is not None:
             _check_spec(self._op.name, self._input_spec, args)
-        statics = tuple(None if isinstance(v, Tensor) else v for v in leaves)
+        statics = tuple(None if isinstance(v, Tensor) else _ArrayArg(v) if isinstance(v, np.ndarray) else v
+                        for v in leaves)
         try:
             hash(statics)
         except TypeError:
@@ -315,6 +341,9 @@ class StaticFunction:
                     (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
             if rng_out is not None:
                 generator.set_state(rng_out._value)  # the draws made inside move the global generator on
+            tdef, consts = self._py_out[spec]
+            tensors_out = iter(out)
+            out = jax.tree_util.tree_unflatten(tdef, [next(tensors_out) if c is None else c for c in consts])
             for pos, r in written.items():  # buffers written inside: their new values, detached
                 t = found[pos]
                 before_write(t)
