@@ -143,7 +143,35 @@ def warmup_state(paddle: Any, out: dict[str, Any]) -> None:
     out["warmup_float_restored"] = [w2.last_epoch, w2.last_lr]
 
 
-CASES = (state_dict_dtypes, save_batch_free, rollback, static_python_values, warmup_state)
+def loaded_outputs(paddle: Any, out: dict[str, Any]) -> None:
+    """A layer loaded by ``paddle.jit.load`` gives its outputs flat: one Tensor alone (also from a forward that
+    returned ``[y]`` or ``(y,)``), more as a list (a forward that returned a tuple). Not recorded: Paddle 3.3.1's saved
+    program of ``x + 1.0`` or ``x - 1.0`` in a function without parameters gives x when loaded (so
+    ``{"p": x * 2, "q": (x + 1, x - 1)}`` loads as [2x, x, x]); ours gives the function's values."""
+    InputSpec = paddle.static.InputSpec  # noqa: N806
+
+    def pair(x: Any) -> Any:
+        return paddle.nn.functional.softmax(x, -1), x.argmax(-1)
+
+    def one_list(x: Any) -> Any:
+        return [x * 2.0]
+
+    def one_tuple(x: Any) -> Any:
+        return (x * 3.0,)
+
+    x = paddle.to_tensor(np.array([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], "float32"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for fn in (pair, one_list, one_tuple):
+            sf = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 3], "float32")], full_graph=True)
+            path = os.path.join(tempfile.mkdtemp(), fn.__name__)
+            paddle.jit.save(sf, path)
+            r = paddle.jit.load(path)(x)
+            out[f"loaded_{fn.__name__}"] = [type(r).__name__,
+                                            [_v(t) for t in r] if isinstance(r, list | tuple) else _v(r)]
+
+
+CASES = (state_dict_dtypes, save_batch_free, rollback, static_python_values, warmup_state, loaded_outputs)
 
 
 def record(paddle: Any) -> dict[str, Any]:
