@@ -5,7 +5,8 @@ break/continue on Tensor tests, a list appended in a loop and stacked, ``x.shape
 gradients through them; full_graph=True on functions whose control flow is on Python values (shapes, flags);
 InputSpec with None dimensions called with several batch sizes; paddle.jit.not_to_static on a helper;
 paddle.jit.enable_to_static(False) and back; Python values and a numpy array through a compiled
-function; StaticFunction.rollback; a to_static model with a Tensor-dependent branch trained with backward
+function; StaticFunction.rollback; paddle.static.nn.cond / while_loop under full_graph=True, and a layer using
+cond saved and loaded; a to_static model with a Tensor-dependent branch trained with backward
 and an optimizer; paddle.jit.save / paddle.jit.load of a layer and of a function (InputSpec with a None dimension)
 whose data-dependent choice is written with paddle.where, and the loaded layer's outputs.
 
@@ -249,6 +250,59 @@ def summarize(x, weights):
 res = summarize(paddle.to_tensor(X[:5, :3]), np.array([1.0, 0.5, 2.0], "float32"))
 rec["summary"] = [res["mean"].numpy().tolist(), res["rows"], type(res["rows"]).__name__, res["tag"],
                   type(res["w"]).__name__, res["w"].tolist()]
+
+# the data-dependent branch and loop written as graph control flow: paddle.static.nn.cond / while_loop under
+# full_graph=True (Paddle's default mode fails on cond: an AttributeError in its bytecode translation), their
+# gradients, and a layer using cond saved and loaded (both branches are in the saved program)
+def f_cond(x):
+    return paddle.static.nn.cond(x.mean() > 0, lambda: x * 2.0, lambda: paddle.tanh(x) - 1.0)
+
+
+def f_while(x):
+    i = paddle.zeros([1], "int64")
+
+    def cond(i, x):
+        return x.abs().sum() < 40.0
+
+    def body(i, x):
+        return [i + 1, x * 1.5 + 0.1]
+
+    i, x = paddle.static.nn.while_loop(cond, body, [i, x])
+    return x, i
+
+
+for name, fn in (("cond", f_cond), ("while", f_while)):
+    sf = paddle.jit.to_static(fn, full_graph=True)
+    outs = []
+    for s in samples:
+        r = sf(s)
+        outs.append([t.numpy().tolist() for t in (r if isinstance(r, tuple) else [r])])
+    rec[f"graph_{name}"] = outs
+    rec[f"graph_{name}_eager"] = [[t.numpy().tolist() for t in (fn(s) if isinstance(fn(s), tuple) else [fn(s)])]
+                                  for s in samples]
+gc_ = paddle.to_tensor(X[:3], stop_gradient=False)
+paddle.jit.to_static(f_cond, full_graph=True)(gc_).pow(2).sum().backward()
+rec["graph_cond_grad"] = gc_.grad.numpy().tolist()
+
+
+class CondNet(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, x):
+        h = self.fc(x)
+        return paddle.static.nn.cond(h.sum() > 0, lambda: h * 2.0, lambda: paddle.tanh(h))
+
+
+cnet = CondNet()
+cnet.set_state_dict({"fc.weight": (np.random.default_rng(5).standard_normal((6, 3)) * 0.5).astype("float32"), "fc.bias": np.zeros(3, "float32")})
+scnet = paddle.jit.to_static(cnet, input_spec=[InputSpec([None, 6], "float32")], full_graph=True)
+cpath = os.path.join(tempfile.mkdtemp(), "cond")
+paddle.jit.save(scnet, cpath)
+cl = paddle.jit.load(cpath)
+rec["cond_loaded"] = [[cl(paddle.to_tensor(v)).numpy().tolist(), scnet(paddle.to_tensor(v)).numpy().tolist()]
+                      for v in (X[:3], -X[:3] * 2, X[3:8])]
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)
