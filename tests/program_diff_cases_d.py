@@ -119,9 +119,9 @@ def static_python_values(paddle: Any, out: dict[str, Any]) -> None:
         return {"y": x * 2.0, "meta": (x.shape[0], "rows", [1, 2.5])}
 
     sf = paddle.jit.to_static(f)
-    for n in (2, 3):
+    for i, n in enumerate((2, 3, 2)):  # (the third call reuses the first one's compiled function)
         r = sf(paddle.ones([n, 2]))
-        out[f"py_out_{n}"] = [_v(r["y"]), [type(v).__name__ for v in r["meta"]], r["meta"][0], r["meta"][1],
+        out[f"py_out_{i}_{n}"] = [_v(r["y"]), [type(v).__name__ for v in r["meta"]], r["meta"][0], r["meta"][1],
                               r["meta"][2]]
     out["py_out_none"] = sf(paddle.ones([2, 2]), False)
     out["py_out_list_arg"] = paddle.jit.to_static(lambda v: v * 2)([1, 2])

@@ -54,6 +54,12 @@ def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
 
 
+def _avals(arrays: list[Any]) -> tuple:
+    """The shapes and dtypes of a call's inputs: with its static attributes, what a trace is made for (the result's
+    non-Tensor parts, ``x.shape[0]``, are those of the trace of the same shapes)."""
+    return tuple((tuple(a.shape), str(a.dtype)) for a in arrays)
+
+
 class _ArrayArg:
     """A numpy array passed to a compiled function: a constant of the call, as Paddle treats it (the function
     computes with it in numpy), compared by its dtype, shape and bytes."""
@@ -187,7 +193,7 @@ class StaticFunction:
         # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
         self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
         self._owner: tuple[weakref.ref, str] | None = None  # (the object, its attribute) this function was set on
-        self._py_out: dict[Any, tuple[Any, tuple]] = {}  # per call: the result's structure and non-Tensor leaves
+        self._py_out: dict[Any, tuple[Any, tuple]] = {}  # per trace: the result's structure and non-Tensor leaves
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -226,7 +232,8 @@ class StaticFunction:
             # trace: it is given back as it is (as Paddle), not as a Tensor, and only the Tensors are outputs
             flat, tdef = jax.tree_util.tree_flatten(res, is_leaf=_is_tensor)
             arrays = [isinstance(v, Tensor | jax.Array) for v in flat]
-            self._py_out[spec] = (tdef, tuple(None if a else v for a, v in zip(arrays, flat)))
+            self._py_out[(spec, _avals(tensors))] = self._py_out[spec] = (
+                tdef, tuple(None if a else v for a, v in zip(arrays, flat)))
             out = [unwrap(v) for a, v in zip(arrays, flat) if a]
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
             drew = generator._state is not rng_in
@@ -313,8 +320,8 @@ class StaticFunction:
             prev, _tls.strict = getattr(_tls, "strict", None), self
             self._last_baked = None
             try:
-                out, written, rng_out = apply_op(
-                    self._op, (tensors + found + ([Tensor(generator.get_state())] if rng else []), spec))
+                ins = tensors + found + ([Tensor(generator.get_state())] if rng else [])
+                out, written, rng_out = apply_op(self._op, (ins, spec))
             except StepFound:  # it calls backward() or an optimizer's step(): a whole training step
                 step = self._steps[sig] = WholeStep(self.dygraph_function, self._op.name)
                 return self._run_step(sig, step, treedef, leaves, positions, args, kwargs)
@@ -341,7 +348,8 @@ class StaticFunction:
                     (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
             if rng_out is not None:
                 generator.set_state(rng_out._value)  # the draws made inside move the global generator on
-            tdef, consts = self._py_out[spec]
+            # (the last trace of the call structure where no trace had these shapes: a padded replay of the step)
+            tdef, consts = self._py_out.get((spec, _avals([t._v for t in ins]))) or self._py_out[spec]
             tensors_out = iter(out)
             out = jax.tree_util.tree_unflatten(tdef, [next(tensors_out) if c is None else c for c in consts])
             for pos, r in written.items():  # buffers written inside: their new values, detached
