@@ -6,7 +6,13 @@ unique_name.guard, so its parameters have the saved names), paddle.load + set_st
 trajectories, the LR values, the optimizer state_dict's keys and the scheduler's state are recorded. Then
 paddle.save of nested dicts/lists holding Tensors, numpy arrays and Python values, paddle.load(return_numpy=True),
 a single Tensor saved and loaded, the protocol argument, opt.set_lr / get_lr (a plain float learning rate and the
-error with a scheduler), scheduler.last_epoch / last_lr / state_dict."""
+error with a scheduler), scheduler.last_epoch / last_lr / state_dict; parameter groups with their own weight decay
+resumed through opt.set_state_dict alone (it restores the scheduler); Momentum (Nesterov, L2Decay), SGD, Adam
+(amsgrad), RMSProp (centered), Adagrad, Adamax, Adadelta and Lamb under MultiStepDecay, StepDecay, OneCycleLR,
+CyclicLR, NaturalExpDecay, InverseTimeDecay, NoamDecay and PiecewiseDecay, each resumed from a checkpoint; a
+scheduler of one's own; Layer.set_state_dict's missing/unexpected keys, wrong shapes, a float64 value (an error,
+as Paddle) and use_structured_name=False; a fresh model whose parameter names differ from the saved optimizer
+state's (an error at step, as Paddle)."""
 import io
 import json
 import os
