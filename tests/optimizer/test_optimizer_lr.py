@@ -131,7 +131,7 @@ def test_set_state_dict_missing_key_and_extra_warns():
         s.set_state_dict({"last_epoch": 3, "last_lr": 0.1, "extra": 1})
     assert s.last_epoch == 3 and s() == 0.1
     w = lr.LinearWarmup(lr.StepDecay(0.5, 2), 3, 0.0, 0.5)
-    with pytest.raises(RuntimeError, match="LinearWarmup_LR"):
+    with pytest.raises(KeyError, match="LinearWarmup_LR"):
         w.set_state_dict({"last_epoch": 3, "last_lr": 0.1})
 
 

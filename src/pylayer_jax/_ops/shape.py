@@ -12,6 +12,7 @@ import math
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.export import is_symbolic_dim
 
 from ._util import dtype_arg
 from .checks import axis_check, ndim_of
@@ -23,10 +24,11 @@ _py_slice = builtins.slice
 
 
 def _ints(v, api, what):  # noqa: ANN001, ANN202
-    """An int or a sequence of ints as a tuple of ints."""
-    if isinstance(v, int):
+    """An int or a sequence of ints as a tuple of ints. A symbolic size (``x.shape[0]`` while ``jit.save`` exports
+    an input_spec's None dimension) counts as an int."""
+    if isinstance(v, int) or is_symbolic_dim(v):
         return (v,)
-    if isinstance(v, tuple | list) and all(isinstance(e, int) for e in v):
+    if isinstance(v, tuple | list) and all(isinstance(e, int) or is_symbolic_dim(e) for e in v):
         return tuple(v)
     raise TypeError(f"{api}: {what} must be an int or a list of ints, but received {v!r}.")
 

@@ -483,7 +483,10 @@ class PirTranslatedLayer(Layer):
         out, state = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
         if drew:  # and moves it on, as the original forward did
             generator.set_state(state._value)
-        return out
+        # as Paddle's loaded program: its outputs flat, one Tensor alone, more as a list (a tuple, a dict, nesting
+        # of the original forward's result are not kept)
+        flat = jax.tree_util.tree_leaves(out, is_leaf=lambda v: isinstance(v, Tensor))
+        return flat[0] if len(flat) == 1 else flat
 
     @property
     def input_spec(self) -> list[dict[str, Any]]:

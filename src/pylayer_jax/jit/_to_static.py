@@ -34,6 +34,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._autograd.saved import SavedValue
 from .._ops.table import Op
@@ -51,6 +52,29 @@ _tls = threading.local()  # .strict: the StaticFunction whose forward trace may 
 
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
+
+
+def _avals(arrays: list[Any]) -> tuple:
+    """The shapes and dtypes of a call's inputs: with its static attributes, what a trace is made for (the result's
+    non-Tensor parts, ``x.shape[0]``, are those of the trace of the same shapes)."""
+    return tuple((tuple(a.shape), str(a.dtype)) for a in arrays)
+
+
+class _ArrayArg:
+    """A numpy array passed to a compiled function: a constant of the call, as Paddle treats it (the function
+    computes with it in numpy), compared by its dtype, shape and bytes."""
+
+    __slots__ = ("array", "_key")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array.copy()
+        self._key = (array.dtype.str, array.shape, array.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _ArrayArg and self._key == other._key
 
 
 class _Rediscover(Exception):  # noqa: N818 - internal signal, never seen by users
@@ -168,6 +192,8 @@ class StaticFunction:
         self._steps: dict[Any, WholeStep] = {}  # call structures that are whole training steps
         # the last training step called with Tensors only: (how many, its WholeStep, treedef, positions, signature)
         self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
+        self._owner: tuple[weakref.ref, str] | None = None  # (the object, its attribute) this function was set on
+        self._py_out: dict[Any, tuple[Any, tuple]] = {}  # per trace: the result's structure and non-Tensor leaves
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -182,6 +208,7 @@ class StaticFunction:
                                    self._full_graph)
             try:
                 self._bound[instance] = bound
+                bound._owner = (weakref.ref(instance), self.dygraph_function.__name__)
             except TypeError:
                 pass
         return bound
@@ -189,7 +216,7 @@ class StaticFunction:
     def _pure(self, tensors: list[Any], spec: tuple) -> list[Any]:
         treedef, statics, positions, stop, ids, rng, _gen = spec
         n = len(positions)
-        leaves = list(statics)
+        leaves = [v.array if type(v) is _ArrayArg else v for v in statics]
         for p, a, s in zip(positions, tensors[:n], stop):
             leaves[p] = Tensor(a, s)
         args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
@@ -200,7 +227,14 @@ class StaticFunction:
             generator._state = tensors[-1]
         rng_in = generator._state
         try:
-            out = jax.tree_util.tree_map(unwrap, self.dygraph_function(*args, **dict(kwargs)), is_leaf=_is_tensor)
+            res = self.dygraph_function(*args, **dict(kwargs))
+            # what the function returns besides Tensors (``x.shape[0]``, a flag, a string) is a constant of the
+            # trace: it is given back as it is (as Paddle), not as a Tensor, and only the Tensors are outputs
+            flat, tdef = jax.tree_util.tree_flatten(res, is_leaf=_is_tensor)
+            arrays = [isinstance(v, Tensor | jax.Array) for v in flat]
+            self._py_out[(spec, _avals(tensors))] = self._py_out[spec] = (
+                tdef, tuple(None if a else v for a, v in zip(arrays, flat)))
+            out = [unwrap(v) for a, v in zip(arrays, flat) if a]
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
             drew = generator._state is not rng_in
             rng_out = generator._state if rng else None
@@ -250,7 +284,8 @@ class StaticFunction:
         tensors = [leaves[i] for i in positions]
         if self._input_spec is not None:
             _check_spec(self._op.name, self._input_spec, args)
-        statics = tuple(None if isinstance(v, Tensor) else v for v in leaves)
+        statics = tuple(None if isinstance(v, Tensor) else _ArrayArg(v) if isinstance(v, np.ndarray) else v
+                        for v in leaves)
         try:
             hash(statics)
         except TypeError:
@@ -285,8 +320,8 @@ class StaticFunction:
             prev, _tls.strict = getattr(_tls, "strict", None), self
             self._last_baked = None
             try:
-                out, written, rng_out = apply_op(
-                    self._op, (tensors + found + ([Tensor(generator.get_state())] if rng else []), spec))
+                ins = tensors + found + ([Tensor(generator.get_state())] if rng else [])
+                out, written, rng_out = apply_op(self._op, (ins, spec))
             except StepFound:  # it calls backward() or an optimizer's step(): a whole training step
                 step = self._steps[sig] = WholeStep(self.dygraph_function, self._op.name)
                 return self._run_step(sig, step, treedef, leaves, positions, args, kwargs)
@@ -313,6 +348,10 @@ class StaticFunction:
                     (i, (weakref.ref(t), a)) for i, (t, a) in self._last_baked.items())
             if rng_out is not None:
                 generator.set_state(rng_out._value)  # the draws made inside move the global generator on
+            # (the last trace of the call structure where no trace had these shapes: a padded replay of the step)
+            tdef, consts = self._py_out.get((spec, _avals([t._v for t in ins]))) or self._py_out[spec]
+            tensors_out = iter(out)
+            out = jax.tree_util.tree_unflatten(tdef, [next(tensors_out) if c is None else c for c in consts])
             for pos, r in written.items():  # buffers written inside: their new values, detached
                 t = found[pos]
                 before_write(t)
@@ -344,8 +383,14 @@ class StaticFunction:
         return self.dygraph_function(*args, **kwargs)
 
     def rollback(self) -> Callable[..., Any]:
-        """The original Python function."""
-        return self.dygraph_function
+        """The original Python function. As in Paddle, on an object's compiled method (``to_static(layer)``'s
+        ``forward``, or a method decorated in its class) the object's attribute is set back to the original method,
+        so that later calls run eagerly; returns it."""
+        obj = self._owner[0]() if self._owner is not None else None
+        if obj is None:
+            return self.dygraph_function
+        setattr(obj, self._owner[1], self.dygraph_function)
+        return getattr(obj, self._owner[1])
 
 
 def _check_spec(name: str, spec: list[Any], args: tuple) -> None:
@@ -406,7 +451,12 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
             raise TypeError(f"to_static: expected a function, a method or a Layer, but received {type(fn).__name__}.")
         if not isinstance(fn, types.FunctionType | types.MethodType | functools.partial) and callable(
                 getattr(fn, "forward", None)):
-            fn.forward = StaticFunction(fn.forward, input_spec, fg)  # a Layer: its calls go through forward
+            sf = StaticFunction(fn.forward, input_spec, fg)  # a Layer: its calls go through forward
+            fn.forward = sf
+            try:
+                sf._owner = (weakref.ref(fn), "forward")
+            except TypeError:  # not weak-referenceable: rollback returns the original without setting it back
+                pass
             return fn
         return StaticFunction(fn, input_spec, fg)
 

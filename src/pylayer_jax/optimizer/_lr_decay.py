@@ -165,8 +165,8 @@ class LinearWarmup(LRScheduler):
         """Restore this scheduler and the wrapped one."""
         super().set_state_dict(state_dict)
         if isinstance(self.learning_rate, LRScheduler):
-            if "LinearWarmup_LR" not in state_dict:
-                raise RuntimeError(
+            if "LinearWarmup_LR" not in state_dict:  # (a KeyError, as Paddle's lookup of the entry)
+                raise KeyError(
                     "LinearWarmup.set_state_dict: the state_dict has no 'LinearWarmup_LR' entry for the wrapped "
                     "scheduler; pass the dict returned by state_dict() of a LinearWarmup around a scheduler."
                 )

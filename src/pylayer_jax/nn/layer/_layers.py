@@ -643,6 +643,15 @@ class Layer:
                 continue
             matched.add(k)
             todo.append((t, value))
+        for t, value in todo:
+            # as Paddle (its Tensor.set_value asserts the dtypes are equal): a value of another dtype is not cast
+            got = getattr(unwrap(value), "dtype", None) if isinstance(value, Tensor | np.ndarray) else None
+            if got is not None and np.dtype(got) != np.dtype(t._v.dtype):
+                raise AssertionError(
+                    f"{type(self).__name__}.set_state_dict: {t.name} has dtype {np.dtype(t._v.dtype).name}, but the "
+                    f"value to load has dtype {np.dtype(got).name} (values are not cast). Cast the value first, "
+                    f"e.g. value.astype('{np.dtype(t._v.dtype).name}')."
+                )
         with no_grad():
             for t, value in todo:
                 t.set_value(unwrap(value) if isinstance(value, Tensor) else np.asarray(value))
