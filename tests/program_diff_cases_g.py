@@ -1,0 +1,156 @@
+"""Cases found by the programs ``tests/programs/p39_timeseries.py`` and ``p40_linalg_fit.py``, written as Paddle
+code: ``record(paddle)`` runs them with the given library and returns what they give (values, gradients, the type
+of each error). ``record_paddle_program_diffs_g.py`` runs it with Paddle 3.3.1 into
+``data/paddle_program_diffs_g.json``; ``test_program_diffs_g.py`` runs it with pylayer_jax and compares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def _v(t: Any) -> Any:
+    a = np.asarray(t.numpy())
+    return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
+
+
+def _attempt(f: Any) -> Any:
+    try:
+        r = f()
+        return [list(r.shape), _v(r)]
+    except Exception as e:  # noqa: BLE001  (the type is the result)
+        return type(e).__name__
+
+
+def pad_crop_and_modes(paddle: Any, out: dict[str, Any]) -> None:
+    """``F.pad``: a negative pad crops its side (every mode; circular wraps the uncropped axis), with a zero gradient
+    on the cropped entries; reflect / replicate / circular pad only 3-D to 5-D input, by one pair per spatial axis,
+    reflect by less than the axis's size."""
+    F = paddle.nn.functional
+    x3 = paddle.arange(30, dtype="float32").reshape([2, 3, 5])
+    x4 = paddle.arange(24, dtype="float32").reshape([1, 2, 3, 4])
+    for mode in ("constant", "reflect", "replicate", "circular"):
+        out[f"pad_neg_{mode}"] = [_attempt(lambda mode=mode: F.pad(x3, [-1, 2], mode=mode)),
+                                  _attempt(lambda mode=mode: F.pad(x3, [-2, -1], mode=mode)),
+                                  _attempt(lambda mode=mode: F.pad(x4, [-1, 0, 1, -1], mode=mode)),
+                                  _attempt(lambda mode=mode: F.pad(x3, [2, -1], mode=mode, data_format="NLC"))]
+        out[f"pad_rules_{mode}"] = [_attempt(lambda mode=mode: F.pad(x3, [1, 2, 1, 0], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x3, [0, 0, 1, 0, 1, 2], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x4, [1, 2], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x4[0, 0], [1, 2], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x3[0, 0], [1, 2], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x3, [5, 0], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x3, [4, 4], mode=mode)),
+                                    _attempt(lambda mode=mode: F.pad(x3, [7, 0], mode=mode))]
+        xg = paddle.arange(10, dtype="float32").reshape([1, 2, 5])
+        xg.stop_gradient = False
+        (F.pad(xg, [-1, 3], mode=mode) * paddle.arange(14, dtype="float32").reshape([1, 2, 7])).sum().backward()
+        out[f"pad_neg_grad_{mode}"] = _v(xg.grad)
+    out["pad_neg_layer"] = _attempt(lambda: paddle.nn.Pad1D([-1, 1])(x3))
+
+
+def cross_axis(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.cross`` along an axis whose size is not 3 raises (it gave zeros), out of range an IndexError."""
+    a = paddle.ones([3, 2])
+    b = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]])
+    out["cross_axis"] = [_attempt(lambda: paddle.cross(a, a, axis=1)),
+                         _attempt(lambda: paddle.cross(b, b, axis=0)),
+                         _attempt(lambda: paddle.cross(b, b, axis=2)),
+                         _attempt(lambda: paddle.cross(b, b[::-1], axis=-1)),
+                         _attempt(lambda: paddle.cross(b.T, b.T[:, ::-1], axis=0)),
+                         _attempt(lambda: paddle.linalg.cross(b, paddle.ones([2, 3]), axis=1))]
+
+
+def eigh_uplo(paddle: Any, out: dict[str, Any]) -> None:
+    """``eigh`` / ``eigvalsh`` read the ``UPLO`` triangle only (as LAPACK), for a matrix that is not symmetric too
+    (UPLO was ignored: the matrix was symmetrized); the gradient is the symmetric one, in both triangles."""
+    la = paddle.linalg
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((3, 3)).astype("float32")
+    sym = (m + m.T).astype("float32")
+    w8 = paddle.to_tensor([1.0, 2.0, 3.0])
+    for name, arr in (("nonsym", m), ("sym", sym)):
+        for uplo in ("L", "U"):
+            x = paddle.to_tensor(arr)
+            x.stop_gradient = False
+            w, v = la.eigh(x, UPLO=uplo)
+            ((v ** 4) * paddle.arange(9, dtype="float32").reshape([3, 3])).sum().backward()
+            vgrad = _v(x.grad)
+            x.clear_grad()
+            ws = la.eigvalsh(x, UPLO=uplo)
+            (ws * w8).sum().backward()
+            out[f"eigh_{name}_{uplo}"] = [_v(w), _v(v.abs()), vgrad, _v(ws), _v(x.grad)]
+    b = paddle.to_tensor(rng.standard_normal((2, 3, 3)).astype("float32"))
+    out["eigh_batch_U"] = [_v(la.eigvalsh(b, UPLO="U")), _v(la.eigh(b, UPLO="U")[1].abs())]
+    c = paddle.to_tensor((rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))).astype("complex64"))
+    out["eigh_complex"] = [_v(la.eigvalsh(c, UPLO="L")), _v(la.eigvalsh(c, UPLO="U")),
+                           _v(la.eigh(c, UPLO="U")[1].abs())]
+    out["eigh_bad_uplo"] = _attempt(lambda: la.eigh(b, UPLO="X")[0])
+    # (Paddle's eigvalsh reads any UPLO but 'L' as 'U', 'l' too; pylayer_jax raises: test_program_diffs_g.py)
+
+
+def matrix_rank_tensor_tols(paddle: Any, out: dict[str, Any]) -> None:
+    """``matrix_rank`` with ``tol`` / ``atol`` / ``rtol`` tensors: one value per matrix of the batch (it raised)."""
+    la = paddle.linalg
+    rng = np.random.default_rng(6)
+    b = paddle.to_tensor(rng.standard_normal((2, 3, 3)).astype("float32"))
+    bb = paddle.stack([b, b * 0.5])
+    out["rank_tols"] = [_attempt(lambda: la.matrix_rank(b, tol=paddle.to_tensor([0.5, 1.0]))),
+                        _attempt(lambda: la.matrix_rank(bb, tol=paddle.to_tensor([[0.5, 1.0], [2.0, 0.1]]))),
+                        _attempt(lambda: la.matrix_rank(b, tol=paddle.to_tensor([0.5]))),
+                        _attempt(lambda: la.matrix_rank(b, atol=paddle.to_tensor([0.5, 1.0]))),
+                        _attempt(lambda: la.matrix_rank(b, rtol=paddle.to_tensor([0.1, 0.9]))),
+                        _attempt(lambda: la.matrix_rank(b, atol=paddle.to_tensor([0.5, 1.0]),
+                                                        rtol=paddle.to_tensor([0.1, 0.9]))),
+                        _attempt(lambda: la.matrix_rank(b, atol=paddle.to_tensor(1.0))),
+                        _attempt(lambda: la.matrix_rank(b @ b.transpose([0, 2, 1]), tol=paddle.to_tensor([3.0, 0.5]),
+                                                        hermitian=True))]
+
+
+def cov_float_fweights(paddle: Any, out: dict[str, Any]) -> None:
+    """``linalg.cov`` takes float ``fweights`` with whole values (it raised) and refuses fractional ones."""
+    la = paddle.linalg
+    rng = np.random.default_rng(7)
+    obs = paddle.to_tensor(rng.standard_normal((3, 6)).astype("float32"))
+    out["cov_fweights"] = [_attempt(lambda: la.cov(obs, fweights=paddle.to_tensor([1.0, 2, 1, 1, 3, 1]))),
+                           _attempt(lambda: la.cov(obs, fweights=paddle.to_tensor([1.0, 2, 1, 1, 3, 1],
+                                                                                  dtype="float64"))),
+                           _attempt(lambda: la.cov(obs, fweights=paddle.to_tensor([1, 2, 1, 1, 3, 1], dtype="int32"))),
+                           _attempt(lambda: la.cov(obs, fweights=paddle.to_tensor([1.0, 2, 1, 1, 3, 1]),
+                                                   aweights=paddle.to_tensor([0.5, 1, 1, 2, 1, 1]))),
+                           _attempt(lambda: la.cov(obs, fweights=paddle.to_tensor([1.5, 2, 1, 1, 3, 1])))]
+
+
+def solve_shapes(paddle: Any, out: dict[str, Any]) -> None:
+    """``linalg.solve``: ``y`` is a (batch of) vector(s) when 1-D or shaped as ``x`` without its last axis, else a
+    matrix broadcast against x's batch (``[3, 1]`` against ``[2, 3, 3]`` raised)."""
+    la = paddle.linalg
+    rng = np.random.default_rng(8)
+    b = paddle.to_tensor((rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)).astype("float32"))
+    y = paddle.to_tensor(rng.standard_normal((3, 2)).astype("float32"))
+    out["solve_shapes"] = [_attempt(lambda: la.solve(b, y[:, 0].unsqueeze(0).expand([2, 3]))),
+                           _attempt(lambda: la.solve(b, y[:, 0])),
+                           _attempt(lambda: la.solve(b[0], y.unsqueeze(0).expand([2, 3, 2]))),
+                           _attempt(lambda: la.solve(b, y.unsqueeze(0))),
+                           _attempt(lambda: la.solve(b, y[:, :1])),
+                           _attempt(lambda: la.solve(b, y)),
+                           _attempt(lambda: la.solve(b, y.T, left=False)),
+                           _attempt(lambda: la.solve(b, paddle.ones([4, 2, 3, 1]))),
+                           _attempt(lambda: la.solve(b[0], y[:, 0], left=False))]
+    x = paddle.to_tensor(b.numpy())
+    x.stop_gradient = False
+    yy = paddle.to_tensor(y.numpy())
+    yy.stop_gradient = False
+    (la.solve(x, yy) * paddle.arange(12, dtype="float32").reshape([2, 3, 2])).sum().backward()
+    out["solve_bcast_grad"] = [_v(x.grad), _v(yy.grad)]
+
+
+CASES = (pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
+
+
+def record(paddle: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for case in CASES:
+        case(paddle, out)
+    return out
