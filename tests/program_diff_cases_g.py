@@ -146,7 +146,37 @@ def solve_shapes(paddle: Any, out: dict[str, Any]) -> None:
     out["solve_bcast_grad"] = [_v(x.grad), _v(yy.grad)]
 
 
-CASES = (pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
+def signal_frame_overlap_add(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.signal.frame`` / ``overlap_add`` (public there outside its ``__all__``; they were missing): both axes,
+    batches, ints, their gradients and Paddle's argument rules."""
+    frame, overlap_add = paddle.signal.frame, paddle.signal.overlap_add
+    x1 = paddle.arange(10)
+    x3 = paddle.arange(60, dtype="float32").reshape([2, 3, 10])
+    y = paddle.arange(12, dtype="float32").reshape([4, 3])
+    out["frame"] = [_attempt(lambda: frame(x1, 4, 2)), _attempt(lambda: frame(x1, 4, 3, axis=0)),
+                    _attempt(lambda: frame(x3, 4, 3)), _attempt(lambda: frame(x3.transpose([2, 0, 1]), 4, 3, axis=0)),
+                    _attempt(lambda: frame(x1, 10, 1)), _attempt(lambda: frame(x1, 4, 20)),
+                    _attempt(lambda: frame(x1, 11, 1)), _attempt(lambda: frame(x1, 4, 0)),
+                    _attempt(lambda: frame(x1, 0, 1)), _attempt(lambda: frame(x3, 4, 2, axis=1)),
+                    _attempt(lambda: frame(x1, 4.0, 2))]
+    out["overlap_add"] = [_attempt(lambda: overlap_add(y, 2)), _attempt(lambda: overlap_add(y.T, 2, axis=0)),
+                          _attempt(lambda: overlap_add(x3, 2)), _attempt(lambda: overlap_add(x3, 2, axis=0)),
+                          _attempt(lambda: overlap_add(y.astype("int64"), 2)),
+                          _attempt(lambda: overlap_add(frame(paddle.arange(10, dtype="float32"), 4, 4), 4)),
+                          _attempt(lambda: overlap_add(paddle.arange(12, dtype="float32"), 2)),
+                          _attempt(lambda: overlap_add(x3, 0)), _attempt(lambda: overlap_add(x3, 20)),
+                          _attempt(lambda: overlap_add(x3, 2, axis=1))]
+    xg = paddle.arange(10, dtype="float32")
+    xg.stop_gradient = False
+    (frame(xg, 4, 2) * paddle.arange(16, dtype="float32").reshape([4, 4])).sum().backward()
+    yg = paddle.arange(24, dtype="float32").reshape([4, 3, 2])
+    yg.stop_gradient = False
+    o = overlap_add(yg, 2, axis=0)
+    (o * paddle.arange(o.shape[0] * 2, dtype="float32").reshape([-1, 2])).sum().backward()
+    out["frame_grads"] = [_v(xg.grad), _v(yg.grad)]
+
+
+CASES = (signal_frame_overlap_add, pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
 
 
 def record(paddle: Any) -> dict[str, Any]:

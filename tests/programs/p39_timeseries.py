@@ -1,7 +1,7 @@
 """Time-series code: a temporal convolutional network (causal Conv1D with left padding by F.pad, dilated stacks,
 data_format NCL and NLC), F.pad's constant / reflect / replicate / circular modes on 3-D input, a recurrent model
 with a custom cell (a subclass of nn.RNNCellBase with state_shape, run by nn.RNN and by nn.BiRNN), F.unfold /
-F.fold of sliding windows, paddle.signal.stft / istft with windows from paddle.audio.functional.get_window,
+F.fold of sliding windows, paddle.signal.frame / overlap_add, paddle.signal.stft / istft with windows from paddle.audio.functional.get_window,
 paddle.fft.rfft features, moving averages by cumsum and by a conv1d with a box kernel, paddle.diff (prepend /
 append), paddle.roll; training by Adam under a MultiStepDecay schedule, then forecasting by a Python loop that
 feeds predictions back (concat and slicing)."""
@@ -200,6 +200,14 @@ spec3 = paddle.signal.stft(sig, n_fft=16, hop_length=4, pad_mode="constant",
 rec["stft_const"] = spec3.abs().numpy()[2, :3, 0].tolist()
 recon = paddle.signal.istft(spec, n_fft=16, hop_length=4, window=hann.astype("float32"), length=48)
 rec["istft"] = [recon.shape, float(paddle.abs(recon - sig).max()), recon.numpy()[0, 10:14].tolist()]
+
+frames = paddle.signal.frame(sig, frame_length=8, hop_length=4)                 # [3, 8, 11]
+frame_energy = (frames ** 2).mean(axis=1)
+rec["frames"] = [frames.shape, frame_energy.numpy()[0].tolist(),
+                 paddle.signal.frame(sig.T, 8, 8, axis=0).shape]
+tapered = frames * hann.astype("float32")[::2].unsqueeze(-1)
+rec["overlap_add"] = [paddle.signal.overlap_add(tapered, hop_length=4).numpy()[0, :10].tolist(),
+                      paddle.signal.overlap_add(frames.transpose([2, 1, 0]), 4, axis=0).shape]
 
 feats = paddle.fft.rfft(sig, axis=-1)
 power = (feats.abs() ** 2) / 48
