@@ -176,7 +176,38 @@ def signal_frame_overlap_add(paddle: Any, out: dict[str, Any]) -> None:
     out["frame_grads"] = [_v(xg.grad), _v(yg.grad)]
 
 
-CASES = (signal_frame_overlap_add, pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
+def default_dtype_followers(paddle: Any, out: dict[str, Any]) -> None:
+    """After ``set_default_dtype``: ``Layer.create_parameter`` without a dtype takes the default dtype at the call
+    (not the layer's own ``dtype``; it took float32), and a Python float given to ``where`` is a tensor of the
+    default dtype that takes part in the promotion (it was a weak scalar)."""
+    nn = paddle.nn
+    c = paddle.to_tensor([True, False])
+
+    class Custom(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.w = self.create_parameter([2])
+            self.b = self.create_parameter([2], is_bias=True)
+
+    rows = []
+    try:
+        for dd in ("float32", "float64"):
+            paddle.set_default_dtype(dd)
+            m = Custom()
+            rows.append([dd, str(m.w.dtype), str(m.b.dtype), str(nn.Layer(dtype="float64").create_parameter([2]).dtype),
+                         str(nn.Layer(dtype="float16").create_parameter([2], dtype="float64").dtype)])
+            for a, b in ((1.0, 0.0), (1, 0), (1.0, paddle.to_tensor([2.0, 3.0], dtype="float32")),
+                         (paddle.to_tensor([2.0, 3.0], dtype="float16"), 0.5), (paddle.to_tensor([2, 3]), 1),
+                         (True, False), (paddle.to_tensor([2.0, 3.0], dtype="float64"), 1.0)):
+                r = paddle.where(c, a, b)
+                rows.append([dd, str(r.dtype), _v(r)])
+            rows.append([dd, _attempt(lambda: paddle.where(c, 1.5, paddle.to_tensor([2, 3])))])
+    finally:
+        paddle.set_default_dtype("float32")
+    out["default_dtype_followers"] = rows
+
+
+CASES = (default_dtype_followers, signal_frame_overlap_add, pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ inv gradients, least squares by lstsq (drivers, residuals, rank) and by QR (redu
 (hermitian), norm (fro, nuc, p=2, axis tuples), cond (its p's), matrix_rank with tol / hermitian, multi_dot, cov /
 corrcoef (rowvar, ddof, fweights, aweights), einsum contractions (traces, batched products, bilinear forms,
 ellipsis), kron, cross, and float64 throughout a part of the program (paddle.set_default_dtype('float64'), then
-back to float32).
+back to float32; parameters a Layer creates, where with Python floats).
 
 Known difference (not mirrored): Paddle 3.3.1's triangular_solve gives garbage gradients to x (the matrix) when y has
 stop_gradient=True (uninitialised memory: values like 1e21 that change between runs, the GP fit diverges); with y
@@ -242,6 +242,18 @@ rec["hilbert"] = [str(H64.dtype), la.cond(H64).item(), la.det(H64).item(),
 theta = paddle.create_parameter([3], dtype="float64",
                                 default_initializer=paddle.nn.initializer.Constant(0.1))
 rec["param64"] = str(theta.dtype)
+
+
+class Ridge(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.log_lam = self.create_parameter([1], default_initializer=paddle.nn.initializer.Constant(-2.0))
+
+
+rec["layer_param64"] = str(Ridge().log_lam.dtype)
+mask = paddle.to_tensor([True, False, True])
+rec["where64"] = [str(paddle.where(mask, paddle.to_tensor([1.0, 2.0, 3.0], dtype="float32"), 0.0).dtype),
+                  str(paddle.where(mask, 1.0, -1.0).dtype)]
 Vd = paddle.to_tensor(np.stack([np.ones_like(t), t, t ** 2], 1))
 yd = paddle.to_tensor(1 - 2 * t + 3 * t ** 2)
 opt64 = paddle.optimizer.SGD(learning_rate=0.3, parameters=[theta])
