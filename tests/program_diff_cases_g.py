@@ -207,7 +207,20 @@ def default_dtype_followers(paddle: Any, out: dict[str, Any]) -> None:
     out["default_dtype_followers"] = rows
 
 
-CASES = (default_dtype_followers, signal_frame_overlap_add, pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
+def roll_shift_counts(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.roll``: one shift per axis (a count mismatch was broadcast: ``roll(x, [1, 2], [0])`` rolled axis 0
+    by 3), a single shift without an axis, a repeated axis adding its shifts."""
+    a = paddle.arange(9).reshape([3, 3])
+    out["roll_counts"] = [_attempt(lambda: paddle.roll(a, [1, 2], [0])), _attempt(lambda: paddle.roll(a, 1, [0, 1])),
+                          _attempt(lambda: paddle.roll(a, [1, 2])), _attempt(lambda: paddle.roll(a, [1])),
+                          _attempt(lambda: paddle.roll(a, (1,), (0,))), _attempt(lambda: paddle.roll(a, [2], 1)),
+                          _attempt(lambda: paddle.roll(a, [1, 1], [0, 0])),
+                          _attempt(lambda: paddle.roll(a, paddle.to_tensor([1, 2]), [0, 1])),
+                          _attempt(lambda: paddle.roll(a, paddle.to_tensor([1, 2]), [0])),
+                          _attempt(lambda: a.roll(-1, axis=[1]))]
+
+
+CASES = (roll_shift_counts, default_dtype_followers, signal_frame_overlap_add, pad_crop_and_modes, cross_axis, eigh_uplo, matrix_rank_tensor_tols, cov_float_fweights, solve_shapes)
 
 
 def record(paddle: Any) -> dict[str, Any]:
