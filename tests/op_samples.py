@@ -1531,6 +1531,16 @@ SAMPLES.update(
             Sample((rand(3, 5), pos(4), 4, 2), ref=_np_istft),
             Sample((rand(2, 4, 6), pos(3), 4, 1, False, True, False, 7, True), ref=_np_istft),
         ],
+        "signal_frame": [
+            Sample((rand(2, 10), 4, 3), ref=lambda x, n, h: np.stack([x[..., i:i + n] for i in range(0, 7, h)], -1)),
+            Sample((rand(9, 2), 3, 2, 0), ref=lambda x, n, h, a: np.stack([x[i:i + n] for i in range(0, 7, h)])),
+        ],
+        "signal_overlap_add": [
+            Sample((rand(2, 4, 3), 2), ref=lambda x, h: sum(np.pad(x[..., j], [(0, 0), (j * h, 4 - j * h)])
+                                                            for j in range(3))),
+            Sample((rand(3, 4, 2), 3, 0), ref=lambda x, h, a: sum(np.pad(x[j], [(j * h, 6 - j * h), (0, 0)])
+                                                               for j in range(3))),
+        ],
         "random_top_p": [
             Sample((_KEY, _softmax(rand(3, 5)), rand(3, low=0.3, high=0.9)), {"k": 2}, grad=False),
             Sample((_KEY, _softmax(rand(2, 6)), rand(2, low=0.3, high=0.9), rand(2, low=0.0, high=0.2),

@@ -147,6 +147,8 @@ ALLOWED: dict[str, str] = {
     "_api/fft.py::ifftshift::name": NAME,
     "_api/signal.py::stft::name": NAME,
     "_api/signal.py::istft::name": NAME,
+    "_api/signal.py::frame::name": NAME,
+    "_api/signal.py::overlap_add::name": NAME,
     "_api/sampling.py::top_p_sampling::name": NAME,
     "_api/storage.py::resize_::name": NAME,
     "_api/storage.py::set_::name": NAME,

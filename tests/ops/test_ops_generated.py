@@ -337,6 +337,9 @@ def _nonlinear(op: Op) -> bool:
 # gives its label no gradient through the cross-entropy term (its binary_cross_entropy_with_logits kernel), only
 # through the focal weights (its value against Paddle's: tests/test_program_diffs.py; against jax.vjp: the other tests)
 PARTIAL_GRADS = {"sigmoid_focal_loss": ("label",)}
+# ops that read one triangle of a symmetric matrix and give Paddle's symmetric gradient (both triangles): checked
+# along symmetric directions (their value against Paddle's: tests/test_program_diffs_g.py)
+SYMMETRIC_GRADS = frozenset({"eigh", "eigvalsh"})
 
 
 @pytest.mark.parametrize("name,i,dtype", _cases(True, ("float64",), per_op=1, only=_nonlinear))
@@ -347,6 +350,8 @@ def test_traced_check_grads(name: str, i: int, dtype: str) -> None:
     fn = _public(op)
 
     def f(*d: Any) -> tuple[Any, ...]:
+        if name in SYMMETRIC_GRADS:
+            d = tuple((v + jnp.swapaxes(v, -1, -2)) / 2 for v in d)
         targs = _with(args, diff, [Tensor(v, False) for v in d])
         for s in _slots(op, sample):
             if s not in diff:

@@ -231,7 +231,15 @@ def where(condition: Tensor, x: Any = None, y: Any = None, name: str | None = No
             f"paddle.where: give both x and y (or neither, for the indices of the true elements), but "
             f"{'x' if x is None else 'y'} is None."
         )
-    return apply_op(TABLE["where"], (condition, x, y))
+    return apply_op(TABLE["where"], (condition, _default_float(x), _default_float(y)))
+
+
+def _default_float(v: Any) -> Any:
+    """A Python float given to ``where`` is, as in Paddle, a tensor of the default dtype (it takes part in the
+    promotion: ``where(c, 1.0, x_float16)`` is float32, float64 after ``set_default_dtype('float64')``)."""
+    if type(v) is float:
+        return Tensor(jnp.asarray(v, _dtypes.to_np(_dtypes.get_default_dtype())))
+    return v
 
 
 def where_(condition: Tensor, x: Tensor, y: Any, name: str | None = None) -> Tensor:

@@ -1,4 +1,5 @@
-"""``paddle.signal.stft`` and ``paddle.signal.istft`` (layer L5): Paddle 3.3.1's argument rules over the two kernels of
+"""``paddle.signal.stft`` and ``paddle.signal.istft`` (layer L5), and ``frame`` / ``overlap_add`` (framing and its
+inverse, public at ``paddle.signal`` outside its ``__all__``): Paddle 3.3.1's argument rules over the kernels of
 ``_ops.signal``, so gradients (to the signal and to the window) flow through the table like any op's. Both are also
 the Tensor methods ``x.stft(...)`` and ``x.istft(...)``.
 
@@ -223,3 +224,53 @@ def istft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int 
 
 Tensor.stft = stft  # type: ignore[attr-defined]
 Tensor.istft = istft  # type: ignore[attr-defined]
+
+
+def _frame_axis(api: str, axis: Any) -> int:
+    if isinstance(axis, bool) or axis not in (0, -1):
+        raise ValueError(f"paddle.signal.{api}: axis must be 0 (frames along the first axis) or -1 (the last), but "
+                         f"received {axis!r}.")
+    return int(axis)
+
+
+def _positive(api: str, what: str, v: Any) -> int:
+    if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer) or v <= 0:
+        raise ValueError(f"paddle.signal.{api}: {what} must be a positive int, but received {v!r}.")
+    return operator.index(v)
+
+
+def frame(x: Tensor, frame_length: int, hop_length: int, axis: int = -1, name: str | None = None) -> Tensor:
+    """``x`` cut into frames of ``frame_length`` samples, ``hop_length`` apart, along its last axis (``axis=-1``:
+    ``[..., seq_length] -> [..., frame_length, num_frames]``) or its first (``axis=0``: ``[seq_length, ...] ->
+    [num_frames, frame_length, ...]``), where ``num_frames = 1 + (seq_length - frame_length) // hop_length``."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"paddle.signal.frame: x must be a Tensor, but received {type(x).__name__}.")
+    axis = _frame_axis("frame", axis)
+    frame_length = _positive("frame", "frame_length", frame_length)
+    hop_length = _positive("frame", "hop_length", hop_length)
+    if x.ndim == 0:
+        raise ValueError("paddle.signal.frame: x must have at least 1 dimension (the samples), but it is 0-D.")
+    seq = x.shape[0] if axis == 0 else x.shape[-1]
+    if frame_length > seq:
+        raise ValueError(f"paddle.signal.frame: frame_length should be less equal than sequence length, but got "
+                         f"({frame_length}) > ({seq}).")
+    return apply_op(TABLE["signal_frame"], (x,), {"frame_length": frame_length, "hop_length": hop_length,
+                                                  "axis": axis})
+
+
+def overlap_add(x: Tensor, hop_length: int, axis: int = -1, name: str | None = None) -> Tensor:
+    """The frames of ``x`` added up ``hop_length`` samples apart, the inverse arrangement of ``frame``: ``[...,
+    frame_length, num_frames] -> [..., seq_length]`` (``axis=-1``) or ``[num_frames, frame_length, ...] ->
+    [seq_length, ...]`` (``axis=0``), where ``seq_length = (num_frames - 1) * hop_length + frame_length``."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"paddle.signal.overlap_add: x must be a Tensor, but received {type(x).__name__}.")
+    axis = _frame_axis("overlap_add", axis)
+    hop_length = _positive("overlap_add", "hop_length", hop_length)
+    if x.ndim < 2:
+        raise ValueError(f"paddle.signal.overlap_add: x must have at least 2 dimensions (frame_length and "
+                         f"num_frames), but received shape {list(x.shape)}.")
+    length = x.shape[1] if axis == 0 else x.shape[-2]
+    if hop_length > length:
+        raise ValueError(f"paddle.signal.overlap_add: hop_length should be less or equal than frame_length, but got "
+                         f"hop_length({hop_length}) > frame_length({length}).")
+    return apply_op(TABLE["signal_overlap_add"], (x,), {"hop_length": hop_length, "axis": axis})

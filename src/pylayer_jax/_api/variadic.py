@@ -82,7 +82,15 @@ def cov(
     aweights: Tensor | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """Covariance matrix of the rows (variables) of ``x`` (columns with rowvar=False)."""
+    """Covariance matrix of the rows (variables) of ``x`` (columns with rowvar=False). ``fweights`` may be floats
+    with whole values (as Paddle, which checks them, a sync); they are counted as int64."""
+    if isinstance(fweights, Tensor) and jnp.issubdtype(fweights._value.dtype, jnp.floating) \
+            and not isinstance(fweights._value, _Tracer) and not fweights._symbolic:
+        fw = np.asarray(fweights._value)
+        if not np.all(fw == np.round(fw)):
+            raise ValueError(f"cov: fweights must hold whole numbers (frequency counts), but received "
+                             f"{float(fw[fw != np.round(fw)][0])}; round them or pass them as aweights.")
+        fweights = Tensor(jnp.asarray(fw, jnp.int64))
     return apply_op(TABLE["cov"], (x, fweights, aweights), {"rowvar": rowvar, "ddof": ddof})
 
 

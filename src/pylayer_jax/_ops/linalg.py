@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
+from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
@@ -83,7 +84,25 @@ def kron(x, y):
     return jnp.kron(x, y)
 
 
-@defop(2, saves=("x", "y"))
+def _cross_checks(op, a):  # noqa: ANN001, ANN202
+    x, y, axis = a["x"], a["y"], a["axis"]
+    if axis == 9 or not isinstance(axis, int):
+        return []
+    for name, t in (("x", x), ("y", y)):
+        shape = list(t.shape)
+        if not -len(shape) <= axis < len(shape):
+            raise IndexError(f"{op}: axis {axis} is out of range for the {len(shape)}-D {name} of shape {shape}; it "
+                             f"must be in [-{len(shape)}, {len(shape)}).")
+        if shape[axis] != 3:
+            raise ValueError(f"{op}: the cross product needs size 3 along axis {axis}, but {name} has shape {shape}; "
+                             "pass the axis of the 3-vectors.")
+    return []
+
+
+_cross_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(2, saves=("x", "y"), checks=_cross_checks)
 def cross(x, y, axis=9):
     """Cross product along ``axis`` (default: the first axis of size 3)."""
     if axis == 9:
@@ -129,8 +148,11 @@ def slogdet(x):
 def solve(x, y, left=True):
     """Solve ``x @ out = y`` (or ``out @ x = y`` with left=False)."""
     if not left:
+        if y.ndim == 1:
+            raise ValueError(f"solve: with left=False (out @ x = y) y must be a matrix [*, k, n], but received the "
+                             f"vector of shape {list(y.shape)}; pass y[None, :] for one row.")
         return jnp.swapaxes(jnp.linalg.solve(jnp.swapaxes(x, -1, -2), jnp.swapaxes(y, -1, -2)), -1, -2)
-    if y.ndim == x.ndim - 1:
+    if y.ndim == 1 or (y.ndim == x.ndim - 1 and y.shape == x.shape[:-1]):  # (batches of) vectors, as Paddle
         return jnp.linalg.solve(x, y[..., None])[..., 0]
     return jnp.linalg.solve(x, y)
 
@@ -167,16 +189,37 @@ def eigvals(x):
     return jnp.linalg.eigvals(x)
 
 
-@defop(1, saves=("x",), method=False)
+def _uplo_checks(op, a):  # noqa: ANN001, ANN202
+    if a["UPLO"] not in ("L", "U"):
+        raise ValueError(f"{op}: UPLO must be 'L' (use the lower triangle) or 'U' (the upper one), but received "
+                         f"{a['UPLO']!r}.")
+    return []
+
+
+_uplo_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+def _hermitian_from(x, uplo):  # noqa: ANN001, ANN202
+    """The Hermitian matrix LAPACK reads from ``x``: its ``uplo`` triangle mirrored (the other one ignored), the real
+    part of the diagonal. Its gradient passes to ``x`` unchanged, so that ``x`` gets the symmetric gradient of the
+    eigen decomposition in both triangles (Paddle's)."""
+    tri = jnp.tril(x, -1) if uplo == "L" else jnp.triu(x, 1)
+    d = jnp.real(jnp.diagonal(x, axis1=-2, axis2=-1)).astype(x.dtype)
+    h = tri + jnp.conj(jnp.swapaxes(tri, -1, -2)) + d[..., None] * jnp.eye(x.shape[-1], dtype=x.dtype)
+    return x + lax.stop_gradient(h - x)
+
+
+@defop(1, saves=("x",), method=False, checks=_uplo_checks)
 def eigh(x, UPLO="L"):  # noqa: N803
-    """Eigenvalues (ascending) and eigenvectors of a symmetric / Hermitian matrix."""
-    return tuple(jnp.linalg.eigh(x, UPLO=UPLO))
+    """Eigenvalues (ascending) and eigenvectors of a symmetric / Hermitian matrix, read from its ``UPLO`` triangle
+    (as LAPACK: the other triangle is not looked at)."""
+    return tuple(jnp.linalg.eigh(_hermitian_from(x, UPLO)))
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), checks=_uplo_checks)
 def eigvalsh(x, UPLO="L"):  # noqa: N803
-    """Eigenvalues (ascending) of a symmetric / Hermitian matrix."""
-    return jnp.linalg.eigvalsh(x, UPLO=UPLO)
+    """Eigenvalues (ascending) of a symmetric / Hermitian matrix, read from its ``UPLO`` triangle."""
+    return jnp.linalg.eigvalsh(_hermitian_from(x, UPLO))
 
 
 @defop(1, saves=("x",))
@@ -196,11 +239,16 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
     """Number of singular values above the tolerance (int64)."""
     s = jnp.abs(jnp.linalg.eigvalsh(x)) if hermitian else jnp.linalg.svd(x, compute_uv=False)
     smax = jnp.max(s, axis=-1, keepdims=True)
+
+    def per_matrix(t):  # noqa: ANN001, ANN202  (a tolerance tensor holds one value per matrix of the batch)
+        t = jnp.asarray(t, s.dtype)
+        return t[..., None] if t.ndim else t
+
     if tol is not None:
-        thresh = jnp.asarray(tol, s.dtype)
+        thresh = per_matrix(tol)
     elif atol is not None or rtol is not None:
-        a = 0.0 if atol is None else atol
-        r = 0.0 if rtol is None else rtol
+        a = 0.0 if atol is None else per_matrix(atol)
+        r = 0.0 if rtol is None else per_matrix(rtol)
         thresh = jnp.maximum(a, r * smax)
     else:
         thresh = smax * max(x.shape[-2:]) * jnp.finfo(s.dtype).eps

@@ -542,15 +542,59 @@ def pad_widths(ndim, pad, data_format=None, pad_from_left_axis=True):  # noqa: A
     return widths
 
 
-@defop(1, method=False)
+def _pad_checks(op, a):  # noqa: ANN001, ANN202
+    """Paddle's rules of ``pad``: the reflect / replicate / circular modes pad 3-D to 5-D input by one pair per
+    spatial axis (an AssertionError and a ValueError in Paddle), reflect by less than the axis's size; a negative
+    pad crops, but not past the axis's size."""
+    x, mode = a["x"], a["mode"]
+    pads = a["pad"]
+    pads = [int(v) for v in (np.asarray(pads).ravel().tolist() if hasattr(pads, "shape") else pads)]
+    shape = list(x.shape)
+    if mode != "constant" and mode in _PAD_MODES:
+        if len(shape) not in (3, 4, 5):
+            raise AssertionError(
+                f"{op}: mode {mode!r} pads 3-D, 4-D or 5-D input (the spatial axes of NCL / NCHW / NCDHW or their "
+                f"channel-last forms), but received a {len(shape)}-D input of shape {shape}; pad it with mode "
+                "'constant', or add batch and channel axes first."
+            )
+        if len(pads) != 2 * (len(shape) - 2):
+            raise ValueError(
+                f"{op}: mode {mode!r} takes one (before, after) pair per spatial axis, {2 * (len(shape) - 2)} values "
+                f"for a {len(shape)}-D input, but received {len(pads)} ({pads}); only mode 'constant' pads every axis."
+            )
+    widths = pad_widths(len(shape), pads, a["data_format"], a["pad_from_left_axis"])
+    for axis, (n, (lo, hi)) in enumerate(zip(shape, widths)):
+        if mode == "reflect" and max(lo, hi) >= n:
+            raise ValueError(
+                f"{op}: mode 'reflect' pads an axis by less than its size, but axis {axis} has size {n} and the "
+                f"pads ({lo}, {hi}); use mode 'replicate' or 'circular', or pad less."
+            )
+        if n + lo + hi < 0:
+            raise ValueError(
+                f"{op}: negative pads crop an axis, but the pads ({lo}, {hi}) of axis {axis} crop more than its "
+                f"size {n}."
+            )
+    return []
+
+
+_pad_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, method=False, checks=_pad_checks)
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True):
-    """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order."""
+    """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order. A negative
+    pad crops that side (after the other sides are padded, as Paddle: circular padding wraps the uncropped axis)."""
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")
     widths = pad_widths(x.ndim, pad, data_format, pad_from_left_axis)
+    grow = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if mode == "constant":
-        return jnp.pad(x, widths, constant_values=jnp.asarray(value, x.dtype))
-    return jnp.pad(x, widths, mode=_PAD_MODES[mode])
+        out = jnp.pad(x, grow, constant_values=jnp.asarray(value, x.dtype))
+    else:
+        out = jnp.pad(x, grow, mode=_PAD_MODES[mode])
+    if any(lo < 0 or hi < 0 for lo, hi in widths):
+        out = out[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for n, (lo, hi) in zip(out.shape, widths))]
+    return out
 
 
 def _one_hot_checks(op, a):  # noqa: ANN001, ANN202

@@ -322,7 +322,27 @@ flip = defop(1, name="flip")(_flip)
 reverse = defop(1, name="reverse")(_flip)
 
 
-@defop(1)
+def _roll_checks(op, a):  # noqa: ANN001, ANN202
+    """Paddle's rule: one shift per axis (a single shift without ``axis``); an axis may repeat (its shifts add)."""
+    shifts, axis = a["shifts"], a["axis"]
+    n_shifts = int(np.size(np.asarray(shifts))) if hasattr(shifts, "shape") or isinstance(shifts, tuple | list) else 1
+    if axis is None:
+        if n_shifts != 1:
+            raise ValueError(f"{op}: without axis x is rolled as one flat sequence by a single shift, but received "
+                             f"{n_shifts} shifts; pass one shift or an axis for each.")
+        return []
+    axis_check(op, axis, ndim_of(a["x"]), "axis", unique=False)
+    n_axes = len(axis) if isinstance(axis, tuple | list) else 1
+    if n_shifts != n_axes:
+        raise ValueError(f"{op}: shifts and axis must have the same length (one shift per axis), but received "
+                         f"{n_shifts} shifts and {n_axes} axes.")
+    return []
+
+
+_roll_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
+@defop(1, checks=_roll_checks)
 def roll(x, shifts, axis=None):
     """Rotate elements along axes (over the flattened tensor when ``axis`` is None)."""
     if axis is None:

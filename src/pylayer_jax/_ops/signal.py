@@ -92,3 +92,31 @@ def signal_istft(x, window=None, n_fft=2, hop_length=1, center=True, normalized=
     env = jnp.zeros((size,), (w * w).dtype).at[idx].add(jnp.broadcast_to(w * w, (n_frames, n_fft)))
     cut = istft_cut(size, n_fft, center, length)
     return out[..., cut] / env[cut]
+
+
+@defop(1, saves=(), method=False, name="signal_frame")
+def signal_frame(x, frame_length=1, hop_length=1, axis=-1):
+    """``x`` cut into frames of ``frame_length`` samples ``hop_length`` apart along its first (``axis=0``) or last
+    axis: ``[..., seq_length] -> [..., frame_length, num_frames]``, ``[seq_length, ...] -> [num_frames,
+    frame_length, ...]`` (``num_frames = 1 + (seq_length - frame_length) // hop_length``)."""
+    seq = x.shape[0] if axis == 0 else x.shape[-1]
+    index = _frame_index(1 + (seq - frame_length) // hop_length, frame_length, hop_length)  # [frames, length]
+    if axis == 0:
+        return x[index]
+    return x[..., index.T]
+
+
+@defop(1, saves=(), method=False, name="signal_overlap_add")
+def signal_overlap_add(x, hop_length=1, axis=-1):
+    """The frames of ``x`` added up ``hop_length`` samples apart (the inverse arrangement of ``signal_frame``):
+    ``[..., frame_length, num_frames] -> [..., seq_length]``, ``[num_frames, frame_length, ...] -> [seq_length,
+    ...]`` (``seq_length = (num_frames - 1) * hop_length + frame_length``)."""
+    if axis == 0:
+        n_frames, length = x.shape[0], x.shape[1]
+        frames = x
+    else:
+        length, n_frames = x.shape[-2], x.shape[-1]
+        frames = jnp.moveaxis(jnp.swapaxes(x, -1, -2), (-2, -1), (0, 1))  # [frames, length, ...]
+    index = _frame_index(n_frames, length, hop_length)
+    out = jnp.zeros(((n_frames - 1) * hop_length + length, *frames.shape[2:]), x.dtype).at[index].add(frames)
+    return out if axis == 0 else jnp.moveaxis(out, 0, -1)

@@ -207,11 +207,15 @@ class Layer:
 
     def create_parameter(self, shape: Any, attr: Any = None, dtype: Any = None, is_bias: bool = False,
                          default_initializer: Initializer | None = None, device: Any = None) -> Parameter | None:
-        """A Parameter named after this layer (``linear_0.w_0``); not registered until assigned to an attribute."""
+        """A Parameter named after this layer (``linear_0.w_0``); not registered until assigned to an attribute.
+        Without ``dtype`` it has the default dtype at the call (``paddle.get_default_dtype()``, as Paddle: not the
+        layer's own ``dtype``)."""
         if device is not None:
             raise NotImplementedError(f"{type(self).__name__}.create_parameter: device={device!r} is not supported; "
                                       "leave it None (parameters live on the default device).")
-        return make_parameter(self._full_name, shape, dtype if dtype is not None else self._dtype, attr, is_bias,
+        if dtype is None or (isinstance(dtype, str) and dtype == ""):
+            dtype = _dtypes.get_default_dtype()
+        return make_parameter(self._full_name, shape, dtype, attr, is_bias,
                               default_initializer, f"{type(self).__name__}.create_parameter")
 
     def add_parameter(self, name: str, parameter: Parameter | None) -> Parameter | None:
