@@ -1,0 +1,254 @@
+"""An optimizer zoo: the same small regression model trained 15 steps by each of Adadelta, Adamax, NAdam, RAdam,
+ASGD, Rprop, Lamb, Adagrad, RMSProp (centered, with momentum), Momentum (use_nesterov), SGD with weight_decay as a
+float and as L1Decay / L2Decay, each driven by a different learning-rate scheduler (CyclicLR, MultiplicativeDecay,
+LambdaDecay, NoamDecay, InverseTimeDecay, NaturalExpDecay, PolynomialDecay(cycle=True),
+CosineAnnealingWarmRestarts, LinearLR, StepDecay, OneCycleLR(three_phase=True)), Rprop with a float rate (Paddle's
+Rprop takes no scheduler: it compares the rate with its range at construction); recorded: the losses, the
+learning rate of each step (get_lr and the scheduler's last_lr), the optimizer's state_dict keys and the
+scheduler's state_dict. Then parameter groups with their own learning_rate and weight_decay,
+clear_grad(set_to_zero=False) (gradients kept as zeros) against clear_grad() (gradients gone), and the
+multi_precision flags accepted by the optimizers that have them."""
+import json
+import os
+
+import numpy as np
+import paddle
+import paddle.nn as nn
+import paddle.nn.functional as F
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((40, 5)).astype("float32")
+Y = (np.tanh(X[:, :2]).sum(1, keepdims=True) - 0.3 * X[:, 2:3]).astype("float32")
+r = np.random.default_rng(1)
+INIT = {"0.weight": (r.standard_normal((5, 8)) * 0.5).astype("float32"),
+        "0.bias": (r.standard_normal(8) * 0.1).astype("float32"),
+        "2.weight": (r.standard_normal((8, 1)) * 0.5).astype("float32"),
+        "2.bias": np.zeros(1, "float32")}
+
+
+def make_model():
+    m = nn.Sequential(nn.Linear(5, 8), nn.Tanh(), nn.Linear(8, 1))
+    m.set_state_dict({k: paddle.to_tensor(v) for k, v in INIT.items()})
+    return m
+
+
+lr = paddle.optimizer.lr
+O = paddle.optimizer
+ZOO = {
+    "adadelta": (lambda: lr.CyclicLR(base_learning_rate=0.05, max_learning_rate=0.5, step_size_up=4, step_size_down=3,
+                                     mode="triangular2"),
+                 lambda s, ps: O.Adadelta(learning_rate=s, epsilon=1e-6, rho=0.9, parameters=ps)),
+    "adamax": (lambda: lr.MultiplicativeDecay(learning_rate=0.05, lr_lambda=lambda e: 0.9),
+               lambda s, ps: O.Adamax(learning_rate=s, beta1=0.85, beta2=0.99, parameters=ps, weight_decay=0.01)),
+    "nadam": (lambda: lr.LambdaDecay(learning_rate=0.03, lr_lambda=lambda e: 1.0 / (1 + 0.2 * e)),
+              lambda s, ps: O.NAdam(learning_rate=s, momentum_decay=0.005, parameters=ps)),
+    "radam": (lambda: lr.NoamDecay(d_model=16, warmup_steps=5, learning_rate=0.2),
+              lambda s, ps: O.RAdam(learning_rate=s, beta1=0.9, beta2=0.99, parameters=ps)),
+    "asgd": (lambda: lr.InverseTimeDecay(learning_rate=0.05, gamma=0.3),
+             lambda s, ps: O.ASGD(learning_rate=s, batch_num=3, parameters=ps)),
+    "rprop": (lambda: None,
+              lambda s, ps: O.Rprop(learning_rate=0.01, learning_rate_range=(1e-4, 0.5), etas=(0.4, 1.3), parameters=ps)),
+    "lamb": (lambda: lr.PolynomialDecay(learning_rate=0.05, decay_steps=4, end_lr=0.005, power=2.0, cycle=True),
+             lambda s, ps: O.Lamb(learning_rate=s, lamb_weight_decay=0.02, parameters=ps)),
+    "adagrad": (lambda: lr.CosineAnnealingWarmRestarts(learning_rate=0.1, T_0=3, T_mult=2, eta_min=0.01),
+                lambda s, ps: O.Adagrad(learning_rate=s, epsilon=1e-6, initial_accumulator_value=0.1, parameters=ps)),
+    "rmsprop": (lambda: lr.LinearLR(learning_rate=0.01, total_steps=8, start_factor=0.2, end_factor=1.0),
+                lambda s, ps: O.RMSProp(learning_rate=s, rho=0.9, momentum=0.5, centered=True, parameters=ps)),
+    "momentum": (lambda: lr.StepDecay(learning_rate=0.05, step_size=4, gamma=0.5),
+                 lambda s, ps: O.Momentum(learning_rate=s, momentum=0.9, use_nesterov=True, parameters=ps,
+                                          weight_decay=0.001)),
+    "sgd_float": (lambda: lr.OneCycleLR(max_learning_rate=0.1, total_steps=15, divide_factor=10.0,
+                                        end_learning_rate=0.001, phase_pct=0.3, three_phase=True),
+                  lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=0.05)),
+    "sgd_l1": (lambda: lr.NaturalExpDecay(learning_rate=0.05, gamma=0.1),
+               lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01))),
+    "sgd_l2": (lambda: lr.OneCycleLR(max_learning_rate=0.08, total_steps=15, anneal_strategy="linear"),
+               lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L2Decay(0.05))),
+}
+
+rec = {}
+for name, (make_sched, make_opt) in ZOO.items():
+    model = make_model()
+    sched = make_sched()
+    opt = make_opt(sched, model.parameters())
+    losses, lrs, last = [], [], []
+    for step in range(15):
+        i = (step % 5) * 8
+        loss = F.mse_loss(model(paddle.to_tensor(X[i:i + 8])), paddle.to_tensor(Y[i:i + 8]))
+        loss.backward()
+        lrs.append(opt.get_lr())
+        opt.step()
+        opt.clear_grad()
+        if sched is not None:
+            sched.step()
+            last.append(sched.last_lr)
+        losses.append(loss.item())
+    sd = opt.state_dict()
+    rec[name] = {
+        "loss": losses, "lr": lrs, "last_lr": last,
+        "state_keys": sorted(k for k in sd if k != "LR_Scheduler"),
+        "state": {k: np.asarray(sd[k].numpy() if hasattr(sd[k], "numpy") else sd[k], "float64").ravel()[:6].tolist()
+                  for k in sorted(sd) if k != "LR_Scheduler" and k.startswith(model[2].weight.name)},
+        "state_dtypes": sorted({str(v.dtype) for k, v in sd.items() if hasattr(v, "dtype")}),
+        "sched_state": {k: v for k, v in sorted(sd.get("LR_Scheduler", {}).items())},
+        "w": model[0].weight.numpy().tolist(),
+    }
+
+# resuming: 6 steps, the state_dict into a fresh model and optimizer, 6 more steps = 12 steps straight
+def train(model, opt, steps, start, sched=None):
+    out = []
+    for step in range(start, start + steps):
+        i = (step % 5) * 8
+        loss = F.mse_loss(model(paddle.to_tensor(X[i:i + 8])), paddle.to_tensor(Y[i:i + 8]))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        if sched is not None:
+            sched.step()
+        out.append(loss.item())
+    return out
+
+
+resume = {}
+for name in ("nadam", "radam", "asgd", "lamb", "adadelta", "rmsprop", "adamax"):
+    make_sched, make_opt = ZOO[name]
+    m1 = make_model()
+    s1 = make_sched()
+    o1 = make_opt(s1, m1.parameters())
+    straight = train(m1, o1, 12, 0, s1)
+    with paddle.utils.unique_name.guard():       # as a new process would name them: linear_0, linear_1
+        m2 = make_model()
+        s2 = make_sched()
+        o2 = make_opt(s2, m2.parameters())
+        first = train(m2, o2, 6, 0, s2)
+    msd, osd = m2.state_dict(), o2.state_dict()
+    with paddle.utils.unique_name.guard():
+        m3 = make_model()
+        m3.set_state_dict(msd)
+        s3 = make_sched()
+        o3 = make_opt(s3, m3.parameters())
+        o3.set_state_dict(osd)
+        second = train(m3, o3, 6, 6, s3)
+    resume[name] = {"straight": straight, "resumed": first + second, "lr": o3.get_lr(),
+                    "names": [p.name for p in m3.parameters()], "same_w": bool(np.allclose(m1[0].weight.numpy(), m3[0].weight.numpy(), atol=1e-6))}
+rec["resume"] = resume
+
+# gradient clipping and per-parameter ParamAttr(learning_rate=..., regularizer=...)
+clip = {}
+for cname, gclip in (("global", nn.ClipGradByGlobalNorm(0.5)), ("norm", nn.ClipGradByNorm(0.3)),
+                     ("value", nn.ClipGradByValue(0.05))):
+    model = make_model()
+    opt = O.RMSProp(learning_rate=0.01, parameters=model.parameters(), grad_clip=gclip)
+    clip[cname] = train(model, opt, 6, 0)
+rec["clip"] = clip
+paddle.seed(3)
+pa = nn.Sequential(nn.Linear(5, 8, weight_attr=paddle.ParamAttr(learning_rate=0.1,
+                                                                regularizer=paddle.regularizer.L2Decay(0.5))),
+                   nn.Tanh(), nn.Linear(8, 1, bias_attr=paddle.ParamAttr(learning_rate=3.0)))
+pa.set_state_dict({k: paddle.to_tensor(v) for k, v in INIT.items()})
+opt = O.Momentum(learning_rate=0.05, momentum=0.9, parameters=pa.parameters(), weight_decay=0.01)
+rec["param_attr"] = {"loss": train(pa, opt, 8, 0), "w": [p.numpy().ravel()[:5].tolist() for p in pa.parameters()]}
+model = make_model()
+opt = O.Lamb(learning_rate=0.02, lamb_weight_decay=0.1, parameters=model.parameters(),
+             exclude_from_weight_decay_fn=lambda p: p.name.endswith("b_0"))
+rec["lamb_exclude"] = train(model, opt, 6, 0)
+
+# set_lr on a float rate; a scheduler stepped with an explicit epoch; more schedulers' values
+model = make_model()
+opt = O.Adam(learning_rate=0.01, parameters=model.parameters())
+seen = []
+for step in range(4):
+    opt.set_lr(0.01 * (step + 1))
+    seen.append(opt.get_lr())
+    train(model, opt, 1, step)
+rec["set_lr"] = [seen, model[2].weight.numpy().ravel().tolist()]
+scheds = {
+    "multistep": lr.MultiStepDecay(learning_rate=0.1, milestones=[3, 7, 9], gamma=0.3),
+    "piecewise": lr.PiecewiseDecay(boundaries=[2, 5], values=[0.1, 0.05, 0.01]),
+    "exp": lr.ExponentialDecay(learning_rate=0.2, gamma=0.8),
+    "cosine": lr.CosineAnnealingDecay(learning_rate=0.1, T_max=6, eta_min=0.01),
+    "warmup": lr.LinearWarmup(learning_rate=lr.ExponentialDecay(0.1, 0.9), warmup_steps=4, start_lr=0.0, end_lr=0.1),
+    "warmup_float": lr.LinearWarmup(learning_rate=0.05, warmup_steps=3, start_lr=0.01, end_lr=0.05),
+    "cyclic_exp": lr.CyclicLR(base_learning_rate=0.01, max_learning_rate=0.1, step_size_up=3, mode="exp_range",
+                              exp_gamma=0.9),
+    "cyclic_fn": lr.CyclicLR(base_learning_rate=0.01, max_learning_rate=0.1, step_size_up=2,
+                             scale_fn=lambda x: 1 / (1.0 + x), scale_mode="iterations"),
+    "poly_nocycle": lr.PolynomialDecay(learning_rate=0.1, decay_steps=5, end_lr=0.01, power=0.5),
+    "onecycle_lin3": lr.OneCycleLR(max_learning_rate=1.0, total_steps=12, anneal_strategy="linear", three_phase=True),
+    "cawr_t1": lr.CosineAnnealingWarmRestarts(learning_rate=0.1, T_0=4),
+}
+vals = {}
+for name, s_ in scheds.items():
+    v = []
+    for _ in range(12):
+        v.append(s_())
+        s_.step()
+    vals[name] = v
+s_ = lr.StepDecay(learning_rate=0.1, step_size=2, gamma=0.5)
+v = []
+for e in (0, 3, 5, 1, 8):
+    s_.step(e)
+    v.append([s_.last_epoch, s_()])
+vals["step_epoch"] = v
+st = lr.CosineAnnealingDecay(learning_rate=0.1, T_max=6)
+for _ in range(4):
+    st.step()
+st2 = lr.CosineAnnealingDecay(learning_rate=0.1, T_max=6)
+st2.set_state_dict(st.state_dict())
+vals["cos_state"] = [sorted(st.state_dict()), st2.last_epoch, st2()]
+rec["schedulers"] = vals
+
+# parameter groups, each with its own learning rate and weight decay
+model = make_model()
+opt = O.Adam(learning_rate=0.02, weight_decay=0.01, parameters=[
+    {"params": model[0].parameters(), "learning_rate": 0.5, "weight_decay": 0.1},
+    {"params": model[2].parameters(), "weight_decay": paddle.regularizer.L1Decay(0.02)},
+])
+groups = {"loss": []}
+for step in range(10):
+    i = (step % 5) * 8
+    loss = F.mse_loss(model(paddle.to_tensor(X[i:i + 8])), paddle.to_tensor(Y[i:i + 8]))
+    loss.backward()
+    opt.step()
+    opt.clear_grad()
+    groups["loss"].append(loss.item())
+groups["w"] = [p.numpy().tolist() for p in model.parameters()]
+groups["lr"] = opt.get_lr()
+rec["groups"] = groups
+
+# clear_grad(set_to_zero=False) keeps zero gradients, clear_grad() drops them
+model = make_model()
+opt = O.SGD(learning_rate=0.1, parameters=model.parameters())
+F.mse_loss(model(paddle.to_tensor(X[:8])), paddle.to_tensor(Y[:8])).backward()
+opt.step()
+opt.clear_grad(set_to_zero=False)
+rec["clear_keep"] = [None if p.grad is None else p.grad.numpy().tolist() for p in model.parameters()]
+F.mse_loss(model(paddle.to_tensor(X[8:16])), paddle.to_tensor(Y[8:16])).backward()
+rec["after_keep"] = [p.grad.numpy().tolist() for p in model.parameters()]
+opt.clear_grad()
+rec["clear_drop"] = [p.grad is None for p in model.parameters()]
+
+# the multi_precision flag on float32 parameters changes nothing
+mp = {}
+for name, make in {
+    "momentum": lambda ps: O.Momentum(learning_rate=0.05, momentum=0.9, parameters=ps, multi_precision=True),
+    "adam": lambda ps: O.Adam(learning_rate=0.01, parameters=ps, multi_precision=True),
+    "adamw": lambda ps: O.AdamW(learning_rate=0.01, parameters=ps, multi_precision=True),
+    "sgd": lambda ps: O.SGD(learning_rate=0.05, parameters=ps, multi_precision=True),
+    "lamb": lambda ps: O.Lamb(learning_rate=0.01, parameters=ps, multi_precision=True),
+}.items():
+    model = make_model()
+    opt = make(model.parameters())
+    out = []
+    for step in range(5):
+        i = step * 8
+        loss = F.mse_loss(model(paddle.to_tensor(X[i:i + 8])), paddle.to_tensor(Y[i:i + 8]))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        out.append(loss.item())
+    mp[name] = out
+rec["multi_precision"] = mp
+
+with open(os.environ["PROGRAM_OUT"], "w") as f:
+    json.dump(rec, f)
