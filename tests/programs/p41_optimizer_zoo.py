@@ -7,7 +7,13 @@ Rprop takes no scheduler: it compares the rate with its range at construction); 
 learning rate of each step (get_lr and the scheduler's last_lr), the optimizer's state_dict keys and the
 scheduler's state_dict. Then parameter groups with their own learning_rate and weight_decay,
 clear_grad(set_to_zero=False) (gradients kept as zeros) against clear_grad() (gradients gone), and the
-multi_precision flags accepted by the optimizers that have them."""
+multi_precision flags accepted by the optimizers that have them; Adam with beta1 and epsilon as Tensors changed
+between steps.
+
+Deliberately not mirrored, left out here: ``Momentum(rescale_grad=...)`` on Paddle's CPU kernel is ignored (the
+update is that of rescale_grad=1; its GPU kernel scales the gradient as documented); pylayer_jax scales it. With a Tensor beta1/beta2 Paddle's Adam starts the
+beta-power accumulators at 0.9 and 0.999 whatever the Tensor holds (so the Tensor here holds 0.9 at the start);
+pylayer_jax starts them at the given values."""
 import json
 import os
 
@@ -33,37 +39,37 @@ def make_model():
 
 
 lr = paddle.optimizer.lr
-O = paddle.optimizer
+optim = paddle.optimizer
 ZOO = {
     "adadelta": (lambda: lr.CyclicLR(base_learning_rate=0.05, max_learning_rate=0.5, step_size_up=4, step_size_down=3,
                                      mode="triangular2"),
-                 lambda s, ps: O.Adadelta(learning_rate=s, epsilon=1e-6, rho=0.9, parameters=ps)),
+                 lambda s, ps: optim.Adadelta(learning_rate=s, epsilon=1e-6, rho=0.9, parameters=ps)),
     "adamax": (lambda: lr.MultiplicativeDecay(learning_rate=0.05, lr_lambda=lambda e: 0.9),
-               lambda s, ps: O.Adamax(learning_rate=s, beta1=0.85, beta2=0.99, parameters=ps, weight_decay=0.01)),
+               lambda s, ps: optim.Adamax(learning_rate=s, beta1=0.85, beta2=0.99, parameters=ps, weight_decay=0.01)),
     "nadam": (lambda: lr.LambdaDecay(learning_rate=0.03, lr_lambda=lambda e: 1.0 / (1 + 0.2 * e)),
-              lambda s, ps: O.NAdam(learning_rate=s, momentum_decay=0.005, parameters=ps)),
+              lambda s, ps: optim.NAdam(learning_rate=s, momentum_decay=0.005, parameters=ps)),
     "radam": (lambda: lr.NoamDecay(d_model=16, warmup_steps=5, learning_rate=0.2),
-              lambda s, ps: O.RAdam(learning_rate=s, beta1=0.9, beta2=0.99, parameters=ps)),
+              lambda s, ps: optim.RAdam(learning_rate=s, beta1=0.9, beta2=0.99, parameters=ps)),
     "asgd": (lambda: lr.InverseTimeDecay(learning_rate=0.05, gamma=0.3),
-             lambda s, ps: O.ASGD(learning_rate=s, batch_num=3, parameters=ps)),
+             lambda s, ps: optim.ASGD(learning_rate=s, batch_num=3, parameters=ps)),
     "rprop": (lambda: None,
-              lambda s, ps: O.Rprop(learning_rate=0.01, learning_rate_range=(1e-4, 0.5), etas=(0.4, 1.3), parameters=ps)),
+              lambda s, ps: optim.Rprop(learning_rate=0.01, learning_rate_range=(1e-4, 0.5), etas=(0.4, 1.3), parameters=ps)),
     "lamb": (lambda: lr.PolynomialDecay(learning_rate=0.05, decay_steps=4, end_lr=0.005, power=2.0, cycle=True),
-             lambda s, ps: O.Lamb(learning_rate=s, lamb_weight_decay=0.02, parameters=ps)),
+             lambda s, ps: optim.Lamb(learning_rate=s, lamb_weight_decay=0.02, parameters=ps)),
     "adagrad": (lambda: lr.CosineAnnealingWarmRestarts(learning_rate=0.1, T_0=3, T_mult=2, eta_min=0.01),
-                lambda s, ps: O.Adagrad(learning_rate=s, epsilon=1e-6, initial_accumulator_value=0.1, parameters=ps)),
+                lambda s, ps: optim.Adagrad(learning_rate=s, epsilon=1e-6, initial_accumulator_value=0.1, parameters=ps)),
     "rmsprop": (lambda: lr.LinearLR(learning_rate=0.01, total_steps=8, start_factor=0.2, end_factor=1.0),
-                lambda s, ps: O.RMSProp(learning_rate=s, rho=0.9, momentum=0.5, centered=True, parameters=ps)),
+                lambda s, ps: optim.RMSProp(learning_rate=s, rho=0.9, momentum=0.5, centered=True, parameters=ps)),
     "momentum": (lambda: lr.StepDecay(learning_rate=0.05, step_size=4, gamma=0.5),
-                 lambda s, ps: O.Momentum(learning_rate=s, momentum=0.9, use_nesterov=True, parameters=ps,
+                 lambda s, ps: optim.Momentum(learning_rate=s, momentum=0.9, use_nesterov=True, parameters=ps,
                                           weight_decay=0.001)),
     "sgd_float": (lambda: lr.OneCycleLR(max_learning_rate=0.1, total_steps=15, divide_factor=10.0,
                                         end_learning_rate=0.001, phase_pct=0.3, three_phase=True),
-                  lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=0.05)),
+                  lambda s, ps: optim.SGD(learning_rate=s, parameters=ps, weight_decay=0.05)),
     "sgd_l1": (lambda: lr.NaturalExpDecay(learning_rate=0.05, gamma=0.1),
-               lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01))),
+               lambda s, ps: optim.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01))),
     "sgd_l2": (lambda: lr.OneCycleLR(max_learning_rate=0.08, total_steps=15, anneal_strategy="linear"),
-               lambda s, ps: O.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L2Decay(0.05))),
+               lambda s, ps: optim.SGD(learning_rate=s, parameters=ps, weight_decay=paddle.regularizer.L2Decay(0.05))),
 }
 
 rec = {}
@@ -133,12 +139,43 @@ for name in ("nadam", "radam", "asgd", "lamb", "adadelta", "rmsprop", "adamax"):
                     "names": [p.name for p in m3.parameters()], "same_w": bool(np.allclose(m1[0].weight.numpy(), m3[0].weight.numpy(), atol=1e-6))}
 rec["resume"] = resume
 
+# weight decay in its forms on each rule, decay only where a function says, AMSGrad, always_adapt
+variants = {
+    "adamw_fun": lambda ps: optim.AdamW(0.01, parameters=ps, weight_decay=0.1, apply_decay_param_fun=lambda n: "w_0" in n),
+    "adam_ams": lambda ps: optim.Adam(0.01, parameters=ps, amsgrad=True),
+    "rms_plain": lambda ps: optim.RMSProp(0.01, parameters=ps),
+    "rms_wd": lambda ps: optim.RMSProp(0.01, parameters=ps, weight_decay=0.1, momentum=0.3),
+    "adagrad_l1": lambda ps: optim.Adagrad(0.1, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01)),
+    "adadelta_wd": lambda ps: optim.Adadelta(1.0, parameters=ps, weight_decay=0.05),
+    "lamb_adapt": lambda ps: optim.Lamb(0.01, parameters=ps, always_adapt=True),
+    "momentum_l1": lambda ps: optim.Momentum(0.05, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01)),
+    "nadam_wd": lambda ps: optim.NAdam(0.01, parameters=ps, weight_decay=0.05),
+    "radam_wd": lambda ps: optim.RAdam(0.01, parameters=ps, weight_decay=0.05),
+    "asgd_wd": lambda ps: optim.ASGD(0.05, batch_num=2, parameters=ps, weight_decay=0.05),
+    "adamax_l1": lambda ps: optim.Adamax(0.05, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01)),
+}
+var = {}
+for name, make in variants.items():
+    model = make_model()
+    opt = make(model.parameters())
+    var[name] = [train(model, opt, 6, 0), model[0].weight.numpy().ravel()[:6].tolist()]
+rec["variants"] = var
+
+# Adam's beta1 / epsilon as Tensors, read at every step: a value set into them later takes effect
+model = make_model()
+b1, eps = paddle.to_tensor([0.9]), paddle.to_tensor([1e-8])
+opt = optim.Adam(learning_rate=0.02, beta1=b1, epsilon=eps, parameters=model.parameters())
+tb = train(model, opt, 3, 0)
+b1.set_value(paddle.to_tensor([0.6]))
+eps.set_value(paddle.to_tensor([0.1]))
+rec["tensor_betas"] = [tb + train(model, opt, 4, 3), model[2].weight.numpy().ravel().tolist()]
+
 # gradient clipping and per-parameter ParamAttr(learning_rate=..., regularizer=...)
 clip = {}
 for cname, gclip in (("global", nn.ClipGradByGlobalNorm(0.5)), ("norm", nn.ClipGradByNorm(0.3)),
                      ("value", nn.ClipGradByValue(0.05))):
     model = make_model()
-    opt = O.RMSProp(learning_rate=0.01, parameters=model.parameters(), grad_clip=gclip)
+    opt = optim.RMSProp(learning_rate=0.01, parameters=model.parameters(), grad_clip=gclip)
     clip[cname] = train(model, opt, 6, 0)
 rec["clip"] = clip
 paddle.seed(3)
@@ -146,16 +183,16 @@ pa = nn.Sequential(nn.Linear(5, 8, weight_attr=paddle.ParamAttr(learning_rate=0.
                                                                 regularizer=paddle.regularizer.L2Decay(0.5))),
                    nn.Tanh(), nn.Linear(8, 1, bias_attr=paddle.ParamAttr(learning_rate=3.0)))
 pa.set_state_dict({k: paddle.to_tensor(v) for k, v in INIT.items()})
-opt = O.Momentum(learning_rate=0.05, momentum=0.9, parameters=pa.parameters(), weight_decay=0.01)
+opt = optim.Momentum(learning_rate=0.05, momentum=0.9, parameters=pa.parameters(), weight_decay=0.01)
 rec["param_attr"] = {"loss": train(pa, opt, 8, 0), "w": [p.numpy().ravel()[:5].tolist() for p in pa.parameters()]}
 model = make_model()
-opt = O.Lamb(learning_rate=0.02, lamb_weight_decay=0.1, parameters=model.parameters(),
+opt = optim.Lamb(learning_rate=0.02, lamb_weight_decay=0.1, parameters=model.parameters(),
              exclude_from_weight_decay_fn=lambda p: p.name.endswith("b_0"))
 rec["lamb_exclude"] = train(model, opt, 6, 0)
 
 # set_lr on a float rate; a scheduler stepped with an explicit epoch; more schedulers' values
 model = make_model()
-opt = O.Adam(learning_rate=0.01, parameters=model.parameters())
+opt = optim.Adam(learning_rate=0.01, parameters=model.parameters())
 seen = []
 for step in range(4):
     opt.set_lr(0.01 * (step + 1))
@@ -200,7 +237,7 @@ rec["schedulers"] = vals
 
 # parameter groups, each with its own learning rate and weight decay
 model = make_model()
-opt = O.Adam(learning_rate=0.02, weight_decay=0.01, parameters=[
+opt = optim.Adam(learning_rate=0.02, weight_decay=0.01, parameters=[
     {"params": model[0].parameters(), "learning_rate": 0.5, "weight_decay": 0.1},
     {"params": model[2].parameters(), "weight_decay": paddle.regularizer.L1Decay(0.02)},
 ])
@@ -218,7 +255,7 @@ rec["groups"] = groups
 
 # clear_grad(set_to_zero=False) keeps zero gradients, clear_grad() drops them
 model = make_model()
-opt = O.SGD(learning_rate=0.1, parameters=model.parameters())
+opt = optim.SGD(learning_rate=0.1, parameters=model.parameters())
 F.mse_loss(model(paddle.to_tensor(X[:8])), paddle.to_tensor(Y[:8])).backward()
 opt.step()
 opt.clear_grad(set_to_zero=False)
@@ -231,11 +268,11 @@ rec["clear_drop"] = [p.grad is None for p in model.parameters()]
 # the multi_precision flag on float32 parameters changes nothing
 mp = {}
 for name, make in {
-    "momentum": lambda ps: O.Momentum(learning_rate=0.05, momentum=0.9, parameters=ps, multi_precision=True),
-    "adam": lambda ps: O.Adam(learning_rate=0.01, parameters=ps, multi_precision=True),
-    "adamw": lambda ps: O.AdamW(learning_rate=0.01, parameters=ps, multi_precision=True),
-    "sgd": lambda ps: O.SGD(learning_rate=0.05, parameters=ps, multi_precision=True),
-    "lamb": lambda ps: O.Lamb(learning_rate=0.01, parameters=ps, multi_precision=True),
+    "momentum": lambda ps: optim.Momentum(learning_rate=0.05, momentum=0.9, parameters=ps, multi_precision=True),
+    "adam": lambda ps: optim.Adam(learning_rate=0.01, parameters=ps, multi_precision=True),
+    "adamw": lambda ps: optim.AdamW(learning_rate=0.01, parameters=ps, multi_precision=True),
+    "sgd": lambda ps: optim.SGD(learning_rate=0.05, parameters=ps, multi_precision=True),
+    "lamb": lambda ps: optim.Lamb(learning_rate=0.01, parameters=ps, multi_precision=True),
 }.items():
     model = make_model()
     opt = make(model.parameters())
