@@ -4,16 +4,19 @@ float and as L1Decay / L2Decay, each driven by a different learning-rate schedul
 LambdaDecay, NoamDecay, InverseTimeDecay, NaturalExpDecay, PolynomialDecay(cycle=True),
 CosineAnnealingWarmRestarts, LinearLR, StepDecay, OneCycleLR(three_phase=True)), Rprop with a float rate (Paddle's
 Rprop takes no scheduler: it compares the rate with its range at construction); recorded: the losses, the
-learning rate of each step (get_lr and the scheduler's last_lr), the optimizer's state_dict keys and the
-scheduler's state_dict. Then parameter groups with their own learning_rate and weight_decay,
+learning rate of each step (get_lr and the scheduler's last_lr), the optimizer's state_dict keys and values and the
+scheduler's state_dict. Then: resuming from state_dicts under unique_name.guard (as a new process names
+parameters), weight decay in its forms on each rule (apply_decay_param_fun, AMSGrad, Lamb's always_adapt and
+exclude_from_weight_decay_fn), Adam with beta1 and epsilon as Tensors changed between steps, the three gradient
+clips, ParamAttr(learning_rate=..., regularizer=...), set_lr, more schedulers' values (step(epoch),
+set_state_dict), parameter groups with their own learning_rate, weight_decay and rule settings,
 clear_grad(set_to_zero=False) (gradients kept as zeros) against clear_grad() (gradients gone), and the
-multi_precision flags accepted by the optimizers that have them; Adam with beta1 and epsilon as Tensors changed
-between steps.
+multi_precision flags accepted by the optimizers that have them.
 
 Deliberately not mirrored, left out here: ``Momentum(rescale_grad=...)`` on Paddle's CPU kernel is ignored (the
-update is that of rescale_grad=1; its GPU kernel scales the gradient as documented); pylayer_jax scales it. With a Tensor beta1/beta2 Paddle's Adam starts the
-beta-power accumulators at 0.9 and 0.999 whatever the Tensor holds (so the Tensor here holds 0.9 at the start);
-pylayer_jax starts them at the given values."""
+update is that of rescale_grad=1; its GPU kernel scales the gradient as documented); pylayer_jax scales it. With a
+Tensor beta1/beta2 Paddle's Adam starts the beta-power accumulators at 0.9 and 0.999 whatever the Tensor holds (so
+the Tensor here holds 0.9 at the start); pylayer_jax starts them at the given values."""
 import json
 import os
 
@@ -252,6 +255,26 @@ for step in range(10):
 groups["w"] = [p.numpy().tolist() for p in model.parameters()]
 groups["lr"] = opt.get_lr()
 rec["groups"] = groups
+
+# a group's own settings of the rule (beta1, momentum, rho, epsilon) and its own rate multiplier under a scheduler
+group_cases = {
+    "adam_beta": lambda m: optim.Adam(0.01, parameters=[{"params": m[0].parameters(), "beta1": 0.5, "beta2": 0.9},
+                                                        {"params": m[2].parameters()}]),
+    "momentum": lambda m: optim.Momentum(0.05, parameters=[{"params": m[0].parameters(), "momentum": 0.5},
+                                                           {"params": m[2].parameters(), "learning_rate": 2.0}]),
+    "adamw_wd": lambda m: optim.AdamW(0.01, weight_decay=0.5, parameters=[
+        {"params": m[0].parameters(), "weight_decay": 0.0}, {"params": m[2].parameters()}]),
+    "rmsprop": lambda m: optim.RMSProp(0.01, parameters=[{"params": m[0].parameters(), "rho": 0.5, "epsilon": 0.1},
+                                                         {"params": m[2].parameters()}]),
+}
+for name, make in group_cases.items():
+    model = make_model()
+    groups[name] = [train(model, make(model), 6, 0), model[0].weight.numpy().ravel()[:4].tolist()]
+model = make_model()
+sched = lr.StepDecay(0.1, 2, 0.5)
+opt = optim.Momentum(sched, parameters=[{"params": model[0].parameters(), "learning_rate": 0.5},
+                                        {"params": model[2].parameters()}])
+groups["sched"] = [train(model, opt, 6, 0, sched), opt.get_lr()]
 
 # clear_grad(set_to_zero=False) keeps zero gradients, clear_grad() drops them
 model = make_model()

@@ -191,6 +191,20 @@ rec["copy_opt_keys"] = sorted(opt2.state_dict())[:4]
 res = other.set_state_dict({"head.weight": np.zeros([8, 2], "float32"), "nothere.bias": np.ones([2], "float32")})
 rec["structured_res"] = [sorted(res[0]), sorted(res[1]), other.head.weight.numpy().sum().item()]
 
+# weight tying: one parameter in two places
+class Tied(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(5, 3)
+        self.out = nn.Linear(3, 5, bias_attr=False)
+        self.out.weight = self.emb.weight
+        self.again = self.emb
+
+
+tied = Tied()
+rec["tied"] = [list(tied.state_dict().keys()), [n for n, _ in tied.named_parameters()], len(tied.parameters()),
+               [n for n, _ in tied.named_sublayers()]]
+
 # more containers and attribute registration
 ld = nn.LayerDict({"a": nn.Linear(2, 2), "b": nn.ReLU()})
 ld["c"] = nn.Linear(2, 1)
