@@ -29,6 +29,7 @@ from .._exec.deferred import Pending
 from .._ops.table import TABLE
 from .._runtime import device as _device
 from .._runtime import dtypes as _dtypes
+from .._runtime import unique_name as _unique_name
 from .._runtime.array_protocol import as_numpy
 from .._runtime.kernel_cache import SHAPED, KernelCache
 from .._runtime.size import Size, TensorSize
@@ -452,12 +453,14 @@ class Tensor:
         return t
 
     def __deepcopy__(self, memo: dict) -> Tensor:
-        """A new leaf with the same values and stop_gradient; ``.grad`` is not copied (as Paddle)."""
+        """A new leaf with the same values and stop_gradient; ``.grad`` is not copied; its name is this one's with
+        ``_deepcopy_<n>`` added (``linear_0.w_0_deepcopy_0``), as in Paddle."""
         t = self._leaf_copy()
         memo[id(self)] = t
         d = getattr(self, "__dict__", None)
         if d:
             t.__dict__.update(copy.deepcopy(d, memo))
+        t._name = self.name + _unique_name.generate("_deepcopy")
         return t
 
     def __reduce_ex__(self, protocol: Any) -> Any:

@@ -1,8 +1,8 @@
 """Decaying learning-rate schedulers: a rate computed from ``base_lr`` and ``last_epoch`` (layer L5).
 
-Where optax has the same schedule (exponential, polynomial without cycles, the linear warm-up
-ramp) the value comes from optax, compiled once per scheduler; Paddle's stepping (``step()``,
-``step(epoch)``, ``last_epoch``, ``last_lr``) is the base class's.
+Each rate is Paddle's formula in Python floats (a compiled schedule may divide by multiplying with a
+reciprocal: ``(1 - 5 / 5) ** 0.5`` then came out NaN); Paddle's stepping (``step()``, ``step(epoch)``,
+``last_epoch``, ``last_lr``) is the base class's.
 """
 
 from __future__ import annotations
@@ -11,16 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import jax
-import numpy as np
-import optax
-
 from ._lr_base import LRScheduler, _check, _number, _positive_int
-
-
-def _jit_schedule(schedule: Callable[[Any], Any]) -> Callable[[int], float]:
-    fn = jax.jit(schedule)
-    return lambda t: float(fn(np.float64(t)))
 
 
 class NoamDecay(LRScheduler):
@@ -113,16 +104,16 @@ class PolynomialDecay(LRScheduler):
         _check("PolynomialDecay", p > 0.0, f"power must be > 0 so that the rate decays, but received {power}.")
         self.power = power
         self.cycle = bool(cycle)
-        base = _number("PolynomialDecay", "learning_rate", learning_rate)
-        self._optax = _jit_schedule(optax.polynomial_schedule(base, self.end_lr, p, self.decay_steps))
+        _number("PolynomialDecay", "learning_rate", learning_rate)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
+        epoch, horizon = self.last_epoch, self.decay_steps
         if not self.cycle:
-            return self._optax(self.last_epoch)
-        cycles = 1 if self.last_epoch == 0 else math.ceil(float(self.last_epoch) / float(self.decay_steps))
-        horizon = self.decay_steps * cycles
-        frac = 1 - float(self.last_epoch) / float(horizon)
+            epoch = min(epoch, horizon)
+        elif epoch > 0:
+            horizon = self.decay_steps * math.ceil(float(epoch) / float(self.decay_steps))
+        frac = 1 - float(epoch) / float(horizon)
         return (self.base_lr - self.end_lr) * frac**self.power + self.end_lr
 
 
@@ -151,7 +142,6 @@ class LinearWarmup(LRScheduler):
         _check(
             "LinearWarmup", end_lr > start_lr, f"end_lr must be greater than start_lr, but received {end_lr} <= {start_lr}."
         )
-        self._ramp = _jit_schedule(optax.linear_schedule(self.start_lr, self.end_lr, self.warmup_steps))
         super().__init__(start_lr, last_epoch, verbose)
 
     def state_dict(self) -> dict[str, Any]:
@@ -176,7 +166,7 @@ class LinearWarmup(LRScheduler):
 
     def get_lr(self) -> float:
         if self.last_epoch < self.warmup_steps:
-            return self._ramp(self.last_epoch)
+            return (self.end_lr - self.start_lr) * float(self.last_epoch) / float(self.warmup_steps) + self.start_lr
         if isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.step(self.last_epoch - self.warmup_steps)
             return self.learning_rate()
@@ -190,12 +180,11 @@ class ExponentialDecay(LRScheduler):
         g = _number("ExponentialDecay", "gamma", gamma)
         _check("ExponentialDecay", 0.0 < g < 1.0, f"gamma must lie in (0, 1) so that the rate decays, but received {gamma}.")
         self.gamma = gamma
-        base = _number("ExponentialDecay", "learning_rate", learning_rate)
-        self._optax = _jit_schedule(optax.exponential_decay(base, 1, g))
+        _number("ExponentialDecay", "learning_rate", learning_rate)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self) -> float:
-        return self._optax(self.last_epoch)
+        return self.base_lr * self.gamma**self.last_epoch
 
 
 class MultiStepDecay(LRScheduler):

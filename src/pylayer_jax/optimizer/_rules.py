@@ -10,6 +10,7 @@ from typing import Any
 
 import optax
 
+from .._tensor.facade import Tensor
 from . import _transforms as T
 from ._optimizer import Optimizer, _check_float, is_scheduler
 from ._regularizer import decay_transform
@@ -80,18 +81,43 @@ class Momentum(Optimizer):
 
 class _AdamBase(Optimizer):
     _HYPER = ("beta1", "beta2", "epsilon", "amsgrad")
+    _TENSOR_BETAS = False  # Adam and AdamW: beta1, beta2 and epsilon may be one-element Tensors, as in Paddle
 
     def _set_betas(self, beta1: Any, beta2: Any, epsilon: Any, amsgrad: bool = False) -> None:
         api = type(self).__name__
-        self._beta1 = _check_float(api, "beta1", beta1)
-        self._beta2 = _check_float(api, "beta2", beta2)
-        self._epsilon = _check_float(api, "epsilon", epsilon)
+        self._hyper_tensors: dict[str, Tensor] = {}
+        self._hyper_seen: tuple[float, ...] | None = None
+        for n, v in (("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
+            if isinstance(v, Tensor) and self._TENSOR_BETAS:
+                if v.size != 1:
+                    raise ValueError(f"{api}: {n} given as a Tensor must hold one value, but received shape "
+                                     f"{list(v.shape)}; pass a float or a Tensor of shape [1].")
+                self._hyper_tensors[n] = v
+                v = float(v.numpy().ravel()[0])
+            setattr(self, "_" + n, _check_float(api, n, v))
         for n, v in (("beta1", self._beta1), ("beta2", self._beta2)):
             if not 0.0 <= v < 1.0:
                 raise ValueError(f"{api}: {n} must be in [0, 1), but received {v}.")
         if self._epsilon < 0:
             raise ValueError(f"{api}: epsilon must be non-negative, but received {self._epsilon}.")
         self._amsgrad = _check_bool(api, "amsgrad", amsgrad)
+
+    def _defaults(self) -> dict[str, Any]:
+        d = super()._defaults()
+        # Paddle reads a Tensor beta1/beta2/epsilon at every step: a value set into it later is used from then on
+        d.update({n: float(t.numpy().ravel()[0]) for n, t in self._hyper_tensors.items()})
+        return d
+
+    def _step_params(self, params: list[Any]) -> None:
+        if self._hyper_tensors:
+            now = tuple(float(t.numpy().ravel()[0]) for t in self._hyper_tensors.values())
+            if now != self._hyper_seen:
+                if self._hyper_seen is not None:  # a new value in a Tensor setting: the update is made anew
+                    self._unpack()
+                    self._key_cache = None
+                    self._fast = None
+                self._hyper_seen = now
+        super()._step_params(params)
 
     def _state_names(self) -> tuple[str, ...]:
         return T.NAMES["adam_ams" if self._amsgrad else "adam"]
@@ -126,8 +152,9 @@ class Adam(_AdamBase):
 
     _FLAT = True
     _SPARSE_ROWS = True
+    _TENSOR_BETAS = True
 
-    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+    def __init__(self, learning_rate: Any = 0.001, beta1: Any = 0.9, beta2: Any = 0.999, epsilon: Any = 1e-8,
                  parameters: Any = None, weight_decay: Any = None, grad_clip: Any = None, lazy_mode: bool = False,
                  multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False,
                  name: str | None = None) -> None:
@@ -165,8 +192,9 @@ class AdamW(_AdamBase):
     _SPARSE_ROWS = True
     _HYPER = ("beta1", "beta2", "epsilon", "amsgrad", "weight_decay")
     _REGULARIZED = False
+    _TENSOR_BETAS = True
 
-    def __init__(self, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+    def __init__(self, learning_rate: Any = 0.001, beta1: Any = 0.9, beta2: Any = 0.999, epsilon: Any = 1e-8,
                  parameters: Any = None, weight_decay: float = 0.01, use_lowprecision_moment: bool = False,
                  lr_ratio: Any = None, apply_decay_param_fun: Any = None, grad_clip: Any = None,
                  lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
@@ -189,6 +217,7 @@ class AdamW(_AdamBase):
 
     def _defaults(self) -> dict[str, Any]:
         d = {k: getattr(self, "_" + k) for k in self._HYPER if k != "weight_decay"}
+        d.update({n: float(t.numpy().ravel()[0]) for n, t in self._hyper_tensors.items()})
         d["weight_decay"] = self._weight_decay_coeff
         return d
 

@@ -191,23 +191,25 @@ def paddle_lamb(b1: float, b2: float, eps: float, wd: float, always_adapt: bool)
 
 
 def paddle_nadam(b1: float, b2: float, eps: float, momentum_decay: float) -> optax.GradientTransformation:
-    """NAdam with Paddle's state: ``0.96 ** (t * momentum_decay)``, ``b2 ** t`` and the product of the mu's."""
+    """NAdam with Paddle's state, element-wise of the parameter's shape as Paddle keeps it: ``0.96 ** t``
+    (raised to ``momentum_decay`` where it is used), ``b2 ** t`` and the product of the mu's."""
 
     def init(p: Any) -> tuple[Any, ...]:
-        return (_one(1.0, p), _one(1.0, p), _one(1.0, p), jnp.zeros_like(p), jnp.zeros_like(p))
+        o = jnp.ones_like(p)
+        return (o, o, o, jnp.zeros_like(p), jnp.zeros_like(p))
 
     def update(g: Any, state: tuple[Any, ...], params: Any = None) -> tuple[Any, tuple[Any, ...]]:
         mdp, b2p, mup, m1, m2 = state
-        decay = _c(0.96, g) ** _c(momentum_decay, g)
-        mdp = mdp * decay
+        mdp = mdp * _c(0.96, g)
         b2p = b2p * _c(b2, g)
-        mu_t = _c(b1, g) * (1 - 0.5 * mdp)
-        mu_t1 = _c(b1, g) * (1 - 0.5 * mdp * decay)
+        pw = mdp ** _c(momentum_decay, g)
+        mu_t = _c(b1, g) * (1 - 0.5 * pw)
+        mu_t1 = _c(b1, g) * (1 - 0.5 * pw * _c(0.96, g) ** _c(momentum_decay, g))
         mup = mup * mu_t
         m1 = _c(b1, g) * m1 + (1 - _c(b1, g)) * g
         m2 = _c(b2, g) * m2 + (1 - _c(b2, g)) * g * g
         denom = jnp.sqrt(m2 / (1 - b2p)) + _c(eps, g)
-        d = (1 - mu_t) / (1 - mup) * g / denom + mu_t1 / (1 - mup * mu_t1) * m1 / denom
+        d = (mu_t1 * m1 / (1 - mup * mu_t1) + (1 - mu_t) * g / (1 - mup)) / denom
         return d, (mdp, b2p, mup, m1, m2)
 
     return optax.GradientTransformation(init, update)

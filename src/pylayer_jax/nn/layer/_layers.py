@@ -544,6 +544,16 @@ class Layer:
     def to(self, device: Any = None, dtype: Any = None, blocking: Any = None, non_blocking: Any = None) -> Layer:
         """Cast floating parameters and buffers to ``dtype``; the device is the one JAX runs on (CPU here)."""
         if device is not None and str(device).lower() not in ("cpu", "place(cpu)"):
+            if isinstance(device, str) and not re.fullmatch(r"(gpu|cuda|dcu|xpu|npu|ipu|mlu)(:\d+)?", device.lower()):
+                try:
+                    _dtypes.to_paddle(device)
+                    hint = f"; {device!r} is a dtype: pass it by keyword, to(dtype={device!r})"
+                except (TypeError, ValueError):
+                    hint = ""
+                raise ValueError(
+                    f"{type(self).__name__}.to: the device must be a string like 'cpu', 'gpu', 'gpu:x', 'xpu:x' or "
+                    f"'npu:x' (the first argument of to() is the device), but received {device!r}{hint}."
+                )
             raise NotImplementedError(
                 f"{type(self).__name__}.to: device={device!r} is not supported; arrays live where JAX puts them "
                 "(pass device=None or 'cpu')."

@@ -78,7 +78,9 @@ class Parameter(Tensor):
     __str__ = __repr__
 
     def __deepcopy__(self, memo: dict) -> Parameter:
+        """A copy named as Paddle names it: this parameter's name with ``_deepcopy_<n>`` added."""
         p = _rewrap(self, self._value)
+        p._name = self.name + unique_name.generate("_deepcopy")
         memo[id(self)] = p
         return p
 

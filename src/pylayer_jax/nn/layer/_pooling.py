@@ -111,13 +111,13 @@ FractionalMaxPool2D = _pool("FractionalMaxPool2D", F.fractional_max_pool2d, _FR,
                             "without ``random_u`` each call draws ``u`` from this package's generator).")
 FractionalMaxPool3D = _pool("FractionalMaxPool3D", F.fractional_max_pool3d, _FR, (5,), ("output_size", "return_mask"),
                             "Fractional max pooling of ``[N, C, D, H, W]`` input (see ``F.fractional_max_pool3d``).")
-_UN = (_K, ("stride", None), ("padding", 0))
+_UN = (_K, ("stride", None), ("padding", 0))  # Paddle shows only output_size
 MaxUnPool1D = _pool("MaxUnPool1D", F.max_unpool1d, (*_UN, ("data_format", "NCL"), ("output_size", None)), (3,),
-                    _SPR, "Inverse of MaxPool1D: ``layer(x, indices)`` scatters into zeros.")
+                    ("output_size",), "Inverse of MaxPool1D: ``layer(x, indices)`` scatters into zeros.")
 MaxUnPool2D = _pool("MaxUnPool2D", F.max_unpool2d, (*_UN, ("data_format", "NCHW"), ("output_size", None)), (4,),
-                    _SPR, "Inverse of MaxPool2D: ``layer(x, indices)`` scatters into zeros.")
+                    ("output_size",), "Inverse of MaxPool2D: ``layer(x, indices)`` scatters into zeros.")
 MaxUnPool3D = _pool("MaxUnPool3D", F.max_unpool3d, (*_UN, ("data_format", "NCDHW"), ("output_size", None)), (5,),
-                    _SPR, "Inverse of MaxPool3D: ``layer(x, indices)`` scatters into zeros.")
+                    ("output_size",), "Inverse of MaxPool3D: ``layer(x, indices)`` scatters into zeros.")
 Unfold = _pool("Unfold", F.unfold, (("kernel_sizes", _EMPTY), ("dilations", 1), ("paddings", 0), ("strides", 1)),
                (4,), ("kernel_sizes", "dilations", "paddings", "strides"),
                "im2col: ``[N, C, H, W]`` -> ``[N, C * kH * kW, L]`` sliding blocks.")
