@@ -13,7 +13,6 @@ from typing import Any
 
 from .._api import functional as _P
 from .._tensor.facade import Tensor
-from ..incubate.autograd._functional import _grad, _multi_index
 
 __all__ = ["Hessian", "Jacobian", "hessian", "jacobian"]
 
@@ -114,6 +113,8 @@ class _Rows:
         row = self._cache.get(k)
         if row is None:
             ys = self._flat_ys[:, k] if self.batched else self._flat_ys[k]
+            from ..incubate.autograd._functional import _grad  # (imported on use: incubate is lazy)
+
             g = _grad(ys, self._xs)
             row = self._cache[k] = _P.reshape(g, [g.shape[0], -1] if self.batched else [-1])
         return row
@@ -135,6 +136,8 @@ class _Rows:
         return indexes
 
     def __getitem__(self, indexes: Any) -> Tensor:
+        from ..incubate.autograd._functional import _multi_index  # (imported on use: incubate is lazy)
+
         idx = _multi_index(self._full_index(indexes), self.inner_shape)
         ax = self.axis
         rest = idx[:ax] + idx[ax + 1:]
