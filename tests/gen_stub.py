@@ -115,9 +115,18 @@ def render() -> str:
                 decls.append(f"{name}: {cls.__name__}")
             else:
                 decls.append(f"{name}: {cls.__name__}" if cls.__module__ == "builtins" else f"{name}: Any")
-    head = [imports[0], imports[1]] + sorted(set(imports[2:]))
+    head = [imports[0], imports[1]] + sorted(set(imports[2:]), key=_isort_key)
     body = _tensor_class(paddle.Tensor, paddle)
     return HEADER + "\n".join(head) + "\n\n" + "\n".join(body) + "\n\n" + "\n".join(decls) + "\n"
+
+
+
+def _isort_key(line: str) -> tuple:
+    """The order ruff's import sorting gives ``from MODULE import NAME [as NAME]`` lines: by module, then constants,
+    classes and other names in turn, each case-insensitively."""
+    _, module, _, name = line.split()[:4]
+    rank = 0 if name.isupper() and len(name) > 1 else 1 if name[0].isupper() else 2
+    return (module, rank, name.lower(), name)
 
 
 if __name__ == "__main__":

@@ -40,8 +40,8 @@ from . import vision as vision
 from ._api.namespace_extras import BFloat16Tensor as BFloat16Tensor
 from ._api.namespace_extras import BoolTensor as BoolTensor
 from ._api.namespace_extras import ByteTensor as ByteTensor
-from ._api.namespace_extras import CUDAPinnedPlace as CUDAPinnedPlace
 from ._api.namespace_extras import CharTensor as CharTensor
+from ._api.namespace_extras import CUDAPinnedPlace as CUDAPinnedPlace
 from ._api.namespace_extras import DoubleTensor as DoubleTensor
 from ._api.namespace_extras import FloatTensor as FloatTensor
 from ._api.namespace_extras import Generator as Generator
