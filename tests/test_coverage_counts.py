@@ -8,6 +8,7 @@ test named in the row's last column.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from pathlib import Path
 
@@ -49,6 +50,21 @@ def training_coverage() -> tuple[list[str], list[str]]:
     return have, [n for n in TRAINING if n not in have]
 
 
+def public_names_coverage() -> tuple[list[str], list[str]]:
+    """Paddle 3.3.1's public names (each recorded module's ``__all__``, ``tests/record_paddle_public_names.py``) that
+    ``pylayer_jax`` has at the same path."""
+    names = json.loads((HERE / "data" / "paddle_public_names.json").read_text())
+    have, missing = [], []
+    for module, public in names.items():
+        try:
+            mod: object | None = importlib.import_module("pylayer_jax" + ("." + module if module else ""))
+        except ImportError:
+            mod = None
+        for n in public or ():
+            (have if mod is not None and hasattr(mod, n) else missing).append(f"paddle.{module}.{n}".replace("..", "."))
+    return have, missing
+
+
 @pytest.mark.parametrize(
     "label,count",
     [
@@ -56,6 +72,7 @@ def training_coverage() -> tuple[list[str], list[str]]:
         ("`paddle.nn.functional`", functional_coverage),
         ("`paddle.nn` classes", lambda: (nn_classes_present(), sorted(set(NN_CLASSES) - set(nn_classes_present())))),
         ("optimizers, LR schedulers, initializers, `paddle.io`, `paddle.metric`", training_coverage),
+        ("public names of 61 modules (their `__all__`)", public_names_coverage),
     ],
 )
 def test_readme_coverage_row_matches_the_count(label, count) -> None:
