@@ -564,6 +564,8 @@ def _pad_checks(op, a):  # noqa: ANN001, ANN202
             )
     widths = pad_widths(len(shape), pads, a["data_format"], a["pad_from_left_axis"])
     for axis, (n, (lo, hi)) in enumerate(zip(shape, widths)):
+        if n is None or n < 0:  # a size known only when the program runs (a static program's batch axis)
+            continue
         if mode == "reflect" and max(lo, hi) >= n:
             raise ValueError(
                 f"{op}: mode 'reflect' pads an axis by less than its size, but axis {axis} has size {n} and the "

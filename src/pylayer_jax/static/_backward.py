@@ -29,13 +29,18 @@ def _as_list(x: Any, api: str, what: str) -> list[Any]:
     raise TypeError(f"{api}: {what} must be a Variable or a list of Variables, but received {type(x).__name__}.")
 
 
-def _grad_name(block: Any, base: str) -> str:
-    name = f"{base}@GRAD"
+def suffixed_name(block: Any, base: str, suffix: str) -> str:
+    """A name for a new Variable of ``block`` derived from ``base``: ``base@SUFFIX``, numbered if taken."""
+    name = f"{base}@{suffix}"
     k = 0
     while name in block.vars:
         k += 1
-        name = f"{base}@GRAD_{k}"
+        name = f"{base}@{suffix}_{k}"
     return name
+
+
+def _grad_name(block: Any, base: str) -> str:
+    return suffixed_name(block, base, "GRAD")
 
 
 class GradOp(Operator):

@@ -12,18 +12,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._backward import path_ops
+from ._backward import path_ops, suffixed_name
 from ._program import Operator
 from ._variable import Variable
 
 
 def _dot_name(block: Any, base: str) -> str:
-    name = f"{base}@DOT"
-    k = 0
-    while name in block.vars:
-        k += 1
-        name = f"{base}@DOT_{k}"
-    return name
+    return suffixed_name(block, base, "DOT")
 
 
 class ForwardGradOp(Operator):
