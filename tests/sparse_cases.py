@@ -51,7 +51,9 @@ def case_create_coo(paddle):
     x64 = paddle.sparse.sparse_coo_tensor([[1, 0]], [1.0, 2.0], [4], dtype="float64")
     return {"x": dump(x), "dense": dump(x.to_dense()), "xi": dump(xi), "xh": dump(xh), "xh_dense": dump(xh.to_dense()),
             "x64": dump(x64), "flags": [x.is_sparse(), x.is_sparse_coo(), x.is_sparse_csr(), x.stop_gradient],
-            "indices_dtype": _dtype(x.indices()), "repr": str(x), "repr_h": str(xh)}
+            "indices_dtype": _dtype(x.indices()), "repr": str(x), "repr_h": str(xh),
+            "sizes": [int(x.size), len(x), x.dim(), x.ndim, list(x.shape), xh.sparse_dim(), xh.dense_dim()],
+            "coalesced": [x.is_coalesced(), paddle.sparse.sparse_coo_tensor([[1, 0]], [1.0, 2.0], [2]).is_coalesced()]}
 
 
 def case_create_csr(paddle):
@@ -162,6 +164,7 @@ def case_sum(paddle):
     paddle.sparse.sum(paddle.sparse.square(s)).backward()
     out["axis0"], out["axis0_grad"] = dump(s), dump(d.grad)
     out["all"] = dump(paddle.sparse.sum(x))
+    out["all_keep"] = dump(paddle.sparse.sum(x, keepdim=True))
     out["axis1_keep"] = dump(paddle.sparse.sum(x, axis=1, keepdim=True))
     out["axis_neg"] = dump(paddle.sparse.sum(x, axis=-1))
     out["csr_all"] = dump(paddle.sparse.sum(x.to_sparse_csr()))
@@ -270,7 +273,8 @@ def case_conv3d(paddle):
     out = {}
     F = paddle.sparse.nn.functional
     for name, fn, kw in (("conv", F.conv3d, {"padding": 0}), ("conv_s2", F.conv3d, {"stride": 2, "padding": 1}),
-                         ("subm", F.subm_conv3d, {"padding": 1}), ("conv_dil", F.conv3d,
+                         ("subm", F.subm_conv3d, {"padding": 1}),
+                         ("subm_stride", F.subm_conv3d, {"stride": 2, "padding": 0}), ("conv_dil", F.conv3d,
                                                                     {"padding": 2, "dilation": 2})):
         d, x = _src(paddle, VOX, sparse_dim=4)
         w = paddle.to_tensor(_w([3, 3, 3, 2, 3], 1), stop_gradient=False)

@@ -271,8 +271,8 @@ def test_misuse_raises_clear_errors():
     w = paddle.ones([3, 3, 3, 2, 3])
     with pytest.raises(ValueError, match=r"data_format must be 'NDHWC'"):
         paddle.sparse.nn.functional.conv3d(vox, w, data_format="NCDHW")
-    with pytest.raises(ValueError, match=r"submanifold convolution keeps the input's grid"):
-        paddle.sparse.nn.functional.subm_conv3d(vox, w, padding=0)
+    with pytest.raises(NotImplementedError, match=r"needs odd kernel sizes, but received \[2, 2, 2\]"):
+        paddle.sparse.nn.functional.subm_conv3d(vox, paddle.ones([2, 2, 2, 2, 3]))
     with pytest.raises(ValueError, match=r"with the channels dense \(to_sparse_coo\(4\)\)"):
         paddle.sparse.nn.functional.conv3d(paddle.to_tensor(S.VOX).to_sparse_coo(5), w)
     with pytest.raises(ValueError, match=r"weight must be a dense Tensor \[kD, kH, kW, C_in, C_out\] with C_in = 2"):

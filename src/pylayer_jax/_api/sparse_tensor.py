@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._runtime import dtypes as _dtypes
-from .._runtime.size import Size
+from .._runtime.size import Size, TensorSize
 from .._runtime.tensor_repr import format_values
 from .._tensor.facade import Tensor, _Tracer
 
@@ -47,10 +47,12 @@ def _int64(a: Any, api: str, what: str) -> np.ndarray:
 class SparseTensor(Tensor):
     """A sparse COO or CSR Tensor (``is_sparse()`` is True): a pattern on the host and a values Tensor."""
 
-    __slots__ = ("_fmt", "_ix", "_vals", "_sshape")
+    # ``_coal``: Paddle's is_coalesced flag (set by coalesce and by the conversions, which sort; not computed)
+    __slots__ = ("_fmt", "_ix", "_vals", "_sshape", "_coal")
 
-    def __init__(self, fmt: str, ix: tuple, vals: Tensor, shape: tuple) -> None:
+    def __init__(self, fmt: str, ix: tuple, vals: Tensor, shape: tuple, coalesced: bool = False) -> None:
         self._fmt, self._ix, self._vals, self._sshape = fmt, ix, vals, tuple(int(s) for s in shape)
+        self._coal = coalesced
         self._e = self._name = self._acc = self._counter = self._retained = self._grad_t = None
         self._sg = True
         self.persistable = False
@@ -73,6 +75,10 @@ class SparseTensor(Tensor):
         return len(self._sshape)
 
     @property
+    def size(self) -> TensorSize:
+        return TensorSize(self._sshape)
+
+    @property
     def dtype(self) -> _dtypes.DType:
         return self._vals.dtype
 
@@ -91,7 +97,7 @@ class SparseTensor(Tensor):
     @property
     def grad(self) -> SparseTensor | None:
         g = self._vals.grad
-        return None if g is None else SparseTensor(self._fmt, self._ix, g, self._sshape)
+        return None if g is None else SparseTensor(self._fmt, self._ix, g, self._sshape, self._coal)
 
     @grad.setter
     def grad(self, value: Any) -> None:
@@ -113,10 +119,10 @@ class SparseTensor(Tensor):
                                   "its values() instead.")
 
     def detach(self) -> SparseTensor:
-        return SparseTensor(self._fmt, self._ix, self._vals.detach(), self._sshape)
+        return SparseTensor(self._fmt, self._ix, self._vals.detach(), self._sshape, self._coal)
 
     def clone(self) -> SparseTensor:
-        return SparseTensor(self._fmt, self._ix, self._vals.clone(), self._sshape)
+        return SparseTensor(self._fmt, self._ix, self._vals.clone(), self._sshape, self._coal)
 
     def numpy(self) -> np.ndarray:
         raise TypeError(f"Tensor.numpy() needs a dense Tensor, but this one is sparse ({self._fmt.upper()}); call "
@@ -221,10 +227,14 @@ class SparseTensor(Tensor):
     def coalesce(self) -> SparseTensor:
         return coalesce(self)
 
+    def is_coalesced(self) -> bool:
+        """Whether the Tensor is marked coalesced (made by ``coalesce`` or a conversion; a CSR Tensor always is)."""
+        return self._fmt == "csr" or self._coal
+
 
 # ---- constructors ---------------------------------------------------------------------------
-def coo(indices: np.ndarray, vals: Tensor, shape: tuple) -> SparseTensor:
-    return SparseTensor("coo", (np.asarray(indices, np.int64),), vals, shape)
+def coo(indices: np.ndarray, vals: Tensor, shape: tuple, coalesced: bool = False) -> SparseTensor:
+    return SparseTensor("coo", (np.asarray(indices, np.int64),), vals, shape, coalesced)
 
 
 def csr(crows: np.ndarray, cols: np.ndarray, vals: Tensor, shape: tuple) -> SparseTensor:
@@ -259,7 +269,7 @@ def coo_from_dense(x: Tensor, sparse_dim: int) -> SparseTensor:
     keep = np.flatnonzero(np.any(lead != 0, axis=1))
     idx = np.stack(np.unravel_index(keep, a.shape[:sparse_dim])).astype(np.int64).reshape(sparse_dim, -1)
     flat = x.reshape([lead.shape[0], *a.shape[sparse_dim:]])
-    return coo(idx, flat.index_select(Tensor(jnp.asarray(keep, jnp.int64)), 0), tuple(a.shape))
+    return coo(idx, flat.index_select(Tensor(jnp.asarray(keep, jnp.int64)), 0), tuple(a.shape), True)
 
 
 def csr_from_dense(x: Tensor) -> SparseTensor:
@@ -295,7 +305,7 @@ def coalesce(x: SparseTensor) -> SparseTensor:
         zeros = Tensor(jnp.zeros((uniq.shape[0], *x._vals.shape[1:]), x._vals._v.dtype))
         vals = index_add(zeros, Tensor(jnp.asarray(inv.ravel(), jnp.int64)), 0, x._vals)
     idx = np.stack(np.unravel_index(uniq, x._sshape[:sd])).astype(np.int64).reshape(sd, -1)
-    return coo(idx, vals, x._sshape)
+    return coo(idx, vals, x._sshape, True)
 
 
 def csr_rows(x: SparseTensor) -> tuple[np.ndarray, np.ndarray]:
@@ -315,7 +325,7 @@ def csr_rows(x: SparseTensor) -> tuple[np.ndarray, np.ndarray]:
 def csr_to_coo(x: SparseTensor) -> SparseTensor:
     b, r = csr_rows(x)
     parts = [r, x._ix[1]] if len(x._sshape) == 2 else [b, r, x._ix[1]]
-    return coo(np.stack(parts).astype(np.int64), x._vals, x._sshape)
+    return coo(np.stack(parts).astype(np.int64), x._vals, x._sshape, True)
 
 
 def coo_to_csr(x: SparseTensor, api: str) -> SparseTensor:

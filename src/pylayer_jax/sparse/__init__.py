@@ -130,7 +130,8 @@ def _sparse(api: str, x: Any, what: str = "x") -> SparseTensor:
 
 
 def _like(x: SparseTensor, vals: Tensor) -> SparseTensor:
-    return SparseTensor(x._fmt, x._ix, vals, (*x._sshape[: len(x._sshape) - x._vals.ndim + 1], *vals.shape[1:]))
+    return SparseTensor(x._fmt, x._ix, vals, (*x._sshape[: len(x._sshape) - x._vals.ndim + 1], *vals.shape[1:]),
+                        x._coal)
 
 
 # ---- element-wise unary -----------------------------------------------------------------------------
@@ -429,6 +430,8 @@ def sum(x: Tensor, axis: int | Sequence[int] | None = None, dtype: Any = None, k
         total = v.sum()
         if x._fmt == "csr":
             return csr(np.array([0, 1]), np.array([0]), total.reshape([1]), (1, 1))
+        if keepdim:
+            return coo(np.zeros((nd, 1), np.int64), total.reshape([1]), (1,) * nd)
         return SparseTensor("coo", (np.zeros((1, 1), np.int64), "total"), total, (1,))
     ax = _norm_axis(api, axis, nd)
     if x._fmt == "csr":

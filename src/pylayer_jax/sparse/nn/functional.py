@@ -36,7 +36,7 @@ def _sparse(api: str, x: Any, what: str = "x") -> SparseTensor:
 
 
 def _on_values(x: SparseTensor, vals: Tensor) -> SparseTensor:
-    return SparseTensor(x._fmt, x._ix, vals, x._sshape)
+    return SparseTensor(x._fmt, x._ix, vals, x._sshape, x._coal)
 
 
 # ---- activations ---------------------------------------------------------------------------------
@@ -163,13 +163,16 @@ def _conv(api: str, dims: int, x: Any, weight: Tensor, bias: Tensor | None, stri
                          f"{list(weight.shape) if isinstance(weight, Tensor) else type(weight).__name__}.")
     w = weight.transpose([dims + 1, dims, *range(dims)])  # -> [C_out, C_in, *kernel]
     conv = _NF.conv3d if dims == 3 else _NF.conv2d
+    if subm:  # centred on each stored input, whatever stride and padding say (as Paddle's kernel): the grid stays
+        ks = [int(k) for k in weight.shape[:dims]]
+        if any(k % 2 == 0 for k in ks):
+            raise NotImplementedError(f"{api}: a submanifold convolution centres its kernel on each stored input, "
+                                      f"which needs odd kernel sizes, but received {ks}.")
+        dil = [int(d) for d in (dilation if isinstance(dilation, (list, tuple)) else [dilation] * dims)]
+        stride, padding = 1, [(k - 1) // 2 * d for k, d in zip(ks, dil)]
     dense = conv(to_dense(x), w, None, stride, padding, dilation, 1, fmt_ok)
     out_grid = tuple(int(v) for v in dense.shape[1:-1])
     if subm:
-        if out_grid != tuple(x._sshape[1:-1]):
-            raise ValueError(f"{api}: a submanifold convolution keeps the input's grid {list(x._sshape[1:-1])}, but "
-                             f"stride {stride}, padding {padding} and dilation {dilation} give {list(out_grid)}; use "
-                             "stride 1 and padding (kernel - 1) // 2 * dilation.")
         ix = x._ix[0]
     else:
         ind = Tensor(jnp.asarray(_indicator(x)[..., None]))
@@ -194,7 +197,8 @@ def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 
 def subm_conv3d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
                 dilation: Any = 1, groups: int = 1, data_format: str = "NDHWC", key: str | None = None,
                 name: str | None = None) -> SparseTensor:
-    """Submanifold sparse 3-D convolution: computed at the input's pattern only (the output keeps it)."""
+    """Submanifold sparse 3-D convolution: the (odd) kernel centred on each stored input, computed there only (the
+    output keeps the input's grid and pattern; ``stride`` and ``padding`` do not apply, as in Paddle's kernel)."""
     return _conv("paddle.sparse.nn.functional.subm_conv3d", 3, x, weight, bias, stride, padding, dilation, groups,
                  data_format, True)
 
