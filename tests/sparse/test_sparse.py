@@ -235,6 +235,8 @@ def test_misuse_raises_clear_errors():
         x.crows()
     with pytest.raises(ValueError, match=r"Tensor.nnz\(\): this Tensor is dense"):
         d.nnz()
+    with pytest.raises(ValueError, match=r"Tensor.values\(\): this Tensor is dense.*to_sparse_coo"):
+        d.values()
     with pytest.raises(NotImplementedError, match=r"to_dense\(\): this Tensor is already dense"):
         d.to_dense()
     with pytest.raises(ValueError, match=r"to_sparse_coo: sparse_dim must be an int in \[1, 2\].*received 3"):
@@ -267,6 +269,13 @@ def test_misuse_raises_clear_errors():
         paddle.sparse.reshape(x, [3, 5])
     with pytest.raises(TypeError, match=r"pow: factor must be a Python number"):
         paddle.sparse.pow(x, d)
+    q = paddle.ones([1, 2, 4, 3])
+    layout = paddle.ones([2, 4, 4]).to_sparse_csr()
+    with pytest.raises(ValueError, match=r"attention: key_padding_mask must be a dense Tensor of shape \[1, 4\], but "
+                                        r"received \[4\]"):
+        paddle.sparse.nn.functional.attention(q, q, q, layout, paddle.ones([4]))
+    with pytest.raises(ValueError, match=r"sparse_mask must be a CSR Tensor of shape \[batch \* heads, seq, seq\]"):
+        paddle.sparse.nn.functional.attention(q, q, q, paddle.ones([2, 4, 4]).to_sparse_coo(3))
     vox = paddle.to_tensor(S.VOX).to_sparse_coo(4)
     w = paddle.ones([3, 3, 3, 2, 3])
     with pytest.raises(ValueError, match=r"data_format must be 'NDHWC'"):

@@ -394,6 +394,7 @@ def _only_sparse(name: str) -> Any:
 for _n, _f in (("to_sparse_coo", _to_sparse_coo), ("to_sparse_csr", _to_sparse_csr), ("is_sparse", _is_sparse),
                ("is_sparse_coo", _is_sparse), ("is_sparse_csr", _is_sparse), ("to_dense", _dense_to_dense),
                ("is_dense", lambda self: True), ("nnz", _only_sparse("nnz")),
-               ("indices", _only_sparse("indices")), ("crows", _only_sparse("crows")), ("cols", _only_sparse("cols"))):
+               ("indices", _only_sparse("indices")), ("values", _only_sparse("values")),
+               ("crows", _only_sparse("crows")), ("cols", _only_sparse("cols"))):
     if not hasattr(Tensor, _n):
         setattr(Tensor, _n, _f)

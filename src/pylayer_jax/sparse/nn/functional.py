@@ -109,6 +109,10 @@ def attention(query: Tensor, key: Tensor, value: Tensor, sparse_mask: Tensor, ke
     scores = _F.matmul(query, key, transpose_y=True) / math.sqrt(d)
     vals = scores.reshape([-1]).index_select(lin, 0)
     drop = np.zeros(bh.shape[0], bool)
+    for m, w, want in ((key_padding_mask, "key_padding_mask", [b, s]), (attn_mask, "attn_mask", [s, s])):
+        if m is not None and (not isinstance(m, Tensor) or isinstance(m, SparseTensor) or list(m.shape) != want):
+            raise ValueError(f"{api}: {w} must be a dense Tensor of shape {want}, but received "
+                             f"{list(m.shape) if isinstance(m, Tensor) else type(m).__name__}.")
     if key_padding_mask is not None:
         kp = np.asarray(key_padding_mask._value).reshape(b, s)
         drop |= kp[bh // h, c] == 0
