@@ -462,6 +462,18 @@ ALLOWED: dict[str, str] = {
     "incubate/nn/_layers.py::FusedFeedForward.forward::cache": (
         "Paddle 3.3.1's FusedFeedForward.forward(src, cache=None) never reads cache either (its source passes src and "
         "the layer's parameters to fused_feedforward only): a feed-forward block keeps no state between steps"),
+    **{f"sparse/__init__.py::{f}::name": NAME for f in (
+        "add", "addmm", "cast", "coalesce", "divide", "isnan", "mask_as", "masked_matmul", "matmul", "multiply", "mv",
+        "neg", "pca_lowrank", "pow", "reshape", "slice", "subtract", "sum", "transpose")},
+    "sparse/__init__.py::_unary.fn::name_": NAME, "sparse/__init__.py::_angle.fn::name_": NAME,
+    **{f"sparse/nn/functional.py::{f}::name": NAME for f in (
+        "attention", "conv2d", "conv3d", "leaky_relu", "max_pool3d", "relu", "relu6", "softmax", "subm_conv2d",
+        "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm")},
+    "sparse/__init__.py::sparse_coo_tensor::place": PLACEMENT, "sparse/__init__.py::sparse_csr_tensor::place": PLACEMENT,
+    **{f"sparse/nn/functional.py::{f}::key": (
+        "Paddle's key names a cached rulebook (the pairing of inputs and outputs) that submanifold convolutions of one "
+        "pattern share for speed; the values do not depend on it") for f in (
+        "subm_conv2d", "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm")},
 }
 
 

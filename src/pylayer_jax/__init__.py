@@ -18,6 +18,7 @@ try:
     from . import linalg as linalg
     from . import nn as nn
     from . import utils as utils
+    from ._api import sparse_tensor as _sparse_tensor  # noqa: F401  (installs Tensor.to_sparse_coo/csr, is_sparse)
     from ._api.checkpoint import load as load
     from ._api.checkpoint import save as save
     from ._api.compat import as_tensor as as_tensor
@@ -209,7 +210,7 @@ _LAZY = {
     "hub": ("hub", None), "special": ("special", None), "functional": ("functional", None),
     "random": ("random", None), "cuda": ("cuda", None),
     "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
-    "geometric": ("geometric", None),
+    "geometric": ("geometric", None), "sparse": ("sparse", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"), "flops": ("hapi", "flops"),
     "autocast": ("amp", "autocast"), "is_autocast_enabled": ("amp", "is_autocast_enabled"),
     "get_autocast_dtype": ("amp", "get_autocast_dtype"), "get_autocast_cpu_dtype": ("amp", "get_autocast_cpu_dtype"),
