@@ -6,6 +6,8 @@ package's name the API and the fix)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import warnings
 from typing import Any
 
@@ -174,6 +176,28 @@ def record(paddle: Any) -> dict[str, Any]:
     s = dist.Strategy({"sharding": {"enable": True, "stage": 2}, "gradient_merge": {"k_steps": 4}})
     out["strategy"] = [s.sharding.enable, s.sharding.stage, s.sharding.degree, s.gradient_merge.k_steps,
                        s.gradient_merge.enable, s.pipeline.schedule_mode, s.amp.level, s.fused_passes.enable]
+
+    # ---- checkpoints and local_map
+    with tempfile.TemporaryDirectory() as tmp:
+        ck = os.path.join(tmp, "ckpt")
+        dist.save_state_dict(_linear(paddle).state_dict(), ck)
+        lin6 = paddle.nn.Linear(3, 2)
+        sd6 = lin6.state_dict()
+        loaded = dist.load_state_dict(sd6, ck)
+        merged = dist.load_merged_state_dict(ck, prefix="bi")
+        out["checkpoint"] = [sorted(f for f in os.listdir(ck) if f.endswith(".distcp")), loaded,
+                             lin6.weight.numpy().tolist(), lin6.bias.numpy().tolist(),
+                             {k: v.numpy().tolist() for k, v in merged.items()},
+                             sorted(dist.load_merged_state_dict(ck)),
+                             _try(lambda: dist.load_state_dict({"nope": paddle.ones([2])}, ck))]
+    lm = dist.local_map(lambda a, b: (a + b, a * 2), out_placements=[[dist.Partial()], [dist.Shard(0)]],
+                        in_placements=[[dist.Shard(0)], [dist.Replicate()]], process_mesh=mesh)
+    res = []
+    for a, b in ((dist.shard_tensor(paddle.to_tensor([1.0, 2.0]), mesh, [dist.Shard(0)]),
+                  dist.shard_tensor(paddle.to_tensor([3.0, 4.0]), mesh, [dist.Replicate()])),
+                 (paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0]))):
+        res.append([[t.numpy().tolist(), t.is_dist(), repr(t.placements)] for t in lm(a, b)])
+    out["local_map"] = res
 
     # ---- fleet
     fleet = paddle.distributed.fleet

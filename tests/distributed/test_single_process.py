@@ -143,7 +143,49 @@ def test_parallelize_registers_the_prepare_hooks_and_spawn_runs_once():
     assert ctx.join() is True and seen[-1] == 3
 
 
+CKPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "paddle_distributed_ckpt")
+
+
+def test_a_checkpoint_paddle_saved_loads_here(tmp_path):
+    """Paddle's save_state_dict of the cases' Linear (W, B), loaded in place; then saved here and read back."""
+    lin = paddle.nn.Linear(3, 2)
+    sd = lin.state_dict()
+    assert dist.load_state_dict(sd, CKPT) is None
+    np.testing.assert_array_equal(lin.weight.numpy(), W)
+    np.testing.assert_array_equal(lin.bias.numpy(), B)
+    merged = dist.load_merged_state_dict(CKPT, prefix="we")
+    assert list(merged) == ["ght"] and np.array_equal(merged["ght"].numpy(), W)  # (prefix and one separator off)
+    lin.weight.set_value(paddle.ones([3, 2]))
+    dist.save_state_dict(lin.state_dict(), str(tmp_path), unique_id=3)
+    assert sorted(os.listdir(tmp_path)) == ["0_3.distcp"]
+    other = paddle.nn.Linear(3, 2)
+    dist.load_state_dict(other.state_dict(), str(tmp_path))
+    np.testing.assert_array_equal(other.weight.numpy(), np.ones((3, 2)))
+
+
+def test_local_map_gradients_reach_the_inputs():
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    a = dist.shard_tensor(paddle.to_tensor([1.0, 2.0], stop_gradient=False), mesh, [dist.Shard(0)])
+    f = dist.local_map(lambda t: t * t, out_placements=[[dist.Partial()]])
+    y = f(a)
+    assert y.placements == [dist.Partial()] and y.process_mesh == mesh
+    y.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), [2.0, 4.0])
+
+
 MISUSE = [
+    (lambda: dist.load_state_dict({"weight": paddle.zeros([2, 2])}, CKPT), ValueError,
+     r"load_state_dict: 'weight' has shape \[2, 2\], but the checkpoint holds shape \[3, 2\]"),
+    (lambda: dist.load_state_dict({"nope": paddle.zeros([2])}, CKPT), KeyError, r"the keys \['nope'\] are not found"),
+    (lambda: dist.load_state_dict({}, CKPT + "_missing"), FileNotFoundError, "no checkpoint directory"),
+    (lambda: dist.save_state_dict({"a": 1}, "/tmp/unused_ckpt_dir"), TypeError,
+     r"save_state_dict: state_dict\['a'\] must be a Tensor"),
+    (lambda: dist.save_state_dict({}, "/tmp/unused_ckpt_dir", safetensors=True), NotImplementedError,
+     "safetensors=True is not provided"),
+    (lambda: dist.local_map(lambda t: (t, t), out_placements=[[dist.Replicate()]],
+                            process_mesh=dist.ProcessMesh([0]))(paddle.ones([2])), ValueError,
+     "local_map: out_placements lists 1 outputs, but func returned 2"),
+
     (lambda: dist.all_reduce(paddle.ones([2])), RuntimeError, "all_reduce: the global group is not initialized"),
     (lambda: dist.all_reduce(paddle.ones([2]), group=3), TypeError, "all_reduce: group must be a Group"),
     (lambda: dist.all_reduce([1.0]), TypeError, "all_reduce: tensor must be a paddle.Tensor, but received list"),

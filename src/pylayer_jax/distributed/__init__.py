@@ -37,6 +37,10 @@ from ._auto_parallel import shard_scaler as shard_scaler
 from ._auto_parallel import shard_tensor as shard_tensor
 from ._auto_parallel import to_static as to_static
 from ._auto_parallel import unshard_dtensor as unshard_dtensor
+from ._checkpoint import load_merged_state_dict as load_merged_state_dict
+from ._checkpoint import load_state_dict as load_state_dict
+from ._checkpoint import local_map as local_map
+from ._checkpoint import save_state_dict as save_state_dict
 from ._collective import ParallelEnv as ParallelEnv
 from ._collective import ParallelMode as ParallelMode
 from ._collective import ReduceOp as ReduceOp
