@@ -85,6 +85,14 @@ class Tensor:
     # numpy defers to the Tensor's operators: ``np.float64(2.5) * x`` is ``x.__rmul__(2.5)``, a Tensor, as in Paddle
     # (numpy would otherwise convert x and answer with a float64 ndarray)
     __array_priority__ = 100
+    # where ``paddle.distributed.shard_tensor`` placed a tensor: None for every other tensor (Paddle's answers);
+    # a distributed tensor or parameter holds its own in its ``__dict__``
+    process_mesh = None
+    placements = None
+
+    def is_dist(self) -> bool:
+        """True for a tensor placed on a ProcessMesh by ``paddle.distributed.shard_tensor``."""
+        return self.process_mesh is not None
 
     def _set_stop_gradient(self, value: Any) -> None:
         if value is not True and value is not False:

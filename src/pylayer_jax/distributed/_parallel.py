@@ -3,9 +3,8 @@
 This package trains in one process. Scripts written for data parallelism run here as Paddle 3.3.1 runs them when
 started without a launcher: ``get_rank()`` is 0 and ``get_world_size()`` 1, ``init_parallel_env()`` sets up no
 communication group (``is_initialized()`` stays False), ``DataParallel(model)`` is the model itself behind a wrapper
-(its ``state_dict`` without a prefix, its sublayer ``_layers``), and a collective operation (``all_reduce``,
-``barrier``, ...) raises a RuntimeError, as Paddle's do without a group. Training over several processes is not
-provided.
+(its ``state_dict`` without a prefix, its sublayer ``_layers``); the collectives are in ``_collective``. Training
+over several processes is not provided.
 """
 
 from __future__ import annotations
@@ -15,16 +14,26 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..nn.layer._layers import Layer
+from ._collective import Group
+
+
+def _group_answer(api: str, group: Any, alone: int) -> int:
+    if group is None:
+        return alone
+    if isinstance(group, Group):
+        return -1  # (this process is a member of no group made by new_group, as in Paddle without a launcher)
+    raise TypeError(f"paddle.distributed.{api}: group must be a Group from paddle.distributed.new_group or None, "
+                    f"but received {type(group).__name__}.")
 
 
 def get_rank(group: Any = None) -> int:
-    """0: this process is the only one."""
-    return 0
+    """0: this process is the only one (-1 for a ``new_group`` group: not a member)."""
+    return _group_answer("get_rank", group, 0)
 
 
 def get_world_size(group: Any = None) -> int:
-    """1: this process is the only one."""
-    return 1
+    """1: this process is the only one (-1 for a ``new_group`` group: not a member)."""
+    return _group_answer("get_world_size", group, 1)
 
 
 def is_available() -> bool:
@@ -40,38 +49,6 @@ def is_initialized() -> bool:
 def init_parallel_env(nccl_config: Any = None) -> None:
     """Nothing to set up for one process (returns None, as Paddle's started without a launcher)."""
     return None
-
-
-def _no_group(api: str) -> RuntimeError:
-    return RuntimeError(
-        f"paddle.distributed.{api}: the global group is not initialized; this package trains in one process, so "
-        "there is no other process to communicate with. Guard the call with get_world_size() > 1."
-    )
-
-
-def all_reduce(tensor: Any, op: Any = 0, group: Any = None, sync_op: bool = True) -> Any:
-    """Raises: no communication group (as Paddle without a launcher)."""
-    raise _no_group("all_reduce")
-
-
-def all_gather(tensor_list: Any, tensor: Any, group: Any = None, sync_op: bool = True) -> Any:
-    """Raises: no communication group (as Paddle without a launcher)."""
-    raise _no_group("all_gather")
-
-
-def broadcast(tensor: Any, src: int, group: Any = None, sync_op: bool = True) -> Any:
-    """Raises: no communication group (as Paddle without a launcher)."""
-    raise _no_group("broadcast")
-
-
-def reduce(tensor: Any, dst: int, op: Any = 0, group: Any = None, sync_op: bool = True) -> Any:
-    """Raises: no communication group (as Paddle without a launcher)."""
-    raise _no_group("reduce")
-
-
-def barrier(group: Any = None) -> None:
-    """Raises: no communication group (as Paddle without a launcher)."""
-    raise _no_group("barrier")
 
 
 class DataParallel(Layer):
