@@ -1,5 +1,6 @@
-"""``paddle.distributed`` import path (layer L7): one process (``_parallel``)."""
+"""``paddle.distributed`` import path (layer L7): one process (``_parallel``); ``fleet``'s gradient checkpointing."""
 
+from . import fleet as fleet
 from ._parallel import DataParallel as DataParallel
 from ._parallel import all_gather as all_gather
 from ._parallel import all_reduce as all_reduce
