@@ -275,6 +275,10 @@ ALLOWED: dict[str, str] = {
     "static/_control_flow.py::while_loop::name": NAME,
     # protocols
     "_autograd/grad_mode.py::_GradMode.__exit__::exc": EXIT,
+    "distributed/fleet/recompute/recompute.py::_Nothing.__exit__::exc": EXIT,
+    "distributed/fleet/recompute/recompute.py::_RandomState.__exit__::exc": EXIT,
+    "distributed/fleet/recompute/recompute.py::_without_reentrant.pack::x": "a saved-tensor pack hook: recompute "
+    "keeps only the count of what was saved, and backward recomputes the values",
     "device/_query.py::device_guard.__exit__::exc": EXIT,
     "device/_streams.py::stream_guard.__exit__::exc": EXIT,
     "nn/initializer/lazy_init.py::LazyGuard.__exit__::exc": EXIT,

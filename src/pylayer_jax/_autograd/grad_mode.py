@@ -6,6 +6,7 @@ The mode is thread-local (``_state.modes``) and always restored in ``finally``.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,20 @@ class _GradMode:
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         target = self._target
+        if inspect.isgeneratorfunction(fn):
+            # as Paddle's decorator: the mode is set from the first ``next`` until the generator ends, so the code
+            # that consumes it between its yields runs in that mode too
+            @functools.wraps(fn)
+            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
+                gen = fn(*args, **kwargs)
+                prev = modes.grad_enabled
+                modes.grad_enabled = target
+                try:
+                    return (yield from gen)
+                finally:
+                    modes.grad_enabled = prev
+
+            return gen_wrapper
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -204,7 +204,7 @@ def conj(x):
     return jnp.conj(x)
 
 
-@defop(1)
+@defop(1, saves=("x",))
 def angle(x):
     """The argument of each element: ``atan2(imag, real)``; pi for negative reals, 0 otherwise (zero gradient)."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):

@@ -481,8 +481,8 @@ def _is_scalar(v: Any) -> bool:
 def _float_for_scalar(t: Tensor, v: Any) -> Tensor:
     """int tensor op float scalar -> float32, whatever the default dtype (Paddle 3.3 does this); bool tensor op int
     scalar -> int64 (``mask * 2`` counts, as in Paddle)."""
-    if isinstance(v, float) and t._v.dtype.kind != "f" and not t.dtype.is_floating_point:
-        return apply_op(TABLE["cast"], (t, "float32"))
+    if isinstance(v, float) and t._v.dtype.kind not in "fc" and not t.dtype.is_floating_point:
+        return apply_op(TABLE["cast"], (t, "float32"))  # (a complex Tensor stays complex)
     if type(v) is int and t._v.dtype == jnp.bool_:
         return apply_op(TABLE["cast"], (t, "int64"))
     return t
@@ -619,7 +619,7 @@ def _binary(name: str, reflected: bool = False) -> Any:
                 return name == "not_equal"  # ``x == None`` is False and ``x != None`` True, as in Paddle
             if sym is not None and not isinstance(o, _OPERANDS):
                 _operand(name, sym, o)
-            if isinstance(o, float) and not self.dtype.is_floating_point:
+            if isinstance(o, float) and not self.dtype.is_floating_point and self._v.dtype.kind != "c":
                 self = apply_op(TABLE["cast"], (self, "float32"))
         return apply_op(op, (o, self) if reflected else (self, o))
 

@@ -225,6 +225,10 @@ class Optimizer:
     # there), and that update reads the rows looked up (``_sparse_update``; else it is the dense one)
     _SPARSE_OK = True
     _SPARSE_ROWS = False
+    # the rule is linear in the gradient, so a complex parameter descends as two real ones would (SGD, Momentum);
+    # the adaptive rules square gradients, which for a complex one is wrong: they refuse it (Paddle 3.3.1 has no
+    # complex kernel for any optimizer and refuses it in all)
+    _COMPLEX_OK = False
 
     def __init__(
         self,
@@ -461,6 +465,13 @@ class Optimizer:
 
     def _check_precision(self, params: list[Any]) -> None:
         for p in params:
+            if p._v.dtype.kind == "c" and not self._COMPLEX_OK:
+                raise RuntimeError(
+                    f"{type(self).__name__}.step: the parameter {p.name} is {p.dtype.name}, and this optimizer "
+                    "updates real parameters only (its rule squares the gradient; Paddle's has no complex kernel). "
+                    "Keep the real and imaginary parts as two float parameters combined by paddle.complex, use SGD "
+                    "or Momentum, or update it by hand under paddle.no_grad()."
+                )
             if self._multi_precision and p.dtype in _LOW_PRECISION:
                 raise NotImplementedError(
                     f"{type(self).__name__}: multi_precision=True with the {p.dtype} parameter {p.name} (float32 "

@@ -36,6 +36,8 @@ class SGD(Optimizer):
         loss.backward(); opt.step(); opt.clear_grad()
     """
 
+    _COMPLEX_OK = True  # (linear in the gradient; Paddle's sgd has no complex kernel, this one descends)
+
     def __init__(self, learning_rate: Any = 0.001, parameters: Any = None, weight_decay: Any = None,
                  grad_clip: Any = None, multi_precision: bool = False, name: str | None = None) -> None:
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, multi_precision)
@@ -50,6 +52,8 @@ class Momentum(Optimizer):
 
     ``rescale_grad`` scales the gradient first; an L2 decay is added after that scaling, as Paddle does.
     """
+
+    _COMPLEX_OK = True  # (linear in the gradient, as SGD)
 
     _FLAT = True
     _HYPER = ("momentum", "use_nesterov", "rescale_grad")

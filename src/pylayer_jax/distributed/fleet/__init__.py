@@ -15,7 +15,7 @@ from typing import Any
 
 from ...nn.layer._layers import Layer
 from . import utils as utils
-from .utils import recompute as recompute
+from . import recompute as recompute
 
 _FLAGS: dict[str, Any] = {
     "a_sync": True, "adam_d2sum": False, "adaptive_localsgd": False, "amp": False, "asp": False, "auto": False,

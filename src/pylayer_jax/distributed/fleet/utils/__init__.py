@@ -1,5 +1,3 @@
-"""``paddle.distributed.fleet.utils`` (layer L7): ``recompute``."""
+"""``paddle.distributed.fleet.utils`` import path (layer L7): ``recompute`` (gradient checkpointing)."""
 
-from ._recompute import recompute as recompute
-
-__all__ = ["recompute"]
+from ..recompute.recompute import recompute as recompute
