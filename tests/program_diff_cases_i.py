@@ -23,7 +23,8 @@ def _attempt(f: Any) -> Any:
 
 
 def transformer_sizes(paddle: Any, out: dict[str, Any]) -> None:
-    """Impossible sizes of the attention and transformer layers raise AssertionError in Paddle (p44 catches it);
+    """Impossible sizes of the attention and transformer layers (and of their fused forms in paddle.incubate.nn)
+    raise AssertionError in Paddle (p44 catches it);
     a float size is a TypeError. An encoder or decoder of 0 layers is allowed: its output is its input, through
     its final norm, and its caches are an empty list."""
     nn = paddle.nn
@@ -40,6 +41,17 @@ def transformer_sizes(paddle: Any, out: dict[str, Any]) -> None:
         "tf_heads": lambda: nn.Transformer(10, 3, 1, 1, 8),
         "tf_ff": lambda: nn.Transformer(8, 2, 1, 1, 0),
     }
+    fused = paddle.incubate.nn
+    bad.update({
+        "fused_mha_heads": lambda: fused.FusedMultiHeadAttention(8, 3),
+        "fused_mha_zero_heads": lambda: fused.FusedMultiHeadAttention(8, 0),
+        "fused_mha_float": lambda: fused.FusedMultiHeadAttention(8.0, 2),
+        "fused_ffn_dim": lambda: fused.FusedFeedForward(0, 8),
+        "fused_ffn_ff": lambda: fused.FusedFeedForward(8, 0),
+        "fused_residual_ln": lambda: fused.FusedBiasDropoutResidualLayerNorm(0),
+        "fused_enc_heads": lambda: fused.FusedTransformerEncoderLayer(8, 3, 16),
+        "fused_enc_nhead": lambda: fused.FusedTransformerEncoderLayer(8, 0, 16),
+    })
     for k, make in bad.items():
         out[f"size_{k}"] = _attempt(lambda make=make: make() and "ok")
     x = paddle.to_tensor(np.linspace(-1.0, 1.0, 2 * 3 * 8).reshape(2, 3, 8).astype("float32"))
