@@ -104,10 +104,10 @@ def test_encoder_layer_cache_appends_keys_and_values() -> None:
 @pytest.mark.parametrize(
     "make,exc,match",
     [
-        (lambda: N.FusedMultiHeadAttention(8, 3), ValueError, "embed_dim must be divisible by num_heads"),
+        (lambda: N.FusedMultiHeadAttention(8, 3), AssertionError, "embed_dim must be divisible by num_heads"),
         (lambda: N.FusedMultiHeadAttention(8, 2, need_weights=True), ValueError, "need_weights must be False"),
         (lambda: N.FusedMultiHeadAttention(8, 2, nranks=2), NotImplementedError, "tensor model parallelism"),
-        (lambda: N.FusedFeedForward(8, 0), ValueError, "dim_feedforward must be a positive int"),
+        (lambda: N.FusedFeedForward(8, 0), AssertionError, "dim_feedforward must be a positive int"),
         (lambda: N.FusedFeedForward(8, 16, activation="elu"), ValueError, "activation must be one of"),
         (lambda: N.FusedDropoutAdd(1.5), ValueError, r"p must be in \[0, 1\]"),
         (lambda: N.FusedDropoutAdd(0.5, mode="x"), ValueError, "mode must be"),

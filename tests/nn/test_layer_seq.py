@@ -237,9 +237,9 @@ def test_generate_square_subsequent_mask_is_paddles():
 
 
 def test_misuse_raises_clear_errors():
-    with pytest.raises(ValueError, match="MultiHeadAttention: embed_dim must be divisible by num_heads"):
+    with pytest.raises(AssertionError, match="MultiHeadAttention: embed_dim must be divisible by num_heads"):
         nn.MultiHeadAttention(10, 3)
-    with pytest.raises(ValueError, match="TransformerEncoderLayer: d_model must be a positive int"):
+    with pytest.raises(AssertionError, match="TransformerEncoderLayer: d_model must be a positive int"):
         nn.TransformerEncoderLayer(0, 2, 8)
     with pytest.raises(ValueError, match=r"LSTM.forward: inputs must be a 3-D Tensor.*\[2, 3\]"):
         nn.LSTM(3, 4)(paddle.randn([2, 3]))

@@ -151,6 +151,11 @@ def cross_entropy(
     squeeze_out = label.ndim == nd - 1
     logp = paddle_log_softmax(input, ax) if use_softmax else jnp.log(input)
     if label_smoothing > 0.0:
+        if (not soft_label and label.ndim == nd and label.shape[ax] == 1 and n_cls != 1
+                and jnp.issubdtype(label.dtype, jnp.integer)):
+            # hard labels with a size-1 class axis: Paddle 3.3.1 fails here (it smooths the index tensor itself and
+            # has no integer label_smooth kernel); they are read as the same labels without that axis
+            label = jnp.squeeze(label, ax)
         soft_label, squeeze_out = True, False
         if label.ndim == nd - 1:
             label = jnp.moveaxis(jax.nn.one_hot(label, n_cls, dtype=input.dtype), -1, ax)

@@ -13,10 +13,13 @@ from ...nn.layer._transformer import _attr_list, _convert_attention_mask
 from . import _functional as IF
 
 
-def _positive(api: str, **values: Any) -> None:
+def _positive(api: str, exc: type[Exception] = AssertionError, **values: Any) -> None:
+    """Sizes of a layer: a non-int is a TypeError; an int not above 0 raises ``exc`` (Paddle asserts)."""
     for what, v in values.items():
-        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-            raise ValueError(f"{api}: {what} must be a positive int, but received {v!r}.")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{api}: {what} must be a positive int, but received {type(v).__name__} {v!r}.")
+        if v <= 0:
+            raise exc(f"{api}: {what} must be a positive int, but received {v!r}.")
 
 
 def _one_rank(api: str, nranks: Any, ring_id: Any) -> None:
@@ -33,7 +36,8 @@ class FusedLinear(Layer):
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, bias_attr: Any = None,
                  transpose_weight: bool = False, name: str | None = None) -> None:
         super().__init__()
-        _positive("FusedLinear", in_features=in_features, out_features=out_features)
+        # (Paddle builds an empty weight for a size of 0; here that is refused)
+        _positive("FusedLinear", ValueError, in_features=in_features, out_features=out_features)
         shape = [out_features, in_features] if transpose_weight else [in_features, out_features]
         self.weight = self.create_parameter(shape=shape, attr=weight_attr, dtype=self._dtype, is_bias=False)
         self.bias = self.create_parameter(shape=[out_features], attr=bias_attr, dtype=self._dtype, is_bias=True)
@@ -112,8 +116,8 @@ class FusedMultiHeadAttention(Layer):
         _positive(api, embed_dim=embed_dim, num_heads=num_heads)
         _one_rank(api, nranks, ring_id)
         if embed_dim % num_heads:
-            raise ValueError(f"{api}: embed_dim must be divisible by num_heads, but received embed_dim={embed_dim} "
-                             f"and num_heads={num_heads}.")
+            raise AssertionError(f"{api}: embed_dim must be divisible by num_heads, but received "
+                                 f"embed_dim={embed_dim} and num_heads={num_heads}.")
         if need_weights:
             raise ValueError(f"{api}: need_weights must be False (the fused operator returns no attention "
                              "weights, as in Paddle).")

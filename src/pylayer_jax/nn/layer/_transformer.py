@@ -70,9 +70,18 @@ def _attr_list(attr: Any, n: int, api: str) -> list[Any]:
 
 
 def _check_positive(api: str, **values: Any) -> None:
+    """Sizes of a layer: a non-int is a TypeError; an int not above 0 is an AssertionError, as in Paddle."""
     for what, v in values.items():
-        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            raise ValueError(f"{api}: {what} must be a positive int, but received {v!r}.")
+        if not isinstance(v, int | np.integer) or isinstance(v, bool):
+            raise TypeError(f"{api}: {what} must be a positive int, but received {type(v).__name__} {v!r}.")
+        if v <= 0:
+            raise AssertionError(f"{api}: {what} must be a positive int, but received {v!r}.")
+
+
+def _check_num_layers(api: str, num_layers: Any) -> None:
+    """``num_layers`` may be 0 (Paddle builds an empty stack: the output is the input, normalised by ``norm``)."""
+    if not isinstance(num_layers, int | np.integer) or isinstance(num_layers, bool) or num_layers < 0:
+        raise ValueError(f"{api}: num_layers must be an int of at least 0, but received {num_layers!r}.")
 
 
 def _check_rank3(api: str, what: str, x: Any, last: int | None = None) -> None:
@@ -122,7 +131,7 @@ class MultiHeadAttention(Layer):
         super().__init__()
         _check_positive("MultiHeadAttention", embed_dim=embed_dim, num_heads=num_heads)
         if embed_dim % num_heads != 0:
-            raise ValueError(f"MultiHeadAttention: embed_dim must be divisible by num_heads, but received "
+            raise AssertionError(f"MultiHeadAttention: embed_dim must be divisible by num_heads, but received "
                              f"embed_dim={embed_dim} and num_heads={num_heads}.")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
@@ -278,7 +287,7 @@ class TransformerEncoder(Layer):
 
     def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
-        _check_positive("TransformerEncoder", num_layers=num_layers)
+        _check_num_layers("TransformerEncoder", num_layers)
         if not hasattr(encoder_layer, "_config"):
             raise TypeError(f"TransformerEncoder: encoder_layer must be a TransformerEncoderLayer, but received "
                             f"{type(encoder_layer).__name__}.")
@@ -348,7 +357,7 @@ class TransformerDecoder(Layer):
 
     def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
-        _check_positive("TransformerDecoder", num_layers=num_layers)
+        _check_num_layers("TransformerDecoder", num_layers)
         if not hasattr(decoder_layer, "_config"):
             raise TypeError(f"TransformerDecoder: decoder_layer must be a TransformerDecoderLayer, but received "
                             f"{type(decoder_layer).__name__}.")
