@@ -1,0 +1,172 @@
+"""Cases of Paddle 3.3.1's small public packages: ``paddle.compat`` (the torch-signature functions),
+``paddle.version``'s build fields, ``paddle.sysconfig``, ``paddle.onnx.export`` without paddle2onnx,
+``paddle.device.cuda.vmm_compact`` on a CPU machine, ``paddle.incubate.optimizer.LBFGS`` and
+``paddle.quantization``'s QAT / PTQ on a small network. ``record(paddle)`` runs each with the library given and
+returns what it gave (plain JSON values); ``record_paddle_small_packages.py`` stores Paddle 3.3.1's into
+``tests/data/paddle_small_packages.json`` and ``test_small_packages.py`` compares this package's with them."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+
+def _err(fn: Any) -> Any:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn()
+    except Exception as e:  # noqa: BLE001  (the type is what is recorded)
+        return {"error": type(e).__name__}
+    return {"error": None}
+
+
+def _t(t: Any) -> dict[str, Any]:
+    return {"dtype": str(t.dtype).replace("paddle.", ""), "shape": list(t.shape), "values": t.numpy().tolist(),
+            "stop_gradient": bool(t.stop_gradient)}
+
+
+def _tuple(r: Any) -> dict[str, Any]:
+    return {"type": type(r).__name__, "fields": list(getattr(r, "_fields", [])), "items": [_t(v) for v in r]}
+
+
+def _grad(paddle: Any, fn: Any, a: np.ndarray, pick: Any = None) -> list[Any]:
+    """The gradient of sum(w * out) for ``fn`` of a Tensor made from ``a`` (w fixed: 1, 2, 3, ...)."""
+    x = paddle.to_tensor(a, stop_gradient=False)
+    out = fn(x) if pick is None else pick(fn(x))
+    w = paddle.to_tensor(np.arange(1, out.size + 1, dtype=a.dtype).reshape(out.shape))
+    (out * w).sum().backward()
+    return x.grad.numpy().tolist()
+
+
+A = np.array([[0.3, 0.9, 0.1, 0.5], [0.7, 0.2, 0.8, 0.4], [0.6, 0.0, 0.35, 0.95]], dtype="float32")
+TIES = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 5.0]], dtype="float32")
+NANS = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0], [np.nan, np.nan, np.nan]], dtype="float32")
+
+
+def _compat_reductions(paddle: Any, out: dict[str, Any]) -> None:
+    c = paddle.compat
+    x, ints = paddle.to_tensor(A), paddle.to_tensor([[3, 1, 2], [0, 5, 5]])
+    other = paddle.to_tensor([0.5, 0.5, 0.5, 0.5])
+    for name in ("min", "max"):
+        f = getattr(c, name)
+        out[f"{name}_all"] = _t(f(x))
+        out[f"{name}_dim"] = _tuple(f(x, 1))
+        out[f"{name}_dim_kw"] = _tuple(f(x, dim=0, keepdim=True))
+        out[f"{name}_dim_pos_keep"] = _tuple(f(x, -1, True))
+        out[f"{name}_dim_kw_keep"] = _tuple(f(x, 1, keepdim=True))
+        out[f"{name}_other"] = _t(f(x, other))
+        out[f"{name}_other_kw"] = _t(f(x, other=other))
+        out[f"{name}_ints"] = _tuple(f(ints, 1))
+        out[f"{name}_scalar_dim"] = _tuple(f(paddle.to_tensor(2.5), 0))
+        out[f"{name}_ties"] = _tuple(f(paddle.to_tensor(TIES), 1))
+        out[f"{name}_grad_all"] = _grad(paddle, f, TIES)
+        out[f"{name}_grad_dim"] = _grad(paddle, lambda t, f=f: f(t, 1).values, TIES)
+        out[f"{name}_grad_dim_keep"] = _grad(paddle, lambda t, f=f: f(t, 0, True)[0], A)
+        out[f"{name}_grad_other"] = _grad(paddle, lambda t, f=f: f(t, other), A)
+        o = paddle.zeros([3]), paddle.zeros([3], "int64")
+        r = f(x, 1, out=o)
+        out[f"{name}_out"] = [_t(o[0]), _t(o[1]), _tuple(r)]
+        o1 = paddle.zeros([])
+        f(x, out=o1)
+        out[f"{name}_out_all"] = _t(o1)
+        for key, call in {
+            "none_dim": lambda f=f: f(x, None), "float_dim": lambda f=f: f(x, 1.0), "three": lambda f=f: f(x, 1, True, 0),
+            "x_kw": lambda f=f: f(x=x), "axis_kw": lambda f=f: f(x, axis=1), "keepdim_alone": lambda f=f: f(x, keepdim=True),
+            "other_int": lambda f=f: f(x, other=1), "other_keep": lambda f=f: f(x, other, True),
+            "out_single_for_dim": lambda f=f: f(x, 1, out=paddle.zeros([3])), "not_tensor": lambda f=f: f([1.0, 2.0]),
+            "int_grad": lambda f=f: f(paddle.to_tensor([1, 2], stop_gradient=False)),
+            "out_tuple_for_all": lambda f=f: f(x, out=(paddle.zeros([]), paddle.zeros([]))),
+        }.items():
+            out[f"{name}_err_{key}"] = _err(call)
+
+    m = paddle.to_tensor([[1, 2, 3, 4], [8, 7, 6, 5], [9, 9, 1, 1]])
+    for name in ("median", "nanmedian"):
+        f = getattr(c, name)
+        src = m if name == "median" else paddle.to_tensor(NANS)
+        out[f"{name}_all"] = _t(f(src))
+        out[f"{name}_dim"] = _tuple(f(src, 1))
+        out[f"{name}_dim0_keep"] = _tuple(f(src, 0, keepdim=True))
+        out[f"{name}_float"] = _tuple(f(x, dim=-1))
+        out[f"{name}_grad"] = _grad(paddle, lambda t, f=f: f(t, 1).values, A)
+        out[f"{name}_grad_all"] = _grad(paddle, f, A)
+        o = paddle.zeros([3], src.dtype), paddle.zeros([3], "int64")
+        r = f(src, 1, out=o)
+        out[f"{name}_out"] = [_t(o[0]), _t(o[1]), _tuple(r)]
+        o1 = paddle.zeros([], src.dtype)
+        r = f(src, out=o1)
+        out[f"{name}_out_all"] = [_t(o1), _t(r)]
+        out[f"{name}_err_axis_kw"] = _err(lambda f=f, s=src: f(s, axis=1))
+        out[f"{name}_err_out_tensor_for_dim"] = _err(lambda f=f, s=src: f(s, 1, out=paddle.zeros([3])))
+        out[f"{name}_err_out_tuple_for_all"] = _err(lambda f=f, s=src: f(s, out=(paddle.zeros([]),) * 2))
+    out["median_nan"] = _tuple(c.median(paddle.to_tensor(NANS), 1))
+
+
+def _compat_others(paddle: Any, out: dict[str, Any]) -> None:
+    c = paddle.compat
+    x = paddle.to_tensor(A)
+    out["equal_same"] = c.equal(x, paddle.to_tensor(A))
+    out["equal_diff"] = c.equal(x, x + 1)
+    out["equal_int_float"] = c.equal(paddle.to_tensor([1, 2, 3]), paddle.to_tensor([1.0, 2.0, 3.0]))
+    out["equal_bool_int"] = c.equal(paddle.to_tensor([True, False]), paddle.to_tensor([1, 0]))
+    out["equal_nan"] = c.equal(paddle.to_tensor([np.nan]), paddle.to_tensor([np.nan]))
+    out["equal_shapes"] = c.equal(paddle.to_tensor([1, 1]), paddle.to_tensor([1, 1, 1]))
+    out["equal_broadcast"] = c.equal(paddle.to_tensor([[1, 1]]), paddle.to_tensor([1, 1]))
+    out["equal_type"] = type(c.equal(x, x)).__name__
+    out["equal_err_x_kw"] = _err(lambda: c.equal(x=x, y=x))
+
+    out["seed_type"] = type(c.seed()).__name__
+    s = c.seed()
+    a = paddle.rand([3]).numpy()
+    paddle.seed(s)
+    out["seed_reseeds"] = bool(np.array_equal(a, paddle.rand([3]).numpy()))
+
+    mats = np.array([[[2.0, 1.0], [1.0, 3.0]], [[0.0, 1.0], [1.0, 0.0]], [[1.0, 2.0], [2.0, 4.0]]], dtype="float32")
+    out["slogdet"] = _tuple(c.slogdet(paddle.to_tensor(mats)))
+    out["slogdet_one"] = _tuple(c.slogdet(paddle.to_tensor(mats[0].astype("float64"))))
+    o = paddle.zeros([3]), paddle.zeros([3])
+    r = c.slogdet(paddle.to_tensor(mats), out=o)
+    out["slogdet_out"] = [_t(o[0]), _t(o[1]), _tuple(r)]
+
+    out["sort"] = _tuple(c.sort(x))
+    out["sort_dim0_desc"] = _tuple(c.sort(x, 0, True))
+    out["sort_stable"] = _tuple(c.sort(paddle.to_tensor(TIES), dim=1, stable=True))
+    out["sort_stable_desc"] = _tuple(c.sort(paddle.to_tensor(TIES), descending=True, stable=True))
+    out["sort_grad"] = _grad(paddle, lambda t: c.sort(t, 1).values, A)
+    o = paddle.zeros([3, 4]), paddle.zeros([3, 4], "int64")
+    r = c.sort(x, out=o)
+    out["sort_out"] = [_t(o[0]), _t(o[1]), _tuple(r)]
+    out["sort_err_axis_kw"] = _err(lambda: c.sort(x, axis=0))
+    out["sort_err_out_tensor"] = _err(lambda: c.sort(x, out=paddle.zeros([3, 4])))
+
+    u = paddle.to_tensor([2, 3, 3, 1, 5, 3])
+    out["unique"] = _t(c.unique(u))
+    out["unique_all"] = [_t(t) for t in c.unique(u, return_inverse=True, return_counts=True)]
+    out["unique_counts"] = [_t(t) for t in c.unique(u, True, False, True)]
+    out["unique_dim"] = [_t(t) for t in c.unique(paddle.to_tensor([[2, 1], [0, 1], [2, 1]]), return_inverse=True, dim=0)]
+    out["unique_unsorted"] = _t(c.unique(u, sorted=False))
+    out["unique_err_axis_kw"] = _err(lambda: c.unique(u, axis=0))
+
+    y = paddle.to_tensor(np.arange(24, dtype="float32").reshape(3, 8))
+    for key, (args, kwargs) in {
+        "int": ((3,), {"dim": 1}), "int_even": ((4, 1), {}), "list": (([1, 2, 5], 1), {}),
+        "neg_dim": ((2, -2), {}), "zero_section": (([0, 3],), {}), "big": ((10, 1), {}),
+    }.items():
+        out[f"split_{key}"] = [_t(t) for t in c.split(y, *args, **kwargs)]
+    out["split_type"] = type(c.split(y, 2)).__name__
+    out["split_grad"] = _grad(paddle, lambda t: c.split(t, 3, 1)[1], A)
+    for key, call in {
+        "neg_section": lambda: c.split(y, [2, -1], 1), "dim_range": lambda: c.split(y, 2, 2),
+        "float": lambda: c.split(y, 2.0), "sum": lambda: c.split(y, [1, 1], 1), "axis_kw": lambda: c.split(y, 2, axis=1),
+        "x_kw": lambda: c.split(x=y, split_size_or_sections=2),
+    }.items():
+        out[f"split_err_{key}"] = _err(call)
+
+
+def record(paddle: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for part in (_compat_reductions, _compat_others):
+        part(paddle, out)
+    return out
