@@ -165,8 +165,89 @@ def _compat_others(paddle: Any, out: dict[str, Any]) -> None:
         out[f"split_err_{key}"] = _err(call)
 
 
+def _small(paddle: Any, out: dict[str, Any]) -> None:
+    import contextlib
+    import io
+    import os
+
+    v = paddle.version
+    out["version_values"] = [repr(getattr(v, n)()) for n in ("cuda", "cudnn", "nccl", "xpu", "xpu_xre", "xpu_xccl",
+                                                               "xpu_xhpc", "tensorrt", "cuda_archs")] + [v.hip]
+    out["version_all"] = sorted(v.__all__)
+    out["version_hip"] = repr(v.hip)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        v.show()
+    out["version_show_fields"] = [line.split(":")[0] for line in buf.getvalue().splitlines()]
+    out["version_show_build"] = buf.getvalue().splitlines()[-10:]
+    root = os.path.dirname(paddle.__file__)
+    out["sysconfig"] = [os.path.relpath(paddle.sysconfig.get_include(), root),
+                        os.path.relpath(paddle.sysconfig.get_lib(), root)]
+    spec = [paddle.static.InputSpec([None, 2], "float32")]
+    out["onnx_export"] = _err(lambda: paddle.onnx.export(paddle.nn.Linear(2, 2), "/tmp/_small_pkg_onnx", spec))
+    xc = paddle.inference.XpuConfig()
+    out["xpu_config"] = {n: getattr(xc, n) for n in dir(xc) if not n.startswith("_") and n not in ("context",
+                                                                                                   "l3_ptr", "stream")}
+    out["xpu_config_unknown"] = _err(lambda: setattr(xc, "foo", 1))
+    out["xpu_config_type"] = _err(lambda: setattr(xc, "device_id", "a"))
+    out["xpu_config_set"] = _err(lambda: paddle.inference.Config().set_xpu_config(1))
+
+    import importlib
+
+    cm = importlib.import_module(f"{paddle.__name__}.cost_model").CostModel()
+    out["cost_before_data"] = _err(lambda: cm.get_static_op_time("abs"))
+    out["cost_none_op"] = _err(lambda: (cm.static_cost_data(), cm.get_static_op_time(None)))
+    out["cost_unknown_op"] = cm.get_static_op_time("no_such_op")
+
+    # L-BFGS: the incubate class (deprecated) and paddle.optimizer's give the same steps
+    A_ = paddle.to_tensor(np.array([[3.0, 0.5, 0.0], [0.5, 2.0, 0.1], [0.0, 0.1, 1.0]]))
+    for key, cls in (("lbfgs", paddle.optimizer.LBFGS), ("lbfgs_incubate", paddle.incubate.optimizer.LBFGS)):
+        for ls in (None, "strong_wolfe"):
+            w = paddle.create_parameter([3], "float64", default_initializer=paddle.nn.initializer.Assign(
+                np.array([1.0, -2.0, 0.5])))
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                opt = cls(learning_rate=1.0, max_iter=5, line_search_fn=ls, parameters=[w])
+
+            def closure(opt: Any = opt, w: Any = w) -> Any:
+                opt.clear_grad()
+                loss = (w @ A_ @ w) + (w ** 4).sum() - w.sum()
+                loss.backward()
+                return loss
+
+            losses = [float(opt.step(closure)) for _ in range(2)]
+            out[f"{key}_{ls}"] = [w.numpy().tolist(), losses, sorted({x.category.__name__ for x in got})]
+
+
+
+def _decomposition(paddle: Any, out: dict[str, Any]) -> None:
+    import importlib
+
+    decompose = importlib.import_module(f"{paddle.__name__}.decomposition").decompose
+    register = importlib.import_module(f"{paddle.__name__}.decomposition.register")
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [2, 3], "float32")
+            y = paddle.nn.functional.softmax(x)
+            z = paddle.mean(y)
+        n = len(main.global_block().ops)
+        with paddle.static.program_guard(main):
+            got = decompose(main, [y, z])
+        out["decompose"] = [type(got).__name__, len(got), len(main.global_block().ops) == n,
+                            [list(g.shape) for g in got]]
+        out["decompose_not_program"] = _err(lambda: decompose("p", [y]))
+    finally:
+        paddle.disable_static()
+    out["register_not_str"] = _err(lambda: register.register_decomp(1))
+    out["rule_missing"] = register.get_decomp_rule("no_such_op") is None
+    out["rule_unsqueeze"] = register.get_decomp_rule("pd_op.unsqueeze") is not None
+
+
 def record(paddle: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for part in (_compat_reductions, _compat_others):
+    for part in (_compat_reductions, _compat_others, _small, _decomposition):
         part(paddle, out)
     return out

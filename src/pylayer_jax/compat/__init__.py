@@ -272,7 +272,7 @@ def unique(input: Any, sorted: bool = True, return_inverse: bool = False, return
            dim: int | None = None) -> Any:
     """The sorted unique elements of ``input`` (of its slices along ``dim`` when given), with the inverse indices
     and counts when asked (``sorted`` changes nothing, as in PyTorch)."""
-    return _ROOT.unique(input, return_inverse=return_inverse, return_counts=return_counts, axis=dim)
+    return _ROOT.unique(input, return_inverse=return_inverse, return_counts=return_counts, axis=dim, sorted=sorted)
 
 
 @_forbid({"x", "num_or_sections", "axis", "name"}, "split", "paddle.split")
