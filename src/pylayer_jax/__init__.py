@@ -211,7 +211,7 @@ _LAZY = {
     "inference": ("inference", None), "text": ("text", None), "audio": ("audio", None),
     "geometric": ("geometric", None), "compat": ("compat", None),
     "sysconfig": ("sysconfig", None), "onnx": ("onnx", None), "cost_model": ("cost_model", None),
-    "decomposition": ("decomposition", None),
+    "decomposition": ("decomposition", None), "quantization": ("quantization", None),
     "Model": ("hapi", "Model"), "summary": ("hapi", "summary"), "flops": ("hapi", "flops"),
     "autocast": ("amp", "autocast"), "is_autocast_enabled": ("amp", "is_autocast_enabled"),
     "get_autocast_dtype": ("amp", "get_autocast_dtype"), "get_autocast_cpu_dtype": ("amp", "get_autocast_cpu_dtype"),

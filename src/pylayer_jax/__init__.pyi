@@ -30,6 +30,7 @@ from . import nn as nn
 from . import onnx as onnx
 from . import optimizer as optimizer
 from . import profiler as profiler
+from . import quantization as quantization
 from . import random as random
 from . import reader as reader
 from . import regularizer as regularizer
