@@ -6,7 +6,7 @@ names (``x``, ``axis``) with a TypeError that names the Paddle function to use i
 >>> x = paddle.to_tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
 >>> paddle.compat.max(x, dim=1).indices.tolist()
 [1, 2]
->>> [t.shape for t in paddle.compat.split(x, 2, dim=1)]
+>>> [list(t.shape) for t in paddle.compat.split(x, 2, dim=1)]
 [[2, 2], [2, 1]]
 
 Layer: public API, resolved from the package root (imported before its subpackages), as ``paddle.special`` is.
@@ -250,7 +250,7 @@ def slogdet(x: Any, out: Any = None) -> SlogdetResult:
     one)."""
     _check_out("slogdet", out, True)
     both = _ROOT.linalg.slogdet(x)
-    ret = SlogdetResult(both[0], both[1])
+    ret = SlogdetResult(both[0], _ROOT.real(both[1]) if both.is_complex() else both[1])
     if out is not None:
         _write_out(out, ret)
     return ret
