@@ -347,8 +347,125 @@ def _quantization(paddle: Any, out: dict[str, Any]) -> None:
     out["qat_layer_config_out"] = m(paddle.to_tensor(xs[0])).numpy().tolist()
 
 
-def record(paddle: Any) -> dict[str, Any]:
+def _set_params(layer: Any) -> list[str]:
+    """Fixed values for ``layer``'s parameters (in the order of their names); returns the names and shapes."""
+    names = []
+    for i, (name, p) in enumerate(sorted(layer.named_parameters(), key=lambda kv: kv[0])):
+        n = int(np.prod(p.shape))
+        p.set_value(np.sin(np.arange(n) * 0.37 + i).reshape(p.shape).astype("float32") * 0.5)
+        names.append(f"{name}:{list(p.shape)}")
+    return names
+
+
+def _compat_nn(paddle: Any, out: dict[str, Any]) -> None:
+    cnn = paddle.compat.nn
+    F = cnn.functional
+    out["compat_nn_all"] = sorted(cnn.__all__)
+    out["compat_nn_functional_all"] = sorted(F.__all__)
+    img = paddle.to_tensor(np.cos(np.arange(32) * 0.7).reshape(1, 2, 4, 4).astype("float32"))
+    out["unfold_layer"] = _t(cnn.Unfold(kernel_size=2, dilation=1, padding=1, stride=2)(img))
+    out["unfold_fn"] = _t(F.unfold(img, [2, 3], dilation=[1, 1], padding=[0, 1], stride=1))
+    out["unfold_err"] = _err(lambda: cnn.Unfold(kernel_sizes=2))
+    x3 = paddle.to_tensor(np.arange(12, dtype="float32").reshape(1, 3, 4))
+    x4 = paddle.to_tensor(np.arange(18, dtype="float32").reshape(1, 2, 3, 3))
+    x5 = paddle.to_tensor(np.arange(16, dtype="float32").reshape(1, 2, 2, 2, 2))
+    for key, call in {
+        "const_last": lambda: F.pad(x3, [1, 2]), "const_two": lambda: F.pad(x3, [1, 1, 2, 0], value=-1.0),
+        "const_all": lambda: F.pad(x3, [0, 1, 1, 0, 1, 1], value=3.0), "const_ndim_minus2": lambda: F.pad(x4, [1, 0, 0, 2], value=2.5),
+        "reflect": lambda: F.pad(x3, [1, 2], mode="reflect"), "replicate": lambda: F.pad(x4, [1, 2, 1, 0], mode="replicate"),
+        "circular": lambda: F.pad(x5, [1, 1, 1, 0, 0, 1], mode="circular"), "reflect_2d": lambda: F.pad(x4[0], [1, 1], mode="reflect"),
+    }.items():
+        out[f"pad_{key}"] = _t(call())
+    out["pad_err_reflect_1d"] = _err(lambda: F.pad(paddle.to_tensor([1.0, 2.0]), [1, 1], mode="reflect"))
+    out["pad_err_long"] = _err(lambda: F.pad(x3, [1] * 6, mode="reflect"))
+    out["pad_err_x_kw"] = _err(lambda: F.pad(x=x3, pad=[1, 1]))
+    a = np.sin(np.arange(12)).reshape(4, 3).astype("float32")
+    w = paddle.to_tensor(np.cos(np.arange(6)).reshape(2, 3).astype("float32"))
+    b = paddle.to_tensor([0.5, -0.5])
+    out["linear_fn"] = _t(F.linear(paddle.to_tensor(a), w, b))
+    out["linear_fn_grad"] = _grad(paddle, lambda t: F.linear(t, w, b), a)
+    out["linear_fn_err"] = _err(lambda: F.linear(x=paddle.to_tensor(a), weight=w))
+    out["softmax_fn_3d"] = _t(F.softmax(x3 / 10))
+    out["softmax_fn_2d"] = _t(F.softmax(x3[0] / 10))
+    out["softmax_fn_dim_dtype"] = _t(F.softmax(x3 / 10, dim=-1, dtype="float64"))
+    q, k, v = (paddle.to_tensor(np.sin(np.arange(48) * (0.3 + i)).reshape(2, 2, 3, 4).astype("float32"))
+               for i in range(3))
+    mask = paddle.to_tensor(np.array([[0.0, -1.0, 0.5], [0.0, 0.0, -2.0], [1.0, 0.0, 0.0]], "float32"))
+    out["sdpa"] = _t(F.scaled_dot_product_attention(q, k, v))
+    out["sdpa_causal"] = _t(F.scaled_dot_product_attention(q, k, v, is_causal=True))
+    out["sdpa_mask_scale"] = _t(F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.3))
+    out["sdpa_err"] = _err(lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=True))
+
+    lin = cnn.Linear(3, 2)
+    out["linear_layer_params"] = _set_params(lin)
+    out["linear_layer"] = _t(lin(paddle.to_tensor(a)))
+    out["linear_layer_repr"] = lin.extra_repr()
+    out["linear_layer_nobias"] = [list(p.shape) for p in cnn.Linear(3, 2, bias=False).parameters()]
+    big = cnn.Linear(400, 300)
+    out["linear_layer_init_bound"] = [bool(float(big.weight.abs().max()) <= 0.05), bool(float(big.bias.abs().max()) <= 0.05),
+                                      bool(float(big.weight.abs().max()) > 0.04),
+                                      bool(float(big.weight.abs().max()) <= 1 / 300 ** 0.5)]
+    out["linear_layer_err"] = _err(lambda: cnn.Linear(3, 2, bias_attr=False))
+    out["softmax_layer"] = [_t(cnn.Softmax()(x3 / 10)), _t(cnn.Softmax(dim=-1)(x4 / 10))]
+    out["softmax_layer_err"] = _err(lambda: cnn.Softmax(axis=1))
+    seq = paddle.to_tensor(np.cos(np.arange(14) * 0.9).reshape(1, 2, 7).astype("float32"))
+    out["avgpool1d"] = _t(cnn.AvgPool1D(3, stride=2, padding=1, count_include_pad=False)(seq))
+    out["avgpool1d_incl"] = _t(cnn.AvgPool1d(3, stride=2, padding=1)(seq))
+    img2 = paddle.to_tensor(np.cos(np.arange(50) * 0.45).reshape(1, 2, 5, 5).astype("float32"))
+    out["avgpool2d"] = _t(cnn.AvgPool2D(2, padding=1, ceil_mode=True)(img2))
+    out["avgpool2d_excl"] = _t(cnn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False)(img2))
+    out["avgpool2d_div"] = _t(cnn.AvgPool2D(2, divisor_override=3)(img2))
+    out["avgpool3d"] = _t(cnn.AvgPool3D(2, stride=1)(x5))
+    out["avgpool_err"] = _err(lambda: cnn.AvgPool2D(2, exclusive=False))
+
+    src = np.sin(np.arange(48) * 0.41).reshape(3, 2, 8).astype("float32")
+    kv = paddle.to_tensor(np.cos(np.arange(64) * 0.23).reshape(4, 2, 8).astype("float32"))
+    kpm = paddle.to_tensor(np.array([[False, False, True, False], [False, True, False, False]]))
+    causal = paddle.to_tensor(np.triu(np.ones((3, 4), bool), 1))
+    for key, (kwargs, call) in {
+        "self": ({}, lambda m, x: m(x, x, x)),
+        "cross_kpm": ({}, lambda m, x: m(x, kv, kv, key_padding_mask=kpm)),
+        "bool_mask_heads": ({}, lambda m, x: m(x, kv, kv, attn_mask=causal, average_attn_weights=False)),
+        "no_weights": ({}, lambda m, x: m(x, kv, kv, key_padding_mask=kpm, need_weights=False)),
+        "batch_first": ({"batch_first": True}, lambda m, x: m(x, x, x, attn_mask=causal[:2, :2])),
+        "kdim_vdim": ({"kdim": 5, "vdim": 6}, lambda m, x: m(x, kv[..., :5], kv[..., :6])),
+        "bias_kv_zero": ({"add_bias_kv": True, "add_zero_attn": True}, lambda m, x: m(x, kv, kv, key_padding_mask=kpm)),
+        "unbatched": ({}, lambda m, x: m(x[:, 0], kv[:, 0], kv[:, 0])),
+        "float_mask": ({"bias": False}, lambda m, x: m(x, kv, kv, attn_mask=paddle.to_tensor(
+            np.linspace(-1, 1, 12).reshape(3, 4).astype("float32")))),
+    }.items():
+        m = cnn.MultiheadAttention(8, 2, **kwargs)
+        names = _set_params(m)
+        graded = key in ("self", "bias_kv_zero")  # (the gradient of two cases: each backward costs a compile)
+        xt = paddle.to_tensor(src, stop_gradient=not graded)
+        o, wts = call(m, xt)
+        out[f"mha_{key}"] = {"params": names, "out": _t(o), "weights": None if wts is None else _t(wts)}
+        if graded:
+            (o * paddle.to_tensor(np.arange(o.size, dtype="float32").reshape(o.shape) / 50)).sum().backward()
+            out[f"mha_{key}"]["x_grad"] = xt.grad.numpy().tolist()
+    out["mha_err_heads"] = _err(lambda: cnn.MultiheadAttention(8, 3))
+
+
+PARTS = {
+    "compat": ("_compat_reductions", "_compat_others", "_compat_nn"),
+    "small": ("_small", "_decomposition"),
+    "quantization": ("_quantization",),
+}
+
+
+def record_part(paddle: Any, part: str) -> dict[str, Any]:
+    """The cases of one part (``PARTS``): each test file runs its own."""
     out: dict[str, Any] = {}
-    for part in (_compat_reductions, _compat_others, _small, _decomposition, _quantization):
-        part(paddle, out)
+    for fn in PARTS[part]:
+        globals()[fn](paddle, out)
+    return out
+
+
+def record(paddle: Any) -> dict[str, Any]:
+    """Every case, with ``parts``: the keys of each part."""
+    out: dict[str, Any] = {"parts": {}}
+    for part in PARTS:
+        got = record_part(paddle, part)
+        out["parts"][part] = sorted(got)
+        out.update(got)
     return out

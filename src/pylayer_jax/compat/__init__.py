@@ -9,17 +9,19 @@ names (``x``, ``axis``) with a TypeError that names the Paddle function to use i
 >>> [list(t.shape) for t in paddle.compat.split(x, 2, dim=1)]
 [[2, 2], [2, 1]]
 
-Layer: public API, resolved from the package root (imported before its subpackages), as ``paddle.special`` is.
+Layer: public API above ``nn`` (``compat.nn``'s layers derive from its layers); the functions resolve the package root's.
 """
 
 from __future__ import annotations
 
 import builtins
-import functools
 import random as _random
 import sys as _sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
+
+from . import nn as nn
+from ._forbid import forbid as _forbid
 
 _ROOT = _sys.modules[__name__.rpartition(".")[0]]
 
@@ -52,25 +54,6 @@ class SlogdetResult(NamedTuple):
 
     sign: Any
     logabsdet: Any
-
-
-def _forbid(keys: set[str], name: str, paddle_name: str) -> Any:
-    """Refuse Paddle's keyword names for the torch-signature function ``name``."""
-
-    def wrap(fn: Any) -> Any:
-        @functools.wraps(fn)
-        def inner(*args: Any, **kwargs: Any) -> Any:
-            found = sorted(k for k in keys if k in kwargs)
-            if found:
-                got = ", ".join(repr(k) for k in found)
-                raise TypeError(f"paddle.compat.{name}() received unexpected keyword argument{'s' * (len(found) > 1)} "
-                                f"{got}: it takes PyTorch's argument names (input, dim, ...). Use {paddle_name}() for "
-                                "Paddle's names.")
-            return fn(*args, **kwargs)
-
-        return inner
-
-    return wrap
 
 
 def _check_out(api: str, out: Any, pair: bool) -> None:
