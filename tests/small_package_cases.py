@@ -177,6 +177,7 @@ def _small(paddle: Any, out: dict[str, Any]) -> None:
                                                                "xpu_xhpc", "tensorrt", "cuda_archs")] + [v.hip]
     out["version_all"] = sorted(v.__all__)
     out["version_hip"] = repr(v.hip)
+    out["version_cuda_str"] = [repr(v.cuda), v.cuda == "False", isinstance(v.cuda, str), str(v.cuda)]
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         v.show()

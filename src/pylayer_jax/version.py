@@ -29,9 +29,19 @@ _cuda_archs: list[int] = []
 __all__ = ["cuda", "cudnn", "nccl", "show", "xpu", "xpu_xre", "xpu_xccl", "xpu_xhpc", "tensorrt", "cuda_archs", "hip"]
 
 
-def cuda() -> str:
-    """The CUDA version the package was built with: ``'False'`` (it has no CUDA build of its own)."""
-    return "False"
+class CudaVersion(str):
+    """A version string that is also callable (``paddle.version.cuda()``), as Paddle 3.3.1's: code written for
+    either ``paddle.version.cuda()`` or PyTorch's ``torch.version.cuda`` (a str) reads it."""
+
+    def __call__(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"CudaVersion('{self}')"
+
+
+# the CUDA version the package was built with: 'False' (it has no CUDA build of its own)
+cuda = CudaVersion("False")
 
 
 def cudnn() -> str:
