@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -83,3 +85,23 @@ def test_compat_equal_promotes_both_ways() -> None:
 def test_compat_misuse(call, exc, match) -> None:  # noqa: ANN001
     with pytest.raises(exc, match=match):
         call(paddle.to_tensor(np.ones((3, 4), "float32")))
+
+
+def test_torch_proxy_switches() -> None:
+    """paddle.compat's names of the torch proxy's switches are paddle.enable_compat / disable_compat themselves;
+    use_torch_proxy_guard turns the proxy on (or off) for a block and puts it back."""
+    import importlib
+
+    assert paddle.compat.enable_torch_proxy is paddle.enable_compat
+    assert paddle.compat.disable_torch_proxy is paddle.disable_compat
+    with paddle.compat.use_torch_proxy_guard():
+        assert importlib.import_module("torch").sin is paddle.sin
+        with paddle.compat.use_torch_proxy_guard(enable=False):
+            assert "torch" not in sys.modules or sys.modules["torch"].__dict__.get("sin") is not paddle.sin
+        assert importlib.import_module("torch").sin is paddle.sin
+    assert "torch" not in sys.modules or sys.modules["torch"].__dict__.get("sin") is not paddle.sin
+    with pytest.raises(NotImplementedError, match=r"torch proxy is global, with no blocked modules"):
+        paddle.compat.extend_torch_proxy_blocked_modules(["tvm_ffi"])
+    with pytest.raises(NotImplementedError, match=r"a scope .* is not supported"):
+        with paddle.compat.use_torch_proxy_guard(scope="mymod"):
+            pass

@@ -15,13 +15,20 @@ Layer: public API above ``nn`` (``compat.nn``'s layers derive from its layers); 
 from __future__ import annotations
 
 import builtins
+import contextlib as _contextlib
 import random as _random
 import sys as _sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
+from .._api import torch_compat as _torch_compat
 from . import nn as nn
 from ._forbid import forbid as _forbid
+
+# the torch proxy's switches, under their names here (the very functions ``paddle.enable_compat`` /
+# ``paddle.disable_compat``, as in Paddle)
+enable_torch_proxy = _torch_compat.enable_compat
+disable_torch_proxy = _torch_compat.disable_compat
 
 _ROOT = _sys.modules[__name__.rpartition(".")[0]]
 
@@ -54,6 +61,38 @@ class SlogdetResult(NamedTuple):
 
     sign: Any
     logabsdet: Any
+
+
+@_contextlib.contextmanager
+def use_torch_proxy_guard(*, enable: bool = True, scope: Any = None, silent: bool = False) -> Iterator[None]:
+    """Within the ``with`` block the torch proxy is on (``enable``) or off, and afterwards as it was before."""
+    if not isinstance(enable, bool):
+        raise TypeError(f"use_torch_proxy_guard: enable must be a bool, but received {enable!r}.")
+    if scope is not None:
+        raise NotImplementedError("use_torch_proxy_guard: a scope (proxying torch only inside some modules) is not "
+                                  "supported by pylayer_jax; leave scope out to switch the proxy everywhere.")
+    was_on = _torch_compat._FINDER in _sys.meta_path
+    if enable == was_on:
+        yield
+        return
+    if enable:
+        enable_torch_proxy(silent=silent)
+    else:
+        disable_torch_proxy()
+    try:
+        yield
+    finally:
+        if enable:
+            disable_torch_proxy()
+        else:
+            enable_torch_proxy(silent=True)
+
+
+def extend_torch_proxy_blocked_modules(modules: Any) -> None:
+    """Not supported: the torch proxy here is global, with no list of modules that keep the real torch."""
+    raise NotImplementedError(f"extend_torch_proxy_blocked_modules({list(modules)!r}): pylayer_jax's torch proxy is "
+                              "global, with no blocked modules; disable it (paddle.disable_compat) around code that "
+                              "needs the real torch.")
 
 
 def _check_out(api: str, out: Any, pair: bool) -> None:
