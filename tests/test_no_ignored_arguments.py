@@ -51,6 +51,23 @@ AMP_OFF = ("mixed precision is off, as Paddle 3.3.1 runs it on a CPU place (reco
 GRAPH_BUFFER = ("Paddle's GPU kernel reuses these preallocated buffers for speed (reindex_graph's docs); the values "
                 "do not depend on them")
 ALLOWED: dict[str, str] = {
+    "cost_model/__init__.py::CostModel.profile_measure::fetch_cost_list": PADDLE_IGNORES,
+    "quantization/_layers.py::_StraightThrough.forward::ctx": "PyLayer.forward(ctx, ...): nothing to save",
+    "quantization/_layers.py::_StraightThrough.backward::ctx": "PyLayer.backward(ctx, grad): nothing was saved",
+    "quantization/_layers.py::_StraightThrough.forward::x": ("the Tensor the gradient passes straight through to: "
+                                                             "an input so that it gets one, its value unused"),
+    "quantization/base_quanter.py::BaseQuanter.forward::input": HOOK,
+    "quantization/quantize.py::Quantization.quantize::inplace": HOOK,
+    "quantization/quantize.py::Quantization.quantize::model": HOOK,
+    **{f"quantization/{f}::layer": ("a factory makes each quanter with the layer it quantizes (Paddle's signature); "
+                                    "an abs-max quanter needs only the values passing through it")
+       for f in ("observers/abs_max.py::AbsmaxObserverLayer.__init__",
+                 "quanters/abs_max.py::FakeQuanterWithAbsMaxObserverLayer.__init__")},
+    **{f"incubate/cc/__init__.py::compile::{a}": ("chooses the files, device and framework of Paddle's kernel "
+                                                  "generator; XLA compiles for the device JAX runs on")
+       for a in ("ap_workspace_dir", "backend_device", "target_framework")},
+    **{f"onnx/__init__.py::export::{a}": "export raises ImportError (no ONNX converter), after checking the others"
+       for a in ("input_spec", "configs")},
     **{f"_api/compat.py::{f}::name": NAME for f in ("vstack", "row_stack", "hstack", "dstack", "column_stack")},
     "_api/compat.py::as_tensor::pin_memory": PLACEMENT,
     "_api/compat.py::asarray::copy": PADDLE_IGNORES + " (its docs: 'This param is ignored and has no effect')",

@@ -7,7 +7,10 @@ from . import audio as audio
 from . import autograd as autograd
 from . import base as base
 from . import callbacks as callbacks
+from . import compat as compat
+from . import cost_model as cost_model
 from . import cuda as cuda
+from . import decomposition as decomposition
 from . import device as device
 from . import distributed as distributed
 from . import distribution as distribution
@@ -24,8 +27,10 @@ from . import jit as jit
 from . import linalg as linalg
 from . import metric as metric
 from . import nn as nn
+from . import onnx as onnx
 from . import optimizer as optimizer
 from . import profiler as profiler
+from . import quantization as quantization
 from . import random as random
 from . import reader as reader
 from . import regularizer as regularizer
@@ -33,6 +38,7 @@ from . import signal as signal
 from . import sparse as sparse
 from . import special as special
 from . import static as static
+from . import sysconfig as sysconfig
 from . import tensor as tensor
 from . import text as text
 from . import utils as utils

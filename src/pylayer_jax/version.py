@@ -24,14 +24,24 @@ is_tagged = not full_version.startswith("0+")
 commit = "unknown"
 with_mkl = "OFF"
 with_pip_cuda_libraries = "OFF"
-cuda_archs: list[int] = []
+_cuda_archs: list[int] = []
 
-__all__ = ["cuda", "cudnn", "full_version", "major", "minor", "nccl", "patch", "rc", "show", "tensorrt", "xpu"]
+__all__ = ["cuda", "cudnn", "nccl", "show", "xpu", "xpu_xre", "xpu_xccl", "xpu_xhpc", "tensorrt", "cuda_archs", "hip"]
 
 
-def cuda() -> str:
-    """The CUDA version the package was built with: ``'False'`` (it has no CUDA build of its own)."""
-    return "False"
+class CudaVersion(str):
+    """A version string that is also callable (``paddle.version.cuda()``), as Paddle 3.3.1's: code written for
+    either ``paddle.version.cuda()`` or PyTorch's ``torch.version.cuda`` (a str) reads it."""
+
+    def __call__(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"CudaVersion('{self}')"
+
+
+# the CUDA version the package was built with: 'False' (it has no CUDA build of its own)
+cuda = CudaVersion("False")
 
 
 def cudnn() -> str:
@@ -49,14 +59,46 @@ def xpu() -> str:
     return "False"
 
 
-def tensorrt() -> None:
-    """The TensorRT version the package was built with: None."""
-    return None
+# the ROCm (HIP) version the package was built with: None (Paddle 3.3.1 exports ``hip`` as this value, not a
+# function)
+hip = None
+
+
+def xpu_xre() -> str:
+    """The XPU runtime (XRE) version the package was built with: ``'False'``."""
+    return "False"
+
+
+def xpu_xccl() -> str:
+    """The XPU collective library (XCCL) version the package was built with: ``'False'``."""
+    return "False"
+
+
+def xpu_xhpc() -> str:
+    """The XPU math library (XHPC) version the package was built with: ``'False'``."""
+    return "False"
+
+
+def cinn() -> str:
+    """Whether the package was built with the CINN compiler: ``'False'`` (XLA compiles here)."""
+    return "False"
+
+
+def tensorrt() -> str:
+    """The TensorRT version the package was built with: ``'None'`` (a str, as Paddle's CPU build returns)."""
+    return "None"
+
+
+def cuda_archs() -> list[int]:
+    """The CUDA architectures the package was compiled for: ``[]``."""
+    return list(_cuda_archs)
 
 
 def show() -> None:
     """Print the version fields, one per line, as Paddle's ``paddle.version.show()`` does."""
-    for name, value in (("full_version", full_version), ("major", major), ("minor", minor), ("patch", patch),
-                        ("rc", rc), ("cuda", cuda()), ("cudnn", cudnn()), ("nccl", nccl()), ("xpu", xpu()),
-                        ("tensorrt_version", tensorrt()), ("cuda_archs", cuda_archs)):
+    head = ((("full_version", full_version), ("major", major), ("minor", minor), ("patch", patch), ("rc", rc))
+            if is_tagged else (("commit", commit),))
+    for name, value in (*head, ("cuda", cuda()), ("cudnn", cudnn()), ("hip", hip), ("nccl", nccl()),
+                        ("xpu_xre", xpu_xre()), ("xpu_xccl", xpu_xccl()), ("xpu_xhpc", xpu_xhpc()), ("cinn", cinn()),
+                        ("tensorrt_version", tensorrt()), ("cuda_archs", cuda_archs())):
         print(f"{name}: {value}")

@@ -141,6 +141,8 @@ def det(x):
 def slogdet(x):
     """Sign and log-absolute-determinant, stacked into one tensor of shape ``[2, *batch]``."""
     sign, logabs = jnp.linalg.slogdet(x)
+    if jnp.iscomplexobj(sign):  # (a complex sign: both complex, as Paddle's)
+        return jnp.stack([sign, logabs.astype(sign.dtype)])
     return jnp.stack([sign.astype(logabs.dtype), logabs])
 
 

@@ -118,6 +118,9 @@ def median(x, axis=None, keepdim=False, mode="avg"):
     xa, ax = (jnp.reshape(x, (-1,)), 0) if flat else (x, axis % x.ndim)
     n = xa.shape[ax]
     idx = jax.lax.slice_in_dim(_order(xa, ax, False), (n - 1) // 2, (n - 1) // 2 + 1, axis=ax)
+    if jnp.issubdtype(xa.dtype, jnp.inexact):  # a NaN along the axis is the median, at its first position (Paddle)
+        nan = jnp.isnan(jax.lax.stop_gradient(xa))
+        idx = jnp.where(nan.any(ax, keepdims=True), jnp.argmax(nan, ax, keepdims=True).astype(idx.dtype), idx)
     vals = _take(xa, idx, ax)
     if flat:
         return vals.reshape((1,) * x.ndim) if keepdim else vals.reshape(())

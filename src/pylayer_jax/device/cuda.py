@@ -45,6 +45,20 @@ def memory_summary(device: Any = None) -> None:
     width = max(len(label) for label, _ in rows)
     print("\n".join([f"Memory summary of {device if device is not None else 'the current device'}",
                       *(f"  {label.ljust(width)}  {value / 2**20:12.2f} MiB ({value} bytes)" for label, value in rows)]))
+
+
+def vmm_compact(device: Any = None) -> int:
+    """Defragment the free blocks of a device's virtual-memory allocator and return the bytes moved. XLA's
+    allocator has no compaction to run, so on a GPU this validates ``device`` and returns 0; without a GPU it
+    raises the ValueError of Paddle 3.3.1's CPU build."""
+    if not _device.gpus():
+        raise ValueError("The API paddle.device.cuda.vmm_compact is not supported in CPU-only PaddlePaddle, and JAX "
+                         "sees no GPU on this machine; run on a machine with a GPU to call it.")
+    if device is not None:
+        _query.gpu_index(device, "paddle.device.cuda.vmm_compact")
+    return 0
+
+
 _properties = _query.property_functions("paddle.device.cuda")
 get_device_properties = _properties["get_device_properties"]
 get_device_name = _properties["get_device_name"]
@@ -97,5 +111,5 @@ __all__ = [
     "Stream", "Event", "current_stream", "synchronize", "device_count", "empty_cache", "max_memory_allocated",
     "max_memory_reserved", "memory_allocated", "memory_reserved", "stream_guard", "get_device_properties",
     "get_device_name", "get_device_capability", "reset_max_memory_allocated", "reset_max_memory_reserved",
-    "memory_summary",
+    "memory_summary", "vmm_compact",
 ]

@@ -17,6 +17,7 @@ from ._config import Config as Config
 from ._config import DataType as DataType
 from ._config import PlaceType as PlaceType
 from ._config import PrecisionType as PrecisionType
+from ._config import XpuConfig as XpuConfig
 from ._predictor import Predictor as Predictor
 from ._predictor import PredictorPool as PredictorPool
 from ._predictor import Tensor as Tensor
@@ -27,6 +28,6 @@ from ._predictor import get_trt_compile_version as get_trt_compile_version
 from ._predictor import get_trt_runtime_version as get_trt_runtime_version
 from ._predictor import get_version as get_version
 
-__all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Tensor", "Predictor", "PredictorPool",
+__all__ = ["Config", "XpuConfig", "DataType", "PlaceType", "PrecisionType", "Tensor", "Predictor", "PredictorPool",
            "create_predictor", "get_version", "get_num_bytes_of_data_type", "get_trt_compile_version",
            "get_trt_runtime_version", "convert_to_mixed_precision"]

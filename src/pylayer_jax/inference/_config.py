@@ -359,6 +359,13 @@ class Config:
         """Not supported: Kunlun XPUs."""
         raise self._no_engine(f"enable_xpu{(args, kwargs) if args or kwargs else ''}")
 
+    def set_xpu_config(self, config: Any) -> None:
+        """Not supported: the settings of a Kunlun XPU (an ``XpuConfig``)."""
+        if not isinstance(config, XpuConfig):
+            raise TypeError(f"{_API}.set_xpu_config: config must be a paddle.inference.XpuConfig, but received "
+                            f"{type(config).__name__}.")
+        raise self._no_engine("set_xpu_config")
+
     def enable_ipu(self, *args: Any, **kwargs: Any) -> None:
         """Not supported: Graphcore IPUs."""
         raise self._no_engine(f"enable_ipu{(args, kwargs) if args or kwargs else ''}")
@@ -425,3 +432,51 @@ class Config:
             out += [f"| {k:<{w0}} | {v:<{w1}} |" for k, v in g]
             out.append(sep)
         return "\n".join(out) + "\n"
+
+
+class XpuConfig:
+    """The settings of a Kunlun XPU for a predictor (``Config.set_xpu_config``): the device, its L3 cache and
+    context, the GEMM precision, the autotuning and the dynamic post-quantization options. This package runs on
+    the devices JAX sees and has no XPU backend, so the settings are kept but change nothing; the defaults are
+    Paddle 3.3.1's."""
+
+    def __init__(self) -> None:
+        self.device_id = 0
+        self.l3_size = 0
+        self.l3_ptr: Any = None
+        self.l3_autotune_size = 0
+        self.context_gm_size = -1
+        self.context: Any = None
+        self.stream: Any = None
+        self.conv_autotune_level = 0
+        self.conv_autotune_file = ""
+        self.conv_autotune_file_writeback = False
+        self.fc_autotune_level = 0
+        self.fc_autotune_file = ""
+        self.fc_autotune_file_writeback = False
+        self.gemm_compute_precision = 1
+        self.transformer_softmax_optimize_level = 0
+        self.transformer_encoder_adaptive_seqlen = True
+        self.quant_post_static_gelu_out_threshold = 10.0
+        self.quant_post_dynamic_activation_method = 0
+        self.quant_post_dynamic_weight_precision = 1
+        self.quant_post_dynamic_op_types: list[str] = []
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if hasattr(self, "quant_post_dynamic_op_types"):  # (made: the settings keep their names and types)
+            if name not in _XPU_FIELDS:
+                raise AttributeError(f"XpuConfig has no setting {name!r}; its settings are {sorted(_XPU_FIELDS)}.")
+            kind = type(getattr(self, name))
+            if getattr(self, name) is not None and not (isinstance(value, kind) or kind is float
+                                                        and isinstance(value, int)) or isinstance(value, bool) \
+                    and kind is not bool:
+                raise TypeError(f"XpuConfig.{name} must be a {kind.__name__}, but received {type(value).__name__}.")
+        super().__setattr__(name, value)
+
+
+_XPU_FIELDS = frozenset((
+    "device_id", "l3_size", "l3_ptr", "l3_autotune_size", "context_gm_size", "context", "stream",
+    "conv_autotune_level", "conv_autotune_file", "conv_autotune_file_writeback", "fc_autotune_level",
+    "fc_autotune_file", "fc_autotune_file_writeback", "gemm_compute_precision", "transformer_softmax_optimize_level",
+    "transformer_encoder_adaptive_seqlen", "quant_post_static_gelu_out_threshold",
+    "quant_post_dynamic_activation_method", "quant_post_dynamic_weight_precision", "quant_post_dynamic_op_types"))
