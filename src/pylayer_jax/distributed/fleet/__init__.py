@@ -14,8 +14,8 @@ import copy
 from typing import Any
 
 from ...nn.layer._layers import Layer
-from . import utils as utils
 from . import recompute as recompute
+from . import utils as utils
 
 _FLAGS: dict[str, Any] = {
     "a_sync": True, "adam_d2sum": False, "adaptive_localsgd": False, "amp": False, "asp": False, "auto": False,
