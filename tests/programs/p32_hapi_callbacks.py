@@ -184,7 +184,7 @@ rec["fit6_steps"] = [b[0] for b in cb6.batch_logs][:8]
 rec["fit6_eval"] = [e.get("loss") for e in cb6.eval_logs][:2]
 
 # ---- evaluate / predict --------------------------------------------------------------------------------------------
-cb4 = Recorder(skip=("acc_top1", "acc_top2"))
+cb4 = Recorder(skip=("acc_top1", "acc_top2", "acc"))
 res = model.evaluate(DS(X[48:], Y[48:]), batch_size=10, num_workers=0, verbose=0, callbacks=[cb4])
 rec["evaluate"] = {k: plain(v) for k, v in res.items()}
 rec["evaluate_events"] = cb4.events

@@ -21,6 +21,7 @@ from .._tensor.methods import increment as _increment
 from .._tensor.methods import inplace_assign as _inplace_assign
 from .._tensor.methods import pow as _pow
 from .._tensor.methods import public
+from .._tensor.methods import softmax as _softmax
 from .._tensor.methods import write_values as _write_values
 from .._tensor.slicing import crop as _crop
 from .._tensor.slicing import narrow as _narrow
@@ -52,6 +53,7 @@ for _name, _op in TABLE.items():
         if _op.inplace:
             globals()[_name + "_"] = _inplace_function(_name + "_")
 increment = _increment  # (in place in dynamic mode, as Paddle's)
+softmax = _softmax  # (PyTorch's signature and default axis, as Paddle 3.3.1's top-level softmax)
 unfold = public(TABLE["unfold_windows"])  # (``nn.functional.unfold`` is the convolution patches, another op)
 unfold.__name__ = unfold.__qualname__ = "unfold"
 _PLACING = (inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None),

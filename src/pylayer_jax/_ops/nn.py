@@ -249,18 +249,20 @@ def sigmoid(x):
 
 def _softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
     y = s["out"]
-    return y * (g - jnp.sum(g * y, axis=axis, keepdims=True))
+    return y * (g - jnp.sum(g * y, axis=axis if y.ndim else None, keepdims=True))
 
 
 def _log_softmax_vjp(s, g, axis=-1, dtype=None):  # noqa: ANN001, ANN202
-    return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis, keepdims=True)
+    return g - jnp.exp(s["out"]) * jnp.sum(g, axis=axis if g.ndim else None, keepdims=True)
 
 
 @defop(1, saves=("out",), vjp=_softmax_vjp, inplace=True, rows=along_rule(), axes=softmax_axes())
 def softmax(x, axis=-1, dtype=None):
     """``exp(x) / sum(exp(x))`` along ``axis`` (computed in ``dtype`` if given); backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
-    return paddle_softmax(x, axis % max(x.ndim, 1))
+    if x.ndim == 0:  # (one element: 1)
+        return paddle_softmax(x[None], 0)[0]
+    return paddle_softmax(x, axis % x.ndim)
 
 
 @defop(1, saves=("out",), vjp=_log_softmax_vjp, method=False, rows=along_rule(),
@@ -268,7 +270,9 @@ def softmax(x, axis=-1, dtype=None):
 def log_softmax(x, axis=-1, dtype=None):
     """``log(softmax(x))`` along ``axis``, computed stably; backward reads the output."""
     x = x.astype(dtype_arg(dtype)) if dtype is not None else as_float(x)
-    return paddle_log_softmax(x, axis % max(x.ndim, 1))
+    if x.ndim == 0:  # (one element: 0)
+        return paddle_log_softmax(x[None], 0)[0]
+    return paddle_log_softmax(x, axis % x.ndim)
 
 
 @defop(1, saves=("x",), method=False)

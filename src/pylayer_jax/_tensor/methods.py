@@ -239,6 +239,27 @@ if "increment" in TABLE:
     Tensor.increment = increment  # type: ignore[attr-defined]
 
 
+def softmax(input: Tensor, dim: int | None = None, dtype: Any = None, *, out: Tensor | None = None,  # noqa: A002
+            **kwargs: Any) -> Tensor:
+    """``paddle.softmax`` / ``Tensor.softmax`` as Paddle 3.3.1 has them, with PyTorch's signature: softmax along
+    ``dim``; None takes PyTorch's legacy choice, axis 0 for 0-D, 1-D and 3-D inputs and axis 1 otherwise (not the last
+    axis: ``paddle.nn.functional.softmax(x, axis=-1)`` is the Paddle-style function); computed in ``dtype`` when
+    given; written into ``out`` too when given."""
+    if kwargs:
+        got = ", ".join(repr(k) for k in sorted(kwargs))
+        raise TypeError(f"paddle.softmax() received unexpected keyword argument(s) {got}: it takes PyTorch's names "
+                        "(input, dim, dtype, out). Use paddle.nn.functional.softmax(x, axis=...) for Paddle's names.")
+    if dim is None:
+        dim = 0 if input.ndim in (1, 3) else -1 if input.ndim == 0 else 1  # (a 0-D input's one element: its axis -1)
+    result = apply_op(TABLE["softmax"], (input, dim, dtype), {})
+    return result if out is None else inplace_assign(out, result, "softmax")
+
+
+softmax._op = None  # type: ignore[attr-defined]  (not the table op's function: the generated tests call the op)
+if "softmax" in TABLE:
+    Tensor.softmax = softmax  # type: ignore[attr-defined]
+
+
 
 
 # ---- indexing --------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..._api import functional as _P
 from ...nn import functional as F
 from .._forbid import forbid
 
@@ -13,19 +14,7 @@ __all__ = ["pad", "softmax", "linear", "scaled_dot_product_attention", "unfold"]
 
 
 
-def _legacy_dim(ndim: int) -> int:
-    return 0 if ndim in (0, 1, 3) else 1
-
-
-def softmax(input: Any, dim: int | None = None, dtype: Any = None, *, out: Any = None) -> Any:
-    """Softmax along ``dim`` (None: PyTorch's legacy choice, dim 0 for 0-D, 1-D and 3-D inputs, else 1), computed
-    in ``dtype`` when given; written into ``out`` too when given."""
-    result = F.softmax(input, _legacy_dim(input.ndim) if dim is None else dim, dtype=dtype)
-    if out is not None:
-        import sys
-
-        return sys.modules[__name__.split(".")[0]].assign(result, out)
-    return result
+softmax = _P.softmax  # (the same function as ``paddle.softmax``, as in Paddle)
 
 
 def _pad_len_check(n: int, ndim: int, constant: bool) -> None:
