@@ -109,9 +109,22 @@ def _label_checks(op, a):  # noqa: ANN001, ANN202
     ax = a.get("axis", 1 if op == "nll_loss" else -1)
     axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
     n = x.shape[ax] if x.shape else 1
+    if a.get("label_smoothing", 0.0) > 0:  # (each label becomes a one-hot row: ignore_index has no place)
+        return [ValueCheck(a["label"], f"{op}: with label_smoothing every label must be a class in [0, {n}), but "
+                           "received {value}: the labels are made one-hot before smoothing, so ignore_index "
+                           f"{a['ignore_index']} cannot mark a label to skip; drop those rows or pass soft labels.",
+                           lo=0, hi=n)]
     return [ValueCheck(a["label"], f"{op}: label {{value}} is out of range for {n} classes: it must be in [0, {n}) "
                        f"or the ignore_index {a['ignore_index']}.", lo=0, hi=n, ignore=a["ignore_index"],
                        exc=ValueError if op == "nll_loss" else IndexError)]
+
+
+def _check_hard_label_axis(input, label, ax):  # noqa: ANN001, ANN202
+    if label.ndim == input.ndim and label.shape[ax] != 1:
+        raise ValueError(
+            f"cross_entropy: hard labels (soft_label=False) of the input's rank must have size 1 on the class axis "
+            f"{ax}, but the label has shape {list(label.shape)} for an input of shape {list(input.shape)}; pass "
+            "soft_label=True for class probabilities, or the class indices alone.")
 
 
 # 'mean' divides by the summed weights of the valid labels when a weight or ignore_index >= 0 is given: not rows'
@@ -148,6 +161,9 @@ def cross_entropy(
             f"cross_entropy: label must have {nd - 1} or {nd} dimensions for an input of shape "
             f"{list(input.shape)}, but it has shape {list(label.shape)}."
         )
+    if not soft_label and (label_smoothing == 0.0 or jnp.issubdtype(label.dtype, jnp.integer)):
+        # (with label_smoothing, a float label of the input's shape is a soft label, smoothed: as in Paddle)
+        _check_hard_label_axis(input, label, ax)
     squeeze_out = label.ndim == nd - 1
     logp = paddle_log_softmax(input, ax) if use_softmax else jnp.log(input)
     if label_smoothing > 0.0:
@@ -252,6 +268,7 @@ def cross_entropy_with_softmax(input, label, ignore_index=-100, reduction="mean"
             f"cross_entropy: label must have {nd - 1} or {nd} dimensions for an input of shape "
             f"{list(input.shape)}, but it has shape {list(label.shape)}."
         )
+    _check_hard_label_axis(input, label, ax)
     lab = label if label.ndim == nd else jnp.expand_dims(label, ax)
     if use_softmax:
         p, logp = paddle_softmax(input, ax), paddle_log_softmax(input, ax)

@@ -80,7 +80,7 @@ def kthvalue(x, k, axis=None, keepdim=False):
 @defop(1, saves=("x",))
 def mode(x, axis=-1, keepdim=False):
     """The most frequent value along ``axis`` (the smallest one on a tie) and the index of its last
-    occurrence."""
+    occurrence (Paddle's kernel takes the last in std::sort's unstable order: the same for up to 16 entries)."""
     axis = axis % x.ndim
     xm = jnp.moveaxis(x, axis, -1)
     xs = jax.lax.stop_gradient(xm)
