@@ -58,3 +58,23 @@ def paddle_fixture(name: str) -> dict[str, Any]:
         ref = json.load(fh)
     ref.pop("paddle")
     return ref
+
+
+def recorded_tests(record: Callable[[Any], dict[str, Any]], fixture: str, lib: Any, rtol: float = 2e-5,
+                   not_mirrored: frozenset[str] | set[str] = frozenset()) -> tuple[dict[str, Any], Recorded, Any, Any]:
+    """``(REF, OURS, test_as_paddle, test_every_case_recorded)`` for a test module that compares ``record(lib)`` with
+    Paddle's recorded ``tests/data/<fixture>``: every entry but the ``not_mirrored`` ones within ``rtol``, and the
+    same entries on both sides. Assign the two tests to module names starting with ``test_`` for pytest to run them."""
+    import pytest
+
+    ref = paddle_fixture(fixture)
+    ours = Recorded(record, lib)
+
+    @pytest.mark.parametrize("key", sorted(set(ref) - set(not_mirrored)))
+    def test_as_paddle(key: str) -> None:
+        assert_close(ours[key], ref[key], key, rtol=rtol)
+
+    def test_every_case_recorded() -> None:
+        assert sorted(ours) == sorted(ref)
+
+    return ref, ours, test_as_paddle, test_every_case_recorded

@@ -14,19 +14,10 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases_h import record  # noqa: E402
-from recorded import Recorded, assert_close, paddle_fixture  # noqa: E402
+from recorded import recorded_tests  # noqa: E402
 
-REF = paddle_fixture("paddle_program_diffs_h.json")
-OURS = Recorded(record, paddle)
-
-
-@pytest.mark.parametrize("key", sorted(REF))
-def test_as_paddle(key: str) -> None:
-    assert_close(OURS[key], REF[key], key, rtol=2e-5)
-
-
-def test_every_case_recorded() -> None:
-    assert sorted(OURS) == sorted(REF)
+FIXTURE = "paddle_program_diffs_h.json"
+REF, OURS, test_as_paddle, test_every_case_recorded = recorded_tests(record, FIXTURE, paddle)
 
 
 def test_tensor_betas_start_the_powers_at_their_values() -> None:

@@ -4,7 +4,6 @@ differences they showed, as focused cases (``tests/program_diff_cases_i.py``, re
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -15,24 +14,14 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases_i import record  # noqa: E402
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import assert_close, recorded_tests  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_program_diffs_i.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
+FIXTURE = "paddle_program_diffs_i.json"
 # Paddle 3.3.1 fails on hard labels with a size-1 class axis and label_smoothing (RuntimeError: no integer
 # label_smooth kernel); pylayer_jax reads them as the labels without that axis (test_size1_labels_... below)
 NOT_MIRRORED = {"ls_size1_label"}
-OURS = Recorded(record, paddle)
-
-
-@pytest.mark.parametrize("key", sorted(set(REF) - NOT_MIRRORED))
-def test_as_paddle(key: str) -> None:
-    assert_close(OURS[key], REF[key], key, rtol=2e-5)
-
-
-def test_every_case_recorded() -> None:
-    assert sorted(OURS) == sorted(REF)
+REF, OURS, test_as_paddle, test_every_case_recorded = recorded_tests(record, FIXTURE, paddle,
+                                                                     not_mirrored=NOT_MIRRORED)
 
 
 def test_size1_labels_with_label_smoothing_are_the_labels_without_that_axis() -> None:
