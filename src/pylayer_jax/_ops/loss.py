@@ -5,6 +5,8 @@ Each saves the inputs its derivative reads (typically input, label and weight).
 
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -103,12 +105,34 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _label_checks(op, a):  # noqa: ANN001, ANN202
     if a.get("reduction") not in _REDUCTIONS:
         raise ValueError(f"{op}: reduction must be 'mean', 'sum' or 'none', but received {a.get('reduction')!r}.")
+    x, label, weight = a["input"], a["label"], a.get("weight")
+    ax = a.get("axis", 1 if op == "nll_loss" else -1)
+    nd = ndim_of(x)
+    if nd:
+        axis_check(op, ax, nd, "axis", allow_none=False)
+    n = x.shape[ax] if x.shape else 1
+    if weight is not None and (not weight.shape or weight.shape[-1] != n or math.prod(weight.shape) != n):
+        raise ValueError(f"{op}: weight must hold one value per class, shape [{n}] for the {n} classes on axis {ax} "
+                         f"of the input, but received shape {list(weight.shape)}.")
+    lshape = list(getattr(label, "shape", ()))
+    if op == "cross_entropy" and nd and len(lshape) in (nd - 1, nd):
+        # (with label_smoothing, a float label of the input's shape is a soft label; integer ones stay hard)
+        soft = a.get("soft_label") or (a.get("label_smoothing", 0) > 0 and len(lshape) == nd
+                                       and jnp.issubdtype(getattr(label.dtype, "np_dtype", label.dtype), jnp.floating))
+        want = list(x.shape)
+        if not soft:
+            want[ax % nd] = 1
+            if len(lshape) == nd - 1:
+                lshape.insert(ax % nd, 1)
+        if len(lshape) != len(want) or any(p != q and p not in (-1, None) and q not in (-1, None)
+                                           for p, q in zip(lshape, want)):  # (-1, None: a static program's unknown)
+            raise ValueError(
+                f"cross_entropy: the label must have the input's shape {list(x.shape)} "
+                + ("" if soft else f"with 1 (or no axis) on the class axis {ax} ")
+                + f"({'soft' if soft else 'hard'} labels), but received shape {list(label.shape)}"
+                + ("." if soft else "; pass soft_label=True for class probabilities, or the class indices alone."))
     if a.get("soft_label"):
         return []
-    x = a["input"]
-    ax = a.get("axis", 1 if op == "nll_loss" else -1)
-    axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
-    n = x.shape[ax] if x.shape else 1
     if a.get("label_smoothing", 0.0) > 0:  # (each label becomes a one-hot row: ignore_index has no place)
         return [ValueCheck(a["label"], f"{op}: with label_smoothing every label must be a class in [0, {n}), but "
                            "received {value}: the labels are made one-hot before smoothing, so ignore_index "

@@ -185,7 +185,10 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     a_t = alpha * label + (1 - alpha) * (1 - label)
     loss = a_t * ce * (1 - p_t) ** gamma
     if normalizer is not None:
-        loss = loss / jnp.reshape(normalizer, ())
+        if normalizer.ndim > 1:
+            raise ValueError(f"{api}: normalizer must have zero or one dimension (the number of positives, shape [] "
+                             f"or [1]), but received shape {list(normalizer.shape)}.")
+        loss = loss / normalizer  # (as Paddle: divided elementwise with broadcasting, then reduced)
     return _reduce(loss, reduction)
 
 

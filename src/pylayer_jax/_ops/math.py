@@ -306,9 +306,10 @@ def where(condition, x=None, y=None):
     return out
 
 
-@defop(3, saves=("x", "y", "weight"), inplace=True)
+@defop(3, saves=("x", "y", "weight"), nondiff=("weight",), inplace=True)
 def lerp(x, y, weight):
-    """``x + weight * (y - x)``."""
+    """``x + weight * (y - x)``. As in Paddle, a weight tensor gets no gradient (lerp's backward gives ``x`` and
+    ``y`` theirs only), and an output whose only input needing a gradient is the weight needs none."""
     x, y = binary("lerp", x, y)
     dt = jnp.result_type(x, y)
     return (x + weight * (y - x)).astype(dt)

@@ -7,6 +7,8 @@ built from Paddle's source-coordinate rule for the mode, align_corners and align
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 
 import jax
@@ -189,34 +191,40 @@ def _unnorm(g, size, align_corners, padding_mode):  # noqa: ANN001, ANN202
 
 @defop(("x", "grid"), saves=("x", "grid"), method=False)
 def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True):
-    """Sample ``x`` [N, C, H, W] at ``grid`` [N, Ho, Wo, 2] ((x, y) in [-1, 1]), bilinear or nearest."""
+    """Sample ``x`` [N, C, H, W] at ``grid`` [N, Ho, Wo, 2] ((x, y) in [-1, 1]), or ``x`` [N, C, D, H, W] at
+    ``grid`` [N, Do, Ho, Wo, 3] ((x, y, z)): bilinear (trilinear for 5-D) or nearest."""
     api = "grid_sample"
     if mode not in ("bilinear", "nearest"):
         raise ValueError(f"{api}: mode must be 'bilinear' or 'nearest', but received {mode!r}.")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', but received {padding_mode!r}.")
-    if x.ndim != 4:
-        raise NotImplementedError(f"{api}: only 4-D inputs are supported, but x has shape {list(x.shape)}.")
-    if grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
-        raise ValueError(f"{api}: grid must be [N, Ho, Wo, 2] with x's batch size, but has shape {list(grid.shape)}.")
-    n, c, h, w = x.shape
-    gx = _unnorm(grid[..., 0], w, align_corners, padding_mode)
-    gy = _unnorm(grid[..., 1], h, align_corners, padding_mode)
-    bidx = jnp.arange(n)[:, None, None]
+    if x.ndim not in (4, 5):
+        raise ValueError(f"{api}: x must be 4-D [N, C, H, W] or 5-D [N, C, D, H, W], but has shape {list(x.shape)}.")
+    k = x.ndim - 2
+    if grid.ndim != x.ndim or grid.shape[-1] != k or grid.shape[0] != x.shape[0]:
+        want = "[N, Ho, Wo, 2]" if k == 2 else "[N, Do, Ho, Wo, 3]"
+        raise ValueError(f"{api}: grid must be {want} with x's batch size for x of shape {list(x.shape)}, but has "
+                         f"shape {list(grid.shape)}.")
+    sizes = x.shape[2:]                                   # (H, W) or (D, H, W)
+    # grid's last axis is (x, y[, z]): the spatial axes of x in reverse
+    coords = [_unnorm(grid[..., k - 1 - i], sizes[i], align_corners, padding_mode) for i in range(k)]
+    bidx = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * k)
 
-    def at(yy, xx):  # noqa: ANN001, ANN202
-        ok = (xx >= 0) & (xx <= w - 1) & (yy >= 0) & (yy <= h - 1)
-        v = x[bidx, :, jnp.clip(yy, 0, h - 1), jnp.clip(xx, 0, w - 1)]  # [N, Ho, Wo, C]
+    def at(idx):  # noqa: ANN001, ANN202
+        ok = functools.reduce(jnp.logical_and, [(j >= 0) & (j <= s - 1) for j, s in zip(idx, sizes)])
+        v = x[(bidx, slice(None)) + tuple(jnp.clip(j, 0, s - 1) for j, s in zip(idx, sizes))]  # [N, *out, C]
         return jnp.where(ok[..., None], v, 0)
 
     if mode == "nearest":
-        out = at(jnp.round(gy).astype(jnp.int64), jnp.round(gx).astype(jnp.int64))
+        out = at([jnp.round(c).astype(jnp.int64) for c in coords])
     else:
-        x0, y0 = jnp.floor(gx), jnp.floor(gy)
-        fx, fy = (gx - x0)[..., None], (gy - y0)[..., None]
-        x0i, y0i = x0.astype(jnp.int64), y0.astype(jnp.int64)
-        out = (at(y0i, x0i) * (1 - fx) * (1 - fy) + at(y0i, x0i + 1) * fx * (1 - fy)
-               + at(y0i + 1, x0i) * (1 - fx) * fy + at(y0i + 1, x0i + 1) * fx * fy)
+        lo = [jnp.floor(c) for c in coords]
+        frac = [(c - f)[..., None] for c, f in zip(coords, lo)]
+        lo = [f.astype(jnp.int64) for f in lo]
+        out = 0
+        for corner in itertools.product((0, 1), repeat=k):
+            wgt = functools.reduce(lambda p, q: p * q, [fr if e else 1 - fr for e, fr in zip(corner, frac)])
+            out = out + at([f + e for f, e in zip(lo, corner)]) * wgt
     return jnp.moveaxis(out, -1, 1).astype(x.dtype)
 
 

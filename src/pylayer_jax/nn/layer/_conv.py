@@ -43,6 +43,9 @@ class _ConvNd(Layer):
         for v, what in ((in_channels, "in_channels"), (out_channels, "out_channels"), (groups, "groups")):
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
                 raise ValueError(f"{api}: {what} must be a positive int, but received {v!r}.")
+        if isinstance(padding, str) and padding.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"{api}: padding must be 'same', 'valid', an int or a list of sizes, but received "
+                             f"{padding!r}.")
         if padding_mode not in _MODES:
             raise ValueError(f"{api}: padding_mode must be one of {_MODES}, but received {padding_mode!r}.")
         if padding_mode != "zeros" and not isinstance(padding, int):
@@ -89,8 +92,11 @@ class _ConvNd(Layer):
     def forward(self, x: Any, output_size: Any = None) -> Any:
         self._check_input(x)
         if self._transposed:
+            # as Paddle's Conv2DTranspose and Conv3DTranspose: an output_size given at the call replaces the layer's
+            # output_padding (Conv1DTranspose passes both, and the functional refuses the pair)
+            output_padding = 0 if output_size is not None and self._dims > 1 else self.output_padding
             return type(self)._fn(x, self.weight, bias=self.bias, stride=self._stride, padding=self._padding,
-                                  output_padding=self.output_padding, dilation=self._dilation, groups=self._groups,
+                                  output_padding=output_padding, dilation=self._dilation, groups=self._groups,
                                   output_size=output_size, data_format=self._data_format)
         if output_size is not None:
             raise TypeError(f"{type(self).__name__}.forward: output_size is only for transposed convolutions.")
