@@ -98,8 +98,10 @@ def _with(args: list[Any], slots: list[tuple[int, int | None]], values: list[Any
 def _public(op: Op) -> Callable[..., Any]:
     """The op's public function; for an op with hidden outputs (backward residuals such as layer_norm's
     mean and variance) the op itself, so that those outputs and their gradients are tested too."""
-    fn = getattr(P, op.name, None)  # (not when the name is another op's: ``paddle.unfold`` is ``unfold_windows``)
-    if callable(fn) and getattr(fn, "__name__", None) == op.name and getattr(fn, "_op", op) is op and not op.hidden:
+    # (not when the name is another function's: ``paddle.unfold`` is ``unfold_windows``, ``paddle.layer_norm`` is
+    # ``nn.functional.layer_norm``, as in Paddle)
+    fn = getattr(P, op.name, None)
+    if callable(fn) and getattr(fn, "__name__", None) == op.name and getattr(fn, "_op", None) is op and not op.hidden:
         return fn
     return lambda *a, **k: apply_op(op, a, k)
 

@@ -54,6 +54,11 @@ def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
 
 
+def _out_key(spec: tuple) -> tuple:
+    """A call structure's ``spec`` as a dict key: its constants compared exactly (every NaN alike, -0.0 not 0.0)."""
+    return (spec[0], tuple([exact(v) for v in spec[1]]), *spec[2:])
+
+
 def _avals(arrays: list[Any]) -> tuple:
     """The shapes and dtypes of a call's inputs: with its static attributes, what a trace is made for (the result's
     non-Tensor parts, ``x.shape[0]``, are those of the trace of the same shapes)."""
@@ -232,7 +237,8 @@ class StaticFunction:
             # trace: it is given back as it is (as Paddle), not as a Tensor, and only the Tensors are outputs
             flat, tdef = jax.tree_util.tree_flatten(res, is_leaf=_is_tensor)
             arrays = [isinstance(v, Tensor | jax.Array) for v in flat]
-            self._py_out[(spec, _avals(tensors))] = self._py_out[spec] = (
+            key = _out_key(spec)
+            self._py_out[(key, _avals(tensors))] = self._py_out[key] = (
                 tdef, tuple(None if a else v for a, v in zip(arrays, flat)))
             out = [unwrap(v) for a, v in zip(arrays, flat) if a]
             written = {ids.index(i): t._v for i, (t, _) in cap.written.items() if i in ids}
@@ -349,7 +355,8 @@ class StaticFunction:
             if rng_out is not None:
                 generator.set_state(rng_out._value)  # the draws made inside move the global generator on
             # (the last trace of the call structure where no trace had these shapes: a padded replay of the step)
-            tdef, consts = self._py_out.get((spec, _avals([t._v for t in ins]))) or self._py_out[spec]
+            key = _out_key(spec)
+            tdef, consts = self._py_out.get((key, _avals([t._v for t in ins]))) or self._py_out[key]
             tensors_out = iter(out)
             out = jax.tree_util.tree_unflatten(tdef, [next(tensors_out) if c is None else c for c in consts])
             for pos, r in written.items():  # buffers written inside: their new values, detached

@@ -566,7 +566,7 @@ class Layer:
         """Cast floating parameters and buffers to ``dtype`` (None: unchanged)."""
         return self if dtype is None else self._layer_cast(dtype, "astype")
 
-    def _excluded(self, api: str, excluded_layers: Any, default: tuple[type, ...]) -> tuple[type, ...]:
+    def _layer_excluded(self, api: str, excluded_layers: Any, default: tuple[type, ...]) -> tuple[type, ...]:
         if excluded_layers is None:
             return default
         if isinstance(excluded_layers, type):
@@ -583,7 +583,7 @@ class Layer:
         ``paddle.amp.is_float16_supported()`` is False): a warning, and the layer keeps its dtype."""
         from ._norm_extra import BatchNorm  # (imported when called: that module imports this one)
 
-        self._excluded("float16", excluded_layers, (BatchNorm,))
+        self._layer_excluded("float16", excluded_layers, (BatchNorm,))
         warnings.warn(f"{type(self).__name__}.float16: float16 is not supported here (as Paddle on a CPU, "
                       "paddle.amp.is_float16_supported() is False), so the layer keeps its original data type.",
                       UserWarning, stacklevel=2)
@@ -598,17 +598,18 @@ class Layer:
         list of them; ``nn.BatchNorm`` by default, as Paddle)."""
         from ._norm_extra import BatchNorm
 
-        return self._layer_cast("bfloat16", "bfloat16", self._excluded("bfloat16", excluded_layers, (BatchNorm,)))
+        excluded = self._layer_excluded("bfloat16", excluded_layers, (BatchNorm,))
+        return self._layer_cast("bfloat16", "bfloat16", excluded)
 
     def float(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float32, but those of ``excluded_layers`` (a Layer class or a
         list of them)."""
-        return self._layer_cast("float32", "float", self._excluded("float", excluded_layers, ()))
+        return self._layer_cast("float32", "float", self._layer_excluded("float", excluded_layers, ()))
 
     def double(self, excluded_layers: Any = None) -> Layer:
         """Cast floating parameters and buffers to float64, but those of ``excluded_layers`` (a Layer class or a
         list of them)."""
-        return self._layer_cast("float64", "double", self._excluded("double", excluded_layers, ()))
+        return self._layer_cast("float64", "double", self._layer_excluded("double", excluded_layers, ()))
 
     # ---- state ------------------------------------------------------------------------------
     def state_dict(self, destination: dict | None = None, include_sublayers: bool = True,
