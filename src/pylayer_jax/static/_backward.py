@@ -73,24 +73,7 @@ class GradOp(Operator):
     def run(self, env: dict[int, Any], ctx: Any) -> None:
         targets, wrt, sub_ops = self.targets, self.wrt, self.sub_ops
 
-        # an input computed by the ops (an intermediate Variable) is differentiated through a zero added to it
-        produced = {id(o) for op in sub_ops for o in op.outputs}
-
-        def f(*xs: Any) -> list[Any]:
-            e = dict(env)
-            added = {}
-            for v, x in zip(wrt, xs):
-                if id(v) in produced:
-                    added[id(v)] = x
-                else:
-                    e[id(v)] = x
-            for op in sub_ops:
-                op.run(e, ctx)
-                for o in op.outputs:
-                    if id(o) in added:
-                        e[id(o)] = e[id(o)] + added[id(o)]
-            return [e[id(t)] for t in targets]
-
+        produced, f = path_function(env, ctx, targets, wrt, sub_ops)
         primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
         before = getattr(ctx, "recomputing", False)
         if ctx is not None:
@@ -135,6 +118,31 @@ def path_ops(block: Any, targets: list[Variable], inputs: list[Variable],
                 useful.update(id(v) for v in ins)
     sub.reverse()
     return sub, useful
+
+
+def path_function(env: dict[int, Any], ctx: Any, targets: list[Variable], wrt: list[Variable],
+                  sub_ops: list[Operator]) -> tuple[set[int], Any]:
+    """``(produced, f)``: the ids of the Variables ``sub_ops`` compute, and ``f(*xs)``, the ``targets`` as functions
+    of the ``wrt`` Variables (the rest of ``env`` fixed) by running ``sub_ops`` again. An input the ops compute (an
+    intermediate Variable) enters through a value added to its result: differentiate ``f`` at zero for it."""
+    produced = {id(o) for op in sub_ops for o in op.outputs}
+
+    def f(*xs: Any) -> list[Any]:
+        e = dict(env)
+        added = {}
+        for v, x in zip(wrt, xs):
+            if id(v) in produced:
+                added[id(v)] = x
+            else:
+                e[id(v)] = x
+        for op in sub_ops:
+            op.run(e, ctx)
+            for o in op.outputs:
+                if id(o) in added:
+                    e[id(o)] = e[id(o)] + added[id(o)]
+        return [e[id(t)] for t in targets]
+
+    return produced, f
 
 
 def _differentiate(

@@ -12,7 +12,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._backward import path_ops, suffixed_name
+from ._backward import path_function, path_ops, suffixed_name
 from ._program import Operator
 from ._variable import Variable
 
@@ -35,22 +35,7 @@ class ForwardGradOp(Operator):
 
     def run(self, env: dict[int, Any], ctx: Any) -> None:
         targets, wrt, sub_ops = self.targets, self.wrt, self.sub_ops
-        produced = {id(o) for op in sub_ops for o in op.outputs}
-
-        def f(*xs: Any) -> list[Any]:
-            e = dict(env)
-            added = {}
-            for v, x in zip(wrt, xs):
-                if id(v) in produced:  # (an intermediate input: its tangent enters through a zero added to it)
-                    added[id(v)] = x
-                else:
-                    e[id(v)] = x
-            for op in sub_ops:
-                op.run(e, ctx)
-                for o in op.outputs:
-                    if id(o) in added:
-                        e[id(o)] = e[id(o)] + added[id(o)]
-            return [e[id(t)] for t in targets]
+        produced, f = path_function(env, ctx, targets, wrt, sub_ops)
 
         primals = [jnp.zeros_like(env[id(v)]) if id(v) in produced else env[id(v)] for v in wrt]
         tangents = [jnp.ones_like(p) if t is None else env[id(t)].astype(p.dtype)
