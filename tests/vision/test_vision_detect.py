@@ -22,6 +22,7 @@ from pylayer_jax._ops.detection import _yolo_loss
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTS)
 import vision_detect_cases as C  # noqa: E402
+from vision_ops_support import assert_as_recorded, bind  # noqa: E402
 
 with open(os.path.join(TESTS, "data", "paddle_vision_detect.json")) as _f:
     REF = json.load(_f)
@@ -30,10 +31,7 @@ V = paddle.vision.ops
 
 
 def _bind(inputs, grads):
-    env = {"V": V, "paddle": paddle, "np": np}
-    for k, spec in inputs.items():
-        env[k] = paddle.to_tensor(C.make(*spec), stop_gradient=k not in grads)
-    return env
+    return bind(C.make, inputs, grads)
 
 
 @pytest.mark.parametrize("case", C.CASES, ids=[c[0] for c in C.CASES])
@@ -42,19 +40,7 @@ def test_as_paddle(case):
     env = _bind(inputs, grads)
     items, structure = C.flatten(eval(expr, env))
     assert structure == REF["structure"][name], name
-    for i, o in enumerate(items):
-        if o is None:
-            continue
-        ref = ARR[f"{name}/out{i}"]
-        assert o.shape == list(ref.shape) and str(o.numpy().dtype) == str(ref.dtype), (name, i, o.shape, o.dtype)
-        np.testing.assert_allclose(o.numpy(), ref, rtol=2e-5, atol=2e-5, err_msg=f"{name}/out{i}")
-        assert o.stop_gradient is (not grads), name
-    if grads:
-        o = items[0]
-        w = paddle.to_tensor(np.cos(np.arange(o.size)).reshape(o.shape).astype(o.numpy().dtype))
-        for g, v in zip(grads, paddle.grad((o * w).sum(), [env[g] for g in grads])):
-            np.testing.assert_allclose(v.numpy(), ARR[f"{name}/grad/{g}"], rtol=2e-5, atol=2e-5,
-                                       err_msg=f"{name}/grad/{g}")
+    assert_as_recorded(name, items, ARR, env, grads)
 
 
 def test_yolo_loss_duplicate_cell_gradient_is_the_later_boxs():

@@ -21,6 +21,7 @@ from pylayer_jax._ops.table import TABLE
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTS)
 import vision_ops_cases as C  # noqa: E402
+from vision_ops_support import assert_as_recorded, bind  # noqa: E402
 
 with open(os.path.join(TESTS, "data", "paddle_vision_ops.json")) as _f:
     REF = json.load(_f)
@@ -29,10 +30,7 @@ V = paddle.vision.ops
 
 
 def _bind(inputs, grads):
-    env = {"V": V, "paddle": paddle, "np": np}
-    for k, spec in inputs.items():
-        env[k] = paddle.to_tensor(C.make(*spec), stop_gradient=k not in grads)
-    return env
+    return bind(C.make, inputs, grads)
 
 
 @pytest.mark.parametrize("case", C.CASES, ids=[c[0] for c in C.CASES])
@@ -40,19 +38,7 @@ def test_op_as_paddle(case):
     name, inputs, expr, grads = case
     env = _bind(inputs, grads)
     out = eval(expr, env)
-    outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    for i, o in enumerate(outs):
-        ref = ARR[f"{name}/out{i}"]
-        assert o.shape == list(ref.shape) and str(o.numpy().dtype) == str(ref.dtype), (name, i)
-        np.testing.assert_allclose(o.numpy(), ref, rtol=2e-5, atol=2e-5, err_msg=f"{name}/out{i}")
-        assert o.stop_gradient is (not grads), name
-    if grads:
-        o = outs[0]
-        w = paddle.to_tensor(np.cos(np.arange(o.size)).reshape(o.shape).astype("float32"))
-        got = paddle.grad((o * w).sum(), [env[g] for g in grads])
-        for g, v in zip(grads, got):
-            np.testing.assert_allclose(v.numpy(), ARR[f"{name}/grad/{g}"], rtol=2e-5, atol=2e-5,
-                                       err_msg=f"{name}/grad/{g}")
+    assert_as_recorded(name, list(out) if isinstance(out, (tuple, list)) else [out], ARR, env, grads)
 
 
 # ---- misuse -------------------------------------------------------------------------------------------------
