@@ -136,7 +136,7 @@ def show(v):
     return [str(v.dtype), vals.real.tolist(), vals.imag.tolist()]
 
 
-rec["promotion"] = {k: attempt(lambda: show(f())) for k, f in promo.items()}
+rec["promotion"] = {k: attempt(lambda f=f: show(f())) for k, f in promo.items()}
 rec["matmul_same_dtype"] = [str(paddle.matmul(ia.reshape([1, 3]), ib.reshape([3, 1])).dtype),
                              str((f64a.reshape([1, 3]) @ f64a.reshape([3, 1])).dtype)]
 x = paddle.to_tensor([1, 2, 3])
@@ -226,7 +226,8 @@ loss.backward()
 # (the values of the printed gradients: their header's stop_gradient differs, see the docstring)
 rec["grads"] = [str(w.grad).split("\n", 1)[1], str(v.grad).split("\n", 1)[1], str(loss), str(w.grad.dtype),
                 w.grad.shape, w.grad.is_leaf]
-rec["loss_print"] = [f"{loss.item():.4f}", "loss: %.3f" % float(loss), f"{float(loss)}"]
+rec["loss_print"] = [f"{loss.item():.4f}", "loss: %.3f" % loss, f"{float(loss)}", f"{loss:.2f}",  # noqa: UP031
+                     "{:.5f}".format(loss)]  # noqa: UP032
 h = w * 2
 rec["nonleaf"] = [str(h), h.is_leaf, h.stop_gradient]
 d = w.detach()
