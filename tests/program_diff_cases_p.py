@@ -73,7 +73,31 @@ def fleet_scaler_and_group(paddle: Any, out: dict[str, Any]) -> None:
                                  m.weight.numpy().astype(np.float64).tolist()]
 
 
-CASES = [complex_print, zero_d_len_iter, fleet_scaler_and_group]
+def matmul_operator(paddle: Any, out: dict[str, Any]) -> None:
+    """``x @ y`` casts ``y`` to ``x``'s dtype (the product has the left Tensor's dtype, a float right operand of an
+    integer Tensor is truncated); the right operand's gradient comes back in its own dtype; a numpy array on either
+    side takes the Tensor's dtype; a bool Tensor has no matrix product (Paddle: no kernel)."""
+    a = [[1.5, 2.0], [0.5, -1.0]]
+
+    def t(d: str) -> Any:
+        return paddle.to_tensor(np.asarray(a), dtype=d)
+
+    for dx, dy in [("int32", "int64"), ("int64", "int32"), ("float32", "int64"), ("int64", "float32"),
+                   ("float32", "float64"), ("float64", "float32"), ("float32", "bool")]:
+        r = t(dx) @ t(dy)
+        out[f"matmul_op_{dx}_{dy}"] = [str(r.dtype), r.numpy().astype(np.float64).tolist()]
+    x, y = t("float32"), t("float64")
+    x.stop_gradient = y.stop_gradient = False
+    (x @ y * paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    out["matmul_op_grads"] = [str(x.grad.dtype), str(y.grad.dtype), x.grad.numpy().astype(np.float64).tolist(),
+                              y.grad.numpy().astype(np.float64).tolist()]
+    r1, r2 = t("float32") @ np.full((2, 1), 0.1), np.full((1, 2), 0.1) @ t("float32")
+    out["matmul_op_numpy"] = [str(r1.dtype), r1.numpy().astype(np.float64).tolist(), str(r2.dtype),
+                              r2.numpy().astype(np.float64).tolist()]
+    out["matmul_op_bool"] = _attempt(lambda: t("bool") @ t("float32"))
+
+
+CASES = [complex_print, zero_d_len_iter, fleet_scaler_and_group, matmul_operator]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -42,3 +42,14 @@ def test_distributed_scaler_errors_say_what_to_do() -> None:
     with pytest.raises(TypeError, match=r"fleet\.distributed_scaler: scaler must be a paddle\.amp\.GradScaler, but "
                                         r"received Linear\. Pass the GradScaler"):
         fleet.distributed_scaler(paddle.nn.Linear(2, 2))
+
+
+def test_matmul_operator_truncation_warns_and_bool_raises() -> None:
+    i, f = paddle.to_tensor([[1, 2]]), paddle.to_tensor([[0.5], [1.5]])
+    with pytest.warns(UserWarning, match=r"Tensor\.__matmul__: the Tensor is int64 and the other operand float32; "
+                                         r".* truncated to integers\. Cast the Tensor to a float dtype first"):
+        r = i @ f
+    assert r.dtype == paddle.int64 and r.tolist() == [[2]]
+    with pytest.raises(RuntimeError, match=r"Tensor\.__matmul__: Paddle has no matrix product of bool tensors .* "
+                                           r"x\.astype\('int64'\)"):
+        paddle.to_tensor([[True]]) @ f[:1]

@@ -12,8 +12,8 @@ Known differences (not mirrored, see the README's list of deliberate differences
 name here (``x.dtype == 'float32'`` is True; Paddle's ``DataType`` never equals a string, and its repr is
 ``<DataType.FLOAT32: 10>``); ``x.grad`` has ``stop_gradient=True`` here (Paddle hands out gradients with
 ``stop_gradient=False``, so their repr's header says False and an in-place op on them raises), so only the values
-of printed gradients are recorded; ``paddle.matmul`` of two dtypes promotes here (Paddle raises a ValueError, and its
-``@`` casts the right operand to the left one's dtype, truncating floats to ints); ``x / 7.0`` of float32 may
+of printed gradients are recorded; ``paddle.matmul`` of two dtypes promotes here (Paddle raises a ValueError; its ``@``
+casts the right operand to the left one's dtype, as ours does); ``x / 7.0`` of float32 may
 differ from Paddle's in the last bit (XLA divides by a broadcast scalar as a multiply by its reciprocal), so the
 summarized tensor is divided in numpy."""
 import json
@@ -139,6 +139,15 @@ def show(v):
 rec["promotion"] = {k: attempt(lambda f=f: show(f())) for k, f in promo.items()}
 rec["matmul_same_dtype"] = [str(paddle.matmul(ia.reshape([1, 3]), ib.reshape([3, 1])).dtype),
                              str((f64a.reshape([1, 3]) @ f64a.reshape([3, 1])).dtype)]
+# the @ operator casts its right operand to the left one's dtype
+rec["matmul_operator"] = {k: attempt(lambda f=f: show(f())) for k, f in {
+    "f32_at_f64": lambda: fa.reshape([1, 3]) @ f64a.reshape([3, 1]),
+    "f64_at_f32": lambda: f64a.reshape([1, 3]) @ fa.reshape([3, 1]),
+    "i32_at_i64": lambda: i32b.reshape([1, 3]) @ ia.reshape([3, 1]),
+    "f32_at_i64": lambda: fa.reshape([1, 3]) @ ia.reshape([3, 1]),
+    "f32_at_numpy64": lambda: fa.reshape([1, 3]) @ np.full((3, 1), 0.1),
+    "numpy64_at_f32": lambda: np.full((1, 3), 0.1) @ fa.reshape([3, 1]),
+}.items()}
 x = paddle.to_tensor([1, 2, 3])
 x += 1
 rec["inplace_int_plus_int"] = [str(x.dtype), x.tolist()]
