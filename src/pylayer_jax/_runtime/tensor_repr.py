@@ -10,6 +10,8 @@ over the threshold show the first and last ``edgeitems`` of each axis around ``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 PRECISION = 8
@@ -36,11 +38,20 @@ def _item(v: np.generic) -> str:
     return str(v)
 
 
+def _negative(v: Any) -> Any:
+    """``v < 0`` as Paddle's printer asks it, elementwise; a complex value orders by its real part, then its
+    imaginary part (numpy's order), so ``-0.5-1j`` counts as negative and ``1+2j`` gets the sign's space."""
+    if np.iscomplexobj(v):
+        re, im = np.real(v), np.imag(v)
+        return (re < 0) | ((re == 0) & (im < 0))
+    return v < 0
+
+
 def _padded(v: np.generic, width: int, signed: bool) -> str:
     s = _item(v)
     if width <= len(s):
         return s
-    if signed and not v < 0:
+    if signed and not _negative(v):
         return " " + s.ljust(width - 1)
     return s.ljust(width)
 
@@ -78,7 +89,7 @@ def format_values(arr: np.ndarray, indent: int = 7) -> str:
         arr = arr.astype(np.float32)
     shown = _edges(arr)
     width = max((len(_item(v)) for v in shown), default=0)
-    signed = bool(arr.dtype.kind in "iuf" and shown.size and np.any(shown < 0))
+    signed = bool(arr.dtype.kind in "iufc" and shown.size and np.any(_negative(shown)))
     summary = arr.ndim > 0 and arr.size > THRESHOLD
     return _block(arr, summary, indent, width, signed)
 

@@ -416,13 +416,15 @@ class Tensor:
         return int(self._scalar("Using as an index"))
 
     def __len__(self) -> int:
-        if self.ndim == 0:
-            raise TypeError("len() of a 0-D Tensor is undefined; it has shape [].")
+        if self.ndim == 0:  # an AssertionError, as Paddle's
+            raise AssertionError("len() of a 0-D Tensor is undefined: it has shape [] and no first axis. Take "
+                                 "x.item() for its value, or x.reshape([1]) for a Tensor of one element.")
         return self.shape[0]
 
     def __iter__(self) -> Any:
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-D Tensor is undefined; it has shape [].")
+        if self.ndim == 0:  # an AssertionError, as Paddle's
+            raise AssertionError("iteration over a 0-D Tensor is undefined: it has shape [] and no first axis. "
+                                 "Take x.item() for its value, or x.reshape([1]) for a Tensor of one element.")
         return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self) -> int:

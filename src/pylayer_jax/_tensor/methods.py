@@ -781,6 +781,41 @@ for _dunder, (_name, _refl) in _OPERATORS.items():
         setattr(Tensor, _dunder, _binary(_name, _refl))
 
 
+def _matmul_operator(reflected: bool) -> Any:
+    """``x @ y`` (and ``array @ x``) as Paddle's operator: the other operand is cast to the Tensor's dtype, so the
+    product has the Tensor's dtype (``float32 @ float64`` is float32, ``int32 @ int64`` int32; the other operand's
+    gradient comes back in its own dtype). ``paddle.matmul`` itself promotes instead (Paddle raises there). A float
+    operand cast to an integer Tensor's dtype is truncated, as in Paddle, with a warning."""
+    binary = _binary("matmul", reflected)
+    dunder = "__rmatmul__" if reflected else "__matmul__"
+
+    def f(self: Tensor, o: Any) -> Any:
+        if self._v.dtype == jnp.bool_:
+            raise RuntimeError(f"Tensor.{dunder}: Paddle has no matrix product of bool tensors (the Tensor is bool). "
+                               "Cast it first: x.astype('int64') or x.astype('float32').")
+        if isinstance(o, Tensor):
+            if o.dtype != self.dtype:
+                if o.dtype.is_floating_point and not self.dtype.is_floating_point and self._v.dtype.kind != "c":
+                    import warnings
+
+                    warnings.warn(
+                        f"Tensor.{dunder}: the Tensor is {self.dtype.name} and the other operand "
+                        f"{o.dtype.name}; as Paddle's operator casts the other operand to the Tensor's dtype, its "
+                        f"values are truncated to integers. Cast the Tensor to a float dtype first "
+                        f"(x.astype('{o.dtype.name}')) for a float product.", UserWarning, stacklevel=2)
+                o = _cast(o, self.dtype)
+        elif isinstance(o, np.ndarray) and o.dtype != _dtypes.to_np(self.dtype):
+            o = o.astype(_dtypes.to_np(self.dtype))
+        return binary(self, o)
+
+    f.__name__ = dunder
+    return f
+
+
+Tensor.__matmul__ = _matmul_operator(False)  # type: ignore[attr-defined]
+Tensor.__rmatmul__ = _matmul_operator(True)  # type: ignore[attr-defined]
+
+
 def _shift(name: str, sym: str, reflected: bool) -> Any:
     """``x << y``, ``x >> y`` with Paddle 3.3.1's operand rules: a Tensor, or a Python int or bool, on either side;
     a float or complex is Python's TypeError (``unsupported operand type(s)``); any other operand (a numpy number or

@@ -138,6 +138,8 @@ class HybridCommunicateGroup:
 
     def __init__(self, topology: CommunicateTopology | None = None) -> None:
         self._topo = topology or CommunicateTopology()
+        self.nranks = 1  # (attributes in Paddle, not methods)
+        self.global_rank = 0
 
     def get_parallel_mode(self) -> None:
         return None
@@ -246,6 +248,16 @@ class Fleet:
                             f"received {type(optimizer).__name__}.")
         return optimizer
 
+    def distributed_scaler(self, scaler: Any) -> Any:
+        """The ``paddle.amp.GradScaler`` for a hybrid-parallel job. Paddle's makes the scaler's overflow check agree
+        across the ranks (a MAX all-reduce of ``found_inf``); with one process there is nothing to agree with, so
+        the scaler is returned as it is."""
+        if not (hasattr(scaler, "scale") and hasattr(scaler, "step") and hasattr(scaler, "update")):
+            raise TypeError(f"fleet.distributed_scaler: scaler must be a paddle.amp.GradScaler, but received "
+                            f"{type(scaler).__name__}. Pass the GradScaler the training loop uses.")
+        self._check("distributed_scaler")
+        return scaler
+
 
 fleet = Fleet()
 init = fleet.init
@@ -260,4 +272,5 @@ barrier_worker = fleet.barrier_worker
 get_hybrid_communicate_group = fleet.get_hybrid_communicate_group
 distributed_model = fleet.distributed_model
 distributed_optimizer = fleet.distributed_optimizer
+distributed_scaler = fleet.distributed_scaler
 
