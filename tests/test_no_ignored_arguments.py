@@ -80,6 +80,7 @@ ALLOWED: dict[str, str] = {
     **{f"geometric/__init__.py::{f}::{b}": GRAPH_BUFFER for f in ("reindex_graph", "reindex_heter_graph")
        for b in ("value_buffer", "index_buffer")},
     "_api/irregular.py::where::name": NAME,
+    "_tensor/methods.py::lstsq::name": NAME,
     "distribution/_continuous_extra.py::Cauchy.sample::name": NAME,
     "distribution/_continuous_extra.py::Cauchy.rsample::name": NAME,
     "distribution/_transform.py::AffineTransform._forward_log_det_jacobian::x": "an affine map's log-Jacobian is "

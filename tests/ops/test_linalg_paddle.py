@@ -37,8 +37,6 @@ DIFFERENT = {
     # tall x, against its own documentation and LAPACK's ormqr: ours takes the full m x m Q (see
     # test_ormqr_tall_uses_the_full_q); it also takes fewer reflectors than x has columns, which Paddle refuses
     "ormqr_err_tall_rows": "no error", "ormqr_short_tau": "no error",
-    # Paddle raises for a singular matrix with p in (1, -1, inf, -inf, 'fro', 'nuc'): ours is inf, as numpy's
-    "cond_err_singular_1": "no error",
 }
 OURS = Recorded(record, paddle)
 
@@ -100,12 +98,16 @@ def test_ormqr_tall_uses_the_full_q() -> None:
     np.testing.assert_allclose(hp, q[:, :3], rtol=1e-10, atol=1e-12)
 
 
-def test_cond_of_a_singular_matrix_is_inf() -> None:
-    """Paddle raises 'Input is not invertible' for a singular matrix with a norm other than the 2-norm; ours is
-    inf, as numpy's ``linalg.cond`` (p=None stays the ratio of singular values: large, finite)."""
+def test_cond_of_a_singular_matrix_raises_eagerly_and_is_inf_traced() -> None:
+    """Paddle raises 'Input is not invertible' (ValueError) for a singular matrix with a norm other than the 2-norm;
+    so does ours in an eager call. Traced (to_static) there is no value to check: ours is inf there, as numpy's
+    ``linalg.cond`` (p=None stays the ratio of singular values: large, finite)."""
     s = paddle.to_tensor(np.array([[1.0, 2.0], [2.0, 4.0]]))
     for p in (1, -1, np.inf, -np.inf, "fro", "nuc"):
-        assert np.isinf(paddle.linalg.cond(s, p).numpy()), p
+        with pytest.raises(ValueError, match=r"cond: p=.* so x must be invertible, but the matrix is singular"):
+            paddle.linalg.cond(s, p)
+    traced = paddle.jit.to_static(lambda a: paddle.linalg.cond(a, "fro"))
+    assert np.isinf(traced(s).numpy())
     assert paddle.linalg.cond(s).numpy() > 1e15
 
 
@@ -312,17 +314,19 @@ def test_misuse_messages() -> None:
 
 
 def test_lstsq_rank_deficient_residuals() -> None:
-    """For a tall rank-deficient x Paddle's 'gels'/'gelsd'/'gelss' return empty residuals (the shape depends on
-    the values' rank); ours keeps the ``[k]`` shape of a full-rank x (a shape fixed by the input shapes, as a
-    traced kernel needs) holding the squared residual norms of the minimum-norm solution, which is Paddle's
-    solution too (numpy's lstsq as oracle). 'gels' (which assumes full rank) gets the same minimum-norm answer."""
+    """For a tall rank-deficient x Paddle's 'gelsd'/'gelss' return empty residuals (the shape depends on the
+    values' rank): so do ours in an eager call (``tests/ops/test_linalg_singular.py``). 'gels' (which assumes full
+    rank) keeps the ``[k]`` shape of a full-rank x, holding the squared residual norms of the minimum-norm solution,
+    which is Paddle's solution of the other drivers too (numpy's lstsq as oracle)."""
     x = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1], [0, 1, 1]])
     y = np.array([[1.0], [0.5], [2.0], [1.0]])
     want, _, rank, sv = np.linalg.lstsq(x, y, rcond=None)
     for driver in ("gels", "gelsd", "gelss"):
         sol, resid, r, s = paddle.linalg.lstsq(paddle.to_tensor(x), paddle.to_tensor(y), driver=driver)
         np.testing.assert_allclose(sol.numpy(), want, rtol=1e-10)
-        np.testing.assert_allclose(resid.numpy(), ((y - x @ want) ** 2).sum(0), rtol=1e-10)
-        if driver != "gels":
+        if driver == "gels":
+            np.testing.assert_allclose(resid.numpy(), ((y - x @ want) ** 2).sum(0), rtol=1e-10)
+        else:
+            assert resid.shape == [0]
             assert int(r) == rank == 2
             np.testing.assert_allclose(s.numpy(), sv, rtol=1e-10, atol=1e-12)

@@ -340,8 +340,9 @@ def _nonlinear(op: Op) -> bool:
 # through the focal weights (its value against Paddle's: tests/test_program_diffs.py; against jax.vjp: the other tests)
 PARTIAL_GRADS = {"sigmoid_focal_loss": ("label",)}
 # ops that read one triangle of a symmetric matrix and give Paddle's symmetric gradient (both triangles): checked
-# along symmetric directions (their value against Paddle's: tests/test_program_diffs_g.py)
-SYMMETRIC_GRADS = frozenset({"eigh", "eigvalsh"})
+# along symmetric directions (their value against Paddle's: tests/test_program_diffs_g.py; cholesky's:
+# tests/ops/test_linalg_singular.py)
+SYMMETRIC_GRADS = frozenset({"eigh", "eigvalsh", "cholesky"})
 
 
 @pytest.mark.parametrize("name,i,dtype", _cases(True, ("float64",), per_op=1, only=_nonlinear))

@@ -11,6 +11,7 @@ from typing import Any
 
 from .._ops.table import TABLE
 from .._tensor.dispatch import apply_op
+from .._tensor.methods import lstsq as lstsq
 from .._tensor.methods import public
 from .linalg_lowrank import pca_lowrank as pca_lowrank
 from .linalg_lowrank import svd_lowrank as svd_lowrank
@@ -28,7 +29,6 @@ eigvals = public(TABLE["eigvals"])
 eigvalsh = public(TABLE["eigvalsh"])
 householder_product = public(TABLE["householder_product"])
 inv = public(TABLE["inverse"])
-lstsq = public(TABLE["lstsq"])
 lu = public(TABLE["lu"])
 lu_solve = public(TABLE["lu_solve"])
 lu_unpack = public(TABLE["lu_unpack"])

@@ -8,7 +8,7 @@ the rule, what it received and the fix, and returns the ``ValueCheck``s on input
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -88,6 +88,63 @@ _CHECK_KERNELS = KernelCache()  # bounded: see _runtime.kernel_cache
 def check_kernel(key: tuple) -> Callable[..., Any]:
     """The cached jitted ``values -> (any bad, first bad value)`` of a ValueCheck's rule."""
     return _CHECK_KERNELS.kernel(key, lambda: jax.jit(functools.partial(_first_bad, key)))
+
+
+class OutCheck:
+    """A rule on an op's results, checked where they are known (eager calls; not inside a trace, a to_static
+    function or a static program, where the values are not concrete): the failures Paddle's kernels raise on that
+    only the computation shows (a matrix that is singular, one not positive definite).
+
+    ``rule(xp, *inputs, *outputs)`` (``xp``: numpy or jax.numpy) gives one bool per matrix of the batch (an array
+    of the batch's shape), True where the call failed; ``message(entry)`` the error's sentence for the first failing
+    entry (``entry``: "the matrix" or "matrix 1 of the batch"). A concrete result is checked at the call (with numpy
+    where it is in host memory, no kernel to compile); a deferred one by a small kernel recorded beside the op, whose
+    answer raises when the buffer runs.
+    """
+
+    __slots__ = ("rule", "message", "exc", "_kernel")
+
+    def __init__(self, rule: Callable[..., Any], message: Callable[[str], str],
+                 exc: type[Exception] = ValueError) -> None:
+        self.rule, self.message, self.exc = rule, message, exc
+        self._kernel: Callable[..., Any] | None = None
+
+    def _verdict(self, xp: Any, *arrays: Any) -> tuple[Any, Any]:
+        flat = xp.ravel(xp.asarray(self.rule(xp, *arrays)))
+        if flat.size == 0:
+            return xp.asarray(False), xp.asarray(0)
+        return xp.any(flat), xp.argmax(flat)
+
+    @property
+    def kernel(self) -> Callable[..., Any]:
+        """The jitted ``arrays -> (any failed, flat index of the first)``."""
+        if self._kernel is None:
+            self._kernel = jax.jit(functools.partial(self._verdict, jnp))
+        return self._kernel
+
+    def now(self, arrays: Sequence[Any]) -> tuple[Any, Any]:
+        """(any failed, flat index of the first) of concrete arrays: with numpy where they are in host memory or
+        small (as ``first_bad_now``), else by the kernel on the device."""
+        for a in arrays:
+            devices = getattr(a, "devices", None)
+            if devices is not None and a.nbytes > HOST_CHECK_BYTES and \
+                    not all(d.platform in _HOST_PLATFORMS for d in devices()):
+                return self.kernel(*arrays)
+        return self._verdict(np, *[np.asarray(a) for a in arrays])
+
+    def fail(self, verdict: Any, avals: Sequence[tuple], where: str | None = None) -> None:
+        """Raise the error of a failed verdict ``(any failed, flat index of the first)`` on arrays of the shapes and
+        dtypes ``avals``."""
+        if not bool(verdict[0]):
+            return
+        structs = [jax.ShapeDtypeStruct(tuple(s), d) for s, d in avals]
+        batch = tuple(jax.eval_shape(lambda *a: jnp.asarray(self.rule(jnp, *a)), *structs).shape)
+        if batch:
+            idx = np.unravel_index(int(verdict[1]), batch)
+            entry = f"matrix {int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)} of the batch"
+        else:
+            entry = "the matrix"
+        raise self.exc(self.message(entry) + ("" if where is None else f" (called at {where})"))
 
 
 def ndim_of(t: Any) -> int:

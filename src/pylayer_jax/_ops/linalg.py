@@ -13,7 +13,14 @@ from jax.scipy.linalg import solve_triangular
 
 from ._util import as_float
 from .checks import ValueCheck, square_matrix
-from .linalg_checks import float_matrix, triangular_solve_checks
+from .linalg_checks import (
+    cholesky_checks,
+    float_matrix,
+    inverse_checks,
+    matrix_power_checks,
+    solve_checks,
+    triangular_solve_checks,
+)
 from .rows import MAP, off_axes
 from .table import defop
 
@@ -118,16 +125,23 @@ def _square_checks(op, a):  # noqa: ANN001, ANN202
 
 
 @defop(1, saves=("out",), vjp=lambda s, g: -jnp.swapaxes(s["out"], -1, -2) @ g @ jnp.swapaxes(s["out"], -1, -2),
-       checks=_square_checks)
+       checks=_square_checks, out_checks=inverse_checks)
 def inverse(x):
-    """Matrix inverse (batched)."""
+    """Matrix inverse (batched).
+
+    A singular matrix (its LU factorization meets a zero pivot, or a NaN) is a ValueError in an eager call, as in
+    Paddle; traced (jax.jit, to_static, a static program) its inverse holds inf / NaN instead."""
     return jnp.linalg.inv(x)
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), out_checks=cholesky_checks)
 def cholesky(x, upper=False):
-    """Cholesky factor: lower ``L`` with ``x = L L^T`` (``upper=True``: ``U = L^T``)."""
-    lower = jnp.linalg.cholesky(x)
+    """Cholesky factor: lower ``L`` with ``x = L L^T`` (``upper=True``: ``U = L^T``).
+
+    Only the lower triangle of ``x`` is read (the upper one with ``upper=True``), as Paddle's kernel reads it; the
+    gradient is the symmetric one. A matrix that is not positive definite is a ValueError in an eager call, as in
+    Paddle; traced (jax.jit, to_static, a static program) its factor holds NaN instead."""
+    lower = jnp.linalg.cholesky(_hermitian_from(x, "U" if upper else "L"))
     return jnp.swapaxes(lower, -1, -2).conj() if upper else lower
 
 
@@ -146,9 +160,12 @@ def slogdet(x):
     return jnp.stack([sign.astype(logabs.dtype), logabs])
 
 
-@defop(2, saves=("x", "y"))
+@defop(2, saves=("x", "y"), out_checks=solve_checks)
 def solve(x, y, left=True):
-    """Solve ``x @ out = y`` (or ``out @ x = y`` with left=False)."""
+    """Solve ``x @ out = y`` (or ``out @ x = y`` with left=False).
+
+    A singular ``x`` (its LU factorization meets a zero pivot, or a NaN) is a ValueError in an eager call, as in
+    Paddle; traced (jax.jit, to_static, a static program) the solution holds inf / NaN instead."""
     if not left:
         if y.ndim == 1:
             raise ValueError(f"solve: with left=False (out @ x = y) y must be a matrix [*, k, n], but received the "
@@ -230,9 +247,12 @@ def pinv(x, rcond=1e-15, hermitian=False):
     return jnp.linalg.pinv(x, rtol=rcond, hermitian=hermitian)
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), out_checks=matrix_power_checks)
 def matrix_power(x, n):
-    """``x`` to the integer power ``n`` (negative: powers of the inverse)."""
+    """``x`` to the integer power ``n`` (negative: powers of the inverse).
+
+    A negative ``n`` of a singular matrix is a ValueError in an eager call, as in Paddle; traced (jax.jit,
+    to_static, a static program) the result holds inf / NaN instead."""
     return jnp.linalg.matrix_power(x, n)
 
 

@@ -12,7 +12,7 @@ import math
 import jax
 import jax.numpy as jnp
 
-from .linalg_checks import float_matrix, same_dtype
+from .linalg_checks import cond_checks, float_matrix, same_dtype
 from .table import defop
 
 _DRIVERS = (None, "gels", "gelsy", "gelsd", "gelss")
@@ -46,11 +46,15 @@ def lstsq(x, y, rcond=None, driver=None):
     """Least-squares solution of ``x @ out = y``: ``(solution, residuals, rank, singular_values)``.
 
     ``solution`` is ``[*, n, k]``; ``residuals`` (``[*, k]``, the squared column norms of ``y - x @ solution``)
-    only for ``m > n`` and a driver other than 'gelsy' (the default); ``rank`` (int32 ``[*]``) for every driver
+    only for ``m > n`` and a driver other than 'gelsy' (the default; the public ``lstsq`` empties them where a
+    matrix is rank-deficient, as Paddle); ``rank`` (int32 ``[*]``) for every driver
     but 'gels' (int64 ``[0]``); ``singular_values`` (``[*, min(m, n)]``) for 'gelsd' and 'gelss'. ``rcond`` cuts
-    the singular values below ``rcond * max``.
+    the singular values below ``rcond * max`` (None: Paddle's ``1e-7 * max(m, n)`` for float32, ``1e-15 * max(m,
+    n)`` for float64).
     """
     m, n = x.shape[-2], x.shape[-1]
+    if rcond is None:  # (Paddle's default: JAX's would be the dtype's eps, not 1e-7 / 1e-15)
+        rcond = (1e-7 if jnp.finfo(x.dtype).bits <= 32 else 1e-15) * max(m, n)
     fn = jnp.vectorize(lambda a, b: _lstsq_one(a, b, rcond), signature="(m,n),(m,k)->(n,k),(),(s)")
     sol, rank, sv = fn(x, y)
     empty = jnp.zeros((0,), x.dtype)
@@ -80,11 +84,11 @@ def _cond_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(1, saves=("x",), checks=_cond_checks)
+@defop(1, saves=("x",), checks=_cond_checks, out_checks=cond_checks)
 def cond(x, p=None):
     """Condition number of ``x`` (batched) in the norm ``p``: the ratio of the largest to the smallest singular
-    value for None and 2 (smallest to largest for -2), else ``norm(x, p) * norm(inv(x), p)`` (inf for a singular
-    matrix)."""
+    value for None and 2 (smallest to largest for -2), else ``norm(x, p) * norm(inv(x), p)``: for a singular
+    matrix a ValueError in an eager call, as in Paddle (traced: inf)."""
     return jnp.linalg.cond(x, p)
 
 

@@ -15,6 +15,7 @@ import jax.scipy.linalg as jsl
 import numpy as np
 
 from ._promote import autocast, binary
+from .linalg_checks import cholesky_inverse_checks
 from .math import unbroadcast
 from .table import defop
 
@@ -65,9 +66,12 @@ def cholesky_solve(x, y, upper=False):
     return jsl.cho_solve((y, not upper), x)
 
 
-@defop(1, saves=("x",))
+@defop(1, saves=("x",), out_checks=cholesky_inverse_checks)
 def cholesky_inverse(x, upper=False):
-    """The inverse of ``A`` from its Cholesky factor ``x`` (``A = x x^T``, or ``x^T x`` when ``upper``)."""
+    """The inverse of ``A`` from its Cholesky factor ``x`` (``A = x x^T``, or ``x^T x`` when ``upper``).
+
+    A factor with a zero on its diagonal (a singular ``A``) is a ValueError in an eager call, as in Paddle; traced
+    (jax.jit, to_static, a static program) the result holds inf / NaN instead."""
     eye = jnp.broadcast_to(jnp.eye(x.shape[-1], dtype=x.dtype), x.shape)
     return jsl.cho_solve((x, not upper), eye)
 

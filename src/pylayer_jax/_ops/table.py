@@ -69,7 +69,7 @@ class Op:
     __slots__ = (
         "name", "fn", "tensor_names", "saves", "vjp", "nondiff", "method", "inplace",
         "differentiable", "signature", "doc", "_fwd", "_bwd", "_grad_op", "save_mask", "saves_out", "n_in", "checks", "check_always",
-        "_params", "hidden", "out_saves", "rows", "axes", "numbers", "number_at", "numbers_if", "derived", "aliases", "__weakref__",
+        "_params", "hidden", "out_saves", "rows", "axes", "numbers", "number_at", "numbers_if", "derived", "aliases", "out_checks", "__weakref__",
     )
 
     def __init__(
@@ -111,6 +111,9 @@ class Op:
         # names to the Tensors and attributes given, defaults filled in) before anything is recorded, raising
         # on a bad shape or attribute, and returns the checks on input values (index ranges, divisors)
         self.checks = checks
+        # ``out_checks(args) -> OutCheck | None``: the rule on the results of an eager call with the arguments
+        # ``args`` (by parameter name; the tensors as arrays), such as a matrix found singular (``defop``'s)
+        self.out_checks: Callable[[dict[str, Any]], Any] | None = None
         self.check_always = checks is not None and not getattr(checks, "attrs_only", False)
         self.fn = fn
         self.tensor_names = tensor_names
@@ -352,6 +355,7 @@ def defop(
     numbers: Sequence[str] = (),
     numbers_if: Callable[[Any, str, float], bool] | None = None,
     derived: dict[str, Callable[[dict[str, Any], Any], float]] | None = None,
+    out_checks: Callable[[dict[str, Any]], Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Op]:
     """Register ``fn`` as an op.
 
@@ -390,6 +394,10 @@ def defop(
     the kernel it costs more than the mask; the reciprocal of a divisor, which XLA multiplies by where the divisor
     is a constant, inverted in the dtype as XLA inverts it). Where none does, ``fn`` gets the parameter's default
     and computes the value itself.
+    ``out_checks(args)``: the ``checks.OutCheck`` on the results of an eager call whose arguments (by parameter
+    name, the tensors as arrays) are ``args``, or None where the call has none: an error Paddle's kernel raises
+    that only the computation shows (a singular matrix). Calls traced by JAX, to_static or a static program are
+    not checked (no concrete values).
     """
 
     def deco(fn: Callable[..., Any]) -> Op:
@@ -414,6 +422,7 @@ def defop(
                              f"it needs numbers); {bad or list(derived or ())} are not.")
         op.numbers_if = numbers_if
         op.derived = dict(derived or {})
+        op.out_checks = out_checks
         if op.name in TABLE:
             raise ValueError(f"defop: an op named {op.name!r} is already registered; pick another name.")
         TABLE[op.name] = op

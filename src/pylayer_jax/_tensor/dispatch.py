@@ -434,6 +434,25 @@ def _value_check(c: Any) -> None:
         raise c.exc(c.message.format(value=val.item()))
 
 
+def _out_check(op: Op, key: tuple, arrays: Sequence[Any], out: Any) -> None:
+    """Check the results of an eager call against the op's ``out_checks`` rule: at once where they are concrete,
+    else by a kernel recorded beside the op whose answer raises when the buffer runs."""
+    args = op.bind((*arrays[:op.n_in], *plain(key[1])), plain(key[2])) if key[0] is None else {}
+    c = op.out_checks(args)
+    if c is None:
+        return
+    leaves = [*arrays[:op.n_in], *(out if isinstance(out, tuple | list) else (out,))]
+    if not all(hasattr(a, "shape") for a in leaves):  # (a Python number in a tensor's place: not a matrix)
+        return
+    avals = [(tuple(a.shape), a.dtype) for a in leaves]
+    for a in leaves:
+        if type(a) is Pending and a.array is None:
+            where = _caller()
+            lazy.add_check(lazy.call(c.kernel, leaves), lambda r, c=c, avals=avals, where=where: c.fail(r, avals, where))
+            return
+    c.fail(c.now([lazy.concrete(a) for a in leaves]), avals)
+
+
 # (rule, id(array)) -> the array, weakly: concrete arrays that passed a value check (a label Tensor reused every step
 # is checked once, not copied to the host and scanned at each call)
 _PASSED: dict[tuple, Any] = {}
@@ -506,6 +525,8 @@ def _run_op(op: Op, key: tuple, leaves: Sequence[Any], leaf_param: list[int] | N
             out = lazy.call(kernel, arrays)
         else:  # constants with nothing pending: run at once, as cheap as a plain jitted call
             out = kernel(*arrays)
+        if op.out_checks is not None:  # (a few linalg ops: a singular matrix shows in the results)
+            _out_check(op, key, arrays, out)
 
     needs: tuple[bool, ...] | None = None
     if trains and (not traced or modes.trace_tape) and modes.grad_enabled and op.differentiable:

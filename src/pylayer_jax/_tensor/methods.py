@@ -260,6 +260,23 @@ if "softmax" in TABLE:
     Tensor.softmax = softmax  # type: ignore[attr-defined]
 
 
+def lstsq(x: Tensor, y: Tensor, rcond: float | None = None, driver: str | None = None, name: str | None = None) -> Any:
+    """``paddle.linalg.lstsq`` / ``Tensor.lstsq``: the table's ``lstsq`` op, whose residuals Paddle returns only
+    where every matrix of ``x`` has full rank: with 'gelsd' and 'gelss' they are emptied (a ``[0]`` tensor) where a
+    rank is below ``n``, as in Paddle. The ranks are read for that in an eager call; traced (jax.jit, to_static, a
+    static program) the residuals of a rank-deficient matrix stay (the squared norms of ``y - x @ solution``)."""
+    sol, res, rank, sv = apply_op(TABLE["lstsq"], (x, y), {"rcond": rcond, "driver": driver})
+    if driver in ("gelsd", "gelss") and res.size and not rank._symbolic and not isinstance(rank._v, jax.core.Tracer):
+        if bool((np.asarray(rank.numpy()) < x.shape[-1]).any()):
+            res = Tensor(jnp.zeros((0,), res._v.dtype))
+    return sol, res, rank, sv
+
+
+lstsq._op = None  # type: ignore[attr-defined]  (not the table op's function: the generated tests call the op)
+if "lstsq" in TABLE:
+    Tensor.lstsq = lstsq  # type: ignore[attr-defined]
+
+
 
 
 # ---- indexing --------------------------------------------------------------------
