@@ -224,5 +224,22 @@ def setitem_at(x, starts, value, spec):
 
 @defop(1, name="cast")
 def cast(x, dtype):
-    """``x`` converted to ``dtype``."""
-    return x.astype(dtype_arg(dtype))
+    """``x`` converted to ``dtype``. A real float meets an integer dtype as in Paddle's CPU kernel (the x86
+    truncating conversion): int64 takes ``trunc(x)``, the narrower integers take ``trunc(x)`` as an int32 and keep
+    its low bits (``300.0`` as uint8 is 44); a value the int32 (int64) cannot hold, NaN and +-inf give that type's
+    minimum (``-2**31``, whose low bits are 0 in int8/int16/uint8), not XLA's saturated value."""
+    dt = dtype_arg(dtype)
+    if jnp.issubdtype(x.dtype, jnp.floating) and jnp.issubdtype(dt, jnp.integer):
+        return _float_to_int(x, jnp.dtype(dt))
+    return x.astype(dt)
+
+
+def _float_to_int(x: Any, dt: Any) -> Any:
+    wide = jnp.int64 if dt == jnp.int64 else jnp.int32
+    if x.dtype.itemsize < 4:  # (float16, bfloat16: exact in float32, where the bounds below are finite)
+        x = x.astype(jnp.float32)
+    info = jnp.iinfo(wide)
+    t = jnp.trunc(x)
+    fits = (t >= float(info.min)) & (t < -float(info.min))  # NaN compares False
+    out = jnp.where(fits, jnp.where(fits, x, 0).astype(wide), jnp.asarray(info.min, wide))
+    return out if wide == dt else out.astype(dt)

@@ -3,7 +3,8 @@
 ``generate("linear")`` gives ``linear_0``, ``linear_1``, ...: one counter per key, shared by
 layers (``linear_0``), their parameters (``linear_0.w_0``) and ``create_parameter``, as in
 Paddle. ``guard()`` runs a block with fresh counters (optionally under a prefix) and restores
-the previous ones afterwards; ``switch()`` swaps the generator and returns the old one.
+the previous ones afterwards; ``switch()`` swaps the generator and returns the old one. Each also starts a
+fresh record of the parameter names taken (``take_parameter_name``), as Paddle's.
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ class UniqueNameGenerator:
 
 
 _current = [UniqueNameGenerator()]
+# the names of the parameters made in dynamic mode since the last ``switch`` (Paddle's dygraph parameter-name
+# checker): a name is taken once; ``switch`` starts a fresh set and ``guard`` restores the one it found
+_param_names: list[set[str]] = [set()]
+
+
+def take_parameter_name(name: str) -> bool:
+    """Mark ``name`` as a dynamic-mode parameter's; False when a parameter has it already."""
+    taken = _param_names[0]
+    if name in taken:
+        return False
+    taken.add(name)
+    return True
 
 
 def generate(key: str) -> str:
@@ -56,6 +69,7 @@ def switch(new_generator: UniqueNameGenerator | None = None) -> UniqueNameGenera
     """Make ``new_generator`` (a fresh one when None) the current generator; returns the previous one."""
     old = _current[0]
     _current[0] = new_generator if new_generator is not None else UniqueNameGenerator()
+    _param_names[0] = set()
     return old
 
 
@@ -69,8 +83,10 @@ def guard(new_generator: str | UniqueNameGenerator | None = None) -> Iterator[No
             "unique_name.guard: new_generator must be None, a str prefix or a UniqueNameGenerator, but received "
             f"{type(new_generator).__name__}."
         )
+    old_names = _param_names[0]
     old = switch(new_generator)
     try:
         yield
     finally:
         switch(old)
+        _param_names[0] = old_names

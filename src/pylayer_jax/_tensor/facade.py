@@ -488,8 +488,32 @@ class Tensor:
         self.stop_gradient = True
         return self
 
-    def set_value(self, value: Any) -> Tensor:
-        """Overwrite the data in place (shape must match); bumps the version."""
+    def set_value(self, value: Any) -> None:
+        """Overwrite the data in place with ``value`` (a Tensor or a numpy array of this tensor's shape and dtype:
+        as in Paddle, nothing is cast or broadcast, other values raise AssertionError, and it returns None); bumps
+        the version."""
+        if not isinstance(value, Tensor | np.ndarray | jax.Array):
+            raise AssertionError(
+                f"Tensor.set_value: the value must be a Tensor or a numpy array (as in Paddle), but received "
+                f"{type(value).__name__}. Wrap it first, e.g. np.asarray(value, dtype='{self.dtype.name}')."
+            )
+        shape = list(value.shape)
+        if shape != list(self._v.shape):
+            raise AssertionError(
+                f"Tensor.set_value: the value must have the tensor's shape {list(self._v.shape)}, but received "
+                f"{shape} (nothing is broadcast). Reshape the value first."
+            )
+        got = value.dtype if isinstance(value, Tensor) else _dtypes.to_paddle(value.dtype)
+        if got != self.dtype:
+            raise AssertionError(
+                f"Tensor.set_value: the value must have the tensor's dtype {self.dtype.name}, but received "
+                f"{got.name} (values are not cast). Cast it first, e.g. value.astype('{self.dtype.name}')."
+            )
+        self._set_value(value)
+
+    def _set_value(self, value: Any) -> Tensor:
+        """``set_value`` for the library's own writes: any array-like, cast to this tensor's dtype (the shape must
+        match)."""
         before_write(self)
         v, mine = getattr(value, "_v", None), self._v
         if (type(v) is Pending and v.array is None and isinstance(value, Tensor) and modes.capture is None

@@ -337,7 +337,7 @@ def _detach(self: Tensor) -> Tensor:
     return link(Tensor(self._v), self)
 
 
-_set_value = Tensor.set_value
+_set_value = Tensor._set_value
 
 
 def _set_value_of_view(self: Tensor, value: Any) -> Tensor:
@@ -351,8 +351,8 @@ def _set_value_of_view(self: Tensor, value: Any) -> Tensor:
     return self
 
 
-_set_value_of_view.__doc__ = _set_value.__doc__
+_set_value_of_view.__doc__ = _set_value.__doc__  # (``set_value`` checks its value, then writes through this)
 Tensor.detach = _detach  # type: ignore[method-assign]
 Tensor.is_contiguous = _is_contiguous  # type: ignore[attr-defined]
 Tensor.contiguous = _contiguous_tensor  # type: ignore[attr-defined]
-Tensor.set_value = _set_value_of_view  # type: ignore[method-assign]
+Tensor._set_value = _set_value_of_view  # type: ignore[method-assign]

@@ -120,7 +120,7 @@ def load_state_dict(state_dict: dict[str, Any], path: str, process_group: Group 
         if list(saved[k].shape) != list(t.shape):
             raise ValueError(f"paddle.distributed.load_state_dict: {k!r} has shape {list(t.shape)}, but the "
                              f"checkpoint holds shape {list(saved[k].shape)}.")
-        t.set_value(saved[k].astype(t.numpy().dtype, copy=False))
+        t._set_value(saved[k].astype(t.numpy().dtype, copy=False))
 
 
 def load_merged_state_dict(path: str, prefix: str | None = None, unique_id: int | None = None, offload: bool = False,

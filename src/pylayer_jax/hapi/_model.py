@@ -483,7 +483,7 @@ class Model:
                 continue
             matched[key] = (param, value)
         for param, value in matched.values():
-            param.set_value(value.astype(np.dtype(param.numpy().dtype), copy=False))
+            param._set_value(value.astype(np.dtype(param.numpy().dtype), copy=False))
         opt_path = path + ".pdopt"
         if self._optimizer is not None and not reset_optimizer and os.path.exists(opt_path):
             _set_optimizer_state(self._optimizer, _load(opt_path))

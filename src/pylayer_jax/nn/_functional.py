@@ -161,7 +161,7 @@ def embedding(
         with no_grad():
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
-        weight.set_value(renormed)
+        weight._set_value(renormed)
     if sparse:
         if scale_grad_by_freq:
             raise AttributeError(
@@ -508,8 +508,8 @@ def batch_norm(
                        {**attrs, "momentum": momentum})
         if use_batch:
             with no_grad():
-                running_mean.set_value(res[1])
-                running_var.set_value(res[2])
+                running_mean._set_value(res[1])
+                running_var._set_value(res[2])
         return res[0]
     # batch statistics do not read the running ones: not passing them keeps their update below from
     # invalidating what the backward saved; a static program keeps them, so that its test clone
@@ -520,8 +520,8 @@ def batch_norm(
         with no_grad():
             mean, var = apply_op(TABLE["batch_norm_stats"], (x, running_mean, running_var),
                                  {"momentum": momentum, "data_format": data_format})
-        running_mean.set_value(mean)
-        running_var.set_value(var)
+        running_mean._set_value(mean)
+        running_var._set_value(var)
     return out
 
 

@@ -190,8 +190,8 @@ class LBFGS(Optimizer):
         flat_grad = self._flat_grad()
         if np.abs(flat_grad).max() <= self.tolerance_grad:
             return orig_loss
-        d, t = st.get("d"), st.get("t")
-        old_dirs, old_stps, ro = st.get("old_dirs", []), st.get("old_stps", []), st.get("ro", [])
+        d, t = st.get("d"), st.get("alpha")
+        old_dirs, old_stps, ro = st.get("old_yk", []), st.get("old_sk", []), st.get("ro", [])
         h_diag, prev_flat_grad, prev_loss = st.get("H_diag", 1.0), st.get("prev_flat_grad"), st.get("prev_loss")
         n_iter = 0
         while n_iter < self.max_iter:
@@ -213,7 +213,7 @@ class LBFGS(Optimizer):
                     old_stps.append(s)
                     ro.append(1.0 / ys)
                     h_diag = ys / float(y @ y)
-                al = [0.0] * len(old_dirs)
+                al = st.setdefault("al", [None] * self.history_size)  # (Paddle keeps it, its last values too)
                 q = -flat_grad
                 for i in range(len(old_dirs) - 1, -1, -1):
                     al[i] = float(old_stps[i] @ q) * ro[i]
@@ -256,7 +256,7 @@ class LBFGS(Optimizer):
                 break
             if np.abs(d * t).max() <= self.tolerance_change or abs(loss - prev_loss) < self.tolerance_change:
                 break
-        st.update(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro, H_diag=h_diag,
+        st.update(d=d, alpha=t, old_yk=old_dirs, old_sk=old_stps, ro=ro, H_diag=h_diag,
                   prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
         return orig_loss
 
@@ -264,11 +264,37 @@ class LBFGS(Optimizer):
         raise NotImplementedError("LBFGS.minimize: LBFGS needs a closure; call opt.step(closure) instead.")
 
     def state_dict(self) -> dict[str, Any]:
-        """The LBFGS state (iteration counters, history), as Paddle's ``{'state': {...}}``."""
-        return {"state": dict(self.state)}
+        """The LBFGS state as Paddle's ``{'state': {...}}``, with its keys and kinds of values: ``func_evals`` and
+        ``n_iter`` (ints), ``al`` (``history_size`` 0-D Tensors or None), ``d`` (the last direction),
+        ``alpha`` (the last step size, a float), ``old_yk`` and ``old_sk`` (the gradient and parameter
+        differences kept, Tensors), ``ro`` (0-D Tensors), ``H_diag`` (a 0-D Tensor), ``prev_flat_grad`` (a
+        Tensor) and ``prev_loss`` (a float)."""
+        dt = self.state["d"].dtype if "d" in self.state else np.float32
+
+        def out(key: str, v: Any) -> Any:
+            if isinstance(v, list):
+                return [out(key, u) for u in v]
+            if v is None or key in ("func_evals", "n_iter", "alpha", "prev_loss"):
+                return v
+            return Tensor(jnp.asarray(np.asarray(v, dt)))
+
+        return {"state": {k: out(k, v) for k, v in self.state.items()}}
 
     def set_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore what ``state_dict`` returned."""
+        """Restore what ``state_dict`` returned. (Paddle's LBFGS has no ``set_state_dict`` of its own, and its
+        Optimizer's ignores the ``'state'`` entry: there a loaded state dict changes nothing; here the run goes on
+        from it.)"""
         if not isinstance(state_dict, dict) or "state" not in state_dict:
             raise TypeError("LBFGS.set_state_dict: expected the dict state_dict() returned, with a 'state' entry.")
-        self.state = dict(state_dict["state"])
+
+        def back(key: str, v: Any) -> Any:
+            if isinstance(v, list):
+                return [back(key, u) for u in v]
+            if isinstance(v, Tensor):
+                a = np.asarray(v.numpy())
+                return float(a) if a.ndim == 0 else a.copy()
+            if isinstance(v, np.ndarray):
+                return float(v) if v.ndim == 0 else v.copy()
+            return v
+
+        self.state = {k: back(k, v) for k, v in state_dict["state"].items()}

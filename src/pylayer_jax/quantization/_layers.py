@@ -119,13 +119,13 @@ class _Linear(Layer):
         s = _ROOT.to_tensor(scales, dtype="float32") if not isinstance(scales, _ROOT.Tensor) else \
             scales.astype("float32")
         self._scales = self.create_parameter(shape=s.shape, dtype="float32", is_bias=True)
-        self._scales.set_value(s)
+        self._scales._set_value(s)
         self._scales.stop_gradient = True
         z = _ROOT.zeros_like(s) if zero_point is None else (
             zero_point.astype("float32") if isinstance(zero_point, _ROOT.Tensor)
             else _ROOT.to_tensor(zero_point, dtype="float32"))
         self._zero_point = self.create_parameter(shape=z.shape, dtype="float32", is_bias=True)
-        self._zero_point.set_value(z)
+        self._zero_point._set_value(z)
         self._zero_point.stop_gradient = True
         self._quant_axis = -1 if quant_axis is None else quant_axis
         self._bit_length = bit_length
@@ -215,7 +215,7 @@ def convert_layer(layer: Any, remain_weight: bool) -> None:
         qdq = _to_qdq(layer, quanter_name)
         if qdq is not None and not remain_weight:
             weight = getattr(layer, weight_name)
-            weight.set_value(qdq._quanter(weight))
+            weight._set_value(qdq._quanter(weight))
             qdq._quanter = None
     for quanter_name in layer.activation_quanters():
         _to_qdq(layer, quanter_name)

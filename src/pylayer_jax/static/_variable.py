@@ -96,6 +96,8 @@ class Variable(Tensor):
         self.block.program.record_write(self, value)
         return self
 
+    _set_value = set_value  # (the library's own writes, e.g. a BatchNorm's running statistics, record the same)
+
     def numpy(self) -> np.ndarray:
         raise RuntimeError(
             f"Variable {self.name} of a static program has no value while the program is being built; fetch it "

@@ -75,7 +75,7 @@ class LookAhead(Optimizer):
                 slow = _P.assign(p) if first else self._slow_of(p)
                 if sync:
                     slow = _P.add(_P.scale(p, self.alpha), _P.scale(slow, 1.0 - self.alpha))
-                    p.set_value(slow)
+                    p._set_value(slow)
                 self._slow[id(p)] = slow
                 self._acc_key(p, "slow")
 
@@ -205,7 +205,7 @@ class ModelAverage(Optimizer):
                 total = _P.add(_P.add(self._acc[(i, "sum_1")], self._acc[(i, "sum_2")]), self._acc[(i, "sum_3")])
                 count = self._acc[(i, "num_accumulates")] + self._acc[(i, "old_num_accumulates")]
                 avg = _P.scale(_P.cast(total, "float32"), 1.0 / count if count else float("nan"))
-                p.set_value(_P.cast(avg, p.dtype))
+                p._set_value(_P.cast(avg, p.dtype))
         try:
             yield
         finally:
@@ -220,7 +220,7 @@ class ModelAverage(Optimizer):
             for p in self._eager_params("restore"):
                 saved = self._acc.get((id(p), "restore"))
                 if saved is not None:
-                    p.set_value(saved)
+                    p._set_value(saved)
 
     def state_dict(self) -> dict[str, Any]:
         """The sums and counters (int64 ``[1]``) of each parameter, by Paddle's accumulator names."""

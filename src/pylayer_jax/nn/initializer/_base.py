@@ -61,7 +61,7 @@ class Initializer:
                 f"{type(param).__name__}."
             )
         arr = self._make(param.shape, np.dtype(param._value.dtype), key)
-        param.set_value(arr)
+        param._set_value(arr)
         return param
 
     def _make(self, shape: list[int], dtype: np.dtype, key: Any) -> Any:

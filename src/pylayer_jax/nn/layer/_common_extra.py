@@ -89,7 +89,7 @@ class Embedding(Layer):
             w = self.weight.numpy().copy()
             w[row] = 0
             with no_grad():
-                self.weight.set_value(w)
+                self.weight._set_value(w)
 
     @property
     def padding_idx(self) -> int | None:

@@ -669,7 +669,7 @@ class Layer:
                 )
         with no_grad():
             for t, value in todo:
-                t.set_value(unwrap(value) if isinstance(value, Tensor) else np.asarray(value))
+                t._set_value(unwrap(value) if isinstance(value, Tensor) else np.asarray(value))
         return missing, [k for k in state_dict if k not in matched]
 
     set_dict = set_state_dict
@@ -731,14 +731,18 @@ def _flatten_layer(root: Layer) -> tuple[list[Any], _LayerDef]:
                 if t is None:
                     sl.append((kind, n, None))
                     continue
+                if getattr(t, "_pytree_static", False):  # a placeholder no transform sees (an RNN's dropout state)
+                    sl.append((kind, n, ("static", t)))
+                    continue
                 k = tindex.get(id(t))
                 if k is None:
                     k = tindex[id(t)] = len(tensors)
                     tensors.append(t)
                 sl.append((kind, n, k))
         slots.append(tuple(sl))
+        sl = [(kind, n, ("static", k[1]._name) if isinstance(k, tuple) else k) for kind, n, k in sl]
         plain = tuple(sorted((k, v) for k, v in layer.__dict__.items() if type(v) in _PLAIN and k != "_full_name"))
-        key.append((type(layer), plain, subs[-1], slots[-1]))
+        key.append((type(layer), plain, subs[-1], tuple(sl)))
     tkey = tuple((type(t), t.stop_gradient, t._name, tuple(sorted(getattr(t, "optimize_attr", {}).items())))
                  for t in tensors)
     return [t._value for t in tensors], _LayerDef(layers, subs, slots, tensors, (tuple(key), tkey))
@@ -766,7 +770,7 @@ def _unflatten_layer(ldef: _LayerDef, leaves: Any) -> Layer:
         for n, j in subs:
             c._sub_layers[n] = None if j is None else copies[j]
         for kind, n, k in slots:
-            c.__dict__[kind][n] = None if k is None else new_tensors[k]
+            c.__dict__[kind][n] = None if k is None else k[1] if isinstance(k, tuple) else new_tensors[k]
     return copies[0]
 
 

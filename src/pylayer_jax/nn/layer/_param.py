@@ -223,6 +223,12 @@ def make_parameter(prefix: str, shape: Sequence[int], dtype: Any, attr: Any, is_
         if not STATIC_PARAMETER:
             raise RuntimeError(f"{api}: static mode is on but pylayer_jax.static is not imported; import it first.")
         return STATIC_PARAMETER[0](name, [int(d) for d in shape], np_dtype, init, attr)
+    if not unique_name.take_parameter_name(name):
+        raise ValueError(
+            f"{api}: a parameter named {name!r} was made already; in dynamic mode (as in Paddle) two parameters "
+            "cannot share a name. Give this one another ParamAttr(name=...), or leave the name out for a generated "
+            "one (paddle.utils.unique_name.guard() starts a fresh set of names)."
+        )
     value = init(list(int(d) for d in shape), np_dtype) if isinstance(init, Initializer) else \
         init(list(int(d) for d in shape), np_dtype, None)
     p = Parameter(value, name, attr.trainable, attr.learning_rate, attr.regularizer, attr.need_clip,

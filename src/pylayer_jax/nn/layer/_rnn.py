@@ -380,6 +380,13 @@ class BiRNN(Layer):
         return _concat([out_fw, out_bw], -1), (st_fw, st_bw)
 
 
+class _DropoutState(Tensor):
+    """The placeholder ``RNNBase._dropout_state``: no leaf of the layer as a JAX pytree (``_pytree_static``), so
+    ``jax.grad`` over a layer, which takes only floating leaves, works."""
+
+    _pytree_static = True
+
+
 class RNNBase(LayerList):
     """A stack of ``num_layers`` recurrent layers (one ``RNN`` or ``BiRNN`` each) with dropout between them.
 
@@ -438,6 +445,12 @@ class RNNBase(LayerList):
                 names += [f"{g}_l{layer}{suffix}" for g in group]
         for pname, p in zip(names, self.parameters()):
             setattr(self, pname, p)
+        if len(self.parameters()) == num_layers * 4 * self.num_directions:
+            # Paddle's fused kernel keeps its dropout state in a buffer of its own, left out of the state dict (it
+            # holds no data there; here it is a 0-D uint8 zero, unused)
+            state = _DropoutState(_full([], 0, "uint8")._v)
+            state.name = f"{self._full_name}.dropout_state__non_persistable"
+            self.register_buffer("_dropout_state", state, persistable=False)
 
     def forward(self, inputs: Tensor, initial_states: Any = None,
                 sequence_length: Tensor | None = None) -> tuple[Tensor, Any]:

@@ -72,9 +72,9 @@ class FakeQuanterWithAbsMaxObserverLayer(BaseQuanter):
                 r = self._moving_rate
                 state = self._state * r + 1.0
                 accum = self._accum * r + _ROOT.max(_ROOT.abs(input)).astype(self._accum.dtype)
-                self._state.set_value(state)
-                self._accum.set_value(accum)
-                self._scale.set_value(accum / state)
+                self._state._set_value(state)
+                self._accum._set_value(accum)
+                self._scale._set_value(accum / state)
         return fake_quant_dequant(input, self._scale, self._bit_length)
 
     def bit_length(self) -> int:
