@@ -18,7 +18,10 @@ Left out: an out-of-range integer index in a read (``a[[0, 9]]`` of 5 rows) give
 ``erf`` of a column slice) through with the gradient of the old values, because those kernels take a contiguous copy
 of a strided view and save the copy; other ops (``*``, ``sin``, ``log``, ...) raise its in-place-modification error
 there, as pylayer_jax raises for all of them (write ``paddle.pow(e[:, 1:3].clone(), 2)``), so the program writes
-``tanh`` of the slice, whose backward saves its output."""
+``tanh`` of the slice, whose backward saves its output. Two Paddle gradients of writes are not mirrored: a one-element
+value written through a bool mask (``b[mask] = v`` with ``v`` of shape [1]) gets a zero gradient in Paddle (ours is
+the sum over the masked positions), and where an index array repeats a position (``b[[1, 1], 0] = v``) Paddle keeps
+the last value but gives the gradient to the first (ours gives it to the value kept)."""
 import json
 import os
 
