@@ -87,9 +87,12 @@ def index_select(x, index, axis=0):
     return jnp.take(x, index, axis=axis)
 
 
-@defop(3, saves=("index",), nondiff=("index",), inplace=True, checks=_along("x", "index", True))
+@defop(3, saves=("index",), nondiff=("index",), inplace=True, checks=_along("x", "index", True, rank1=True, scalar=True))
 def scatter(x, index, updates, overwrite=True):
-    """Rows ``index`` of ``x`` replaced by ``updates`` (or, overwrite=False, zeroed and then summed into)."""
+    """Rows ``index`` of ``x`` replaced by ``updates`` (or, overwrite=False, zeroed and then summed into); ``index``
+    is 1-D, 0-D or [N, 1]."""
+    if index.ndim == 2:
+        index = index[:, 0]
     updates = updates.astype(x.dtype)
     if overwrite:
         return x.at[index].set(updates)
@@ -157,6 +160,15 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         shape[axis] = indices.shape[axis]
         indices = jnp.broadcast_to(indices, shape)
     values = jnp.broadcast_to(jnp.asarray(values, arr.dtype), indices.shape)
+    if not include_self and reduce in ("mul", "multiply", "amin", "amax"):
+        # the targets start from the reduction's identity, so only the values written there count
+        if reduce in ("mul", "multiply"):
+            start = 1
+        elif jnp.issubdtype(arr.dtype, jnp.integer):
+            start = jnp.iinfo(arr.dtype).max if reduce == "amin" else jnp.iinfo(arr.dtype).min
+        else:
+            start = jnp.inf if reduce == "amin" else -jnp.inf
+        arr = arr.at[_grid(indices, axis)].set(jnp.asarray(start, arr.dtype))
     at = arr.at[_grid(indices, axis)]
     if reduce == "assign":
         return at.set(values)

@@ -240,7 +240,27 @@ def index_sample(x, index):
     return jnp.take_along_axis(x, index, axis=1)
 
 
-@defop(3, saves=("index",), nondiff=("index",), method=False)
+def _index_add_checks(op, a):  # noqa: ANN001, ANN202
+    """index_add: a 1-D integer index whose values address ``axis`` of ``x`` (``[-n, n)``), and a value shaped as
+    ``x`` with ``len(index)`` on ``axis`` (Paddle does not broadcast it)."""
+    x, index, value = a["x"], a["index"], a["value"]
+    op = op.removesuffix("_op")  # (the public name, index_add)
+    integer_index(op, index)
+    xs, js = list(x.shape), list(getattr(index, "shape", ()))
+    if len(js) != 1:
+        raise ValueError(f"{op}: index must be a 1-D tensor, but received shape {js}. Reshape it to [-1] first.")
+    ax = _axis(a["axis"], len(xs), op)
+    want = [js[0] if i == ax else d for i, d in enumerate(xs)]
+    vs = list(getattr(value, "shape", ()))
+    if vs != want and all(d >= 0 for d in want + vs):
+        raise ValueError(
+            f"{op}: value must have the shape of x with len(index) on axis {ax}, {want}, but received shape "
+            f"{vs} (it is not broadcast). Pass a value of shape {want}."
+        )
+    return [index_range(op, index, xs[ax], "index", True)]
+
+
+@defop(3, saves=("index",), nondiff=("index",), method=False, checks=_index_add_checks)
 def index_add_op(x, index, value, axis, alpha=1):
     """``x`` with ``alpha * value`` added to the slices ``index`` of ``axis``."""
     ax = _axis(axis, x.ndim, "index_add")

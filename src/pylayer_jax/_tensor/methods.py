@@ -280,10 +280,52 @@ if "lstsq" in TABLE:
 
 
 # ---- indexing --------------------------------------------------------------------
-def _split_index(index: Any, api: str = "getitem") -> tuple[tuple, list[Any]]:
-    """Static spec + index tensors. Bool masks become integer indices (needs concrete values)."""
+def _mask_shape(ix: Any) -> list[int] | None:
+    """The shape of ``ix`` where it is a bool mask of one or more dimensions (a Tensor, array or list of bools)."""
+    if isinstance(ix, Tensor):
+        return list(ix.shape) if ix.dtype.name == "bool" and ix.ndim > 0 else None
+    if isinstance(ix, np.ndarray | list | tuple):
+        try:
+            a = np.asarray(ix)
+        except (TypeError, ValueError):
+            return None
+        return list(a.shape) if a.dtype == np.bool_ and a.ndim > 0 else None
+    return None
+
+
+def _check_masks(index: tuple, shape: list[int], api: str) -> None:
+    """Each bool mask must have the shape of the dimensions it covers (Paddle raises an IndexError; numpy's rule
+    would read a shorter mask as picking among the first entries only)."""
+    masks = [_mask_shape(ix) for ix in index]
+    if not any(masks):
+        return
+    width = [0 if ix is None or ix is Ellipsis or isinstance(ix, bool | np.bool_)
+             or (isinstance(ix, Tensor) and ix.dtype.name == "bool" and ix.ndim == 0)
+             else len(m) if m else 1 for ix, m in zip(index, masks)]
+    dim = 0
+    for k, (ix, m) in enumerate(zip(index, masks)):
+        if ix is Ellipsis:
+            dim = len(shape) - sum(width[k + 1:])
+            continue
+        if m:
+            for j, n in enumerate(m):
+                d = dim + j
+                if d < len(shape) and shape[d] >= 0 and n != shape[d]:
+                    raise IndexError(
+                        f"{api}: the shape of the boolean index {m} does not match the indexed tensor (shape "
+                        f"{shape}) along axis {d}: {n} entries for a dimension of size {shape[d]}. Give the mask "
+                        f"the shape of the dimensions it covers, {shape[dim:dim + len(m)]}."
+                    )
+        dim += width[k]
+
+
+def _split_index(index: Any, api: str = "getitem", shape: list[int] | None = None) -> tuple[tuple, list[Any]]:
+    """Static spec + index tensors. Bool masks become integer indices (needs concrete values); with ``shape``
+    (the indexed tensor's), each mask's shape is checked against the dimensions it covers."""
     if not isinstance(index, tuple):
         index = (index,)
+    if shape is not None:
+        _check_masks(index, shape, api)
     spec: list[Any] = []
     arrays: list[Any] = []
     for ix in index:
@@ -324,7 +366,7 @@ def _int_or_none(v: Any) -> Any:
 
 
 def _getitem(self: Tensor, index: Any) -> Tensor:
-    spec, arrays = _split_index(index)
+    spec, arrays = _split_index(index, "getitem", list(self.shape))
     if not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer):
         form = _form_of(self, spec)
         if form and _moves(form, "get"):
@@ -454,7 +496,7 @@ def _moves(form: tuple, kind: str) -> bool:
 
 def _setitem(self: Tensor, index: Any, value: Any) -> None:
     check_inplace_leaf(self, "Tensor.__setitem__")
-    spec, arrays = _split_index(index, "setitem")
+    spec, arrays = _split_index(index, "setitem", list(self.shape))
     if (not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer)
             and isinstance(value, _WRITTEN)):  # (anything else: ``setitem`` says what is wrong with it)
         form = _form_of(self, spec)
