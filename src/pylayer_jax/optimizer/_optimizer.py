@@ -68,6 +68,7 @@ class ParamSpec(NamedTuple):
     reg: tuple[str, float] | None
     lr_mult: float
     need_clip: bool
+    clip_group: int = 0  # the parameter group (Paddle clips each group's gradients on their own)
 
 
 _LIVE: weakref.WeakSet[Any] = weakref.WeakSet()  # the optimizers made
@@ -129,14 +130,16 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
 
 
 def _clipped(specs: tuple[ParamSpec, ...], clip: Any, grads: Sequence[Any]) -> list[Any]:
-    """The gradients, those of the parameters with ``need_clip`` clipped together by ``clip``."""
+    """The gradients, those of the parameters with ``need_clip`` clipped together by ``clip`` (those of each
+    parameter group on their own, as Paddle's step clips group by group: a global norm is the group's)."""
     grads = list(grads)
     if clip is not None:
-        idx = [i for i, s in enumerate(specs) if s.need_clip]
-        if idx:
-            clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
-            for i, g in zip(idx, clipped):
-                grads[i] = g
+        for group in sorted({s.clip_group for s in specs}):
+            idx = [i for i, s in enumerate(specs) if s.need_clip and s.clip_group == group]
+            if idx:
+                clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
+                for i, g in zip(idx, clipped):
+                    grads[i] = g
     return grads
 
 
@@ -358,11 +361,11 @@ class Optimizer:
 
     def _specs(self, params: list[Any]) -> tuple[ParamSpec, ...]:
         base = self._defaults()
-        groups = {}
+        groups, group_no = {}, {}
         if self._param_groups is not None:
-            for g in self._param_groups:
+            for no, g in enumerate(self._param_groups):
                 for p in g["params"]:
-                    groups[id(p)] = g
+                    groups[id(p)], group_no[id(p)] = g, no
         out = []
         for p in params:
             g = groups.get(id(p))
@@ -394,7 +397,8 @@ class Optimizer:
                     reg = own._key()
             h = self._param_hyper(p, h)
             mult *= self._lr_ratio(p)
-            out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True))))
+            out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True)),
+                                 group_no.get(id(p), 0)))
         return tuple(out)
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
@@ -845,7 +849,12 @@ class Optimizer:
         values (the update has already read them, and clipped them itself)."""
         in_place = getattr(self._grad_clip, "_clip_grads_in_place", None)
         if in_place is not None and modes.capture is None:
-            in_place(params)
+            if self._param_groups is None:
+                in_place(params)
+                return
+            chosen = {id(p) for p in params}
+            for g in self._param_groups:  # each group's norm is its own, as in the update
+                in_place([p for p in g["params"] if id(p) in chosen])
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the parameters (dynamic mode)."""
