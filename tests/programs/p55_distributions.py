@@ -16,8 +16,9 @@ F.binary_cross_entropy and Bernoulli.log_prob is recorded on detached probabilit
 a pair of two different classes (it looks the pair up reversed); pylayer_jax finds the rule, so the registered
 rule here is for a (Scaled, Scaled) pair.
 
-Kept on purpose (not mirrored): Uniform's mean, variance and kl_divergence raise NotImplementedError in Paddle and
-give their values here; Normal(loc, scale) with Tensors of different shapes keeps loc's shape as batch_shape and
+Kept on purpose (not mirrored): Uniform's mean, variance and kl_divergence, and Geometric's log_prob (Paddle has only
+log_pmf) raise NotImplementedError in Paddle and give their values here; StackTransform's log-det-Jacobian with an
+AffineTransform of 0-D loc and scale fails in Paddle (paddle.stack of shapes [2] and []), and is broadcast here; Normal(loc, scale) with Tensors of different shapes keeps loc's shape as batch_shape and
 mean in Paddle (batch_shape [] for a scalar loc and a [2] scale), and broadcasts them here."""
 import json
 import os
@@ -65,7 +66,7 @@ def v(t):
 def tv(f, *args):
     try:
         return v(f(*args))
-    except NotImplementedError as e:
+    except (NotImplementedError, ValueError) as e:
         return type(e).__name__
 
 
@@ -195,6 +196,66 @@ squash = TransformedDistribution(Normal(T([0.0, 0.3]), T([1.0, 0.5])),
 rec["transformed_tanh"] = v(squash.log_prob(T([0.1, -0.6])))
 logit_n = TransformedDistribution(Normal(T(0.0), T(1.0)), [SigmoidTransform()])
 rec["transformed_sigmoid"] = v(logit_n.log_prob(T([0.2, 0.5, 0.9])))
+
+# more distributions: heavy tails, counts, continuous Bernoulli, LKJ
+more = {
+    "cauchy": (paddle.distribution.Cauchy(T([0.0, 1.0]), T([1.0, 0.5])), T([0.3, 2.0])),
+    "studentt": (paddle.distribution.StudentT(T([3.0, 5.0]), T([0.0, 1.0]), T([1.0, 2.0])), T([0.3, 2.0])),
+    "chi2": (paddle.distribution.Chi2(T([2.0, 3.5])), T([0.7, 2.0])),
+    "poisson": (paddle.distribution.Poisson(T([1.5, 4.0])), T([2.0, 3.0])),
+    "binomial": (paddle.distribution.Binomial(paddle.to_tensor([5, 8]), T([0.3, 0.6])), T([2.0, 5.0])),
+    "geometric": (paddle.distribution.Geometric(T([0.3, 0.6])), T([2.0, 0.0])),
+    "cbern": (paddle.distribution.ContinuousBernoulli(T([0.3, 0.8])), T([0.2, 0.9])),
+}
+for name, (d, x) in more.items():
+    r = {"lp": tv(d.log_prob, x) if name != "geometric" else None, "mean": tv(lambda d=d: d.mean), "var": tv(lambda d=d: d.variance),
+         "ent": tv(d.entropy),
+         "batch": list(d.batch_shape), "sample": [list(d.sample([3]).shape), str(d.sample([3]).dtype)]}
+    if hasattr(d, "cdf"):
+        r["cdf"] = tv(d.cdf, x)
+    if hasattr(d, "icdf"):
+        r["icdf"] = tv(d.icdf, T([0.2, 0.7]))
+    if hasattr(d, "log_pmf"):
+        r["pmf"] = [v(d.log_pmf(x)), v(d.pmf(x))]
+    rec["more_" + name] = r
+rec["kl_more"] = [v(kl_divergence(more["cauchy"][0], paddle.distribution.Cauchy(T([0.5, 0.0]), T([2.0, 1.0])))),
+                  v(kl_divergence(more["poisson"][0], paddle.distribution.Poisson(T([1.0, 2.0])))),
+                  v(kl_divergence(more["binomial"][0], paddle.distribution.Binomial(paddle.to_tensor([5, 8]),
+                                                                                     T([0.5, 0.5])))),
+                  v(kl_divergence(more["cbern"][0], paddle.distribution.ContinuousBernoulli(T([0.5, 0.6]))))]
+lkj = paddle.distribution.LKJCholesky(3, 2.0)
+Lc = np.linalg.cholesky(np.array([[1.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 1.0]])).astype("float32")
+rec["lkj"] = [v(lkj.log_prob(T(Lc))), list(lkj.sample([2]).shape)]
+
+# more transforms: stick-breaking, softmax, reshape, stack, independent
+sb = paddle.distribution.StickBreakingTransform()
+xs3 = T([0.2, -0.3, 0.5])
+ys = sb.forward(xs3)
+rec["tr_stick"] = [v(ys), v(sb.inverse(ys)), v(sb.forward_log_det_jacobian(xs3)), sb.forward_shape([3]),
+                   sb.inverse_shape([4])]
+sm = paddle.distribution.SoftmaxTransform()
+rec["tr_softmax"] = [v(sm.forward(xs3)), v(sm.inverse(sm.forward(xs3))), sm.forward_shape([2, 3])]
+rs_ = paddle.distribution.ReshapeTransform((2, 3), (3, 2))
+x23 = T(np.arange(6).reshape(2, 3) * 0.1)
+rec["tr_reshape"] = [v(rs_.forward(x23)), v(rs_.inverse(rs_.forward(x23))), rs_.forward_shape([4, 2, 3]),
+                     v(rs_.forward_log_det_jacobian(x23))]
+st = paddle.distribution.StackTransform([ExpTransform(), AffineTransform(T([1.0, 1.0]), T([3.0, 3.0]))], axis=1)
+x22 = T([[0.1, 0.2], [0.3, -0.4]])
+rec["tr_stack"] = [v(st.forward(x22)), v(st.inverse(st.forward(x22))), v(st.forward_log_det_jacobian(x22))]
+it = paddle.distribution.IndependentTransform(ExpTransform(), 1)
+rec["tr_independent"] = [v(it.forward(x22)), v(it.forward_log_det_jacobian(x22)), v(it.inverse_log_det_jacobian(
+    it.forward(x22)))]
+ch = ChainTransform([ExpTransform(), AffineTransform(T(-1.0), T(0.5)), PowerTransform(T(3.0))])
+rec["tr_chain3"] = [v(ch.forward(xs3)), v(ch.inverse(ch.forward(xs3))), v(ch.forward_log_det_jacobian(xs3))]
+td_ind = Independent(TransformedDistribution(Normal(T([[0.0, 0.1], [0.2, 0.3]]), T([[1.0, 0.5], [0.7, 1.2]])),
+                                             [ExpTransform()]), 1)
+rec["td_independent"] = [v(td_ind.log_prob(T([[0.5, 1.5], [2.0, 0.3]]))), list(td_ind.batch_shape),
+                         list(td_ind.event_shape)]
+cat3 = Categorical(T(rng.standard_normal((2, 3, 4))))
+rec["cat_nd"] = [v(cat3.log_prob(paddle.to_tensor([[[1], [0], [3]], [[2], [2], [0]]]))),
+                 tv(cat3.log_prob, paddle.to_tensor([[1, 0, 3], [2, 2, 0]])), v(cat3.entropy())]
+rec["mult_batch"] = v(Multinomial(4, T([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])).log_prob(T([[1.0, 1.0, 2.0],
+                                                                                        [4.0, 0.0, 0.0]])))
 
 # kl_divergence pairs, their gradients, and a registered rule
 kp, kq = Normal(loc, scale), Normal(T([0.5, 0.0, 0.0]), T([1.0, 1.0, 1.0]))

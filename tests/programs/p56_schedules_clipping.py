@@ -230,6 +230,33 @@ groups = [{"params": m[0].parameters(), "learning_rate": 0.1}, {"params": m[2].p
 opt = paddle.optimizer.Adam(learning_rate=s, parameters=groups)
 rec["groups_sched"] = train(m, opt, s, steps=6)
 
+# a group with its own grad_clip, a scheduler of one's own, set_lr_scheduler, the scheduler in the state_dict
+m = make_model()
+groups = [{"params": m[0].parameters(), "grad_clip": nn.ClipGradByNorm(0.01)},
+          {"params": m[2].parameters()}]
+opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=groups, grad_clip=nn.ClipGradByValue(0.05))
+rec["groups_own_clip"] = train(m, opt, steps=3)
+
+
+class HalfEvery(L.LRScheduler):
+    def __init__(self, learning_rate, every, last_epoch=-1):
+        self.every = every
+        super().__init__(learning_rate, last_epoch)
+
+    def get_lr(self):
+        return self.base_lr * 0.5 ** (self.last_epoch // self.every)
+
+
+m = make_model()
+s = HalfEvery(0.08, 2)
+opt = paddle.optimizer.Momentum(learning_rate=s, momentum=0.5, parameters=m.parameters())
+res = train(m, opt, s, steps=5)
+res["sd"] = {k: val for k, val in opt.state_dict()["LR_Scheduler"].items()}
+s2 = L.ExponentialDecay(0.01, 0.5)
+opt.set_lr_scheduler(s2)
+res["after_set"] = train(m, opt, s2, steps=3)["lr"]
+rec["custom_sched"] = res
+
 # set_lr / get_lr
 m = make_model()
 opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=m.parameters())
@@ -275,6 +302,12 @@ try:
 except RuntimeError as e:
     rec["nonfinite"] = type(e).__name__
 rec["nonfinite_ok"] = v(nn.utils.clip_grad_norm_([w], max_norm=1.0))
+u = paddle.to_tensor([3.0, -4.0, 1.0], stop_gradient=False)
+(u * paddle.to_tensor([1.0, 2.0, -3.0])).sum().backward()
+n1 = nn.utils.clip_grad_norm_(u, max_norm=2.0, norm_type=1.0)
+rec["clip_l1_single"] = [v(n1), v(u.grad)]
+nn.utils.clip_grad_value_(u, 0.5)
+rec["clip_value_single"] = v(u.grad)
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)
