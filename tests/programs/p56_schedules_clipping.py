@@ -29,6 +29,20 @@ def v(t):
     return np.asarray(t.numpy()).astype(np.float64).tolist()
 
 
+def plain(d):
+    out = {}
+    for k, val in d.items():
+        if isinstance(val, dict):
+            out[k] = plain(val)
+        elif isinstance(val, (list, tuple)):
+            out[k] = [float(x) for x in val]
+        elif hasattr(val, "numpy") or isinstance(val, (int, float, np.number, np.ndarray)):
+            out[k] = np.asarray(val.numpy() if hasattr(val, "numpy") else val).astype(float).tolist()
+        else:
+            out[k] = repr(val)
+    return out
+
+
 # ---------- every scheduler, stepped, saved mid-run and resumed ----------
 def makers():
     return {
@@ -79,7 +93,7 @@ for name, make in makers().items():
         resumed.step()
         cont.append(s.last_lr)
         cont2.append(resumed())
-    rec["sched_" + name] = {"lrs": lrs, "cont": cont, "resumed": cont2, "keys": sorted(sd),
+    rec["sched_" + name] = {"lrs": lrs, "cont": cont, "resumed": cont2, "keys": sorted(sd), "sd": plain(sd),
                             "last_epoch": [s.last_epoch, resumed.last_epoch]}
 
 # step(epoch) jumps, and warmup over a scheduler's state_dict
@@ -107,7 +121,7 @@ for mode, metrics in (("min", [1.0, 0.9, 0.95, 0.97, 0.96, 0.99, 0.98, 0.5, 0.6,
             sd = p.state_dict()
     q = L.ReduceOnPlateau(learning_rate=0.1, mode=mode, factor=0.5, patience=1, cooldown=1, min_lr=0.02)
     q.set_state_dict(sd)
-    rec["plateau_" + mode] = {"lrs": got, "keys": sorted(sd), "resumed": [q.last_lr, q.num_bad_epochs,
+    rec["plateau_" + mode] = {"lrs": got, "keys": sorted(sd), "sd": plain(sd), "resumed": [q.last_lr, q.num_bad_epochs,
                                                                           q.cooldown_counter, q.last_epoch]}
 
 # ---------- a model trained under each (scheduler, optimizer) pair ----------
