@@ -8,7 +8,8 @@ set_state_dict, step(epoch), last_epoch/last_lr, and the scheduler driving SGD/M
 step). Then gradient clipping by ClipGradByValue, ClipGradByNorm and ClipGradByGlobalNorm, with
 ParamAttr(need_clip=False) excluding a parameter; weight decay as L1Decay/L2Decay through ParamAttr(regularizer=)
 and as the optimizer's weight_decay (float or regularizer; the ParamAttr one wins); parameter groups with their own
-learning_rate and weight_decay; optimizer.set_lr / get_lr (and set_lr refused under a scheduler);
+learning_rate, weight_decay and grad_clip (Paddle clips each group on its own: a global norm is the group's);
+a scheduler of one's own (an LRScheduler subclass) and set_lr_scheduler; optimizer.set_lr / get_lr (and set_lr refused under a scheduler);
 ParamAttr(learning_rate=) scaling; paddle.nn.utils.clip_grad_norm_ (2-norm, inf-norm, error_if_nonfinite) and
 clip_grad_value_ in a manual loop. Recorded: learning rates per step, losses, parameters, the optimizer's
 state_dict keys and values."""
