@@ -68,6 +68,7 @@ class ParamSpec(NamedTuple):
     reg: tuple[str, float] | None
     lr_mult: float
     need_clip: bool
+    clip_group: int = 0  # the parameter group (Paddle clips each group's gradients on their own)
 
 
 _LIVE: weakref.WeakSet[Any] = weakref.WeakSet()  # the optimizers made
@@ -129,14 +130,17 @@ def _update_all(cls: type, specs: tuple[ParamSpec, ...], clip: Any, params: list
 
 
 def _clipped(specs: tuple[ParamSpec, ...], clip: Any, grads: Sequence[Any]) -> list[Any]:
-    """The gradients, those of the parameters with ``need_clip`` clipped together by ``clip``."""
+    """The gradients, those of the parameters with ``need_clip`` clipped together by ``clip`` (those of each
+    parameter group on their own, as Paddle's step clips group by group: a global norm is the group's)."""
     grads = list(grads)
     if clip is not None:
-        idx = [i for i, s in enumerate(specs) if s.need_clip]
-        if idx:
-            clipped, _ = transform_of(clip).update([grads[i] for i in idx], optax.EmptyState())
-            for i, g in zip(idx, clipped):
-                grads[i] = g
+        for group in sorted({s.clip_group for s in specs}):
+            key = clip[1][group] if clip[0] == "by_group" else clip  # (groups with a grad_clip of their own)
+            idx = [i for i, s in enumerate(specs) if s.need_clip and s.clip_group == group]
+            if idx and key is not None:
+                clipped, _ = transform_of(key).update([grads[i] for i in idx], optax.EmptyState())
+                for i, g in zip(idx, clipped):
+                    grads[i] = g
     return grads
 
 
@@ -315,7 +319,7 @@ class Optimizer:
                         f"{api}: a parameter group must have a 'params' entry (the list of Tensors it holds), but "
                         f"received a dict with keys {sorted(g)}."
                     )
-                allowed = {"params", "learning_rate", "weight_decay", *self._HYPER}
+                allowed = {"params", "learning_rate", "weight_decay", "grad_clip", *self._HYPER}
                 extra = sorted(set(g) - allowed)
                 if extra:
                     raise TypeError(f"{api}: unknown parameter-group settings {extra}; allowed: {sorted(allowed)}.")
@@ -326,6 +330,12 @@ class Optimizer:
                     group["weight_decay"] = self._check_decay(api, g["weight_decay"])
                 if "learning_rate" in g:
                     _check_float(api, "a parameter group's learning_rate", g["learning_rate"])
+                if g.get("grad_clip") is not None and not isinstance(g["grad_clip"], ClipGradBase):
+                    raise TypeError(
+                        f"{api}: a parameter group's grad_clip should be an instance of nn.ClipGradByValue, "
+                        f"ClipGradByNorm or ClipGradByGlobalNorm (or None), but received "
+                        f"{type(g['grad_clip']).__name__}."
+                    )
                 self._param_groups.append(group)
                 out.extend(ps)
             items = out
@@ -356,13 +366,29 @@ class Optimizer:
     def _lr_ratio(self, p: Any) -> float:
         return 1.0
 
+    def _clip_of(self, group: int) -> Any:
+        """The clip of a parameter group: its own ``grad_clip`` where it names one, else the optimizer's."""
+        groups = self._param_groups
+        if groups is not None and "grad_clip" in groups[group]:
+            return groups[group]["grad_clip"]
+        return self._grad_clip
+
+    def _clip_key(self) -> Any:
+        """The clip's part of the update kernel's key: the clip's key, or ``("by_group", keys)`` where a parameter
+        group has a ``grad_clip`` of its own."""
+        groups = self._param_groups
+        if groups is not None and any("grad_clip" in g for g in groups):
+            return ("by_group", tuple(None if c is None else c._key()
+                                      for c in (self._clip_of(i) for i in range(len(groups)))))
+        return self._grad_clip._key() if self._grad_clip else None
+
     def _specs(self, params: list[Any]) -> tuple[ParamSpec, ...]:
         base = self._defaults()
-        groups = {}
+        groups, group_no = {}, {}
         if self._param_groups is not None:
-            for g in self._param_groups:
+            for no, g in enumerate(self._param_groups):
                 for p in g["params"]:
-                    groups[id(p)] = g
+                    groups[id(p)], group_no[id(p)] = g, no
         out = []
         for p in params:
             g = groups.get(id(p))
@@ -394,7 +420,8 @@ class Optimizer:
                     reg = own._key()
             h = self._param_hyper(p, h)
             mult *= self._lr_ratio(p)
-            out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True))))
+            out.append(ParamSpec(tuple(sorted(h.items())), reg, mult, bool(getattr(p, "need_clip", True)),
+                                 group_no.get(id(p), 0)))
         return tuple(out)
 
     def _init_state(self, spec: ParamSpec, shape: Sequence[int], dtype: Any) -> Any:
@@ -501,7 +528,7 @@ class Optimizer:
             specs = self._specs(todo)
             layout = layout_of([jax.eval_shape(functools.partial(self._init_state, spec, tuple(p.shape), p._v.dtype))
                                 for p, spec in zip(todo, specs)])
-            key = (type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+            key = (type(self), specs, self._clip_key())
             self._key_cache = (ids, specs, layout, key)
         if _sparse_rows.MARKED and self._step_sparse(todo, grads, specs, layout):  # (a table was looked up sparsely)
             return
@@ -711,7 +738,7 @@ class Optimizer:
                     " Pass sparse=False for that table, or use an optimizer that updates sparse gradients (SGD, "
                     "Momentum, Adam, AdamW, Adagrad, RMSProp, Lamb)."
                 )
-            if isinstance(self._grad_clip, ClipGradByValue) and spec.need_clip:
+            if isinstance(self._clip_of(spec.clip_group), ClipGradByValue) and spec.need_clip:
                 raise NotImplementedError(
                     f"{api}.step: {where}, which grad_clip=ClipGradByValue cannot clip (Paddle's clip has no kernel "
                     "for a sparse gradient). Use ClipGradByNorm or ClipGradByGlobalNorm, or pass sparse=False for "
@@ -741,7 +768,7 @@ class Optimizer:
         # a parameter's own regularizer makes Paddle's gradient dense (the decay is added to it): the rule then
         lazy_modes = tuple(getattr(self, "_lazy_mode", False) if c is not None and spec.reg is None else None
                            for c, spec in zip(counts, specs))
-        clip = self._grad_clip._key() if self._grad_clip else None
+        clip = self._clip_key()
         key = ("rows", type(self), specs, clip, lazy_modes, layout.trees)
         kernel = _KERNELS.get(key)
         if kernel is None:
@@ -792,7 +819,7 @@ class Optimizer:
             if st is None:
                 st = acc[id(p)] = tuple(jax.tree.leaves(self._init_state(spec, p.shape, p._v.dtype)))
             states.append(jax.tree.unflatten(tree, st))
-        kernel = kernel_for(type(self), specs, self._grad_clip._key() if self._grad_clip else None)
+        kernel = kernel_for(type(self), specs, self._clip_key())
         new_p, new_s = lazy.call_tree(kernel, [p._v for p in todo], grads, states, lr)
         for p, v, st in zip(todo, new_p, new_s):
             p._v = v
@@ -843,9 +870,18 @@ class Optimizer:
     def _clip_grads(self, params: list[Tensor]) -> None:
         """``ClipGradByGlobalNorm`` clips the gradients in place in Paddle: after the step they hold the clipped
         values (the update has already read them, and clipped them itself)."""
-        in_place = getattr(self._grad_clip, "_clip_grads_in_place", None)
-        if in_place is not None and modes.capture is None:
-            in_place(params)
+        if modes.capture is not None:
+            return
+        if self._param_groups is None:
+            in_place = getattr(self._grad_clip, "_clip_grads_in_place", None)
+            if in_place is not None:
+                in_place(params)
+            return
+        chosen = {id(p) for p in params}
+        for i, g in enumerate(self._param_groups):  # each group's norm is its own, as in the update
+            in_place = getattr(self._clip_of(i), "_clip_grads_in_place", None)
+            if in_place is not None:
+                in_place([p for p in g["params"] if id(p) in chosen])
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the parameters (dynamic mode)."""

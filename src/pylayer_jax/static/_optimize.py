@@ -39,8 +39,7 @@ class UpdateOp(Operator):
         self.type = type(optimizer).__name__.lower()
         self.optimizer = optimizer
         self.params, self.grads, self.states, self.trees = params, grads, states, trees
-        clip = optimizer._grad_clip._key() if optimizer._grad_clip is not None else None
-        self.kernel = kernel_for(type(optimizer), optimizer._specs(params), clip)
+        self.kernel = kernel_for(type(optimizer), optimizer._specs(params), optimizer._clip_key())
 
     def run(self, env: dict[int, Any], ctx: Any) -> None:
         lr = ctx.lr(self.optimizer)
