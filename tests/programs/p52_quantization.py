@@ -104,7 +104,7 @@ rec["inplace_same"] = q2 is m2
 rec["cfg_types"] = types(q2)
 sgd = paddle.optimizer.SGD(learning_rate=0.1, parameters=q2.parameters())
 rec["cfg_loss"] = []
-for step in range(6):
+for _ in range(6):
     loss = nn.functional.cross_entropy(q2(paddle.to_tensor(X[:16])), paddle.to_tensor(Y[:16]))
     loss.backward()
     sgd.step()
