@@ -57,7 +57,60 @@ def sparse_bool_to_dense(paddle: Any, out: dict[str, Any]) -> None:
     out["bool_cast"] = _v(sp.cast(x, value_dtype="bool").to_dense())
 
 
-CASES = [sparse_values_tensor, sparse_bool_to_dense]
+def quant_stub(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.nn.quant`` (missing before): a ``Stub`` before a functional call becomes a ``QuanterStub`` in QAT and
+    PTQ (its own observer, else the configuration's activation one), converted like the other quanters; the
+    functional layers compute their functions."""
+    import importlib
+
+    qz = importlib.import_module(f"{paddle.__name__}.quantization")
+    PTQ, QAT, QuantConfig = qz.PTQ, qz.QAT, qz.QuantConfig  # noqa: N806
+    AbsmaxObserver = importlib.import_module(f"{qz.__name__}.observers").AbsmaxObserver  # noqa: N806
+    FakeQuanterWithAbsMaxObserver = importlib.import_module(  # noqa: N806
+        f"{qz.__name__}.quanters").FakeQuanterWithAbsMaxObserver
+
+    q = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)
+
+    class M(paddle.nn.Layer):
+        def __init__(self, own: Any) -> None:
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 3)
+            self.q1 = paddle.nn.quant.Stub()
+            self.q2 = paddle.nn.quant.Stub(own)
+
+        def forward(self, x: Any) -> Any:
+            h = self.fc(x)
+            return self.q1(h) + self.q2(h * 0.3)
+
+    def types(m: Any) -> list[Any]:
+        return [[n, type(s).__name__] for n, s in m.named_sublayers()]
+
+    r = np.random.default_rng(0)
+    x = paddle.to_tensor(r.standard_normal((5, 4)).astype("float32"))
+    m = M(FakeQuanterWithAbsMaxObserver(moving_rate=0.5, bit_length=4))
+    m.set_state_dict({k: r.standard_normal(v.shape).astype("float32") for k, v in m.state_dict().items()})
+    out["stub_plain"] = _v(m(x))
+    qm = QAT(QuantConfig(activation=q, weight=q)).quantize(m)
+    out["stub_qat"] = [types(qm), _v(qm(x)), _v(qm.q1._observer.scales()), _v(qm.q2._observer.scales()),
+                       list(qm.state_dict())]
+    p = M(AbsmaxObserver(quant_bits=4))
+    p.set_state_dict(m.state_dict())
+    p.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=None))
+    pm = ptq.quantize(p)
+    out["stub_ptq"] = [types(pm), _v(pm(x))]
+    c = ptq.convert(pm)
+    out["stub_ptq_converted"] = [types(c), _v(c(x))]
+    y = paddle.to_tensor(r.standard_normal((5, 4)).astype("float32"))
+    fl = paddle.nn.quant
+    out["functional_layers"] = [
+        _v(fl.add()(x, y)), _v(fl.subtract()(x, y)), _v(fl.multiply()(x, y)), _v(fl.divide()(x, y)),
+        _v(fl.reshape()(x, [2, 10])), _v(fl.transpose()(x, [1, 0])), _v(fl.concat()([x, y], 1)),
+        _v(fl.flatten()(x.reshape([5, 2, 2]), 1)), _v(fl.matmul()(x, y, transpose_y=True)),
+        isinstance(fl.add(), fl.FloatFunctionalLayer)]
+
+
+CASES = [sparse_values_tensor, sparse_bool_to_dense, quant_stub]
 
 
 def record(paddle: Any) -> dict[str, Any]:

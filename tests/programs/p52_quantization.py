@@ -3,7 +3,7 @@
 in place and as a copy, a dozen training steps with the fake-quantized forward and straight-through gradients, the
 quanters' scales, bit lengths and axes, state_dict keys, evaluation outputs) and post-training quantization (``PTQ.quantize`` of an evaluation model with ``AbsmaxObserver``
 and ``GroupWiseWeightObserver``, calibration batches, the observers' scales, ``PTQ.convert`` and the converted
-model's outputs); ``add_customized_leaf`` and ``add_qat_layer_mapping``; the errors of misuse that user code catches
+model's outputs); ``paddle.nn.quant.Stub`` before a functional call (QAT and PTQ); ``add_customized_leaf`` and ``add_qat_layer_mapping``; the errors of misuse that user code catches
 (QAT on an evaluation model, PTQ on a training model: Paddle's bare asserts raise AssertionError, pylayer_jax a
 RuntimeError with the same message; the program catches both).
 
@@ -94,6 +94,16 @@ qmodel.eval()
 with paddle.no_grad():
     rec["qat_eval"] = qmodel(paddle.to_tensor(X[:6])).numpy().tolist()
 
+rec["qat_eval_scale_fixed"] = arr(qmodel.fc1.activation_quanter.scales())
+rec["config_str"] = str(q_config)
+rec["qat_str"] = str(qat)
+state = qmodel.state_dict()
+again = QAT(QuantConfig(activation=quanter, weight=quanter)).quantize(fresh(9))
+again.set_state_dict(state)
+again.eval()
+with paddle.no_grad():
+    rec["qat_reloaded"] = again(paddle.to_tensor(X[:6])).numpy().tolist()
+
 # in place, with type and name configs: only fc layers by type, the conv by its name, no global config
 cfg = QuantConfig(activation=None, weight=None)
 cfg.add_type_config(nn.Linear, weight=FakeQuanterWithAbsMaxObserver(moving_rate=0.8, bit_length=4))
@@ -143,6 +153,15 @@ with paddle.no_grad():
     rec["ptq_out"] = [float_model(paddle.to_tensor(X[:6])).numpy().tolist(),
                       pconv(paddle.to_tensor(X[:6])).numpy().tolist()]
 
+rec["ptq_converted_state"] = {k: arr(v) for k, v in pconv.state_dict().items() if "quant" in k or "scale" in k}
+pm2 = ptq.quantize(float_model, inplace=False)
+with paddle.no_grad():
+    pm2(paddle.to_tensor(X[:24]))
+kept = ptq.convert(pm2, inplace=True, remain_weight=True)
+rec["ptq_remain"] = [kept is pm2, types(kept)[:4], arr(kept.fc2.weight)]
+with paddle.no_grad():
+    rec["ptq_remain_out"] = kept(paddle.to_tensor(X[:4])).numpy().tolist()
+
 gm = fresh(6)
 gm.eval()
 gcfg = QuantConfig(activation=None, weight=None)
@@ -161,6 +180,44 @@ gconv = gptq.convert(gq, inplace=False)
 rec["group_converted_types"] = types(gconv)
 with paddle.no_grad():
     rec["group_converted_out"] = gconv(paddle.to_tensor(X[:4])).numpy().tolist()
+
+# ---- Stub: observing the input of a functional call ------------------------------------------------------
+class StubNet(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 3)
+        self.q_in = paddle.nn.quant.Stub()
+        self.q_res = paddle.nn.quant.Stub(FakeQuanterWithAbsMaxObserver(moving_rate=0.5, bit_length=4))
+
+    def forward(self, x):
+        h = self.fc(x)
+        return self.q_in(h) + self.q_res(paddle.tanh(h) * 0.5)
+
+
+sn = StubNet()
+sn.set_state_dict({k: np.random.default_rng(11).standard_normal(v.shape).astype("float32")
+                   for k, v in sn.state_dict().items()})
+XS = X.reshape(48, 4, 16)[:, 0]
+sq = QAT(QuantConfig(activation=quanter, weight=quanter)).quantize(sn)
+rec["stub_types"] = types(sq)
+rec["stub_keys"] = list(sq.state_dict().keys())
+rec["stub_out"] = sq(paddle.to_tensor(XS[:5])).numpy().tolist()
+rec["stub_scales"] = [quanter_info(sq.q_in._observer), quanter_info(sq.q_res._observer)]
+sn.eval()
+sp_cfg = QuantConfig(activation=AbsmaxObserver(quant_bits=8), weight=AbsmaxObserver(quant_bits=8))
+sp_ptq = PTQ(sp_cfg)
+sp_float = StubNet()
+sp_float.q_res = paddle.nn.quant.Stub(AbsmaxObserver(quant_bits=4))   # (a fake quanter's zero points do not convert)
+sp_float.eval()
+sp_m = sp_ptq.quantize(sp_float, inplace=False)
+sp_m.set_state_dict(sn.state_dict())
+with paddle.no_grad():
+    sp_m(paddle.to_tensor(XS[:24]))
+rec["stub_ptq"] = [types(sp_m), quanter_info(sp_m.q_in._observer), quanter_info(sp_m.q_res._observer)]
+sp_c = sp_ptq.convert(sp_m, inplace=False)
+rec["stub_ptq_converted"] = types(sp_c)
+with paddle.no_grad():
+    rec["stub_ptq_out"] = sp_c(paddle.to_tensor(XS[:5])).numpy().tolist()
 
 # ---- misuse that code catches ---------------------------------------------------------------------------
 errs = {}
