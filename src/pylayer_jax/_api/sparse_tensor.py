@@ -349,6 +349,9 @@ def to_dense(x: SparseTensor) -> Tensor:
     from .irregular import index_add
 
     c = csr_to_coo(x) if x._fmt == "csr" else x
+    if c._vals.dtype.name == "bool":  # (isnan's result) an add cannot place bools: place 0/1, then compare
+        as_int = SparseTensor(c._fmt, c._ix, c._vals.astype("int32"), c._sshape, c._coal)
+        return to_dense(as_int).astype("bool")
     sd = c._ix[0].shape[0]
     lead = int(np.prod(c._sshape[:sd]))
     zeros = Tensor(jnp.zeros((lead, *c._sshape[sd:]), c._vals._v.dtype))

@@ -6,6 +6,7 @@ from . import decode as decode
 from . import functional as functional
 from . import initializer as initializer
 from . import layer as layer
+from . import quant as quant
 from . import utils as utils
 from .clip import ClipGradByGlobalNorm as ClipGradByGlobalNorm
 from .clip import ClipGradByNorm as ClipGradByNorm

@@ -11,7 +11,8 @@ from ._layers import QuantedConv2D, QuantedLinear
 from .factory import QuanterFactory
 from .wrapper import ObserveWrapper
 
-DEFAULT_QAT_LAYER_MAPPINGS: dict[type, type] = {nn.Linear: QuantedLinear, nn.Conv2D: QuantedConv2D}
+DEFAULT_QAT_LAYER_MAPPINGS: dict[type, type] = {nn.quant.Stub: nn.quant.QuanterStub, nn.Linear: QuantedLinear,
+                                                 nn.Conv2D: QuantedConv2D}
 DEFAULT_LEAVES = [nn.ReLU, nn.AvgPool2D]
 
 

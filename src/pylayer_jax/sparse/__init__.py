@@ -53,18 +53,27 @@ __all__ = ["abs", "add", "addmm", "asin", "asinh", "atan", "atanh", "cast", "coa
 
 
 # ---- creation -----------------------------------------------------------------------------------
-def _values_tensor(api: str, values: Any, dtype: Any, stop_gradient: bool) -> Tensor:
+def _values_tensor(api: str, values: Any, dtype: Any, stop_gradient: bool, share: bool) -> Tensor:
+    """The values of a new sparse Tensor. As in Paddle, a values Tensor gets the ``stop_gradient`` asked for (the
+    caller's Tensor itself); a COO Tensor (``share``) is then its result (cast when ``dtype`` differs; not a leaf, the
+    gradient reaches the caller's Tensor), a CSR Tensor a new leaf of a copy. Values from a list or array make a
+    new leaf."""
     if isinstance(values, SparseTensor):
         raise TypeError(f"{api}: values must be dense (a Tensor, list or numpy array), but received a sparse Tensor.")
-    if isinstance(values, Tensor):
-        v = values if dtype is None else values.astype(dtype)
-        if v is values and v.stop_gradient and not stop_gradient:
-            v = values.detach()  # the sparse Tensor is a new leaf; the caller's Tensor stays as it is
-    else:
+    if not isinstance(values, Tensor):
         v = to_tensor(values, dtype=dtype)
-    if not stop_gradient:
-        v.stop_gradient = False
-    return v
+        v.stop_gradient = bool(stop_gradient)
+        return v
+    values.stop_gradient = bool(stop_gradient)
+    if not share:
+        v = values.detach() if dtype is None else values.detach().astype(dtype)
+        v.stop_gradient = bool(stop_gradient)
+        return v
+    same = dtype is None or _dtypes.to_paddle(dtype) == values.dtype
+    if stop_gradient:
+        v = values if same else values.astype(dtype)
+        return v if v.is_leaf else v.detach()
+    return values.clone() if same else values.astype(dtype)
 
 
 def sparse_coo_tensor(indices: Any, values: Any, shape: Sequence[int] | None = None, dtype: Any = None,
@@ -76,7 +85,7 @@ def sparse_coo_tensor(indices: Any, values: Any, shape: Sequence[int] | None = N
     ix = _int64(indices, api, "indices")
     if ix.ndim != 2:
         raise ValueError(f"{api}: indices must be 2-D [sparse_dim, nnz], but received shape {list(ix.shape)}.")
-    v = _values_tensor(api, values, dtype, stop_gradient)
+    v = _values_tensor(api, values, dtype, stop_gradient, True)
     if v.ndim == 0 or v.shape[0] != ix.shape[1]:
         raise ValueError(f"{api}: values must have one row per index column (nnz={ix.shape[1]}), but received values "
                          f"of shape {list(v.shape)}.")
@@ -100,7 +109,7 @@ def sparse_csr_tensor(crows: Any, cols: Any, values: Any, shape: Sequence[int], 
     """A sparse CSR Tensor, 2-D or batched 3-D (``crows`` then holds ``batch * (rows + 1)`` offsets)."""
     api = "paddle.sparse.sparse_csr_tensor"
     cr, co = _int64(crows, api, "crows").ravel(), _int64(cols, api, "cols").ravel()
-    v = _values_tensor(api, values, dtype, stop_gradient)
+    v = _values_tensor(api, values, dtype, stop_gradient, False)
     shape = [int(s) for s in (shape.tolist() if isinstance(shape, Tensor) else shape)]
     if len(shape) not in (2, 3):
         raise ValueError(f"{api}: the shape of a CSR Tensor has 2 or 3 axes, but received {shape}.")
