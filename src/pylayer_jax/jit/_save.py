@@ -39,6 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import export as jexport
 
+from .._autograd.grad_mode import no_grad
 from .._ops.table import Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
@@ -446,7 +447,9 @@ class PirTranslatedLayer(Layer):
 
     ``state_dict()`` keys are the structured names the model had when it was saved (``fc.weight``);
     ``parameters()`` are trainable Parameters with the saved Paddle names, so an optimizer can fine-tune
-    the loaded model: ``loss.backward()`` runs the saved VJP.
+    the loaded model after ``train()``: ``loss.backward()`` runs the saved VJP. As in Paddle, the loaded layer
+    starts in eval mode, where its forward gives no gradient to the parameters or the inputs (its outputs still
+    read ``stop_gradient=False``).
     """
 
     def __init__(self, exported: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
@@ -479,13 +482,24 @@ class PirTranslatedLayer(Layer):
         ins = check_inputs("PirTranslatedLayer", self._meta["inputs"], inputs)
         ins = [x if isinstance(x, Tensor) else jnp.asarray(x) for x in ins]  # arrays: constants of the call
         drew = self._meta.get("draws_random")
-        ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
-        out, state = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        keyed = bool(self._meta.get("rng_arg"))  # (a static program saved by save_inference_model takes no key)
+        if keyed:
+            ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
+        if self.training:
+            res = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        else:  # as Paddle's loaded layer in eval mode (its default): nothing flows back to the parameters or
+            with no_grad():  # the inputs, though the outputs read stop_gradient=False; train() to fine-tune
+                res = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        out, state = res if keyed else (res, None)
         if drew:  # and moves it on, as the original forward did
             generator.set_state(state._value)
         # as Paddle's loaded program: its outputs flat, one Tensor alone, more as a list (a tuple, a dict, nesting
         # of the original forward's result are not kept)
         flat = jax.tree_util.tree_leaves(out, is_leaf=lambda v: isinstance(v, Tensor))
+        if not self.training:
+            for t in flat:
+                if isinstance(t, Tensor) and jnp.issubdtype(t._value.dtype, jnp.inexact):
+                    t.stop_gradient = False
         return flat[0] if len(flat) == 1 else flat
 
     @property
@@ -498,13 +512,11 @@ class PirTranslatedLayer(Layer):
 
 
 def load(path: str, **configs: Any) -> PirTranslatedLayer:
-    """Load what ``paddle.jit.save`` wrote: a ``PirTranslatedLayer`` (no Python model class needed)."""
+    """Load what ``paddle.jit.save`` (or ``paddle.static.save_inference_model``: its feeds are the inputs, its
+    fetches the outputs) wrote: a ``PirTranslatedLayer`` (no Python model class needed)."""
     api = "paddle.jit.load"
     if configs:
         raise NotImplementedError(f"{api}: the configs {sorted(configs)} are not supported; the files are always "
                                   "path.pdmodel, path.pdiparams and path.json.")
     exported, meta, arrays = read_artifact(api, path)
-    if meta.get("kind") == "program":
-        raise ValueError(f"{api}: {path!r} holds a static program; load it with "
-                         "paddle.static.load_inference_model(path, exe).")
     return PirTranslatedLayer(exported, meta, arrays)
