@@ -34,6 +34,22 @@ def label_smooth_prior(paddle: Any, out: dict[str, Any]) -> None:
     out["label_smooth_prior_only"] = [_v(o2), o2.stop_gradient]
 
 
+def normalize_orders(paddle: Any, out: dict[str, Any]) -> None:
+    """``F.normalize`` with ``p=inf``/``-inf``/0 divides by Paddle's ``p_norm`` of that order (the largest or smallest
+    magnitude, the count of nonzeros), and its gradient is Paddle's (p59: ``p=inf`` returned ``x`` unchanged with
+    a NaN gradient); with another ``p`` the norm's gradient is that of Paddle's kernel, which reads ``epsilon``
+    (p59's ``p=3`` gradient was off; here a large ``epsilon`` shows it)."""
+    F = paddle.nn.functional
+    for p in (float("inf"), float("-inf"), 0, 3):
+        x = paddle.to_tensor([[3.0, -4.0, 4.0, 0.0], [0.5, -0.5, -0.1, 0.5]], stop_gradient=False)
+        o = F.normalize(x, p=p, axis=1)
+        (o * paddle.to_tensor([[1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, 2.0, 1.0]])).sum().backward()
+        y = paddle.to_tensor([[[1.0, -2.0], [0.5, 0.25]]], stop_gradient=False)
+        o2 = F.normalize(y, p=p, axis=0, epsilon=0.75)
+        (o2 * 3.0).sum().backward()
+        out[f"normalize_p{p}"] = [_v(o), _grad(x), _v(o2), _grad(y)]
+
+
 class _Net:
     """A two-input, two-output model built with the library's nn (parameters from numpy)."""
 
@@ -118,7 +134,7 @@ def jit_files_in_static(paddle: Any, out: dict[str, Any]) -> None:
     out["jit_loads_static"] = [type(sl).__name__, len(got)] + [_v(g) for g in got]
 
 
-CASES = [label_smooth_prior, loaded_layer_modes, jit_files_in_static]
+CASES = [label_smooth_prior, normalize_orders, loaded_layer_modes, jit_files_in_static]
 
 
 def record(paddle: Any) -> dict[str, Any]:

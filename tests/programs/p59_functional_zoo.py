@@ -1,19 +1,20 @@
 """A small image model written with ``paddle.nn.functional`` only (parameters from ``paddle.create_parameter``, no
-Layers), touching functional ops with their less common arguments: conv2d with 'SAME'/'VALID' padding, groups and
-dilation, conv2d_transpose with output_size, conv1d/conv3d, max_pool2d with ceil_mode and return_mask feeding
-max_unpool2d, avg_pool2d with exclusive=False and ceil_mode, adaptive pools, lp_pool2d, interpolate/upsample
-(nearest, bilinear with align_corners/align_mode, bicubic, scale_factor), pad in all modes and layouts,
-unfold/fold, pixel_shuffle/unshuffle, channel_shuffle, affine_grid + grid_sample, local_response_norm,
-instance_norm/group_norm/layer_norm, normalize, cosine_similarity, pairwise_distance, dropout2d/alpha_dropout in
-eval, label_smooth, one_hot, embedding with padding_idx and sparse. Trained a few steps with Adam; then each op is
-probed alone with the gradient of a weighted sum of its output.
+Layers), touching functional ops with their less common arguments: conv2d with 'SAME'/'VALID'/4-number/pair
+paddings, groups, dilation and NHWC, conv2d_transpose with output_size/output_padding, conv1d/conv3d and their
+transposes, max_pool2d/3d with ceil_mode and return_mask feeding max_unpool2d/1d/3d, avg_pool with
+exclusive=False, ceil_mode and divisor_override, adaptive pools with masks and None sizes, lp_pool (also p=inf),
+interpolate/upsample (nearest, linear, bilinear and trilinear with align_corners/align_mode, bicubic, area,
+scale_factor lists, NHWC/NCW), pad in all modes and layouts (also pad_from_left_axis=False), unfold/fold,
+pixel_shuffle/unshuffle, channel_shuffle, temporal_shift, affine_grid + grid_sample in 2-D and 3-D,
+local_response_norm, batch_norm (updating running statistics in place) / instance_norm / group_norm / layer_norm,
+normalize (p=1, 2, 3, inf, a large epsilon), cosine_similarity, pairwise_distance, dropout/dropout2d/3d and
+alpha_dropout in eval, glu, label_smooth with a prior, one_hot, embedding with padding_idx, sparse and max_norm.
+Trained a few steps with Adam; then each op is probed alone with the gradient of a weighted sum of its output.
 
 Left out, not mirrored: ``F.group_norm`` without ``weight`` has a wrong input gradient in Paddle 3.3.1's CPU kernel
 (it differs from the exact one, and from Paddle's own with ``weight=ones``); pylayer_jax gives the exact one, so
-the probes pass a weight. ``F.normalize`` with ``p=3``: Paddle's float32 gradient is off by about 1e-4 relative
-(pylayer_jax agrees with float64 to 1e-6), so ``p=1``/``p=2`` are probed. A ``sparse=True`` embedding's ``grad`` is
-a SelectedRows in Paddle (one row per lookup); pylayer_jax keeps it dense, so the program reads it through the
-update an optimizer makes."""
+the probes pass a weight. A ``sparse=True`` embedding's ``grad`` is a SelectedRows in Paddle (one row per
+lookup); pylayer_jax keeps it dense, so the program reads it through the update an optimizer makes."""
 import json
 import os
 
@@ -199,6 +200,8 @@ probe("layer_norm_2axes", lambda x, w, b: F.layer_norm(x, [6, 6], weight=w, bias
       rng.standard_normal(36).astype("float32"), rng.standard_normal(36).astype("float32"))
 probe("normalize_p1", lambda x: F.normalize(x, p=1, axis=-1), img)
 probe("normalize_axis0", lambda x: F.normalize(x, axis=0, epsilon=1e-6), img)
+probe("normalize_p3", lambda x: F.normalize(x, p=3, axis=0, epsilon=1e-6), img)
+probe("normalize_p1_eps", lambda x: F.normalize(x, p=1, axis=1, epsilon=2.0), img)
 a2, b2 = rng.standard_normal((5, 6)).astype("float32"), rng.standard_normal((5, 6)).astype("float32")
 probe("cosine_similarity", lambda a, b: F.cosine_similarity(a, b, axis=1), a2, b2)
 probe("cosine_similarity_bcast", lambda a, b: F.cosine_similarity(a, b[:1], axis=-1, eps=1e-3), a2, b2)
@@ -213,6 +216,60 @@ probe("dropout3d_eval", lambda x: F.dropout3d(x, 0.4, training=False), vol)
 probe("alpha_dropout_eval", lambda x: F.alpha_dropout(x, 0.4, training=False), img)
 probe("label_smooth_prior", lambda y, pr: F.label_smooth(y, prior_dist=pr, epsilon=0.2),
       np.eye(4, dtype="float32")[[0, 2, 3]][None], np.array([[0.1, 0.2, 0.3, 0.4]], "float32"))
+# more arguments: explicit 4-number paddings, NHWC with groups, 3-D transposed convs and pools with masks,
+# functional batch_norm updating running statistics in place, instance_norm with running statistics
+probe("conv_pad4_nhwc_groups", lambda x, w: F.conv2d(x, w, stride=[2, 1], padding=[1, 2, 0, 1], groups=2,
+                                                     data_format="NHWC"), img.transpose(0, 2, 3, 1), w44)
+probe("convT_nhwc_valid", lambda x, w: F.conv2d_transpose(x, w, stride=[1, 2], padding="VALID", output_padding=[0, 1],
+                                                          data_format="NHWC"), img.transpose(0, 2, 3, 1),
+      rng.standard_normal((4, 2, 2, 2)).astype("float32") * 0.3)
+probe("convT_pad4", lambda x, w: F.conv2d_transpose(x, w, stride=2, padding=[0, 1, 1, 2], groups=2), img, w44)
+probe("conv3d_transpose", lambda x, w: F.conv3d_transpose(x, w, stride=2, padding=1, output_padding=1), vol,
+      rng.standard_normal((2, 3, 3, 3, 3)).astype("float32") * 0.3)
+probe("conv1d_transpose_groups_dil", lambda x, w: F.conv1d_transpose(x, w, stride=3, padding=2, groups=2, dilation=2),
+      seq, rng.standard_normal((4, 3, 3)).astype("float32"))
+probe("maxpool3d_mask", lambda x: F.max_pool3d(x, 2, stride=2, return_mask=True, ceil_mode=True), vol)
+probe("unpool3d", lambda x: F.max_unpool3d(*F.max_pool3d(x, 2, stride=2, return_mask=True), 2, stride=2,
+                                            output_size=[5, 5, 5]), vol)
+probe("maxpool_nhwc", lambda x: F.max_pool2d(x, 3, stride=2, padding="SAME", data_format="NHWC"),
+      img7.transpose(0, 2, 3, 1))
+probe("adaptive_avg_nhwc", lambda x: F.adaptive_avg_pool2d(x, 4, data_format="NHWC"), img7.transpose(0, 2, 3, 1))
+probe("adaptive_max3d", lambda x: F.adaptive_max_pool3d(x, [3, 2, 4], return_mask=True), vol)
+probe("avgpool1d", lambda x: F.avg_pool1d(x, 4, stride=3, padding=2, exclusive=False, ceil_mode=True), seq)
+probe("lp_pool_ceil_inf", lambda x: F.lp_pool2d(x.abs() + 0.1, float("inf"), 2, stride=2, ceil_mode=True), img7)
+probe("interp_linear_align1", lambda x: F.interpolate(x, scale_factor=1.7, mode="linear", align_mode=1,
+                                                      data_format="NCW"), seq)
+probe("interp_nearest3d", lambda x: F.interpolate(x, size=[3, 7, 4], mode="nearest"), vol)
+probe("interp_trilinear_ac", lambda x: F.interpolate(x, size=[4, 6, 3], mode="trilinear", align_corners=True), vol)
+probe("interp_bicubic_down", lambda x: F.interpolate(x, size=[3, 4], mode="bicubic"), img7)
+probe("interp_scale_list_nearest", lambda x: F.interpolate(x, scale_factor=[2, 1.5], mode="nearest"), img7)
+probe("pad_ndhwc_replicate", lambda x: F.pad(x, [1, 0, 2, 1, 0, 2], mode="replicate", data_format="NDHWC"),
+      vol.transpose(0, 2, 3, 4, 1))
+probe("pad_ncdhw_circular", lambda x: F.pad(x, [1, 2, 0, 1, 2, 0], mode="circular"), vol)
+probe("pad_right_axis", lambda x: F.pad(x, [1, 2, 0, 1, 0, 0, 0, 0], pad_from_left_axis=False), img7)
+probe("grid_sample_3d", lambda x, g: F.grid_sample(x, g, mode="bilinear", padding_mode="border", align_corners=False),
+      vol, rng.uniform(-1.2, 1.2, (1, 2, 3, 4, 3)).astype("float32"))
+probe("affine_grid_3d", lambda t: F.affine_grid(t, [1, 2, 2, 3, 4], align_corners=False),
+      np.array([[[1.0, 0.1, 0.0, 0.2], [0.0, 0.9, 0.1, 0.0], [0.1, 0.0, 1.1, -0.1]]], "float32"))
+probe("lrn_5d", lambda x: F.local_response_norm(x, size=2, alpha=0.3, data_format="NCDHW"), vol)
+probe("instance_norm_running", lambda x: F.instance_norm(x, running_mean=paddle.zeros([4]),
+                                                         running_var=paddle.ones([4]), use_input_stats=True), img)
+probe("layer_norm_noaffine", lambda x: F.layer_norm(x, [4, 6, 6]), img)
+probe("normalize_inf", lambda x: F.normalize(x, p=float("inf"), axis=2), img)
+probe("dropout_axis_eval", lambda x: F.dropout(x, 0.5, axis=[0, 1], training=False), img)
+probe("temporal_shift", lambda x: F.temporal_shift(x, seg_num=2, shift_ratio=0.25), img)
+probe("glu", lambda x: F.glu(x, axis=1), img)
+probe("unfold_ints", lambda x: F.unfold(x, 3, strides=2, paddings=1, dilations=1), img7)
+probe("embedding_max_norm", lambda w: F.embedding(paddle.to_tensor([[0, 2], [2, 4]]), w * 1.0, max_norm=1.0),
+      rng.standard_normal((5, 3)).astype("float32"))
+rm, rv = paddle.zeros([4]), paddle.ones([4])
+probe("batch_norm_train", lambda x, w, b: F.batch_norm(x, rm, rv, w, b, training=True, momentum=0.8, epsilon=1e-3),
+      img, np.linspace(0.5, 1.5, 4).astype("float32"), np.linspace(-0.2, 0.2, 4).astype("float32"))
+rec["batch_norm_running"] = [rm.numpy().tolist(), rv.numpy().tolist()]
+probe("batch_norm_eval", lambda x: F.batch_norm(x, rm, rv, training=False), img)
+probe("batch_norm_nhwc_global", lambda x: F.batch_norm(x, rm, rv, training=True, use_global_stats=True,
+                                                        data_format="NHWC"), img.transpose(0, 2, 3, 1))
+rec["batch_norm_running_after"] = [rm.numpy().tolist(), rv.numpy().tolist()]
 oh = F.one_hot(paddle.to_tensor([[0, 3], [2, 1]]), 5)
 rec["one_hot"] = [oh.numpy().tolist(), str(oh.dtype), list(oh.shape)]
 ids = paddle.to_tensor([[1, 0, 3], [3, 3, 0]])

@@ -7,6 +7,9 @@ carry an explicit VJP; the others save the inputs their derivative reads.
 
 from __future__ import annotations
 
+import functools
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -474,9 +477,36 @@ def batch_norm(
 
 @defop(1, saves=("x",), method=False, numbers=("epsilon",))
 def normalize(x, p=2, axis=1, epsilon=1e-12):
-    """``x / max(||x||_p, epsilon)`` along ``axis``."""
-    norm = jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+    """``x / max(||x||_p, epsilon)`` along ``axis``; as Paddle's ``p_norm``, ``p=inf``/``-inf`` take the largest
+    and smallest magnitude (every element tied with it gets the norm's full gradient) and ``p=0`` counts the
+    nonzero elements (no gradient through the norm); the gradient of any other norm is that of Paddle's kernel,
+    which reads ``epsilon`` (``_normalize_p_norm``)."""
+    a = jnp.abs(x)
+    if p == 0:
+        norm = lax.stop_gradient(jnp.sum(a != 0, axis=axis, keepdims=True).astype(x.dtype))
+    elif math.isinf(p):
+        m = lax.stop_gradient((jnp.max if p > 0 else jnp.min)(a, axis=axis, keepdims=True))
+        norm = m + jnp.sum(jnp.where(a == m, a - lax.stop_gradient(a), 0), axis=axis, keepdims=True)
+    else:
+        norm = _normalize_p_norm(x, epsilon, float(p), axis)
     return x / jnp.maximum(norm, epsilon)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3))
+def _normalize_p_norm(x, epsilon, p, axis):  # noqa: ANN001, ANN202
+    """The ``p``-norm ``normalize`` divides by, with the derivative of Paddle's ``p_norm`` kernel, to which
+    ``normalize`` hands its ``epsilon``: ``sign(x) |x|**(p-1) / (norm**(p-1) + epsilon)`` (the exact one without
+    ``epsilon``; NaN at a zero element when ``p < 1``, as Paddle's)."""
+    return jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+
+
+@_normalize_p_norm.defjvp
+def _normalize_p_norm_jvp(p, axis, primals, tangents):  # noqa: ANN001, ANN202
+    x, epsilon = primals
+    dx = tangents[0]
+    n = _normalize_p_norm(x, epsilon, p, axis)
+    g = jnp.sign(x) * jnp.abs(x) ** (p - 1) / (n ** (p - 1) + epsilon)
+    return n, jnp.sum(g * dx, axis=axis, keepdims=True).astype(n.dtype)
 
 
 @defop(2, saves=("x1", "x2"), method=False)
