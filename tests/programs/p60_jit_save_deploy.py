@@ -235,6 +235,81 @@ h.copy_from_cpu(X[10:13])
 predictor.run()
 rec["spred_out"] = [predictor.get_output_handle(o).copy_to_cpu().tolist() for o in predictor.get_output_names()]
 
+# a predictor with the usual CPU settings, handles' shapes and types, run() on a list of Tensors, a clone
+config = Config(prefix + ".json" if os.path.exists(prefix + ".json") else prefix + ".pdmodel", prefix + ".pdiparams")
+config.disable_gpu()
+config.set_cpu_math_library_num_threads(2)
+config.switch_ir_optim(True)
+config.disable_glog_info()
+rec["config"] = [config.use_gpu(), config.cpu_math_library_num_threads(), config.ir_optim()]
+predictor = create_predictor(config)
+hx = predictor.get_input_handle("x")
+hx.reshape([3, 8])
+hx.copy_from_cpu(X[5:8])
+predictor.get_input_handle("s").copy_from_cpu(S[5:8])
+predictor.run()
+ho = predictor.get_output_handle(predictor.get_output_names()[1])
+rec["handles"] = [hx.shape(), str(hx.type()), ho.shape(), str(ho.type())]
+rec["handle_out"] = ho.copy_to_cpu().tolist()
+outs = predictor.run([paddle.to_tensor(X[:2]), paddle.to_tensor(S[:2])])
+rec["run_list"] = [type(outs).__name__, len(outs)] + [o.numpy().tolist() for o in outs]
+twin_pred = predictor.clone()
+for name, arr in zip(twin_pred.get_input_names(), (X[9:10], S[9:10])):
+    twin_pred.get_input_handle(name).copy_from_cpu(arr)
+twin_pred.run()
+rec["clone_out"] = twin_pred.get_output_handle("fetch_name_0").copy_to_cpu().tolist()
+
+# jit.save of a plain function, and of a to_static function whose input_spec was given to the decorator
+def scale_and_sum(x, y):
+    return (x * 2.0 + y).sum(axis=-1)
+
+
+fprefix = os.path.join(tmp, "fn", "scale_and_sum")
+paddle.jit.save(paddle.jit.to_static(scale_and_sum, input_spec=[InputSpec([None, 3], "float32", "x"),
+                                                                  InputSpec([None, 3], "float32", "y")]), fprefix)
+fl = paddle.jit.load(fprefix)
+a3 = np.arange(6, dtype="float32").reshape(2, 3)
+rec["fn_loaded"] = [type(fl).__name__, fl(paddle.to_tensor(a3), paddle.to_tensor(a3 * 0.5)).numpy().tolist()]
+
+# InputSpec utilities
+spec_x = InputSpec.from_tensor(paddle.to_tensor(X[:4]), name="xx")
+spec_n = InputSpec.from_numpy(S[:4], name="ss")
+rec["specs"] = [[list(sp.shape), str(sp.dtype), sp.name] for sp in (spec_x, spec_n, spec_x.batch(16), spec[0])]
+rec["spec_unbatch"] = list(InputSpec([16, 8], "float32").unbatch().shape)
+
+# paddle.save / paddle.load through a file-like buffer, an LR scheduler's state, return_numpy
+import io  # noqa: E402
+
+buf = io.BytesIO()
+paddle.save({"w": model.fc2.weight, "step": 3}, buf)
+buf.seek(0)
+from_buf = paddle.load(buf)
+rec["from_buffer"] = [sorted(from_buf), bool((from_buf["w"] - model.fc2.weight).abs().max() == 0), from_buf["step"]]
+sched = paddle.optimizer.lr.StepDecay(learning_rate=0.1, step_size=2, gamma=0.5)
+for _ in range(5):
+    sched.step()
+paddle.save(sched.state_dict(), os.path.join(tmp, "sched.pdparams"))
+sched2 = paddle.optimizer.lr.StepDecay(learning_rate=0.1, step_size=2, gamma=0.5)
+sched2.set_state_dict(paddle.load(os.path.join(tmp, "sched.pdparams")))
+rec["sched"] = [sched2.last_epoch, sched2.get_lr(), sorted(paddle.load(os.path.join(tmp, "sched.pdparams")))]
+sdn = paddle.load(os.path.join(tmp, "model.pdparams"), return_numpy=True)
+rec["state_numpy"] = sorted({type(v).__name__ for v in sdn.values()})
+
+# what a typo in a path raises
+errors = {}
+for what, f in (("load", lambda: paddle.load(os.path.join(tmp, "nothere.pdparams"))),
+                ("jit_load", lambda: paddle.jit.load(os.path.join(tmp, "nothere"))),
+                ("predictor", lambda: create_predictor(Config(os.path.join(tmp, "nothere.json"),
+                                                              os.path.join(tmp, "nothere.pdiparams")))),
+                ("wrong_inputs", lambda: loaded(paddle.to_tensor(X[:2]))),
+                ("save_dir", lambda: paddle.save(model.state_dict(), tmp))):
+    try:
+        f()
+        errors[what] = "ok"
+    except Exception as e:  # noqa: BLE001
+        errors[what] = type(e).__name__
+rec["errors"] = errors
+
 # nested Python structures
 nested = {
     "step": 7, "name": "ckpt", "lr": 0.01,
