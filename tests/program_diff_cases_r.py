@@ -50,6 +50,21 @@ def normalize_orders(paddle: Any, out: dict[str, Any]) -> None:
         out[f"normalize_p{p}"] = [_v(o), _grad(x), _v(o2), _grad(y)]
 
 
+def _attempt(f: Any) -> Any:
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001  (the type is the result)
+        return type(e).__name__
+
+
+def pad_mode_error(paddle: Any, out: dict[str, Any]) -> None:
+    """An unknown padding mode is Paddle's AssertionError, from ``F.pad`` and the padding layers (p59)."""
+    x = paddle.ones([1, 1, 2, 2])
+    out["pad_mode_error"] = [_attempt(lambda: paddle.nn.functional.pad(x, [1, 1, 1, 1], mode="edge")),
+                             _attempt(lambda: paddle.nn.Pad2D(1, mode="edge")(x)),
+                             _attempt(lambda: paddle.nn.Pad1D(1, mode="wrap")(x[0]))]
+
+
 class _Net:
     """A two-input, two-output model built with the library's nn (parameters from numpy)."""
 
@@ -134,7 +149,7 @@ def jit_files_in_static(paddle: Any, out: dict[str, Any]) -> None:
     out["jit_loads_static"] = [type(sl).__name__, len(got)] + [_v(g) for g in got]
 
 
-CASES = [label_smooth_prior, normalize_orders, loaded_layer_modes, jit_files_in_static]
+CASES = [label_smooth_prior, normalize_orders, pad_mode_error, loaded_layer_modes, jit_files_in_static]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -50,6 +50,14 @@ def test_group_norm_without_weight_has_the_exact_gradient() -> None:
     np.testing.assert_allclose(t.grad.numpy(), jax.grad(ref)(x), rtol=1e-4, atol=1e-5)
 
 
+def test_pad_mode_errors_say_what_to_do() -> None:
+    with pytest.raises(AssertionError, match=r"pad: mode must be one of constant, reflect, replicate, circular, but "
+                                             r"received 'edge'"):
+        paddle.nn.functional.pad(paddle.ones([1, 1, 2, 2]), [1, 1, 1, 1], mode="edge")
+    with pytest.raises(AssertionError, match=r"Pad2D: mode must be one of .*'circular', but received 'edge'"):
+        paddle.nn.Pad2D(1, mode="edge")
+
+
 def test_static_load_of_a_jit_artifact_that_draws_says_what_to_do(tmp_path) -> None:
     class Noisy(paddle.nn.Layer):
         def forward(self, x):

@@ -14,7 +14,10 @@ Trained a few steps with Adam; then each op is probed alone with the gradient of
 Left out, not mirrored: ``F.group_norm`` without ``weight`` has a wrong input gradient in Paddle 3.3.1's CPU kernel
 (it differs from the exact one, and from Paddle's own with ``weight=ones``); pylayer_jax gives the exact one, so
 the probes pass a weight. A ``sparse=True`` embedding's ``grad`` is a SelectedRows in Paddle (one row per
-lookup); pylayer_jax keeps it dense, so the program reads it through the update an optimizer makes."""
+lookup); pylayer_jax keeps it dense, so the program reads it through the update an optimizer makes. ``F.pad`` in
+constant mode with an odd number of pads (``[1, 2, 3]`` on a 4-D input) runs in Paddle (the last listed axis
+padded before only); pylayer_jax raises a ValueError naming the rule (pairs of pads), as the odd count is
+almost surely a mistake."""
 import json
 import os
 
@@ -283,6 +286,38 @@ for pad_idx in [0, -2, None]:
         dense = None if sparse else w.grad.numpy().tolist()
         paddle.optimizer.SGD(learning_rate=0.5, parameters=[w]).step()
         rec[f"embedding_{pad_idx}_{sparse}"] = [out.numpy().tolist(), dense, w.numpy().tolist()]
+
+# what common mistakes raise
+t4 = paddle.to_tensor(img)
+mistakes = {
+    "conv_groups": lambda: F.conv2d(t4, paddle.to_tensor(w44), groups=3),
+    "conv_channels": lambda: F.conv2d(t4, paddle.ones([2, 3, 3, 3])),
+    "conv_bad_padding_str": lambda: F.conv2d(t4, paddle.ones([2, 4, 3, 3]), padding="FULL"),
+    "interp_size_and_scale": lambda: F.interpolate(t4, size=[3, 3], scale_factor=2),
+    "interp_bad_mode": lambda: F.interpolate(t4, size=[3, 3], mode="cubic"),
+    "interp_nearest_align": lambda: F.interpolate(t4, size=[3, 3], mode="nearest", align_corners=True),
+    "interp_linear_4d": lambda: F.interpolate(t4, size=[3, 3], mode="linear"),
+    "pad_reflect_too_big": lambda: F.pad(t4, [6, 6, 0, 0], mode="reflect"),
+    "pad_bad_mode": lambda: F.pad(t4, [1, 1, 1, 1], mode="edge"),
+    "pool_bad_format": lambda: F.max_pool2d(t4, 2, data_format="NCWH"),
+    "pixel_shuffle_bad": lambda: F.pixel_shuffle(t4, 3),
+    "channel_shuffle_bad": lambda: F.channel_shuffle(t4, 3),
+    "group_norm_bad": lambda: F.group_norm(t4, 3),
+    "grid_sample_bad_mode": lambda: F.grid_sample(t4, paddle.zeros([2, 3, 3, 2]), mode="bicubic"),
+    "unfold_bad_kernel": lambda: F.unfold(t4, [7, 7]),
+    "one_hot_range": lambda: F.one_hot(paddle.to_tensor([0, 5]), 4).numpy(),
+    "label_smooth_eps": lambda: F.label_smooth(paddle.ones([2, 3]), epsilon=1.5),
+    "dropout_p": lambda: F.dropout(t4, 1.5),
+    "lrn_bad_dim": lambda: F.local_response_norm(paddle.ones([2, 3]), 3),
+}
+errs = {}
+for key, f in mistakes.items():
+    try:
+        f()
+        errs[key] = "ok"
+    except Exception as e:  # noqa: BLE001
+        errs[key] = type(e).__name__
+rec["errors"] = errs
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)

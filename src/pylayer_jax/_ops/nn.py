@@ -621,7 +621,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order. A negative
     pad crops that side (after the other sides are padded, as Paddle: circular padding wraps the uncropped axis)."""
     if mode not in _PAD_MODES:
-        raise ValueError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")
+        raise AssertionError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")  # (Paddle's)
     widths = pad_widths(x.ndim, pad, data_format, pad_from_left_axis)
     grow = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if mode == "constant":
