@@ -50,6 +50,19 @@ def normalize_orders(paddle: Any, out: dict[str, Any]) -> None:
         out[f"normalize_p{p}"] = [_v(o), _grad(x), _v(o2), _grad(y)]
 
 
+def pairwise_neg_inf_and_diag_embed(paddle: Any, out: dict[str, Any]) -> None:
+    """``F.pairwise_distance`` with ``p=-inf`` is the smallest magnitude of ``x - y + epsilon`` (p59: it gave 1);
+    ``F.diag_embed``, Paddle's deprecated alias of ``paddle.diag_embed``, exists (its value only: Paddle's stops
+    the gradient)."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], stop_gradient=False)
+    y = paddle.to_tensor([[0.5, 1.0, 0.0], [1.0, -1.0, -1.5]], stop_gradient=False)
+    d = F.pairwise_distance(x, y, p=float("-inf"), keepdim=True)
+    (d * paddle.to_tensor([[2.0], [-3.0]])).sum().backward()
+    out["pairwise_neg_inf"] = [_v(d), _grad(x), _grad(y)]
+    out["f_diag_embed"] = _v(F.diag_embed(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), offset=-1, dim1=2, dim2=0))
+
+
 def _attempt(f: Any) -> Any:
     try:
         return f()
@@ -149,7 +162,7 @@ def jit_files_in_static(paddle: Any, out: dict[str, Any]) -> None:
     out["jit_loads_static"] = [type(sl).__name__, len(got)] + [_v(g) for g in got]
 
 
-CASES = [label_smooth_prior, normalize_orders, pad_mode_error, loaded_layer_modes, jit_files_in_static]
+CASES = [label_smooth_prior, normalize_orders, pad_mode_error, pairwise_neg_inf_and_diag_embed, loaded_layer_modes, jit_files_in_static]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -17,7 +17,8 @@ the probes pass a weight. A ``sparse=True`` embedding's ``grad`` is a SelectedRo
 lookup); pylayer_jax keeps it dense, so the program reads it through the update an optimizer makes. ``F.pad`` in
 constant mode with an odd number of pads (``[1, 2, 3]`` on a 4-D input) runs in Paddle (the last listed axis
 padded before only); pylayer_jax raises a ValueError naming the rule (pairs of pads), as the odd count is
-almost surely a mistake."""
+almost surely a mistake. ``diag_embed`` (``F.diag_embed`` and ``paddle.diag_embed``) has no gradient in
+Paddle 3.3.1 (its output stops it); pylayer_jax differentiates it, so only its value is recorded."""
 import json
 import os
 
@@ -273,6 +274,35 @@ probe("batch_norm_eval", lambda x: F.batch_norm(x, rm, rv, training=False), img)
 probe("batch_norm_nhwc_global", lambda x: F.batch_norm(x, rm, rv, training=True, use_global_stats=True,
                                                         data_format="NHWC"), img.transpose(0, 2, 3, 1))
 rec["batch_norm_running_after"] = [rm.numpy().tolist(), rv.numpy().tolist()]
+# a third batch: SAME with dilation, strided SAME transposes with output_size, masks with 4-number paddings,
+# interpolate's recompute_scale_factor, Tensor shapes and sizes as arguments
+probe("conv_same_dilated", lambda x, w: F.conv2d(x, w, stride=1, padding="SAME", dilation=2, groups=2),
+      img7.repeat(2, 1), w44)
+probe("conv_same_stride3", lambda x, w: F.conv2d(x, w, stride=3, padding="same", groups=2), img7.repeat(2, 1), w44)
+probe("convT_same_outsize", lambda x, w: F.conv2d_transpose(x, w, stride=2, padding="SAME", output_size=[12, 13]),
+      img, rng.standard_normal((4, 3, 3, 3)).astype("float32") * 0.3)
+probe("maxpool_mask_pad4", lambda x: F.max_pool2d(x, [3, 2], stride=[2, 1], padding=[1, 1], return_mask=True), img7)
+probe("maxpool_ceil_mask", lambda x: F.max_pool2d(x, 2, stride=2, ceil_mode=True, return_mask=True), img7)
+probe("unpool_ceil", lambda x: F.max_unpool2d(*F.max_pool2d(x, 2, stride=2, ceil_mode=True, return_mask=True), 2,
+                                               stride=2, output_size=[8, 8]), img7)
+probe("avgpool_ceil_nhwc", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, exclusive=False,
+                                                  data_format="NHWC"), img7.transpose(0, 2, 3, 1))
+probe("interp_recompute", lambda x: F.interpolate(x, scale_factor=1.3, mode="bilinear", recompute_scale_factor=True),
+      img7)
+probe("interp_tensor_size", lambda x: F.interpolate(x, size=paddle.to_tensor([4, 5]), mode="bilinear"), img7)
+probe("interp_tensor_scale", lambda x: F.interpolate(x, scale_factor=paddle.to_tensor([1.5, 2.0]), mode="nearest"),
+      img7)
+probe("interp_list_tensor_size", lambda x: F.interpolate(x, size=[paddle.to_tensor(4), 6], mode="bicubic"), img7)
+probe("affine_grid_tensor_shape", lambda t: F.affine_grid(t, paddle.to_tensor([2, 4, 3, 5])), theta)
+probe("pairwise_distance_neg_inf", lambda a, b: F.pairwise_distance(a, b, p=float("-inf")), a2, b2)
+probe("pairwise_distance_bcast", lambda a, b: F.pairwise_distance(a, b[0], p=3.0), a2, b2)
+probe("cosine_similarity_axis0", lambda a, b: F.cosine_similarity(a, b, axis=0), a2, b2)
+probe("fold_ints", lambda x: F.fold(x, 4, 2, strides=2), rng.standard_normal((1, 8, 4)).astype("float32"))
+probe("adaptive_max_uneven", lambda x: F.adaptive_max_pool2d(x, [4, 5]), img7)
+probe("adaptive_avg_uneven", lambda x: F.adaptive_avg_pool2d(x, [5, 4]), img7)
+probe("lp_pool1d_ceil_pad", lambda x: F.lp_pool1d(x.abs() + 0.1, 2.0, 3, stride=2, padding=1, ceil_mode=True), seq)
+rec["diag_embed"] = F.diag_embed(paddle.to_tensor(a2), offset=1, dim1=0, dim2=2).numpy().tolist()
+rec["sequence_mask"] = F.sequence_mask(paddle.to_tensor([1, 3, 0]), maxlen=4, dtype="float32").numpy().tolist()
 oh = F.one_hot(paddle.to_tensor([[0, 3], [2, 1]]), 5)
 rec["one_hot"] = [oh.numpy().tolist(), str(oh.dtype), list(oh.shape)]
 ids = paddle.to_tensor([[1, 0, 3], [3, 3, 0]])

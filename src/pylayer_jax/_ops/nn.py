@@ -485,11 +485,18 @@ def normalize(x, p=2, axis=1, epsilon=1e-12):
     if p == 0:
         norm = lax.stop_gradient(jnp.sum(a != 0, axis=axis, keepdims=True).astype(x.dtype))
     elif math.isinf(p):
-        m = lax.stop_gradient((jnp.max if p > 0 else jnp.min)(a, axis=axis, keepdims=True))
-        norm = m + jnp.sum(jnp.where(a == m, a - lax.stop_gradient(a), 0), axis=axis, keepdims=True)
+        norm = _extreme_magnitude(a, axis, True, p > 0)
     else:
         norm = _normalize_p_norm(x, epsilon, float(p), axis)
     return x / jnp.maximum(norm, epsilon)
+
+
+def _extreme_magnitude(a, axis, keepdims, largest):  # noqa: ANN001, ANN202
+    """The largest (or smallest) of the magnitudes ``a`` along ``axis`` with the derivative of Paddle's ``p_norm``
+    for ``p=inf``/``-inf``: each element equal to it gets the full gradient (``jnp.max`` splits it among ties)."""
+    m = lax.stop_gradient((jnp.max if largest else jnp.min)(a, axis=axis, keepdims=True))
+    out = m + jnp.sum(jnp.where(a == m, a - lax.stop_gradient(a), 0), axis=axis, keepdims=True)
+    return out if keepdims else jnp.squeeze(out, axis)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3))
@@ -519,8 +526,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-08):
 
 def _pdist_of(d, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN202
     d = jnp.abs(d + epsilon)
-    if p == float("inf"):
-        return jnp.max(d, axis=-1, keepdims=keepdim)
+    if math.isinf(p):  # (Paddle's p_norm: the largest / smallest magnitude)
+        return _extreme_magnitude(d, -1, keepdim, p > 0)
     if p == 0:
         return jnp.sum(d != 0, axis=-1, keepdims=keepdim).astype(d.dtype)
     return jnp.sum(d**p, axis=-1, keepdims=keepdim) ** (1.0 / p)
