@@ -129,6 +129,20 @@ def loaded_layer_modes(paddle: Any, out: dict[str, Any]) -> None:
     out["loaded_train"] = [lo.training, _v(logits), [_grad(p) for p in params], _grad(x)]
 
 
+def save_traced_without_spec(paddle: Any, out: dict[str, Any]) -> None:
+    """A ``to_static`` layer called once is saved by ``jit.save`` without an ``input_spec`` (the program its call
+    traced); one never called cannot be (p60)."""
+    m = paddle.jit.to_static(_Net(paddle), full_graph=True)
+    m.eval()
+    ref = m(paddle.to_tensor(X), paddle.to_tensor(S))
+    tmp = tempfile.mkdtemp()
+    paddle.jit.save(m, os.path.join(tmp, "traced"))
+    lo = paddle.jit.load(os.path.join(tmp, "traced"))
+    out["saved_traced"] = [[_v(r) for r in ref], [_v(o) for o in lo(paddle.to_tensor(X), paddle.to_tensor(S))]]
+    fresh = paddle.jit.to_static(_Net(paddle), full_graph=True)
+    out["saved_uncalled"] = _attempt(lambda: paddle.jit.save(fresh, os.path.join(tmp, "fresh")))
+
+
 def jit_files_in_static(paddle: Any, out: dict[str, Any]) -> None:
     """``paddle.static.load_inference_model`` reads what ``paddle.jit.save`` wrote (feed names from the
     InputSpecs, one fetch per output); ``paddle.jit.load`` reads what ``save_inference_model`` wrote (p60)."""
@@ -162,7 +176,8 @@ def jit_files_in_static(paddle: Any, out: dict[str, Any]) -> None:
     out["jit_loads_static"] = [type(sl).__name__, len(got)] + [_v(g) for g in got]
 
 
-CASES = [label_smooth_prior, normalize_orders, pad_mode_error, pairwise_neg_inf_and_diag_embed, loaded_layer_modes, jit_files_in_static]
+CASES = [label_smooth_prior, normalize_orders, pad_mode_error, pairwise_neg_inf_and_diag_embed, loaded_layer_modes, save_traced_without_spec,
+         jit_files_in_static]
 
 
 def record(paddle: Any) -> dict[str, Any]:

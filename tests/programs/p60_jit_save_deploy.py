@@ -11,7 +11,10 @@ Not mirrored, so not recorded: Paddle 3.3.1 writes ``prefix.json`` (the program)
 pylayer_jax writes those and ``prefix.pdmodel`` (the exported StableHLO), so only the two are checked. A loaded
 layer's ``state_dict()`` keys are ``param_0``... in Paddle (its parameters sorted by name, each named with a
 ``_0`` suffix); pylayer_jax keeps the saved model's structured names (``fc1.weight``) and parameter names, so
-the program reads parameters by shape, not by name. The first linear layer has no bias: a bias before batch norm
+the program reads parameters by shape, not by name. A model saved for a fixed size (an InputSpec without None,
+or a ``to_static`` layer called once and saved without an ``input_spec``: the shapes of that call) runs in Paddle
+on other sizes too (its program does not check them); pylayer_jax's loaded model refuses them with a ValueError
+naming the saved shapes (its StableHLO is compiled for them), so only the saved size is run here. The first linear layer has no bias: a bias before batch norm
 has a zero gradient up to rounding, which Adam turns into updates of rounding noise in either library."""
 import json
 import os
@@ -270,6 +273,22 @@ paddle.jit.save(paddle.jit.to_static(scale_and_sum, input_spec=[InputSpec([None,
 fl = paddle.jit.load(fprefix)
 a3 = np.arange(6, dtype="float32").reshape(2, 3)
 rec["fn_loaded"] = [type(fl).__name__, fl(paddle.to_tensor(a3), paddle.to_tensor(a3 * 0.5)).numpy().tolist()]
+
+# a fixed batch size in the spec; a to_static layer called once, saved without a spec
+fixed = build()
+fixed.eval()
+fprefix2 = os.path.join(tmp, "fixed", "net")
+paddle.jit.save(fixed, fprefix2, input_spec=[InputSpec([4, 8], "float32", "x"), InputSpec([4, 1], "float32", "s")])
+fixed_loaded = paddle.jit.load(fprefix2)
+rec["fixed_b4"] = fixed_loaded(paddle.to_tensor(X[:4]), paddle.to_tensor(S[:4]))[0].numpy().tolist()
+traced = paddle.jit.to_static(build(), full_graph=True)
+traced.eval()
+traced_out = traced(paddle.to_tensor(X[:6]), paddle.to_tensor(S[:6]))
+tprefix = os.path.join(tmp, "traced", "net")
+paddle.jit.save(traced, tprefix)
+traced_loaded = paddle.jit.load(tprefix)
+rec["traced"] = [[o.numpy().tolist() for o in traced_out],
+                 [o.numpy().tolist() for o in traced_loaded(paddle.to_tensor(X[:6]), paddle.to_tensor(S[:6]))]]
 
 # InputSpec utilities
 spec_x = InputSpec.from_tensor(paddle.to_tensor(X[:4]), name="xx")

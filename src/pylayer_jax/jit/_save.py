@@ -296,8 +296,8 @@ def _arg_name(fn: Any, i: int) -> str:
 def _forward_of(api: str, layer: Any) -> tuple[Callable[..., Any], Any]:
     """(the Python forward to trace, the input_spec given to to_static if any)."""
     target = layer.forward if isinstance(layer, Layer) else layer
-    if isinstance(target, StaticFunction):
-        return target.dygraph_function, target._input_spec
+    if isinstance(target, StaticFunction):  # without an input_spec: the shapes of its last call, as Paddle saves the
+        return target.dygraph_function, target._input_spec or target._last_call_spec  # program that call traced
     if isinstance(layer, Layer) or callable(layer):
         return target, None
     raise TypeError(f"{api}: layer must be a paddle.nn.Layer or a function, but received {type(layer).__name__}.")
@@ -307,7 +307,9 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     """Save a Layer's (or a function's) forward as StableHLO plus its parameters, loadable by ``jit.load``.
 
     ``input_spec`` (a list of ``paddle.static.InputSpec`` or example Tensors) describes the positional
-    inputs; without it the ``input_spec`` given to ``to_static`` is used. A ``None`` (or -1) dimension is
+    inputs; without it the ``input_spec`` given to ``to_static`` is used, or else the shapes of the last call of
+    the ``to_static`` function (fixed: the loaded model takes those shapes only, where Paddle's runs its
+    program on other sizes too). A ``None`` (or -1) dimension is
     exported as a symbolic size, so the loaded model accepts any size there; when the forward needs a
     concrete size, a warning says so and the size is 1. As in Paddle, the forward is traced in eval mode
     (the layer's modes are put back afterwards). Parameters and buffers are arguments of the artifact;
