@@ -153,7 +153,7 @@ BAD_CALLS = [
     (lambda: nn.PixelShuffle(2.0), TypeError, "PixelShuffle: upscale_factor must be an int"),
     (lambda: nn.PixelUnshuffle(0), ValueError, "PixelUnshuffle: downscale_factor must be positive"),
     (lambda: nn.ChannelShuffle(2, data_format="NCDHW"), ValueError, "ChannelShuffle: data_format must be"),
-    (lambda: nn.Pad2D(1, mode="foo"), ValueError, "Pad2D: mode must be one of"),
+    (lambda: nn.Pad2D(1, mode="foo"), AssertionError, "Pad2D: mode must be one of"),
     (lambda: nn.Pad2D([1, 2, 3]), ValueError, r"Pad2D: padding must have 4 entries"),
     (lambda: nn.ZeroPad3D("1"), TypeError, "ZeroPad3D: padding must be an int or a list"),
     (lambda: nn.ReflectionPad1D(-1), ValueError, "ReflectionPad1D: padding must be non-negative"),

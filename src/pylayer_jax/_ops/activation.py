@@ -251,9 +251,11 @@ def _epsilon_in_range(epsilon, api="label_smooth"):  # noqa: ANN001, ANN202
         raise ValueError(f"{api}: epsilon must be in [0, 1], but received {epsilon!r}.")
 
 
-@defop(("label", "prior_dist"), method=False, checks=_label_smooth_checks, numbers=("epsilon",))
+@defop(("label", "prior_dist"), nondiff=("prior_dist",), method=False, checks=_label_smooth_checks,
+       numbers=("epsilon",))
 def label_smooth(label, prior_dist=None, epsilon=0.1):
-    """``(1 - epsilon) * label + epsilon * prior`` (uniform prior ``1 / num_classes`` by default)."""
+    """``(1 - epsilon) * label + epsilon * prior`` (uniform prior ``1 / num_classes`` by default). As in Paddle, only
+    ``label`` gets a gradient: ``prior_dist`` gets none (its ``grad`` stays None), even when it does not stop it."""
     _epsilon_in_range(epsilon)
     prior = 1.0 / label.shape[-1] if prior_dist is None else prior_dist
     return ((1 - epsilon) * label + epsilon * prior).astype(label.dtype)

@@ -7,6 +7,9 @@ carry an explicit VJP; the others save the inputs their derivative reads.
 
 from __future__ import annotations
 
+import functools
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -474,9 +477,43 @@ def batch_norm(
 
 @defop(1, saves=("x",), method=False, numbers=("epsilon",))
 def normalize(x, p=2, axis=1, epsilon=1e-12):
-    """``x / max(||x||_p, epsilon)`` along ``axis``."""
-    norm = jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+    """``x / max(||x||_p, epsilon)`` along ``axis``; as Paddle's ``p_norm``, ``p=inf``/``-inf`` take the largest
+    and smallest magnitude (every element tied with it gets the norm's full gradient) and ``p=0`` counts the
+    nonzero elements (no gradient through the norm); the gradient of any other norm is that of Paddle's kernel,
+    which reads ``epsilon`` (``_normalize_p_norm``)."""
+    a = jnp.abs(x)
+    if p == 0:
+        norm = lax.stop_gradient(jnp.sum(a != 0, axis=axis, keepdims=True).astype(x.dtype))
+    elif math.isinf(p):
+        norm = _extreme_magnitude(a, axis, True, p > 0)
+    else:
+        norm = _normalize_p_norm(x, epsilon, float(p), axis)
     return x / jnp.maximum(norm, epsilon)
+
+
+def _extreme_magnitude(a, axis, keepdims, largest):  # noqa: ANN001, ANN202
+    """The largest (or smallest) of the magnitudes ``a`` along ``axis`` with the derivative of Paddle's ``p_norm``
+    for ``p=inf``/``-inf``: each element equal to it gets the full gradient (``jnp.max`` splits it among ties)."""
+    m = lax.stop_gradient((jnp.max if largest else jnp.min)(a, axis=axis, keepdims=True))
+    out = m + jnp.sum(jnp.where(a == m, a - lax.stop_gradient(a), 0), axis=axis, keepdims=True)
+    return out if keepdims else jnp.squeeze(out, axis)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3))
+def _normalize_p_norm(x, epsilon, p, axis):  # noqa: ANN001, ANN202
+    """The ``p``-norm ``normalize`` divides by, with the derivative of Paddle's ``p_norm`` kernel, to which
+    ``normalize`` hands its ``epsilon``: ``sign(x) |x|**(p-1) / (norm**(p-1) + epsilon)`` (the exact one without
+    ``epsilon``; NaN at a zero element when ``p < 1``, as Paddle's)."""
+    return jnp.sum(jnp.abs(x) ** p, axis=axis, keepdims=True) ** (1.0 / p)
+
+
+@_normalize_p_norm.defjvp
+def _normalize_p_norm_jvp(p, axis, primals, tangents):  # noqa: ANN001, ANN202
+    x, epsilon = primals
+    dx = tangents[0]
+    n = _normalize_p_norm(x, epsilon, p, axis)
+    g = jnp.sign(x) * jnp.abs(x) ** (p - 1) / (n ** (p - 1) + epsilon)
+    return n, jnp.sum(g * dx, axis=axis, keepdims=True).astype(n.dtype)
 
 
 @defop(2, saves=("x1", "x2"), method=False)
@@ -489,8 +526,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-08):
 
 def _pdist_of(d, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN202
     d = jnp.abs(d + epsilon)
-    if p == float("inf"):
-        return jnp.max(d, axis=-1, keepdims=keepdim)
+    if math.isinf(p):  # (Paddle's p_norm: the largest / smallest magnitude)
+        return _extreme_magnitude(d, -1, keepdim, p > 0)
     if p == 0:
         return jnp.sum(d != 0, axis=-1, keepdims=keepdim).astype(d.dtype)
     return jnp.sum(d**p, axis=-1, keepdims=keepdim) ** (1.0 / p)
@@ -591,7 +628,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order. A negative
     pad crops that side (after the other sides are padded, as Paddle: circular padding wraps the uncropped axis)."""
     if mode not in _PAD_MODES:
-        raise ValueError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")
+        raise AssertionError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")  # (Paddle's)
     widths = pad_widths(x.ndim, pad, data_format, pad_from_left_axis)
     grow = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if mode == "constant":

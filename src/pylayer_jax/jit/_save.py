@@ -39,6 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import export as jexport
 
+from .._autograd.grad_mode import no_grad
 from .._ops.table import Op
 from .._runtime import dtypes as _dtypes
 from .._runtime.rng import generator
@@ -295,8 +296,8 @@ def _arg_name(fn: Any, i: int) -> str:
 def _forward_of(api: str, layer: Any) -> tuple[Callable[..., Any], Any]:
     """(the Python forward to trace, the input_spec given to to_static if any)."""
     target = layer.forward if isinstance(layer, Layer) else layer
-    if isinstance(target, StaticFunction):
-        return target.dygraph_function, target._input_spec
+    if isinstance(target, StaticFunction):  # without an input_spec: the shapes of its last call, as Paddle saves the
+        return target.dygraph_function, target._input_spec or target._last_call_spec  # program that call traced
     if isinstance(layer, Layer) or callable(layer):
         return target, None
     raise TypeError(f"{api}: layer must be a paddle.nn.Layer or a function, but received {type(layer).__name__}.")
@@ -306,7 +307,9 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     """Save a Layer's (or a function's) forward as StableHLO plus its parameters, loadable by ``jit.load``.
 
     ``input_spec`` (a list of ``paddle.static.InputSpec`` or example Tensors) describes the positional
-    inputs; without it the ``input_spec`` given to ``to_static`` is used. A ``None`` (or -1) dimension is
+    inputs; without it the ``input_spec`` given to ``to_static`` is used, or else the shapes of the last call of
+    the ``to_static`` function (fixed: the loaded model takes those shapes only, where Paddle's runs its
+    program on other sizes too). A ``None`` (or -1) dimension is
     exported as a symbolic size, so the loaded model accepts any size there; when the forward needs a
     concrete size, a warning says so and the size is 1. As in Paddle, the forward is traced in eval mode
     (the layer's modes are put back afterwards). Parameters and buffers are arguments of the artifact;
@@ -446,7 +449,9 @@ class PirTranslatedLayer(Layer):
 
     ``state_dict()`` keys are the structured names the model had when it was saved (``fc.weight``);
     ``parameters()`` are trainable Parameters with the saved Paddle names, so an optimizer can fine-tune
-    the loaded model: ``loss.backward()`` runs the saved VJP.
+    the loaded model after ``train()``: ``loss.backward()`` runs the saved VJP. As in Paddle, the loaded layer
+    starts in eval mode, where its forward gives no gradient to the parameters or the inputs (its outputs still
+    read ``stop_gradient=False``).
     """
 
     def __init__(self, exported: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
@@ -479,13 +484,24 @@ class PirTranslatedLayer(Layer):
         ins = check_inputs("PirTranslatedLayer", self._meta["inputs"], inputs)
         ins = [x if isinstance(x, Tensor) else jnp.asarray(x) for x in ins]  # arrays: constants of the call
         drew = self._meta.get("draws_random")
-        ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
-        out, state = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        keyed = bool(self._meta.get("rng_arg"))  # (a static program saved by save_inference_model takes no key)
+        if keyed:
+            ins.append(generator.get_state() if drew else _NO_KEY)  # the forward draws from the global generator
+        if self.training:
+            res = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        else:  # as Paddle's loaded layer in eval mode (its default): nothing flows back to the parameters or
+            with no_grad():  # the inputs, though the outputs read stop_gradient=False; train() to fine-tune
+                res = apply_op(_EXPORTED, ([*self._tensors(), *ins], self._handle))
+        out, state = res if keyed else (res, None)
         if drew:  # and moves it on, as the original forward did
             generator.set_state(state._value)
         # as Paddle's loaded program: its outputs flat, one Tensor alone, more as a list (a tuple, a dict, nesting
         # of the original forward's result are not kept)
         flat = jax.tree_util.tree_leaves(out, is_leaf=lambda v: isinstance(v, Tensor))
+        if not self.training:
+            for t in flat:
+                if isinstance(t, Tensor) and jnp.issubdtype(t._value.dtype, jnp.inexact):
+                    t.stop_gradient = False
         return flat[0] if len(flat) == 1 else flat
 
     @property
@@ -498,13 +514,11 @@ class PirTranslatedLayer(Layer):
 
 
 def load(path: str, **configs: Any) -> PirTranslatedLayer:
-    """Load what ``paddle.jit.save`` wrote: a ``PirTranslatedLayer`` (no Python model class needed)."""
+    """Load what ``paddle.jit.save`` (or ``paddle.static.save_inference_model``: its feeds are the inputs, its
+    fetches the outputs) wrote: a ``PirTranslatedLayer`` (no Python model class needed)."""
     api = "paddle.jit.load"
     if configs:
         raise NotImplementedError(f"{api}: the configs {sorted(configs)} are not supported; the files are always "
                                   "path.pdmodel, path.pdiparams and path.json.")
     exported, meta, arrays = read_artifact(api, path)
-    if meta.get("kind") == "program":
-        raise ValueError(f"{api}: {path!r} holds a static program; load it with "
-                         "paddle.static.load_inference_model(path, exe).")
     return PirTranslatedLayer(exported, meta, arrays)

@@ -199,6 +199,7 @@ class StaticFunction:
         self._last_step: tuple[int, WholeStep, Any, tuple[int, ...], Any] | None = None
         self._owner: tuple[weakref.ref, str] | None = None  # (the object, its attribute) this function was set on
         self._py_out: dict[Any, tuple[Any, tuple]] = {}  # per trace: the result's structure and non-Tensor leaves
+        self._last_call_spec: list[Any] | None = None  # the last call's Tensors' shapes, when it passed only Tensors
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -285,6 +286,8 @@ class StaticFunction:
                     return self._run_step(sig, step, last[2], list(args), last[3], args, kwargs)
         if not _enabled[0]:
             return self.dygraph_function(*args, **kwargs)
+        if not kwargs and args and all(isinstance(a, Tensor) for a in args):  # (what jit.save without a spec traces)
+            self._last_call_spec = [jax.ShapeDtypeStruct(tuple(a.shape), a._value.dtype) for a in args]
         leaves, treedef = jax.tree_util.tree_flatten((args, tuple(kwargs.items())), is_leaf=_is_tensor)
         positions = tuple(i for i, v in enumerate(leaves) if isinstance(v, Tensor))
         tensors = [leaves[i] for i in positions]

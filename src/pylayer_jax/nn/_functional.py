@@ -45,6 +45,7 @@ def with_residuals(name: str) -> Callable[..., Any]:
 
 
 relu = public(TABLE["relu"])
+diag_embed = public(TABLE["diag_embed"])  # (paddle.diag_embed; Paddle keeps this deprecated alias in nn.functional)
 relu6 = public(TABLE["relu6"])
 leaky_relu = public(TABLE["leaky_relu"])
 elu = public(TABLE["elu"])

@@ -28,6 +28,7 @@ from ._functional import cosine_embedding_loss as cosine_embedding_loss
 from ._functional import cosine_similarity as cosine_similarity
 from ._functional import cross_entropy as cross_entropy
 from ._functional import ctc_loss as ctc_loss
+from ._functional import diag_embed as diag_embed
 from ._functional import dice_loss as dice_loss
 from ._functional import dropout as dropout
 from ._functional import dropout1d as dropout1d

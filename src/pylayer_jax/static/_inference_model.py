@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..jit._save import ExportedHandle, export_flat, read_artifact, write_artifact
+from ..jit._save import _NO_KEY, ExportedHandle, export_flat, read_artifact, write_artifact
 from ._lowering import lower
 from ._program import Block, Operator, Program, default_main_program
 from ._scope import global_scope
@@ -31,12 +31,14 @@ class ExportedOperator(Operator):
     type = "exported_inference_model"
 
     def __init__(self, block: Block, inputs: Sequence[Variable], outputs: Sequence[Variable],
-                 handle: ExportedHandle, path: str) -> None:
+                 handle: ExportedHandle, path: str, key_arg: bool = False) -> None:
         super().__init__(block, inputs, outputs, {"path": path})
         self.handle = handle
+        self.key_arg = key_arg  # a paddle.jit.save artifact: its last argument is the generator's state
 
     def run(self, env: dict[int, Any], ctx: Any) -> None:
-        outs = jax.tree_util.tree_leaves(self.handle.exported.call(*[env[id(v)] for v in self.inputs]))
+        args = [env[id(v)] for v in self.inputs] + ([_NO_KEY] if self.key_arg else [])
+        outs = jax.tree_util.tree_leaves(self.handle.exported.call(*args))  # (a key argument's new state: last)
         for v, o in zip(self.outputs, outs):
             env[id(v)] = o
 
@@ -96,8 +98,14 @@ def export_program(api: str, program: Any, feed_vars: Any, fetch_vars: Any,
 
 
 def program_from_export(exported: Any, meta: dict[str, Any], path: str) -> tuple[Program, list[Variable]]:
-    """A Program that runs an exported program: its persistables and feeds under their saved names, one
-    operator calling the export, and the fetch Variables (returned too)."""
+    """A Program that runs an exported program (or a ``paddle.jit.save`` artifact of a layer or function): its
+    persistables and feeds under their saved names, one operator calling the export, and the fetch Variables
+    (returned too; a jit artifact's are named ``fetch_name_<i>``, as Paddle's predictor names them)."""
+    if meta.get("draws_random"):
+        raise NotImplementedError(
+            f"paddle.static.load_inference_model: {path!r} was saved by paddle.jit.save from a forward that draws "
+            "random numbers in eval mode; a static program cannot feed it the global generator. Load it with "
+            "paddle.jit.load(path) instead.")
     prog = Program()
     block = prog.global_block()
     ins: list[Variable] = []
@@ -109,8 +117,10 @@ def program_from_export(exported: Any, meta: dict[str, Any], path: str) -> tuple
     feeds = []
     for s in meta["inputs"]:
         feeds.append(prog.add_var(Variable(block, s["name"], s["shape"], s["dtype"], stop_gradient=True, kind="data")))
-    outs = [Variable(block, n, o["shape"], o["dtype"]) for n, o in zip(meta["fetch_names"], meta["outputs"])]
-    prog.append_op(ExportedOperator(block, ins + feeds, outs, ExportedHandle(exported), path))
+    names = meta.get("fetch_names") or [f"fetch_name_{i}" for i in range(len(meta["outputs"]))]
+    outs = [Variable(block, n, o["shape"], o["dtype"]) for n, o in zip(names, meta["outputs"])]
+    prog.append_op(ExportedOperator(block, ins + feeds, outs, ExportedHandle(exported), path,
+                                    bool(meta.get("rng_arg"))))
     return prog, outs
 
 
@@ -137,16 +147,13 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
 
 
 def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list[Any]:
-    """Load what ``save_inference_model`` wrote: ``[program, feed_target_names, fetch_targets]``; the
-    persistable values go into the scope, and ``exe.run(program, feed=..., fetch_list=fetch_targets)`` runs it."""
+    """Load what ``save_inference_model`` (or ``paddle.jit.save``) wrote: ``[program, feed_target_names,
+    fetch_targets]``; the persistable (parameter) values go into the scope under their saved names, and ``exe.run(program, feed=..., fetch_list=fetch_targets)`` runs it."""
     api = "paddle.static.load_inference_model"
     if kwargs:
         raise NotImplementedError(f"{api}: the keyword arguments {sorted(kwargs)} are not supported; the files are "
                                   "always prefix.pdmodel, prefix.pdiparams and prefix.json.")
     exported, meta, arrays = read_artifact(api, path_prefix)
-    if meta.get("kind") != "program":
-        raise ValueError(f"{api}: {path_prefix!r} holds a model saved by paddle.jit.save; load it with "
-                         "paddle.jit.load(path).")
     scope = getattr(executor, "_scope", None) or global_scope()
     prog, outs = program_from_export(exported, meta, path_prefix)
     for p in meta["params"]:

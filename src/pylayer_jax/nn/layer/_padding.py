@@ -22,7 +22,7 @@ class _PadND(Layer):
         super().__init__()
         layer = type(self).__name__
         if mode not in _MODES:
-            raise ValueError(
+            raise AssertionError(  # (the type of Paddle's check)
                 f"{layer}: mode must be one of 'constant', 'reflect', 'replicate', 'circular', but received {mode!r}."
             )
         if isinstance(padding, bool) or not isinstance(padding, int | list | tuple) and not hasattr(padding, "shape"):
