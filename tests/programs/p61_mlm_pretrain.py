@@ -119,7 +119,7 @@ for pre_norm, kind in ((False, "float"), (True, "bool")):
         paddle.optimizer.lr.PolynomialDecay(learning_rate=5e-3, decay_steps=16, end_lr=1e-4, power=1.0),
         warmup_steps=4, start_lr=0.0, end_lr=5e-3)
     opt = paddle.optimizer.AdamW(learning_rate=sched, parameters=model.parameters(), weight_decay=0.05,
-                                 apply_decay_param_fun=lambda n: decay_fun(names.get(n, n)),
+                                 apply_decay_param_fun=lambda n, _m=names: decay_fun(_m.get(n, n)),
                                  grad_clip=nn.ClipGradByGlobalNorm(1.0))
     losses, lrs, accs, norms = [], [], [], []
     for step in range(20):
