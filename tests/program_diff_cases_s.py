@@ -160,7 +160,34 @@ def iterable_loader_len(paddle: Any, out: dict[str, Any]) -> None:
     out["iter_drop"] = [_v(b) for b in io.DataLoader(Stream(), batch_size=2, drop_last=True)]
 
 
-CASES = [ce_ignore_index, mlm_gathers, tied_decoder, attention_masks, warmup_poly, iterable_loader_len]
+def grad_set_value(paddle: Any, out: dict[str, Any]) -> None:
+    """``p.grad.set_value(v)`` writes ``p``'s gradient (p61: a gradient overwritten before ``clip_grad_norm_``),
+    whether ``v`` is a fresh ``paddle.full`` / an expression not yet computed, a Tensor already read, or a numpy
+    array: ``.grad``, ``clip_grad_norm_`` and the optimizer's step then use the new gradient."""
+    nn = paddle.nn
+    values = {
+        "full": lambda: paddle.full([4, 3], 0.5),
+        "expr": lambda: paddle.ones([4, 3]) * 0.25 + paddle.arange(12, dtype="float32").reshape([4, 3]) / 10,
+        "read": lambda: paddle.to_tensor(np.full([4, 3], -1.5, "float32")),
+        "numpy": lambda: np.arange(12, dtype="float32").reshape(4, 3) - 6,
+    }
+    for name, make in values.items():
+        lin = nn.Linear(4, 3)
+        lin.weight.set_value(np.ones([4, 3], "float32"))
+        lin.bias.set_value(np.zeros([3], "float32"))
+        opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=lin.parameters())
+        lin(paddle.ones([2, 4])).sum().backward()
+        v = make()
+        if name == "read":
+            v.numpy()
+        lin.weight.grad.set_value(v)
+        seen = _v(lin.weight.grad)
+        total = nn.utils.clip_grad_norm_(lin.parameters(), max_norm=1.0)
+        opt.step()
+        out[f"grad_set_value_{name}"] = [seen, _v(total), _v(lin.weight.grad), _v(lin.weight)]
+
+
+CASES = [grad_set_value, ce_ignore_index, mlm_gathers, tied_decoder, attention_masks, warmup_poly, iterable_loader_len]
 
 
 def record(paddle: Any) -> dict[str, Any]:

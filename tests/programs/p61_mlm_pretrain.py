@@ -5,7 +5,8 @@ numpy (80/10/10 rule), masked positions gathered with ``paddle.gather`` on the f
 ``masked_select`` and boolean indexing, a decoder tied to the word embedding (``matmul(..., transpose_y=True)``
 plus a bias), ``cross_entropy`` with ``ignore_index=-100`` under each reduction, accuracy by ``argmax``, a
 ``LinearWarmup`` around ``PolynomialDecay``, ``AdamW`` with ``apply_decay_param_fun`` that excludes biases and
-norms, ``ClipGradByGlobalNorm``; 20 steps, then evaluation under ``paddle.no_grad()``.
+norms, ``ClipGradByGlobalNorm``; 20 steps, then evaluation under ``paddle.no_grad()``; the optimizer's and
+schedule's state dicts, ``clip_grad_norm_``, ``scaled_dot_product_attention`` and label smoothing.
 
 Left out: ``F.nll_loss(..., ignore_index=-100)`` on labels holding -100 corrupts Paddle 3.3.1's heap on CPU (it
 aborts with ``free(): invalid next size``); pylayer_jax gives the mean over the kept labels."""
@@ -194,6 +195,31 @@ rec["mha_weights"] = w.numpy()[1, 0].tolist()
 rec["mha_out"] = o.numpy()[1, :2].tolist()
 mask_sq = nn.Transformer(H, HEADS, 1, 1, FF).generate_square_subsequent_mask(4)
 rec["causal_mask"] = [mask_sq.numpy().tolist(), str(mask_sq.dtype)]
+
+# checkpoint-style utilities users call around such a loop
+sched = paddle.optimizer.lr.LinearWarmup(
+    paddle.optimizer.lr.PolynomialDecay(learning_rate=1e-3, decay_steps=10, end_lr=0.0), warmup_steps=3,
+    start_lr=0.0, end_lr=1e-3)
+small = nn.Linear(H, 3)
+opt = paddle.optimizer.AdamW(learning_rate=sched, parameters=small.parameters(), weight_decay=0.01)
+small(paddle.ones([2, H])).sum().backward()
+opt.step()
+sched.step()
+sd = opt.state_dict()
+rec["opt_state_keys"] = sorted(k.split("_", 1)[-1] if k != "LR_Scheduler" else k for k in sd)
+rec["sched_state"] = {k: v for k, v in sorted(sched.state_dict().items()) if isinstance(v, (int, float, bool))}
+rec["lr_sched_in_opt"] = {k: v for k, v in sorted(sd["LR_Scheduler"].items()) if isinstance(v, (int, float, bool))}
+small.weight.grad.set_value(paddle.full([H, 3], 0.5))
+total = nn.utils.clip_grad_norm_(small.parameters(), max_norm=1.0)
+rec["clip_grad_norm"] = [float(total), small.weight.grad.numpy()[0].tolist()]
+q = paddle.to_tensor(rng.standard_normal((2, 5, 2, 4)).astype("float32"))
+sdpa_mask = paddle.to_tensor([[True] * 5, [True] * 3 + [False] * 2]).reshape([2, 1, 1, 5])
+rec["sdpa_bool"] = F.scaled_dot_product_attention(q, q, q, attn_mask=sdpa_mask).numpy()[1, :2].tolist()
+rec["sdpa_causal"] = F.scaled_dot_product_attention(q, q, q, is_causal=True).numpy()[0, :2].tolist()
+lab = paddle.to_tensor([3, 1, 0, 2])
+lg = paddle.to_tensor(rng.standard_normal((4, 5)).astype("float32"))
+rec["ce_smooth"] = [float(F.cross_entropy(lg, lab, label_smoothing=0.1)),
+                    float(nn.CrossEntropyLoss(reduction="sum", label_smoothing=0.2)(lg, lab))]
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)

@@ -182,6 +182,41 @@ rec["t_pil_rotate_expand"] = summary(TF.rotate(img0, 30, expand=True))
 rec["t_erase"] = summary(TF.erase(ten, 2, 3, 5, 6, paddle.zeros([3, 5, 6])).numpy())
 
 
+rec["t_pil_interps"] = [summary(T.Resize((14, 17), interpolation=m)(img0))
+                        for m in ("bilinear", "bicubic", "nearest", "lanczos", "box", "hamming")]
+rec["t_tensor_pad_modes"] = [summary(TF.pad(ten, [1, 2, 3, 1], padding_mode=m).numpy())
+                             for m in ("constant", "edge", "reflect")]
+rec["t_tensor_affine"] = summary(TF.affine(ten, 20, (2, 1), 0.9, (5, 3)).numpy())
+rec["t_tensor_perspective"] = summary(TF.perspective(ten, [[0, 0], [35, 0], [35, 31], [0, 31]],
+                                                     [[2, 1], [33, 0], [34, 30], [1, 29]]).numpy())
+rec["t_tensor_normalize_layer"] = summary(T.Normalize([0.5, 0.4, 0.3], [0.2, 0.2, 0.2])(ten).numpy())
+rec["t_tensor_gray_layer"] = summary(T.Grayscale(3)(ten).numpy())
+rec["t_float_np_totensor"] = summary(T.ToTensor()((IMGS[4] / 255.0).astype("float32")).numpy())
+rec["t_tensor_contrast_sat_hue"] = [summary(TF.adjust_contrast(ten, 1.4).numpy()),
+                                    summary(TF.adjust_saturation(ten, 0.5).numpy()),
+                                    summary(TF.adjust_hue(ten, 0.1).numpy())]
+rec["t_pil_sat_hue"] = [summary(TF.adjust_saturation(img0, 1.5)), summary(TF.adjust_hue(img0, -0.2))]
+nb = [b for b in DataLoader(Subset(ds, [0, 1, 2]), batch_size=None)]
+rec["no_batch"] = [[list(x.shape), str(x.dtype), int(y) if not hasattr(y, "shape") else list(y.shape)] for x, y in nb]
+rec["worker_info"] = paddle.io.get_worker_info() is None
+nested = Subset(Subset(ds, [5, 6, 7, 8]), [3, 1])
+rec["nested_subset"] = [len(nested), [int(nested[i][1]) for i in range(2)]]
+rec["concat_neg"] = int(cat[-1][1])
+
+
+class StrDS(Dataset):
+    def __getitem__(self, i):
+        return f"img_{i}.png", [i, i * 2], np.float32(i) / 3
+
+    def __len__(self):
+        return 4
+
+
+sb = next(iter(DataLoader(StrDS(), batch_size=3)))
+rec["str_collate"] = [sb[0], [[str(t.dtype), t.numpy().tolist()] if hasattr(t, "numpy") else t for t in sb[1]],
+                      [str(sb[2].dtype), sb[2].numpy().tolist()]]
+
+
 def set_params(model, seed):
     r = np.random.default_rng(seed)
     for name, p in model.named_parameters():
