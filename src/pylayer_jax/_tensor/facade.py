@@ -522,6 +522,7 @@ class Tensor:
             # it as it is, so the write does not run the calls recorded so far
             self._v = v
             self._version_counter().value += 1
+            grad_written(self)  # (a gradient handed out by ``x.grad`` passes the write on to ``x``'s gradient)
             return self
         u = unwrap(value)
         # (a numpy array is copied: ``jnp.asarray`` with a dtype may keep using the caller's memory)
