@@ -75,7 +75,8 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
         return Tensor(_ones(t._value)) if diff is not None else ONES
     if isinstance(g, Tensor):
         if g.shape != t.shape:
-            raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
+            # (an AssertionError, as Paddle's Tensor.backward raises; its paddle.grad takes any shape, wrongly)
+            raise AssertionError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
         return g if diff is not None else g._v
     # (a numpy array is copied: ``jnp.asarray`` with a dtype may keep using the caller's memory)
     arr = own(g, t._v.dtype) if isinstance(g, np.ndarray | np.generic) else jnp.asarray(g, t._v.dtype)
@@ -90,8 +91,8 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
         tensors = [tensors]
     if grad_tensors is not None and isinstance(grad_tensors, Tensor):
         grad_tensors = [grad_tensors]
-    if grad_tensors is not None and len(grad_tensors) != len(tensors):
-        raise ValueError(
+    if grad_tensors is not None and len(grad_tensors) != len(tensors):  # (an AssertionError, as Paddle's)
+        raise AssertionError(
             f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
             f"{len(tensors)} tensors."
         )
@@ -163,8 +164,8 @@ def grad(
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
         grad_outputs = [grad_outputs]
-    if grad_outputs is not None and len(grad_outputs) != len(outs):
-        raise ValueError(
+    if grad_outputs is not None and len(grad_outputs) != len(outs):  # (an AssertionError, as Paddle's)
+        raise AssertionError(
             f"paddle.grad: grad_outputs must have one entry per output, but received {len(grad_outputs)} for "
             f"{len(outs)} outputs."
         )

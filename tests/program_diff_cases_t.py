@@ -1,0 +1,134 @@
+"""Cases found by the whole programs ``tests/programs/p63_pylayer_zoo.py`` and ``p64_hooks_grad_utils.py``, written
+as Paddle code: ``record(paddle)`` runs them with the given library and returns what they give (values, gradients,
+flags, the type of each error). ``record_paddle_program_diffs_t.py`` runs it with Paddle 3.3.1 into
+``data/paddle_program_diffs_t.json``; ``test_program_diffs_t.py`` runs it with pylayer_jax and compares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _v(t: Any) -> Any:
+    return None if t is None else t.numpy().astype("float64").tolist()
+
+
+def _attempt(f: Any) -> Any:
+    try:
+        return ["ok", f()]
+    except Exception as e:  # noqa: BLE001  (the type is the result)
+        return ["error", type(e).__name__]
+
+
+def _leaf(paddle: Any, values: list[float]) -> Any:
+    return paddle.to_tensor(values, stop_gradient=False)
+
+
+def pylayer_grad_flags(paddle: Any, out: dict[str, Any]) -> None:
+    """What a PyLayer's backward receives (p63): each arriving gradient says ``stop_gradient=False`` (one or several
+    outputs, a gradient that flowed through other ops first), a materialised zero gradient for an unused output
+    ``True``; grad mode is off inside backward; the gradients themselves."""
+    PyLayer = paddle.autograd.PyLayer  # noqa: N806  (the class, as users import it)
+    seen: list[Any] = []
+
+    class Double(PyLayer):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2.0
+
+        @staticmethod
+        def backward(ctx: Any, dy: Any) -> Any:
+            seen.append([dy.stop_gradient, paddle.is_grad_enabled(), _v(dy)])
+            return dy * 2.0
+
+    class Pair(PyLayer):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2.0, x * 3.0
+
+        @staticmethod
+        def backward(ctx: Any, da: Any, db: Any) -> Any:
+            seen.append([da.stop_gradient, db.stop_gradient, _v(da), _v(db)])
+            return da * 2.0 + db * 3.0
+
+    x = _leaf(paddle, [1.0, -2.0])
+    Double.apply(x).sum().backward()
+    out["pl_flag_single"] = [seen.pop(), _v(x.grad)]
+    x.clear_gradient()
+    (Double.apply(x * 1.5).exp() * x).sum().backward()
+    out["pl_flag_chain"] = [seen.pop(), _v(x.grad)]
+    x.clear_gradient()
+    a, _ = Pair.apply(x)
+    a.sum().backward()
+    out["pl_flag_materialized"] = [seen.pop(), _v(x.grad)]
+    x.clear_gradient()
+    a, b = Pair.apply(x)
+    (a * b).sum().backward()
+    out["pl_flag_both"] = [seen.pop(), _v(x.grad)]
+    (g,) = paddle.grad(Double.apply(x * 1.0).sum(), x)
+    out["pl_flag_paddle_grad"] = [seen.pop(), _v(g)]
+
+    class Sq(PyLayer):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx: Any, dy: Any) -> Any:
+            seen.append([dy.stop_gradient, _v(dy)])
+            (t,) = ctx.saved_tensor()
+            return 2.0 * t * dy
+
+    # create_graph: the gradient arriving from ``* w`` has w's history (and backward runs again, for the second
+    # walk, through the product's double-grad node)
+    w = _leaf(paddle, [0.5, 3.0])
+    x = _leaf(paddle, [1.0, 2.0])
+    (g,) = paddle.grad((Sq.apply(x) * w).sum(), x, create_graph=True)
+    g.sum().backward()
+    out["pl_flag_create_graph"] = [seen[:], _v(g), _v(w.grad), _v(x.grad)]
+
+
+def released_graph(paddle: Any, out: dict[str, Any]) -> None:
+    """A second ``backward`` through a graph the first one freed (p64): Paddle raises a SystemError, whatever the
+    ops; with ``retain_graph=True`` the second one adds to ``.grad``; ``paddle.grad`` keeps the graph."""
+    a = _leaf(paddle, [0.5, -1.0, 2.0])
+    for name, make in (("lin", lambda: (a * 2.0).sum()), ("exp", lambda: a.exp().sum()),
+                       ("mul", lambda: (a * a).mean())):
+        f = make()
+        f.backward()
+        out[f"released_{name}"] = _attempt(lambda f=f: f.backward())
+    a.clear_gradient()
+    f = (a ** 3).sum()
+    f.backward(retain_graph=True)
+    f.backward()
+    out["released_retained"] = _v(a.grad)
+    f = (a ** 3).sum()
+    paddle.grad(f, a)
+    out["released_after_paddle_grad"] = _attempt(lambda: _v(paddle.grad(f, a)[0]))
+
+
+def seed_checks(paddle: Any, out: dict[str, Any]) -> None:
+    """Seeds that do not fit (p64): ``Tensor.backward`` with a ``grad_tensor`` of another shape, and
+    ``paddle.autograd.backward`` / ``paddle.grad`` with fewer seeds than tensors, raise AssertionError in Paddle;
+    seeds that fit give the weighted gradients."""
+    e = _leaf(paddle, [1.0, 2.0])
+    out["seed_shape"] = _attempt(lambda: (e * e).backward(paddle.ones([3])))
+    out["seed_shape_2d"] = _attempt(lambda: (e.unsqueeze(0) * e).backward(paddle.ones([2])))
+    out["seed_count_backward"] = _attempt(lambda: paddle.autograd.backward([e * 2, e * 3], [paddle.ones([2])]))
+    out["seed_count_grad"] = _attempt(lambda: paddle.grad([e * 2, e * 3], e, grad_outputs=[paddle.ones([2])]))
+    e.clear_gradient()
+    (e * e).backward(paddle.to_tensor([0.5, -1.0]))
+    out["seed_fits"] = _v(e.grad)
+    e.clear_gradient()
+    paddle.autograd.backward([e * 2, e.exp()], [paddle.to_tensor([1.0, 2.0]), None])
+    out["seed_fits_several"] = _v(e.grad)
+
+
+CASES = (pylayer_grad_flags, released_graph, seed_checks)
+
+
+def record(paddle: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for case in CASES:
+        case(paddle, out)
+    return out
