@@ -7,7 +7,8 @@ arguments, a Tensor inside a list), backward returning None for an input, a back
 saved tensors, a PyLayer inside an ``nn.Layer`` trained 20 steps with Adam, PyLayers under ``paddle.jit.to_static``,
 ``paddle.grad(create_graph=True)`` through a backward written with paddle ops (double backward), in-place ops in
 forward on the input (``ctx.mark_not_inplace``; Paddle has no ``mark_dirty``), ``ctx`` attributes, the
-``stop_gradient`` of outputs, and the misuse users hit (backward returning the wrong number of gradients or a
+``stop_gradient`` of outputs, a model with a PyLayer trained under ``to_static``, ``recompute`` (itself a PyLayer),
+``once_differentiable``, a PyLayer whose output dtype differs from its input's, and the misuse users hit (backward returning the wrong number of gradients or a
 gradient for an input that needs none, forward returning no Tensor, returning a leaf input unchanged): the exception
 types are recorded.
 
@@ -21,7 +22,15 @@ Tensors (``Cube(x)`` instead of ``Cube.apply(x)``) gives an unused PyLayer objec
 TypeError that names ``apply``); ``paddle.grad(..., create_graph=True)`` hands backward a gradient whose
 ``stop_gradient`` is False in Paddle and True here (without create_graph both say False); and a backward that
 returns a gradient for an input ``paddle.grad`` was not asked about raises in Paddle even when that input needs a
-gradient, so the double backward asks for every input."""
+gradient, so the double backward asks for every input. Also not mirrored: a tensor saved with
+``save_for_backward`` and written in place afterwards reaches backward with its new values in Paddle (pylayer_jax keeps
+the values it had when saved: the gradient of what forward computed); a second ``paddle.grad`` through a backward
+decorated with ``once_differentiable`` silently adds nothing in Paddle (pylayer_jax raises a RuntimeError saying so);
+``ctx.save_for_backward`` called in backward is ignored by Paddle (a RuntimeError here: it only configures forward);
+a backward returning a numpy array raises in Paddle (taken here), one returning an int64 gradient for a float32 input
+leaves an int64 ``x.grad`` in Paddle (cast to float32 here), and a float32 gradient for a float64 input leaves a
+float32 ``x.grad`` (float64 here); ``saved_tensor()`` gives the saved Tensor objects themselves in Paddle (``is``
+holds) and fresh Tensors of the same values here; forward returning a dict of Tensors raises in Paddle (taken here)."""
 import json
 import os
 
@@ -536,7 +545,144 @@ Inspect.apply(ia, ib).sum().backward()
 rec["inspect"] = [info, v(ia.grad), v(ib.grad)]
 
 
-# --- 13. misuse ---
+# --- 13. more that users write: to_static training, recompute, once_differentiable, dtypes, tuples ---
+class HalfSTE(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        return paddle.round(x)
+
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 0.5
+
+
+class StaticNet(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.lin(HalfSTE.apply(x * 3.0))
+
+
+snet = StaticNet()
+snet.lin.weight.set_value(paddle.to_tensor([[0.1], [0.2], [-0.3]]))
+snet.lin.bias.set_value(paddle.to_tensor([0.05]))
+snet_static = paddle.jit.to_static(snet)
+sopt = paddle.optimizer.SGD(0.1, parameters=snet.parameters())
+XS = paddle.to_tensor(np.linspace(-1, 1, 12, dtype="float32").reshape(4, 3), stop_gradient=False)
+rec["static_train"] = []
+for _ in range(4):
+    loss = (snet_static(XS) ** 2).mean()
+    loss.backward()
+    rec["static_train"].append([float(loss), v(XS.grad)[0]])
+    sopt.step()
+    sopt.clear_grad()
+    XS.clear_gradient()
+rec["static_train_w"] = v(snet.lin.weight)
+
+from paddle.distributed.fleet.utils import recompute  # noqa: E402  (recompute is a PyLayer)
+
+blk = nn.Sequential(nn.Linear(3, 3), nn.Tanh())
+blk[0].weight.set_value(paddle.eye(3) * 0.5)
+blk[0].bias.set_value(paddle.zeros([3]))
+xrc = leaf([[1.0, 2.0, 3.0]])
+yrc = recompute(blk, xrc)
+yrc.sum().backward()
+rec["recompute"] = [v(yrc), v(xrc.grad), v(blk[0].weight.grad), v(blk[0].bias.grad)]
+
+from paddle.autograd.py_layer import once_differentiable  # noqa: E402
+
+
+class OnceCube(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensor()
+        info.append([paddle.is_grad_enabled(), dy.stop_gradient])
+        return 3 * x * x * dy
+
+
+info = []
+xo = leaf([1.0, 2.0])
+OnceCube.apply(xo).sum().backward()
+rec["once_differentiable"] = [v(xo.grad), info]
+
+
+class ToBf16(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        return x.astype("bfloat16") * 2
+
+    @staticmethod
+    def backward(ctx, dy):
+        info.append(str(dy.dtype))
+        return dy.astype("float32") * 2
+
+
+info = []
+xb16 = leaf([1.0, 2.0])
+yb16 = ToBf16.apply(xb16)
+yb16.astype("float32").sum().backward()
+rec["dtype_change"] = [str(yb16.dtype), str(xb16.grad.dtype), v(xb16.grad), info]
+
+
+class OneTuple(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        return (x * 2,)
+
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 2
+
+
+class Nothing(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, dy):
+        info.append(ctx.saved_tensor() is None)
+        return dy
+
+
+info = []
+xtup = leaf([1.0])
+rtup = OneTuple.apply(xtup)
+rtup[0].sum().backward()
+xn = leaf([1.0])
+Nothing.apply(xn).sum().backward()
+rec["one_tuple_nothing_saved"] = [type(rtup).__name__, len(rtup), v(xtup.grad), info]
+
+
+class NonDiffFloat(PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        a, b = x * 2, x * 3
+        ctx.mark_non_differentiable(b)
+        return a, b
+
+    @staticmethod
+    def backward(ctx, da, db):
+        info.append(v(db))
+        return da * 2
+
+
+info = []
+xnd = leaf([1.0, 2.0])
+and_, bnd = NonDiffFloat.apply(xnd)
+(and_.sum() + bnd.sum()).backward()
+rec["non_diff_float"] = [and_.stop_gradient, bnd.stop_gradient, v(xnd.grad), info]
+
+
+# --- 14. misuse ---
 class TooMany(PyLayer):
     @staticmethod
     def forward(ctx, x):

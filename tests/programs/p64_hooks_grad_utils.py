@@ -7,7 +7,9 @@ removed through their handles), ``paddle.grad`` with ``create_graph`` (a gradien
 ``paddle.enable_grad``, ``paddle.set_grad_enabled`` (context and call) and ``paddle.is_grad_enabled`` nested;
 ``detach``, ``clear_gradient(False)`` / ``clear_grad`` / ``clear_gradients``, gradient accumulation over micro-batches,
 freezing a layer mid-run by toggling ``stop_gradient``, ``paddle.autograd.saved_tensors_hooks`` offloading saved
-tensors to numpy during training, ``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward``
+tensors to numpy during training, forward hooks' order with ``prepend`` and ``with_kwargs`` hooks, tensor hooks
+under ``paddle.grad`` and on a gradient made with ``create_graph``, ``no_grad`` on a generator, ``detach_``,
+``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward``
 with several tensors; errors users catch (a second backward without ``retain_graph``, an unused input without
 ``allow_unused``, a hook on a constant, a seed of the wrong shape, as many seeds as outputs): the exception types are
 recorded.
@@ -17,7 +19,8 @@ gradient of another shape (``lambda g: g.sum()``) is accepted by Paddle, which s
 one that returns a non-Tensor (``lambda g: 3``) is a segmentation fault; ``paddle.grad`` with a ``grad_outputs``
 entry of the wrong shape returns a gradient of that shape, and ``paddle.autograd.backward`` takes one silently
 (pylayer_jax raises the AssertionError Paddle's ``Tensor.backward`` raises for it). ``backward()`` with a numpy
-array as the seed is an AssertionError in Paddle; pylayer_jax takes the array."""
+array as the seed is an AssertionError in Paddle; pylayer_jax takes the array. Nested ``saved_tensors_hooks`` blocks
+raise a ValueError in Paddle (one pair at a time); pylayer_jax allows them (the innermost pair applies)."""
 import json
 import os
 
@@ -389,6 +392,73 @@ def tracked(t):
 with paddle.no_grad():
     inside_tracked = tracked(e).stop_gradient
 rec["mode_decorators"] = [frozen(e).stop_gradient, inside_tracked, paddle.is_grad_enabled()]
+
+# --- 10. hook order and keywords, hooks across backward calls and paddle.grad ---
+ol = nn.Linear(2, 2)
+ol.weight.set_value(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+ol.bias.set_value(paddle.zeros([2]))
+order = []
+ol.register_forward_pre_hook(lambda m, i: order.append("pre1"))
+ol.register_forward_pre_hook(lambda m, i: order.append("pre0"), prepend=True)
+ol.register_forward_post_hook(lambda m, i, o: order.append("post1"))
+ol.register_forward_post_hook(lambda m, i, o: (order.append("post0"), o * 2)[1], prepend=True)
+rec["hook_order"] = [v(ol(paddle.to_tensor([[1.0, 1.0]]))), order]
+
+
+class Scaler(nn.Layer):
+    def forward(self, x, scale=1.0):
+        return x * scale
+
+
+sc = Scaler()
+sc.register_forward_pre_hook(lambda m, args, kwargs: (args, {"scale": kwargs.get("scale", 1.0) * 10}),
+                             with_kwargs=True)
+sc.register_forward_post_hook(lambda m, args, kwargs, o: o + kwargs["scale"], with_kwargs=True)
+rec["hooks_with_kwargs"] = v(sc(paddle.to_tensor([1.0]), scale=2.0))
+hw = leaf([1.0, 2.0])
+count = []
+hw.register_hook(lambda g: (count.append(1), g * 3)[1])
+(hw * hw).sum().backward()
+(hw * 2).sum().backward()
+rec["hook_each_backward"] = [len(count), v(hw.grad)]
+hw2 = leaf([1.0, 2.0])
+hw2.register_hook(lambda g: g * 3)
+hmid2 = hw2 * 1.0
+hmid2.register_hook(lambda g: g * 5)
+rec["hooks_paddle_grad"] = [v(paddle.grad((hw2 * hw2).sum(), hw2)[0]), v(paddle.grad((hmid2 * hmid2).sum(), hw2)[0]),
+                            v(paddle.grad((hmid2 * hw2).sum(), hmid2)[0])]
+q = leaf([2.0])
+(gq,) = paddle.grad(q ** 3, q, create_graph=True)
+gq.register_hook(lambda g: g * 10)
+(gq * 1.0).sum().backward()
+rec["hook_on_gradient"] = v(q.grad)
+ri = leaf([1.0, 2.0])
+rim = ri * 1.0
+rim.register_hook(lambda g: g * 100)
+rim.add_(paddle.to_tensor([1.0, 1.0]))
+(rim * rim).sum().backward()
+rec["hook_then_inplace"] = v(ri.grad)
+
+
+class Gen:
+    @paddle.no_grad()
+    def steps(self, t):
+        for i in range(2):
+            yield paddle.is_grad_enabled(), (t * i).stop_gradient
+
+
+rec["no_grad_generator"] = [list(r) for r in Gen().steps(hw)] + [paddle.is_grad_enabled()]
+nl = nn.Linear(2, 1)
+nl(paddle.ones([1, 2])).sum().backward()
+nl.clear_gradients(set_to_zero=False)
+cleared = nl.weight.grad is None
+nl(paddle.ones([1, 2])).sum().backward()
+nl.clear_gradients()
+rec["layer_clear_gradients"] = [cleared, v(nl.weight.grad)]
+dd = hw * 2
+dd.detach_()
+rec["detach_inplace"] = [dd.stop_gradient, dd.is_leaf, v(dd)]
+rec["autograd_grad_alias"] = v(paddle.autograd.grad((hw * hw).sum(), hw)[0])
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)
