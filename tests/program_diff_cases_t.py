@@ -107,16 +107,23 @@ def released_graph(paddle: Any, out: dict[str, Any]) -> None:
     out["released_after_paddle_grad"] = _attempt(lambda: _v(paddle.grad(f, a)[0]))
 
 
-def seed_checks(paddle: Any, out: dict[str, Any]) -> None:
-    """Seeds that do not fit (p64): ``Tensor.backward`` with a ``grad_tensor`` of another shape, and
-    ``paddle.autograd.backward`` / ``paddle.grad`` with fewer seeds than tensors, raise AssertionError in Paddle;
-    seeds that fit give the weighted gradients."""
+def grad_checks(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.grad`` given one Tensor twice among its inputs or its outputs, and a tensor hook that returns its
+    gradient in another dtype, raise a RuntimeError in Paddle (p64); seeds that fit give the weighted gradients."""
+    x = _leaf(paddle, [1.0, 2.0])
+    y = _leaf(paddle, [3.0, 4.0])
+    f = (x * y * x).sum()
+    out["grad_dup_inputs"] = _attempt(lambda: paddle.grad(f, [x, y, x], retain_graph=True))
+    out["grad_dup_outputs"] = _attempt(lambda: paddle.grad([f, f], [x], retain_graph=True))
+    out["grad_distinct"] = [_v(g) for g in paddle.grad([f, (x * 2).sum()], [x, y])]
+    z = _leaf(paddle, [1.0, 2.0])
+    z.register_hook(lambda g: g.astype("float64"))
+    out["hook_dtype"] = _attempt(lambda: (z * z).sum().backward())
+    z2 = _leaf(paddle, [1.0, 2.0])
+    z2.register_hook(lambda g: (g * 3.0).astype("float32"))
+    (z2 * z2).sum().backward()
+    out["hook_same_dtype"] = [_v(z2.grad), str(z2.grad.dtype)]
     e = _leaf(paddle, [1.0, 2.0])
-    out["seed_shape"] = _attempt(lambda: (e * e).backward(paddle.ones([3])))
-    out["seed_shape_2d"] = _attempt(lambda: (e.unsqueeze(0) * e).backward(paddle.ones([2])))
-    out["seed_count_backward"] = _attempt(lambda: paddle.autograd.backward([e * 2, e * 3], [paddle.ones([2])]))
-    out["seed_count_grad"] = _attempt(lambda: paddle.grad([e * 2, e * 3], e, grad_outputs=[paddle.ones([2])]))
-    e.clear_gradient()
     (e * e).backward(paddle.to_tensor([0.5, -1.0]))
     out["seed_fits"] = _v(e.grad)
     e.clear_gradient()
@@ -124,7 +131,7 @@ def seed_checks(paddle: Any, out: dict[str, Any]) -> None:
     out["seed_fits_several"] = _v(e.grad)
 
 
-CASES = (pylayer_grad_flags, released_graph, seed_checks)
+CASES = (pylayer_grad_flags, released_graph, grad_checks)
 
 
 def record(paddle: Any) -> dict[str, Any]:

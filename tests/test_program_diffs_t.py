@@ -41,15 +41,18 @@ def test_released_graph_error_is_also_a_runtime_error() -> None:
     assert isinstance(info.value, SystemError) and type(info.value).__name__ == "SystemError"
 
 
-def test_seed_errors_say_what_to_do() -> None:
-    e = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-    with pytest.raises(AssertionError, match=r"backward: grad_tensor must have the shape \[2\] of the tensor it "
-                                             r"seeds, but received \[3\]"):
-        (e * e).backward(paddle.ones([3]))
-    with pytest.raises(AssertionError, match=r"paddle.grad: grad_tensor must have the shape \[2\] .* received \[3\]"):
-        paddle.grad(e * 2, e, grad_outputs=paddle.ones([3]))
-    with pytest.raises(AssertionError, match=r"grad_tensors must have one entry per tensor, but received 1 for 2"):
-        paddle.autograd.backward([e * 2, e * 3], [paddle.ones([2])])
+def test_grad_and_hook_errors_say_what_to_do() -> None:
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    f = (x * x).sum()
+    with pytest.raises(RuntimeError, match=r"paddle.grad: inputs must be different Tensors, but \S+ appears more "
+                                           r"than once\. Pass each Tensor once \(its gradient is the same"):
+        paddle.grad(f, [x, x], retain_graph=True)
+    with pytest.raises(RuntimeError, match=r"paddle.grad: outputs must be different Tensors, .* appears more than once"):
+        paddle.grad([f, f], x, retain_graph=True)
+    x.register_hook(lambda g: g.astype("float64"))
+    with pytest.raises(RuntimeError, match=r"Tensor.register_hook: a hook must keep the gradient's dtype float32, but "
+                                           r"it returned float64\. Cast the hook's result back"):
+        f.backward()
 
 
 class _Cube(PyLayer):

@@ -52,7 +52,7 @@ def test_backward_with_grad_tensor() -> None:
     (x * x).backward(P.to_tensor([10.0, 100.0], dtype="float64"))
     assert x.grad.tolist() == [20.0, 400.0]
     y = leaf([1.0, 2.0])
-    with pytest.raises(AssertionError, match=r"grad_tensor must have the shape \[2\] of the tensor it seeds, but received \[3\]"):
+    with pytest.raises(ValueError, match=r"grad_tensor must have the shape \[2\] of the tensor it seeds, but received \[3\]"):
         (y * y).backward(P.to_tensor([1.0, 1.0, 1.0], dtype="float64"))
 
 
@@ -238,7 +238,7 @@ def test_grad_of_intermediate_and_grad_outputs() -> None:
     out = h * h
     (gh,) = P.grad(out, h, grad_outputs=P.to_tensor([1.0, 10.0], dtype="float64"))
     assert gh.tolist() == [6.0, 120.0]
-    with pytest.raises(AssertionError, match="grad_outputs must have one entry per output, but received 2 for 1 outputs"):
+    with pytest.raises(ValueError, match="grad_outputs must have one entry per output, but received 2 for 1 outputs"):
         P.grad(out, h, grad_outputs=[None, None])
 
 
@@ -317,7 +317,7 @@ def test_autograd_backward_entry_point() -> None:
     a, b = x * 2.0, x * x
     autograd.backward([a, b], [P.to_tensor([1.0, 1.0], dtype="float64"), None])
     assert x.grad.tolist() == [2.0 + 2.0, 2.0 + 4.0]
-    with pytest.raises(AssertionError, match="grad_tensors must have one entry per tensor, but received 1 for 2 tensors"):
+    with pytest.raises(ValueError, match="grad_tensors must have one entry per tensor, but received 1 for 2 tensors"):
         autograd.backward([x * 1.0, x * 1.0], [None])
 
 

@@ -11,15 +11,18 @@ tensors to numpy during training, forward hooks' order with ``prepend`` and ``wi
 under ``paddle.grad`` and on a gradient made with ``create_graph``, ``no_grad`` on a generator, ``detach_``,
 ``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward``
 with several tensors; errors users catch (a second backward without ``retain_graph``, an unused input without
-``allow_unused``, a hook on a constant, a seed of the wrong shape, as many seeds as outputs): the exception types are
-recorded.
+``allow_unused``, a hook on a constant, a hook changing the gradient's dtype, one Tensor twice among ``paddle.grad``'s
+inputs or outputs): the exception types are recorded.
 
 Left out (Paddle 3.3.1 crashes or is wrong; pylayer_jax raises a clear error instead): a tensor hook that returns a
 gradient of another shape (``lambda g: g.sum()``) is accepted by Paddle, which stores that shape as ``x.grad``, and
 one that returns a non-Tensor (``lambda g: 3``) is a segmentation fault; ``paddle.grad`` with a ``grad_outputs``
 entry of the wrong shape returns a gradient of that shape, and ``paddle.autograd.backward`` takes one silently
-(pylayer_jax raises the AssertionError Paddle's ``Tensor.backward`` raises for it). ``backward()`` with a numpy
-array as the seed is an AssertionError in Paddle; pylayer_jax takes the array. Nested ``saved_tensors_hooks`` blocks
+(pylayer_jax raises a ValueError naming the shapes). A seed of the wrong shape for ``Tensor.backward``, and fewer
+seeds than tensors for ``paddle.autograd.backward`` / ``paddle.grad``, fail a Python ``assert`` in Paddle
+(AssertionError); pylayer_jax raises a ValueError, as its bad-input table does for Paddle's asserts
+(``tests/bad_input_cases.py``). ``backward()`` with a numpy array as the seed is an AssertionError in Paddle;
+pylayer_jax takes the array. Nested ``saved_tensors_hooks`` blocks
 raise a ValueError in Paddle (one pair at a time); pylayer_jax allows them (the innermost pair applies)."""
 import json
 import os
@@ -363,9 +366,12 @@ rec["autograd_backward_single"] = v(s.grad)
 cst = paddle.to_tensor([1.0, 2.0])
 e = leaf([1.0, 2.0])
 rec["hook_on_constant"] = attempt(lambda: cst.register_hook(lambda g: g) and "done")
-rec["backward_seed_shape"] = attempt(lambda: (e * e).backward(paddle.ones([3])))
-rec["autograd_backward_count"] = attempt(lambda: paddle.autograd.backward([e * 2, e * 3], [paddle.ones([2])]))
-rec["grad_outputs_count"] = attempt(lambda: paddle.grad([e * 2, e * 3], e, grad_outputs=[paddle.ones([2])]))
+fe = (e * e * 3.0).sum()
+rec["grad_dup_inputs"] = attempt(lambda: paddle.grad(fe, [e, e], retain_graph=True))
+rec["grad_dup_outputs"] = attempt(lambda: paddle.grad([fe, fe], e, retain_graph=True))
+eh = leaf([1.0, 2.0])
+eh.register_hook(lambda g: g.astype("float64"))
+rec["hook_changes_dtype"] = attempt(lambda: (eh * eh).sum().backward())
 rec["grad_constant_output"] = attempt(lambda: paddle.grad(cst * 2, e))
 rec["grad_constant_input"] = attempt(lambda: paddle.grad((e * cst).sum(), cst))
 rec["grad_nonscalar_ones"] = v(paddle.grad(e * 2, e)[0])

@@ -75,8 +75,7 @@ def _seed(t: Tensor, g: Any, api: str, diff: Any) -> Any:
         return Tensor(_ones(t._value)) if diff is not None else ONES
     if isinstance(g, Tensor):
         if g.shape != t.shape:
-            # (an AssertionError, as Paddle's Tensor.backward raises; its paddle.grad takes any shape, wrongly)
-            raise AssertionError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
+            raise ValueError(f"{api}: grad_tensor must have the shape {t.shape} of the tensor it seeds, but received {g.shape}.")
         return g if diff is not None else g._v
     # (a numpy array is copied: ``jnp.asarray`` with a dtype may keep using the caller's memory)
     arr = own(g, t._v.dtype) if isinstance(g, np.ndarray | np.generic) else jnp.asarray(g, t._v.dtype)
@@ -91,8 +90,8 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Any] | None = Non
         tensors = [tensors]
     if grad_tensors is not None and isinstance(grad_tensors, Tensor):
         grad_tensors = [grad_tensors]
-    if grad_tensors is not None and len(grad_tensors) != len(tensors):  # (an AssertionError, as Paddle's)
-        raise AssertionError(
+    if grad_tensors is not None and len(grad_tensors) != len(tensors):
+        raise ValueError(
             f"backward: grad_tensors must have one entry per tensor, but received {len(grad_tensors)} for "
             f"{len(tensors)} tensors."
         )
@@ -162,10 +161,18 @@ def grad(
                                   "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    for what, ts, fix in (("inputs", ins, "its gradient is the same in every place"),
+                          ("outputs", outs, "to count one twice, pass 2 * y or its grad_outputs entry doubled")):
+        if len({id(t) for t in ts}) != len(ts):  # (a RuntimeError, as Paddle's)
+            dup = next(t for k, t in enumerate(ts) if any(t is u for u in ts[:k]))
+            raise RuntimeError(
+                f"paddle.grad: {what} must be different Tensors, but {getattr(dup, 'name', dup)!s} appears more "
+                f"than once. Pass each Tensor once ({fix})."
+            )
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
         grad_outputs = [grad_outputs]
-    if grad_outputs is not None and len(grad_outputs) != len(outs):  # (an AssertionError, as Paddle's)
-        raise AssertionError(
+    if grad_outputs is not None and len(grad_outputs) != len(outs):
+        raise ValueError(
             f"paddle.grad: grad_outputs must have one entry per output, but received {len(grad_outputs)} for "
             f"{len(outs)} outputs."
         )
