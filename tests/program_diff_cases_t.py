@@ -131,7 +131,38 @@ def grad_checks(paddle: Any, out: dict[str, Any]) -> None:
     out["seed_fits_several"] = _v(e.grad)
 
 
-CASES = (pylayer_grad_flags, released_graph, grad_checks)
+def state_dict_hooks(paddle: Any, out: dict[str, Any]) -> None:
+    """``Layer.register_state_dict_hook`` (p64): a sublayer's hook adds to the dict in place, the model's hook
+    returns a new dict that replaces it; ``state_dict(use_hook=False)`` runs none; ``remove()`` takes a hook out."""
+    import collections
+
+    nn = paddle.nn
+    net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+    for p in net.parameters():
+        p.set_value(paddle.ones(p.shape))
+    calls: list[Any] = []
+
+    def add_meta(sd: Any) -> None:
+        calls.append(sorted(sd))
+        sd["meta"] = paddle.to_tensor([7.0])
+
+    def half(sd: Any) -> Any:
+        calls.append("half")
+        return collections.OrderedDict((k, t * 0.5) for k, t in sd.items())
+
+    h1 = net[0].register_state_dict_hook(add_meta)
+    h2 = net.register_state_dict_hook(half)
+    sd = net.state_dict()
+    out["sd_hooks"] = [sorted(sd), [_v(sd[k]) for k in sorted(sd)], calls[:]]
+    calls.clear()
+    out["sd_hooks_unused"] = [sorted(net.state_dict(use_hook=False)), calls[:]]
+    h2.remove()
+    out["sd_hooks_one_removed"] = [sorted(net.state_dict()), _v(net.state_dict()["1.bias"])]
+    h1.remove()
+    out["sd_hooks_removed"] = sorted(net.state_dict())
+
+
+CASES = (pylayer_grad_flags, released_graph, grad_checks, state_dict_hooks)
 
 
 def record(paddle: Any) -> dict[str, Any]:

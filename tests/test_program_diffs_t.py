@@ -70,3 +70,8 @@ def test_pylayer_called_on_inputs_names_apply() -> None:
                                         r"1 argument\(s\)\. Run it with _Cube\.apply\(\.\.\.\)"):
         _Cube(paddle.ones([2]))
     assert isinstance(_Cube(), _Cube)  # (without arguments, as in Paddle, an object of the class)
+
+
+def test_state_dict_hook_must_be_callable() -> None:
+    with pytest.raises(TypeError, match=r"register_state_dict_hook: hook must be callable, but received int"):
+        paddle.nn.Linear(2, 2).register_state_dict_hook(3)

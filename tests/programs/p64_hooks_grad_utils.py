@@ -8,7 +8,7 @@ removed through their handles), ``paddle.grad`` with ``create_graph`` (a gradien
 ``detach``, ``clear_gradient(False)`` / ``clear_grad`` / ``clear_gradients``, gradient accumulation over micro-batches,
 freezing a layer mid-run by toggling ``stop_gradient``, ``paddle.autograd.saved_tensors_hooks`` offloading saved
 tensors to numpy during training, forward hooks' order with ``prepend`` and ``with_kwargs`` hooks, tensor hooks
-under ``paddle.grad`` and on a gradient made with ``create_graph``, ``no_grad`` on a generator, ``detach_``,
+under ``paddle.grad`` and on a gradient made with ``create_graph``, ``no_grad`` on a generator, ``detach_``, ``Layer.register_state_dict_hook``,
 ``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward``
 with several tensors; errors users catch (a second backward without ``retain_graph``, an unused input without
 ``allow_unused``, a hook on a constant, a hook changing the gradient's dtype, one Tensor twice among ``paddle.grad``'s
@@ -465,6 +465,23 @@ dd = hw * 2
 dd.detach_()
 rec["detach_inplace"] = [dd.stop_gradient, dd.is_leaf, v(dd)]
 rec["autograd_grad_alias"] = v(paddle.autograd.grad((hw * hw).sum(), hw)[0])
+
+# --- 11. a state_dict hook adding an entry (as checkpoint code does) ---
+ckpt = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+set_params(ckpt, 6)
+sd_calls = []
+
+
+def add_step(sd):
+    sd_calls.append(sorted(sd))
+    sd["step"] = paddle.to_tensor([15])
+
+
+hsd = ckpt.register_state_dict_hook(add_step)
+sd = ckpt.state_dict()
+rec["state_dict_hook"] = [sorted(sd), v(sd["step"]), sd_calls, sorted(ckpt.state_dict(use_hook=False))]
+hsd.remove()
+rec["state_dict_hook_removed"] = sorted(ckpt.state_dict())
 
 with open(os.environ["PROGRAM_OUT"], "w") as f:
     json.dump(rec, f)
