@@ -162,7 +162,18 @@ def state_dict_hooks(paddle: Any, out: dict[str, Any]) -> None:
     out["sd_hooks_removed"] = sorted(net.state_dict())
 
 
-CASES = (pylayer_grad_flags, released_graph, grad_checks, state_dict_hooks)
+def grad_spellings(paddle: Any, out: dict[str, Any]) -> None:
+    """``Tensor.gradient()`` (a numpy array, or None before a backward) and ``Tensor.grad_`` (``grad`` again)."""
+    x = _leaf(paddle, [1.0, 2.0])
+    before = x.gradient()
+    (x * x).sum().backward()
+    g = x.gradient()
+    out["gradient"] = [before is None, type(g).__name__, str(g.dtype), g.tolist(), _v(x.grad_)]
+    x.grad_ = paddle.to_tensor([5.0, 6.0])
+    out["grad_set"] = [_v(x.grad), x.gradient().tolist()]
+
+
+CASES = (pylayer_grad_flags, released_graph, grad_checks, state_dict_hooks, grad_spellings)
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -1,16 +1,16 @@
 """Custom autograd as users write it with ``paddle.autograd.PyLayer``: a straight-through rounding / sign estimator
 (identity gradient), a gradient-clipping layer (identity forward, clipped gradient), a custom activation saving its
 input with ``ctx.save_for_backward`` and reading ``ctx.saved_tensor()``, a PyLayer with several outputs (one not
-used in the loss, an integer index output marked with ``ctx.mark_non_differentiable``, ``set_materialize_grads(False)``
-so that the unused output's gradient arrives as None), non-Tensor arguments (floats, ints, lists, None, keyword
-arguments, a Tensor inside a list), backward returning None for an input, a backward computed with paddle ops on
-saved tensors, a PyLayer inside an ``nn.Layer`` trained 20 steps with Adam, PyLayers under ``paddle.jit.to_static``,
-``paddle.grad(create_graph=True)`` through a backward written with paddle ops (double backward), in-place ops in
-forward on the input (``ctx.mark_not_inplace``; Paddle has no ``mark_dirty``), ``ctx`` attributes, the
-``stop_gradient`` of outputs, a model with a PyLayer trained under ``to_static``, ``recompute`` (itself a PyLayer),
-``once_differentiable``, a PyLayer whose output dtype differs from its input's, and the misuse users hit (backward returning the wrong number of gradients or a
-gradient for an input that needs none, forward returning no Tensor, returning a leaf input unchanged): the exception
-types are recorded.
+used in the loss, an integer index output marked with ``ctx.mark_non_differentiable``,
+``set_materialize_grads(False)`` so that the unused output's gradient arrives as None), non-Tensor arguments
+(floats, ints, lists, None, keyword arguments, a Tensor inside a list), backward returning None for an input, a
+backward computed with paddle ops on saved tensors, a PyLayer inside an ``nn.Layer`` trained 20 steps with Adam,
+PyLayers under ``paddle.jit.to_static``, ``paddle.grad(create_graph=True)`` through a backward written with paddle
+ops (double backward), in-place ops in forward on the input (``ctx.mark_not_inplace``; Paddle has no
+``mark_dirty``), ``ctx`` attributes, the ``stop_gradient`` of outputs, a model with a PyLayer trained under
+``to_static``, ``recompute`` (itself a PyLayer), ``once_differentiable``, a PyLayer whose output dtype differs from
+its input's, and the misuse users hit (backward returning the wrong number of gradients or a gradient for an input
+that needs none, forward returning no Tensor, returning a leaf input unchanged): the exception types are recorded.
 
 Left out (Paddle 3.3.1 crashes or is wrong; pylayer_jax keeps the sane result): a second ``backward`` through a
 PyLayer's node (``retain_graph=True`` then ``backward()`` again) is a segmentation fault in Paddle, so every graph

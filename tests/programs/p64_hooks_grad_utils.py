@@ -3,16 +3,17 @@ intermediates (a hook that returns a changed gradient, one that returns None and
 order, a hook on a tensor used twice, ``handle.remove()``), ``Layer.register_forward_pre_hook`` /
 ``register_forward_post_hook`` changing a layer's inputs and outputs (returning a tuple, a single Tensor or None;
 removed through their handles), ``paddle.grad`` with ``create_graph`` (a gradient penalty trained through),
-``retain_graph``, ``allow_unused``, ``no_grad_vars`` and ``grad_outputs``; ``paddle.no_grad`` (context and decorator),
-``paddle.enable_grad``, ``paddle.set_grad_enabled`` (context and call) and ``paddle.is_grad_enabled`` nested;
-``detach``, ``clear_gradient(False)`` / ``clear_grad`` / ``clear_gradients``, gradient accumulation over micro-batches,
-freezing a layer mid-run by toggling ``stop_gradient``, ``paddle.autograd.saved_tensors_hooks`` offloading saved
-tensors to numpy during training, forward hooks' order with ``prepend`` and ``with_kwargs`` hooks, tensor hooks
-under ``paddle.grad`` and on a gradient made with ``create_graph``, ``no_grad`` on a generator, ``detach_``, ``Layer.register_state_dict_hook``,
-``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward``
-with several tensors; errors users catch (a second backward without ``retain_graph``, an unused input without
-``allow_unused``, a hook on a constant, a hook changing the gradient's dtype, one Tensor twice among ``paddle.grad``'s
-inputs or outputs): the exception types are recorded.
+``retain_graph``, ``allow_unused``, ``no_grad_vars`` and ``grad_outputs``; ``paddle.no_grad`` (context and
+decorator), ``paddle.enable_grad``, ``paddle.set_grad_enabled`` (context and call) and ``paddle.is_grad_enabled``
+nested; ``detach``, ``clear_gradient(False)`` / ``clear_grad`` / ``clear_gradients``, ``gradient()`` / ``grad_``,
+gradient accumulation over micro-batches, freezing a layer mid-run by toggling ``stop_gradient``,
+``paddle.autograd.saved_tensors_hooks`` offloading saved tensors to numpy during training, forward hooks' order with
+``prepend`` and ``with_kwargs`` hooks, tensor hooks under ``paddle.grad`` and on a gradient made with
+``create_graph``, ``no_grad`` on a generator, ``detach_``, ``Layer.register_state_dict_hook``,
+``backward(grad_tensor)`` on a non-scalar output, and ``paddle.autograd.backward`` with several tensors; errors
+users catch (a second backward without ``retain_graph``, an unused input without ``allow_unused``, a hook on a
+constant, a hook changing the gradient's dtype, one Tensor twice among ``paddle.grad``'s inputs or outputs): the
+exception types are recorded.
 
 Left out (Paddle 3.3.1 crashes or is wrong; pylayer_jax raises a clear error instead): a tensor hook that returns a
 gradient of another shape (``lambda g: g.sum()``) is accepted by Paddle, which stores that shape as ``x.grad``, and
@@ -263,6 +264,8 @@ rec["cleared_none"] = p.grad is None
 rec["after_clear_none"] = v(p.grad)
 p.clear_gradient()
 rec["cleared_zero"] = v(p.grad)
+(p * p).sum().backward()
+rec["gradient_numpy"] = [p.gradient().tolist(), str(p.gradient().dtype), v(p.grad_)]
 
 acc_net = nn.Linear(3, 2)
 set_params(acc_net, 3)

@@ -296,6 +296,15 @@ class Tensor:
 
     clear_gradient = clear_grad
 
+    # Paddle's second name for ``grad`` (the same getter and setter)
+    grad_ = grad
+
+    def gradient(self) -> np.ndarray | None:
+        """The gradient as a numpy array, or None before any backward reached this tensor (Paddle's older spelling
+        of ``x.grad.numpy()``)."""
+        g = self.grad
+        return None if g is None else np.array(g._value)
+
     def retain_grads(self) -> None:
         """Keep this non-leaf tensor's gradient in ``.grad`` after backward."""
         if self._edge is None:
