@@ -97,7 +97,8 @@ def test_grads_keep_leaf_dtype() -> None:
 
 # ---- retain_graph and release ----------------------------------------------------------------
 def test_second_backward_without_retain_graph_raises() -> None:
-    # Paddle raises a SystemError saying to set retain_graph=True; ours is a RuntimeError
+    # Paddle raises a SystemError saying to set retain_graph=True; ours is a RuntimeError named SystemError that is
+    # also a SystemError (tests/test_program_diffs_t.py)
     x = leaf([1.0, 2.0])
     y = x.exp().sum()
     y.backward()

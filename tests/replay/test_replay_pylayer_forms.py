@@ -94,7 +94,7 @@ def test_an_input_returned_replays(monkeypatch: pytest.MonkeyPatch, shared: bool
         np.testing.assert_allclose(g, ref, rtol=1e-12)
         np.testing.assert_allclose(y, np.tanh(W), rtol=1e-12)
     seen, hooked = on[-1]
-    assert seen == off[-1][0] == [([2, 3], "paddle.float64", True)] * 6
+    assert seen == off[-1][0] == [([2, 3], "paddle.float64", False)] * 6  # (dy says stop_gradient=False, as in Paddle)
     assert len(hooked) == 1
     np.testing.assert_allclose(hooked[0], dy, rtol=1e-12)
     assert stats["steps"] == 3 and stats["materialised"] == 1  # steps 1, 2, 5 replay; 3 builds its tape, 4 is noted

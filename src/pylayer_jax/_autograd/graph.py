@@ -16,8 +16,16 @@ from .saved import SavedValue
 Edge = tuple["Node", int]
 
 
+# Paddle raises a SystemError here (its C++ "Fatal" error); this type is both a RuntimeError and a SystemError and is
+# named SystemError, so code catching either (and code printing the type's name) works as with Paddle
+ReleasedGraphError = type("SystemError", (RuntimeError, SystemError), {
+    "__module__": __name__,
+    "__doc__": "A backward through a graph whose saved values the first backward freed (no retain_graph=True).",
+})
+
+
 def released_error(name: str) -> RuntimeError:
-    return RuntimeError(
+    return ReleasedGraphError(
         f"Trying to backward through the graph a second time (node {name}): its saved values were freed "
         "after the first backward. Pass retain_graph=True to the first backward() if you need to backward "
         "through it again (paddle.grad keeps the graph)."

@@ -75,6 +75,15 @@ class PyLayer:
         array([27.], dtype=float32)
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or kwargs:  # (Paddle builds an unused PyLayer object and drops the inputs: no output, no gradient)
+            name = type(self).__name__
+            raise TypeError(
+                f"{name}(...): a PyLayer is not called on its inputs, but {name} received "
+                f"{len(args) + len(kwargs)} argument(s). Run it with {name}.apply(...), which calls forward and "
+                "records backward."
+            )
+
     @staticmethod
     def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for PyLayer.")
@@ -454,17 +463,20 @@ class PyLayerNode(Node):
         once = diff is not None and getattr(bwd, "_once_differentiable", False)  # (without diff: grad mode off)
         non_diff = self.non_diff
         cast = ctx._grad_in_dtype_consistent  # False: a gradient in another dtype arrives as it is
+        # as in Paddle, an arriving gradient says stop_gradient=False (a materialised zero gradient True); without
+        # create_graph nothing records inside backward, so the flag changes no result
+        sg = diff is not None
         if len(cts) == 1 and not non_diff:  # the common case: one output Tensor
             c = cts[0]
             dtype = self.out_avals[0][1]
             if type(c) is lazy.Pending:
-                args = [Tensor(c if c.dtype == dtype or not cast else c.get().astype(dtype))]
+                args = [Tensor(c if c.dtype == dtype or not cast else c.get().astype(dtype), sg)]
             elif c is None:
                 args = [Tensor(_zeros(*self.out_avals[0])) if ctx._materialize else None]
             elif type(c) is Tensor:
                 args = [c if c._v.dtype == dtype or not cast else c.astype(dtype)]
             else:
-                args = [Tensor(c if c.dtype == dtype or not cast else c.astype(dtype))]
+                args = [Tensor(c if c.dtype == dtype or not cast else c.astype(dtype), sg)]
             if self.out_slots is not None:
                 args = backward_args(self.out_slots, args)
         else:
@@ -476,7 +488,7 @@ class PyLayerNode(Node):
                 elif type(c) is Tensor:
                     grads.append(c if c._v.dtype == dtype or not cast else c.astype(dtype))
                 else:
-                    grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype)))
+                    grads.append(Tensor(c if c.dtype == dtype or not cast else lazy.concrete(c).astype(dtype), sg))
             args = grads if self.out_slots is None else backward_args(self.out_slots, grads)
         m = modes
         prev = m.grad_enabled

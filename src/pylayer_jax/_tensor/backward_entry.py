@@ -161,6 +161,14 @@ def grad(
                                   "leaves) is not supported, as in Paddle; received only_inputs=False, pass True.")
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    for what, ts, fix in (("inputs", ins, "its gradient is the same in every place"),
+                          ("outputs", outs, "to count one twice, pass 2 * y or its grad_outputs entry doubled")):
+        if len({id(t) for t in ts}) != len(ts):  # (a RuntimeError, as Paddle's)
+            dup = next(t for k, t in enumerate(ts) if any(t is u for u in ts[:k]))
+            raise RuntimeError(
+                f"paddle.grad: {what} must be different Tensors, but {getattr(dup, 'name', dup)!s} appears more "
+                f"than once. Pass each Tensor once ({fix})."
+            )
     if grad_outputs is not None and not isinstance(grad_outputs, list | tuple):
         grad_outputs = [grad_outputs]
     if grad_outputs is not None and len(grad_outputs) != len(outs):

@@ -296,6 +296,15 @@ class Tensor:
 
     clear_gradient = clear_grad
 
+    # Paddle's second name for ``grad`` (the same getter and setter)
+    grad_ = grad
+
+    def gradient(self) -> np.ndarray | None:
+        """The gradient as a numpy array, or None before any backward reached this tensor (Paddle's older spelling
+        of ``x.grad.numpy()``)."""
+        g = self.grad
+        return None if g is None else np.array(g._value)
+
     def retain_grads(self) -> None:
         """Keep this non-leaf tensor's gradient in ``.grad`` after backward."""
         if self._edge is None:
@@ -620,6 +629,11 @@ def _value_hook(hook: Callable[[Any], Any], api: str) -> Callable[[Any], Any]:
             raise TypeError(f"{api}: a hook must return a Tensor or None, but it returned {type(r).__name__}.")
         if r.shape != gt.shape:
             raise ValueError(f"{api}: a hook must keep the gradient's shape {gt.shape}, but it returned {r.shape}.")
+        if r._v.dtype != gt._v.dtype:  # (a RuntimeError, as Paddle's)
+            raise RuntimeError(
+                f"{api}: a hook must keep the gradient's dtype {gt.dtype.name}, but it returned {r.dtype.name}. "
+                "Cast the hook's result back (g.astype(...)) or return None."
+            )
         return r if isinstance(g, Tensor) else r._v
 
     return run

@@ -95,6 +95,7 @@ class Layer:
         d["_forward_post_hooks"] = collections.OrderedDict()
         d["_hooks_with_kwargs"] = set()
         d["_hooks_always_called"] = set()
+        d["_state_dict_hooks"] = collections.OrderedDict()
         d["_casted_by_pure_fp16"] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -170,6 +171,17 @@ class Layer:
                               always_call)
 
     register_forward_hook = register_forward_post_hook
+
+    def register_state_dict_hook(self, hook: Callable[..., Any]) -> HookRemoveHelper:
+        """``hook(state_dict)`` runs at the end of this layer's ``state_dict()`` (unless ``use_hook=False``) on the
+        dict built so far; a non-None result replaces it. As in Paddle, what a sublayer's hook returns does not
+        replace its parent's dict (change the dict in place there)."""
+        if not callable(hook):
+            raise TypeError(f"register_state_dict_hook: hook must be callable, but received {type(hook).__name__}.")
+        hooks = self.__dict__.setdefault("_state_dict_hooks", collections.OrderedDict())
+        h = HookRemoveHelper(hooks)
+        hooks[h._hook_id] = hook
+        return h
 
     # ---- names and modes ------------------------------------------------------------------
     def full_name(self) -> str:
@@ -629,6 +641,11 @@ class Layer:
                 if layer is not None:
                     layer.state_dict(dest, True, structured_name_prefix + name + ".",
                                      include_non_persistable_buffer, use_hook, keep_vars)
+        if use_hook:
+            for hook in list(self.__dict__.get("_state_dict_hooks", {}).values()):
+                r = hook(dest)
+                if r is not None:
+                    dest = r
         return dest
 
     def set_state_dict(self, state_dict: dict, use_structured_name: bool = True) -> tuple[list[str], list[str]]:
