@@ -46,7 +46,7 @@ def _scan(cell: RNNCellBase, x: Tensor, h0: Tensor, c0: Tensor | None, sequence_
 
 def _check_state(api: str, state: Any, shape: list[int], what: str) -> None:
     if not isinstance(state, Tensor):
-        raise TypeError(f"{api}: {what} must be a Tensor, but received {type(state).__name__}.")
+        raise ValueError(f"{api}: {what} must be a Tensor, but received {type(state).__name__}.")
     if list(state.shape) != list(shape):
         raise ValueError(
             f"{api}: {what} must have shape {list(shape)} (batch size and hidden size of the layer), but received "
@@ -64,7 +64,7 @@ def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
 
 def _check_input(api: str, x: Any, input_size: int, rank: int) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{api}: inputs must be a Tensor, but received {type(x).__name__}.")
+        raise ValueError(f"{api}: inputs must be a Tensor, but received {type(x).__name__}.")
     if len(x.shape) != rank:
         want = "[batch_size, time_steps, input_size] (or time-major)" if rank == 3 else "[batch_size, input_size]"
         raise ValueError(f"{api}: inputs must be a {rank}-D Tensor {want}, but received shape {list(x.shape)}.")
@@ -239,7 +239,7 @@ class LSTMCell(_BuiltinCell):
 
     def _split_states(self, states: Any, api: str, batch: int) -> tuple[Tensor, Tensor | None]:
         if not isinstance(states, list | tuple) or len(states) != 2:
-            raise TypeError(f"{api}: LSTM states must be a pair (h, c) of Tensors, but received "
+            raise ValueError(f"{api}: LSTM states must be a pair (h, c) of Tensors, but received "
                             f"{type(states).__name__}.")
         _check_state(api, states[0], [batch, self.proj_size or self.hidden_size], "the hidden state h")
         _check_state(api, states[1], [batch, self.hidden_size], "the cell state c")
@@ -284,7 +284,7 @@ def _rnn(cell: Any, inputs: Tensor, initial_states: Any, sequence_length: Tensor
          is_reverse: bool, api: str, zero_padded: bool, kwargs: dict) -> tuple[Any, Any]:
     """One cell over a whole sequence: one ``rnn_scan`` op for a built-in cell, else Paddle's step loop."""
     if not isinstance(inputs, Tensor):
-        raise TypeError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
+        raise ValueError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
     if len(inputs.shape) != 3:
         raise ValueError(f"{api}: inputs must be a 3-D Tensor [batch_size, time_steps, input_size] (or "
                          f"[time_steps, batch_size, input_size] with time_major=True), but received shape "
@@ -456,7 +456,7 @@ class RNNBase(LayerList):
                 sequence_length: Tensor | None = None) -> tuple[Tensor, Any]:
         api = f"{type(self).__name__}.forward"
         if not isinstance(inputs, Tensor):
-            raise TypeError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
+            raise ValueError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
         _check_input(api, inputs, self.input_size, 3)
         batch = inputs.shape[1 if self.time_major else 0]
         n = self.num_layers * self.num_directions
@@ -468,7 +468,7 @@ class RNNBase(LayerList):
                 initial_states = [initial_states]
             if not isinstance(initial_states, list | tuple) or len(initial_states) != self.state_components:
                 want = "a pair (h, c) of Tensors" if self.state_components == 2 else "a Tensor"
-                raise TypeError(f"{api}: initial_states must be {want}, but received {initial_states!r:.80}.")
+                raise ValueError(f"{api}: initial_states must be {want}, but received {initial_states!r:.80}.")
             for i, s in enumerate(initial_states):
                 what = "initial_states" if self.state_components == 1 else f"initial_states[{i}]"
                 _check_state(api, s, [n, batch, dims[i]], what)
