@@ -80,7 +80,23 @@ def static_dense_tensors(paddle: Any, out: dict[str, Any]) -> None:
         paddle.disable_static()
 
 
-CASES = [rnn_bad_states, gru_bidirect_init_len_forward, static_dense_tensors]
+def rnn_stack_attrs(paddle: Any, out: dict[str, Any]) -> None:
+    """A recurrent stack's ``could_use_cudnn`` (all four plain weights in every layer: no projection, both biases)
+    and its ``flatten_parameters()`` (nothing to return, values unchanged)."""
+    nn = paddle.nn
+    layers = {
+        "lstm": nn.LSTM(3, 4, num_layers=2),
+        "lstm_proj": nn.LSTM(3, 4, proj_size=2),
+        "gru_no_bias": nn.GRU(3, 4, bias_ih_attr=False),
+        "srnn_bi": nn.SimpleRNN(3, 4, direction="bidirect"),
+    }
+    out["rnn_could_use_cudnn"] = {k: v.could_use_cudnn for k, v in layers.items()}
+    lstm = layers["lstm"]
+    before = lstm.weight_ih_l0.numpy().copy()
+    out["rnn_flatten_parameters"] = [lstm.flatten_parameters(), bool((lstm.weight_ih_l0.numpy() == before).all())]
+
+
+CASES = [rnn_bad_states, rnn_stack_attrs, gru_bidirect_init_len_forward, static_dense_tensors]
 
 
 def record(paddle: Any) -> dict[str, Any]:

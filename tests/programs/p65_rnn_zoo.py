@@ -151,6 +151,46 @@ except Exception as e:
     rec["birnn_bad_cell"] = type(e).__name__
 run_layer("birnn_custom", nn.BiRNN(mcell, init(MinimalRNNCell(IN, H), 16)), X)
 
+class PairCell(nn.RNNCellBase):
+    """A cell with two states of different sizes and an extra forward argument (nn.RNN passes **kwargs on)."""
+
+    def __init__(self, input_size, hidden_size):
+        super().__init__()
+        self.input_size, self.hidden_size = input_size, hidden_size
+        self.lin = nn.Linear(input_size + hidden_size, hidden_size)
+
+    @property
+    def state_shape(self):
+        return ((self.hidden_size,), (1,))
+
+    def forward(self, inputs, states=None, scale=1.0):
+        if states is None:
+            states = self.get_initial_states(inputs, self.state_shape)
+        h, n = states
+        h = paddle.tanh(self.lin(paddle.concat([inputs, h], axis=-1))) * scale
+        return h, (h, n + 1.0)
+
+
+pcell = init(PairCell(IN, H), 18)
+run_layer("rnn_pair_kwargs", nn.RNN(pcell), X, sequence_length=paddle.to_tensor(LENS), scale=0.5)
+rec["pair_initial_states"] = [list(t.shape) for t in pcell.get_initial_states(paddle.to_tensor(X[:, 0]),
+                                                                             pcell.state_shape)]
+
+# LSTM details: time-major bidirectional projection, gradients of the initial states, the stack's attributes
+lstm_tp = init(nn.LSTM(IN, H, num_layers=2, direction="bidirect", time_major=True, proj_size=4), 19)
+h0t = paddle.to_tensor(rng.standard_normal((4, B, 4)).astype("float32"), stop_gradient=False)
+c0t = paddle.to_tensor(rng.standard_normal((4, B, H)).astype("float32"), stop_gradient=False)
+o, (hn, cn) = lstm_tp(paddle.to_tensor(X.transpose(1, 0, 2).copy()), (h0t, c0t), paddle.to_tensor(LENS))
+(o.mean() + hn.sum() * 0.3 + cn.sum() * 0.2).backward()
+rec["lstm_tm_proj_init_grads"] = [list(o.shape), list(hn.shape), list(cn.shape), flat(h0t.grad), flat(c0t.grad)]
+rec["lstm_attrs"] = [lstm.num_directions, lstm.state_components, lstm.num_layers, lstm.hidden_size,
+                     lstm_tp.proj_size, lstm_tp.time_major, gru.mode if hasattr(gru, "mode") else None,
+                     lstm.could_use_cudnn, len(lstm), type(lstm[0]).__name__]
+lstm.flatten_parameters()  # a no-op users call after moving a model
+train_drop = init(nn.GRU(IN, H, num_layers=2, dropout=0.5), 22)
+od, hd = train_drop(paddle.to_tensor(X))  # train mode: random, only the shapes compare
+rec["dropout_train_shapes"] = [list(od.shape), list(hd.shape)]
+
 # cells one step at a time
 x0 = paddle.to_tensor(X[:, 0])
 y, (hh, cc) = lcell(x0)

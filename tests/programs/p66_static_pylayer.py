@@ -3,7 +3,9 @@ code written for static graphs does): paddle.enable_static, Program / program_gu
 static.nn.batch_norm, static.nn.embedding and static.nn.fc; paddle.static.nn.static_pylayer with a custom
 backward_fn (one input, two inputs, a backward that scales the gradient, one without backward_fn, one inside a
 training program); paddle.static.gradients and append_backward; an optimizer's minimize; Executor(place).run(startup),
-then 15 training steps feeding numpy batches and fetching by Variable and by name; Program.clone(for_test=True) for
+then 15 training steps feeding numpy batches and fetching by Variable and by name (an intermediate, a parameter);
+an ExponentialDecay learning rate stepped between runs; fc with num_flatten_dims=2, embedding with padding_idx;
+dropout switched off in the test clone; Program.clone(for_test=True) for
 evaluation (batch_norm then uses its running statistics); static.nn.while_loop with gradients through it; parameters set
 from numpy through global_scope().find_var(name).get_tensor() so both libraries start equal, and read back the same
 way; paddle.disable_static at the end.
@@ -101,11 +103,29 @@ with static.program_guard(pl_main, pl_start):
     zl = paddle.mean(z * z)
     pg = static.append_backward(zl)
 exe.run(pl_start)
+pl2_main = static.Program()
+with static.program_guard(pl2_main, static.Program()):
+    # a backward giving no gradient to its second input
+    a2 = static.data("a", [None, 3], "float32")
+    b2 = static.data("b", [None, 3], "float32")
+    a2.stop_gradient = False
+    b2.stop_gradient = False
+    half, both = static.nn.static_pylayer(mul_fw, [a2, b2], lambda dp, ds: (dp * 0.5 + ds, None))
+    ga_n, gb_n = static.gradients([paddle.mean(half + both)], [a2, b2])
+pl3_main = static.Program()
+with static.program_guard(pl3_main, static.Program()):
+    # target_gradients seeding the backward pass (Paddle cannot seed a static_pylayer's output: a plain op here)
+    a3 = static.data("a", [None, 3], "float32")
+    a3.stop_gradient = False
+    e3 = paddle.square(a3) * 0.5
+    (ga_t,) = static.gradients([e3], [a3], target_gradients=[paddle.ones_like(e3) * 3.0])
 A = rng.standard_normal((4, 3)).astype("float32")
 Bv = rng.standard_normal((4, 3)).astype("float32")
 outs = exe.run(pl_main, feed={"a": A, "b": Bv, "d": Bv}, fetch_list=[e, ga_e, prod, tot, ga_m, gb_m, c, ga_c, nb, zl, pg[0][1]])
 rec["pylayer"] = [flat(o) for o in outs]
 rec["pylayer_shapes"] = [list(np.asarray(o).shape) for o in outs]
+rec["pylayer_none_grad"] = [gb_n is None, flat(exe.run(pl2_main, feed={"a": A, "b": Bv}, fetch_list=[ga_n])[0])]
+rec["target_gradients"] = flat(exe.run(pl3_main, feed={"a": A}, fetch_list=[ga_t])[0])
 rec["append_backward"] = [p.name for p, _ in pg]
 
 # --- a small conv + embedding model trained with minimize -----------------------------------------------------------
@@ -211,6 +231,45 @@ rec["regress"]["pred"] = flat(pred)
 rec["regress"]["pred_shape"] = list(pred.shape)
 rec["regress"]["return_numpy_false"] = type(exe.run(r_test, feed={"x": X[:2], "t": T[:2]}, fetch_list=[p],
                                                     return_numpy=False)[0]).__name__
+# --- dropout switched off by the test clone; a sequence model with fc(num_flatten_dims=2), embedding padding_idx,
+# an ExponentialDecay learning rate read back each step, a parameter fetched by name ------------------------------
+d_main = static.Program()
+with static.program_guard(d_main, static.Program()):
+    dx = static.data("dx", [None, 50], "float32")
+    dy = paddle.nn.functional.dropout(dx, p=0.5)
+    d_test = d_main.clone(for_test=True)
+DX = np.ones((4, 50), "float32")
+(dtrain,) = exe.run(d_main, feed={"dx": DX}, fetch_list=[dy])
+(dtest,) = exe.run(d_test, feed={"dx": DX}, fetch_list=[dy])
+rec["dropout"] = [sorted(set(np.unique(dtrain).round(4).tolist())), flat(dtest) == flat(DX)]
+
+SEQ = rng.integers(0, 12, size=(24, 5)).astype("int64")
+SEQ[:, 3:] = 0
+TGT = (SEQ.astype("float32").mean(1, keepdims=True) / 6.0).astype("float32")
+s_main, s_start = static.Program(), static.Program()
+with static.program_guard(s_main, s_start):
+    tok = static.data("tok", [None, 5], "int64")
+    tgt = static.data("tgt", [None, 1], "float32")
+    se = static.nn.embedding(tok, size=[12, 6], padding_idx=0, param_attr=paddle.ParamAttr(name="seq_emb"))
+    per_step = static.nn.fc(se, 4, num_flatten_dims=2, activation="relu", name="step_fc")
+    pooled_s = paddle.mean(per_step, axis=1)
+    sp = static.nn.fc(pooled_s, 1, name="seq_out")
+    s_loss = paddle.mean(paddle.square(sp - tgt))
+    sched = paddle.optimizer.lr.ExponentialDecay(learning_rate=0.1, gamma=0.8)
+    s_opt = paddle.optimizer.Adam(learning_rate=sched)
+    s_opt.minimize(s_loss)
+exe.run(s_start)
+s_params = set_params(s_main, 3)
+rec["seq"] = {"params": s_params, "shapes": [list(se.shape), list(per_step.shape)], "loss": [], "lr": []}
+for step in range(15):
+    i = (step % 3) * 8
+    lv, wv = exe.run(s_main, feed={"tok": SEQ[i:i + 8], "tgt": TGT[i:i + 8]}, fetch_list=[s_loss, "seq_out.w_0"])
+    rec["seq"]["loss"].append(float(lv))
+    rec["seq"]["lr"].append(s_opt.get_lr())
+    sched.step()
+rec["seq"]["w_by_name"] = flat(wv)
+rec["seq"]["pad_row"] = flat(np.array(scope.find_var("seq_emb").get_tensor())[0])
+
 paddle.disable_static()
 rec["after"] = [paddle.in_dynamic_mode(), float(paddle.to_tensor([1.0, 2.0]).sum())]
 with open(os.environ["PROGRAM_OUT"], "w") as f:

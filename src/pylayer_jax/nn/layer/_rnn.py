@@ -445,12 +445,18 @@ class RNNBase(LayerList):
                 names += [f"{g}_l{layer}{suffix}" for g in group]
         for pname, p in zip(names, self.parameters()):
             setattr(self, pname, p)
-        if len(self.parameters()) == num_layers * 4 * self.num_directions:
+        # True where Paddle's fused kernel runs the stack (every layer has its four plain weights); read by users
+        self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
+        if self.could_use_cudnn:
             # Paddle's fused kernel keeps its dropout state in a buffer of its own, left out of the state dict (it
             # holds no data there; here it is a 0-D uint8 zero, unused)
             state = _DropoutState(_full([], 0, "uint8")._v)
             state.name = f"{self._full_name}.dropout_state__non_persistable"
             self.register_buffer("_dropout_state", state, persistable=False)
+
+    def flatten_parameters(self) -> None:
+        """Paddle packs the weights into one buffer for its fused GPU kernel here; the parameters are used as they
+        are in pylayer_jax, so there is nothing to do (kept for code that calls it after moving a model)."""
 
     def forward(self, inputs: Tensor, initial_states: Any = None,
                 sequence_length: Tensor | None = None) -> tuple[Tensor, Any]:
