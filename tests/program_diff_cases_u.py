@@ -96,7 +96,40 @@ def rnn_stack_attrs(paddle: Any, out: dict[str, Any]) -> None:
     out["rnn_flatten_parameters"] = [lstm.flatten_parameters(), bool((lstm.weight_ih_l0.numpy() == before).all())]
 
 
-CASES = [rnn_bad_states, rnn_stack_attrs, gru_bidirect_init_len_forward, static_dense_tensors]
+def rnn_lengths(paddle: Any, out: dict[str, Any]) -> None:
+    """``sequence_length`` must be one length per sequence ([batch_size]): another shape raises ValueError; the
+    fused stacks (no projection) also need int32 / int64 lengths, while a projected LSTM and nn.RNN / nn.BiRNN take
+    float ones (their masks compare positions with them)."""
+    nn = paddle.nn
+    rng = np.random.default_rng(3)
+    x = paddle.to_tensor(rng.standard_normal((3, 4, 2)).astype("float32"))
+
+    def run(layer: Any, lengths: Any) -> Any:
+        r = np.random.default_rng(5)
+        layer.set_state_dict({k: (r.standard_normal(v.shape) * 0.5).astype("float32")
+                              for k, v in layer.state_dict().items()})
+        o, _ = layer(x, sequence_length=paddle.to_tensor(lengths))
+        return [round(float(v), 5) for v in o.numpy().sum((1, 2))]
+
+    f, i32, two_d = np.array([1.0, 2.0, 4.0], "float32"), np.array([1, 2, 4], "int32"), np.array([[1, 2, 4]])
+    cases = {
+        "rnn_2d": lambda: run(nn.RNN(nn.GRUCell(2, 3)), two_d),
+        "birnn_2d": lambda: run(nn.BiRNN(nn.GRUCell(2, 3), nn.GRUCell(2, 3)), two_d),
+        "gru_2d": lambda: run(nn.GRU(2, 3), two_d),
+        "gru_float": lambda: run(nn.GRU(2, 3), f),
+        "lstm_float": lambda: run(nn.LSTM(2, 3, direction="bidirect"), f),
+        "gru_int32": lambda: run(nn.GRU(2, 3), i32),
+        "rnn_float": lambda: run(nn.RNN(nn.GRUCell(2, 3)), f),
+        "lstm_proj_float": lambda: run(nn.LSTM(2, 3, proj_size=2), f),
+    }
+    for k, fn in cases.items():
+        try:
+            out[f"rnn_lengths_{k}"] = fn()
+        except Exception as e:  # noqa: BLE001  (the type is the result)
+            out[f"rnn_lengths_{k}"] = type(e).__name__
+
+
+CASES = [rnn_bad_states, rnn_stack_attrs, rnn_lengths, gru_bidirect_init_len_forward, static_dense_tensors]
 
 
 def record(paddle: Any) -> dict[str, Any]:

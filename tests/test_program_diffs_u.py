@@ -4,7 +4,12 @@ differences they showed, as focused cases (``tests/program_diff_cases_u.py``, re
 
 Not mirrored: Paddle's fused GRU gives a wrong gradient for the reverse direction of a bidirectional GRU run with
 both initial_states and sequence_length (it disagrees with finite differences of Paddle's own forward, which
-pylayer_jax's values match); pylayer_jax's gradient is checked against finite differences here."""
+pylayer_jax's values match); pylayer_jax's gradient is checked against finite differences here. Paddle aborts the
+process (SIGABRT) where a fused GRU / LSTM / SimpleRNN gets a sequence_length past the inputs' time steps;
+pylayer_jax raises a ValueError where the lengths are known (eager mode). A projected LSTMCell's ``state_shape`` is
+``((hidden_size,), (proj_size,))`` in Paddle, the wrong way round (its forward without states then fails in matmul);
+here it is ``((proj_size,), (hidden_size,))``, the shapes of h and c. A 1-D input to a cell raises here (Paddle
+broadcasts it against a batch of 2)."""
 
 from __future__ import annotations
 
@@ -75,3 +80,30 @@ def test_gru_bidirect_init_len_gradient_matches_finite_differences() -> None:
     ref = np.array(REF["gru_bi_init_len_h0_grad"])
     np.testing.assert_allclose(ours[0], ref[0], rtol=1e-4)  # the forward direction agrees with Paddle
     assert not np.allclose(ours[1], ref[1], rtol=1e-2)  # the reverse one is where Paddle's is wrong
+
+
+def test_rnn_length_errors_say_what_to_do() -> None:
+    nn = paddle.nn
+    x = paddle.ones([3, 4, 2])
+    with pytest.raises(ValueError, match=r"RNN\.forward: sequence_length must have shape \[batch_size\] = \[3\], but "
+                                         r"received shape \[1, 3\]\. Pass one length per sequence"):
+        nn.RNN(nn.GRUCell(2, 3))(x, sequence_length=paddle.to_tensor([[1, 2, 4]]))
+    with pytest.raises(ValueError, match=r"GRU\.forward: sequence_length must be int32 or int64, but received "
+                                         r"float32\. Cast it: sequence_length\.astype\('int64'\)"):
+        nn.GRU(2, 3)(x, sequence_length=paddle.to_tensor([1.0, 2.0, 4.0]))
+    with pytest.raises(ValueError, match=r"LSTM\.forward: a sequence_length \(6\) exceeds the 4 time steps of the "
+                                         r"inputs"):
+        nn.LSTM(2, 3)(x, sequence_length=paddle.to_tensor([1, 2, 6]))
+    with pytest.raises(ValueError, match=r"GRU\.forward: sequence_length must be a Tensor of shape \[batch_size\], "
+                                         r"but received list"):
+        nn.GRU(2, 3)(x, sequence_length=[1, 2, 4])
+    # the step-by-step paths take lengths past the end (every step valid), as Paddle's
+    o, _ = nn.RNN(nn.GRUCell(2, 3))(x, sequence_length=paddle.to_tensor([1, 2, 6]))
+    assert o.shape == [3, 4, 3]
+
+
+def test_projected_lstm_cell_state_shape_is_h_then_c() -> None:
+    cell = paddle.nn.LSTMCell(2, 3, proj_size=2)
+    assert cell.state_shape == ((2,), (3,))
+    y, (h, c) = cell(paddle.ones([4, 2]))  # no states: made from state_shape
+    assert y.shape == [4, 2] and h.shape == [4, 2] and c.shape == [4, 3]

@@ -11,6 +11,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import jax
+import numpy as np
+
 from ..._ops.table import TABLE
 from ..._runtime import dtypes as _dtypes
 from ..._tensor.dispatch import apply_op
@@ -52,6 +55,31 @@ def _check_state(api: str, state: Any, shape: list[int], what: str) -> None:
             f"{api}: {what} must have shape {list(shape)} (batch size and hidden size of the layer), but received "
             f"shape {list(state.shape)}; pass states matching the layer's hidden_size."
         )
+
+
+def _check_lengths(api: str, sequence_length: Any, batch: int, steps: int | None = None) -> None:
+    """``sequence_length`` is a [batch_size] Tensor; with ``steps`` (the fused stacks, as Paddle's kernel) it is
+    also of an integer dtype and no length exceeds the time steps, checked where the values are known."""
+    if sequence_length is None:
+        return
+    if not isinstance(sequence_length, Tensor):
+        raise ValueError(f"{api}: sequence_length must be a Tensor of shape [batch_size], but received "
+                         f"{type(sequence_length).__name__}. Pass paddle.to_tensor(lengths).")
+    if list(sequence_length.shape) != [batch]:
+        raise ValueError(f"{api}: sequence_length must have shape [batch_size] = [{batch}], but received shape "
+                         f"{list(sequence_length.shape)}. Pass one length per sequence of the batch.")
+    if steps is None:
+        return
+    dname = _dtypes.to_paddle(sequence_length.dtype).name
+    if dname not in ("int32", "int64"):
+        raise ValueError(f"{api}: sequence_length must be int32 or int64, but received {dname}. Cast it: "
+                         f"sequence_length.astype('int64').")
+    v = sequence_length._v
+    if not isinstance(v, jax.core.Tracer) and not sequence_length._symbolic:
+        longest = int(np.max(np.asarray(v))) if batch else 0
+        if longest > steps:
+            raise ValueError(f"{api}: a sequence_length ({longest}) exceeds the {steps} time steps of the inputs; "
+                             f"lengths must be at most the padded length.")
 
 
 def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
@@ -290,6 +318,7 @@ def _rnn(cell: Any, inputs: Tensor, initial_states: Any, sequence_length: Tensor
                          f"[time_steps, batch_size, input_size] with time_major=True), but received shape "
                          f"{list(inputs.shape)}.")
     batch_axis, time_axis = (1, 0) if time_major else (0, 1)
+    _check_lengths(api, sequence_length, inputs.shape[batch_axis])
     if _scannable(cell) and not kwargs:
         _check_input(api, inputs, cell.input_size, 3)
         outs, h, c = cell._run(inputs, initial_states, api, batch_axis, time_axis, sequence_length, is_reverse,
@@ -465,6 +494,10 @@ class RNNBase(LayerList):
             raise ValueError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
         _check_input(api, inputs, self.input_size, 3)
         batch = inputs.shape[1 if self.time_major else 0]
+        # (Paddle's fused kernel checks the lengths' dtype and aborts past the time steps; its step-by-step path, a
+        # projected LSTM's, does not)
+        _check_lengths(api, sequence_length, batch,
+                       inputs.shape[0 if self.time_major else 1] if self.could_use_cudnn else None)
         n = self.num_layers * self.num_directions
         dims = [self.proj_size or self.hidden_size, self.hidden_size]
         if initial_states is None:
