@@ -412,7 +412,7 @@ ALLOWED: dict[str, str] = {
     "_tensor/device.py::pin_memory::blocking": PLACEMENT,
     "nn/layer/_layers.py::Layer.to::blocking": PLACEMENT,
     "nn/layer/_layers.py::Layer.to::non_blocking": PLACEMENT,
-    "static/_scope.py::ScopeTensor.set::place": PLACEMENT,
+    "static/_scope.py::DenseTensor.set::place": PLACEMENT,
     "nn/initializer/_base.py::Constant.__init__::force_cpu": PLACEMENT,
     "_api/irregular.py::unique::sorted": PADDLE_IGNORES + " (sorted=False also gives the sorted unique values)",
     "_ops/loss_extra.py::softmax_with_cross_entropy::numeric_stable_mode": PADDLE_IGNORES + " (always the stable "

@@ -270,7 +270,7 @@ def test_misuse_raises_clear_errors():
         nn.MultiHeadAttention(4, 2)(paddle.randn([2, 3, 4], "float64"))
     with pytest.raises(ValueError, match="RNN.forward: inputs must be a 3-D Tensor"):
         nn.RNN(nn.GRUCell(3, 4))(paddle.randn([2, 3]))
-    with pytest.raises(TypeError, match="LSTMCell.forward: LSTM states must be a pair"):
+    with pytest.raises(ValueError, match="LSTMCell.forward: LSTM states must be a pair"):
         nn.LSTMCell(3, 4)(paddle.randn([2, 3]), paddle.zeros([2, 4]))
     with pytest.raises(ValueError, match="TransformerEncoderLayer: activation must name a function"):
         nn.TransformerEncoderLayer(8, 2, 16, activation="nope")

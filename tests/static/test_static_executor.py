@@ -142,13 +142,14 @@ def test_scope_guard_and_global_scope():
             pass
 
 
-def test_return_numpy_false_gives_tensors():
+def test_return_numpy_false_gives_dense_tensors():
     main, x, y, g, calls = _counted_program()
     (yt,) = paddle.static.Executor().run(
         main, feed={"X": np.zeros((1, 5), np.float32)}, fetch_list=[y], return_numpy=False
     )
-    assert isinstance(yt, paddle.Tensor)
-    np.testing.assert_allclose(yt.numpy(), np.ones((1, 5)))
+    assert type(yt).__name__ == "DenseTensor" and not isinstance(yt, paddle.Tensor)  # as Paddle's executor
+    assert yt.shape() == [1, 5] and yt._dtype() == paddle.float32 and yt._is_initialized() and yt.lod() == []
+    np.testing.assert_allclose(np.array(yt), np.ones((1, 5)))
 
 
 def test_program_api_clone_list_vars_blocks():

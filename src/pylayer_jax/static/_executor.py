@@ -21,7 +21,7 @@ from .._runtime.rng import generator
 from .._tensor.facade import Tensor
 from ._lowering import Lowered, lower
 from ._program import RNG_KEY, InitOp, Program, default_main_program
-from ._scope import Scope, global_scope
+from ._scope import DenseTensor, Scope, global_scope
 from ._variable import Variable
 
 # Donation is an optimisation; backends that cannot reuse a buffer just copy.
@@ -185,7 +185,7 @@ class Executor:
                 vals[n] = a
         if return_numpy:
             return [np.array(feeds[i]) if fed else np.asarray(out[i]) for fed, i in entry.fetch_plan]
-        return [Tensor(jax.numpy.asarray(feeds[i])) if fed else Tensor(out[i]) for fed, i in entry.fetch_plan]
+        return [DenseTensor(jax.numpy.asarray(feeds[i]) if fed else out[i]) for fed, i in entry.fetch_plan]
 
     def _convert(self, program: Program, name: str, value: Any) -> Any:
         if isinstance(value, Tensor):

@@ -11,6 +11,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import jax
+import numpy as np
+
 from ..._ops.table import TABLE
 from ..._runtime import dtypes as _dtypes
 from ..._tensor.dispatch import apply_op
@@ -46,12 +49,37 @@ def _scan(cell: RNNCellBase, x: Tensor, h0: Tensor, c0: Tensor | None, sequence_
 
 def _check_state(api: str, state: Any, shape: list[int], what: str) -> None:
     if not isinstance(state, Tensor):
-        raise TypeError(f"{api}: {what} must be a Tensor, but received {type(state).__name__}.")
+        raise ValueError(f"{api}: {what} must be a Tensor, but received {type(state).__name__}.")
     if list(state.shape) != list(shape):
         raise ValueError(
             f"{api}: {what} must have shape {list(shape)} (batch size and hidden size of the layer), but received "
             f"shape {list(state.shape)}; pass states matching the layer's hidden_size."
         )
+
+
+def _check_lengths(api: str, sequence_length: Any, batch: int, steps: int | None = None) -> None:
+    """``sequence_length`` is a [batch_size] Tensor; with ``steps`` (the fused stacks, as Paddle's kernel) it is
+    also of an integer dtype and no length exceeds the time steps, checked where the values are known."""
+    if sequence_length is None:
+        return
+    if not isinstance(sequence_length, Tensor):
+        raise ValueError(f"{api}: sequence_length must be a Tensor of shape [batch_size], but received "
+                         f"{type(sequence_length).__name__}. Pass paddle.to_tensor(lengths).")
+    if list(sequence_length.shape) != [batch]:
+        raise ValueError(f"{api}: sequence_length must have shape [batch_size] = [{batch}], but received shape "
+                         f"{list(sequence_length.shape)}. Pass one length per sequence of the batch.")
+    if steps is None:
+        return
+    dname = _dtypes.to_paddle(sequence_length.dtype).name
+    if dname not in ("int32", "int64"):
+        raise ValueError(f"{api}: sequence_length must be int32 or int64, but received {dname}. Cast it: "
+                         f"sequence_length.astype('int64').")
+    v = sequence_length._v
+    if not isinstance(v, jax.core.Tracer) and not sequence_length._symbolic:
+        longest = int(np.max(np.asarray(v))) if batch else 0
+        if longest > steps:
+            raise ValueError(f"{api}: a sequence_length ({longest}) exceeds the {steps} time steps of the inputs; "
+                             f"lengths must be at most the padded length.")
 
 
 def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
@@ -64,7 +92,7 @@ def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
 
 def _check_input(api: str, x: Any, input_size: int, rank: int) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{api}: inputs must be a Tensor, but received {type(x).__name__}.")
+        raise ValueError(f"{api}: inputs must be a Tensor, but received {type(x).__name__}.")
     if len(x.shape) != rank:
         want = "[batch_size, time_steps, input_size] (or time-major)" if rank == 3 else "[batch_size, input_size]"
         raise ValueError(f"{api}: inputs must be a {rank}-D Tensor {want}, but received shape {list(x.shape)}.")
@@ -239,7 +267,7 @@ class LSTMCell(_BuiltinCell):
 
     def _split_states(self, states: Any, api: str, batch: int) -> tuple[Tensor, Tensor | None]:
         if not isinstance(states, list | tuple) or len(states) != 2:
-            raise TypeError(f"{api}: LSTM states must be a pair (h, c) of Tensors, but received "
+            raise ValueError(f"{api}: LSTM states must be a pair (h, c) of Tensors, but received "
                             f"{type(states).__name__}.")
         _check_state(api, states[0], [batch, self.proj_size or self.hidden_size], "the hidden state h")
         _check_state(api, states[1], [batch, self.hidden_size], "the cell state c")
@@ -284,12 +312,13 @@ def _rnn(cell: Any, inputs: Tensor, initial_states: Any, sequence_length: Tensor
          is_reverse: bool, api: str, zero_padded: bool, kwargs: dict) -> tuple[Any, Any]:
     """One cell over a whole sequence: one ``rnn_scan`` op for a built-in cell, else Paddle's step loop."""
     if not isinstance(inputs, Tensor):
-        raise TypeError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
+        raise ValueError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
     if len(inputs.shape) != 3:
         raise ValueError(f"{api}: inputs must be a 3-D Tensor [batch_size, time_steps, input_size] (or "
                          f"[time_steps, batch_size, input_size] with time_major=True), but received shape "
                          f"{list(inputs.shape)}.")
     batch_axis, time_axis = (1, 0) if time_major else (0, 1)
+    _check_lengths(api, sequence_length, inputs.shape[batch_axis])
     if _scannable(cell) and not kwargs:
         _check_input(api, inputs, cell.input_size, 3)
         outs, h, c = cell._run(inputs, initial_states, api, batch_axis, time_axis, sequence_length, is_reverse,
@@ -445,20 +474,30 @@ class RNNBase(LayerList):
                 names += [f"{g}_l{layer}{suffix}" for g in group]
         for pname, p in zip(names, self.parameters()):
             setattr(self, pname, p)
-        if len(self.parameters()) == num_layers * 4 * self.num_directions:
+        # True where Paddle's fused kernel runs the stack (every layer has its four plain weights); read by users
+        self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
+        if self.could_use_cudnn:
             # Paddle's fused kernel keeps its dropout state in a buffer of its own, left out of the state dict (it
             # holds no data there; here it is a 0-D uint8 zero, unused)
             state = _DropoutState(_full([], 0, "uint8")._v)
             state.name = f"{self._full_name}.dropout_state__non_persistable"
             self.register_buffer("_dropout_state", state, persistable=False)
 
+    def flatten_parameters(self) -> None:
+        """Paddle packs the weights into one buffer for its fused GPU kernel here; the parameters are used as they
+        are in pylayer_jax, so there is nothing to do (kept for code that calls it after moving a model)."""
+
     def forward(self, inputs: Tensor, initial_states: Any = None,
                 sequence_length: Tensor | None = None) -> tuple[Tensor, Any]:
         api = f"{type(self).__name__}.forward"
         if not isinstance(inputs, Tensor):
-            raise TypeError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
+            raise ValueError(f"{api}: inputs must be a Tensor, but received {type(inputs).__name__}.")
         _check_input(api, inputs, self.input_size, 3)
         batch = inputs.shape[1 if self.time_major else 0]
+        # (Paddle's fused kernel checks the lengths' dtype and aborts past the time steps; its step-by-step path, a
+        # projected LSTM's, does not)
+        _check_lengths(api, sequence_length, batch,
+                       inputs.shape[0 if self.time_major else 1] if self.could_use_cudnn else None)
         n = self.num_layers * self.num_directions
         dims = [self.proj_size or self.hidden_size, self.hidden_size]
         if initial_states is None:
@@ -468,7 +507,7 @@ class RNNBase(LayerList):
                 initial_states = [initial_states]
             if not isinstance(initial_states, list | tuple) or len(initial_states) != self.state_components:
                 want = "a pair (h, c) of Tensors" if self.state_components == 2 else "a Tensor"
-                raise TypeError(f"{api}: initial_states must be {want}, but received {initial_states!r:.80}.")
+                raise ValueError(f"{api}: initial_states must be {want}, but received {initial_states!r:.80}.")
             for i, s in enumerate(initial_states):
                 what = "initial_states" if self.state_components == 1 else f"initial_states[{i}]"
                 _check_state(api, s, [n, batch, dims[i]], what)
