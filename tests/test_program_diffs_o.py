@@ -4,7 +4,6 @@ differences they showed, as focused cases (``tests/program_diff_cases_o.py``, re
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -14,21 +13,11 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases_o import record  # noqa: E402
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import recorded_tests  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_program_diffs_o.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
-OURS = Recorded(record, paddle)
-
-
-@pytest.mark.parametrize("key", sorted(REF))
-def test_as_paddle(key: str) -> None:
-    assert_close(OURS[key], REF[key], key, rtol=1e-4)  # (float32 sums of large gradients, a few steps)
-
-
-def test_every_case_recorded() -> None:
-    assert sorted(OURS) == sorted(REF)
+# (rtol: float32 sums of large gradients, a few steps)
+REF, OURS, test_as_paddle, test_every_case_recorded = recorded_tests(record, "paddle_program_diffs_o.json", paddle,
+                                                                     rtol=1e-4)
 
 
 def test_group_grad_clip_must_be_a_clip() -> None:
