@@ -13,13 +13,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-
-
-def _attempt(f: Any) -> Any:
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001  (the type is the result)
-        return type(e).__name__
+from case_values import _attempt
 
 
 def _set(net: Any, seed: int) -> Any:

@@ -9,18 +9,12 @@ import warnings
 from typing import Any
 
 import numpy as np
+from case_values import _attempt
 
 
 def _v(t: Any) -> Any:
     a = np.asarray(t.astype("float32").numpy()) if "16" in str(t.dtype) else np.asarray(t.numpy())
     return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
-
-
-def _attempt(f: Any) -> Any:
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001  (the type is the result)
-        return type(e).__name__
 
 
 def softmax_clip(paddle: Any, out: dict[str, Any]) -> None:

@@ -8,11 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-
-def _v(t: Any) -> Any:
-    a = np.asarray(t.numpy())
-    return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
+from case_values import _v
 
 
 def _attempt(f: Any) -> Any:

@@ -9,17 +9,11 @@ import copy
 from typing import Any
 
 import numpy as np
+from case_values import _attempt
 
 
 def _v(t: Any) -> Any:
     return np.asarray(t.numpy()).astype(np.float64).tolist()
-
-
-def _attempt(f: Any) -> Any:
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001  (the type is the result)
-        return type(e).__name__
 
 
 def schedulers(paddle: Any, out: dict[str, Any]) -> None:

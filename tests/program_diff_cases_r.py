@@ -10,15 +10,7 @@ import tempfile
 from typing import Any
 
 import numpy as np
-
-
-def _v(t: Any) -> Any:
-    a = np.asarray(t.numpy())
-    return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
-
-
-def _grad(t: Any) -> Any:
-    return None if t.grad is None else _v(t.grad)
+from case_values import _attempt, _grad, _v
 
 
 def label_smooth_prior(paddle: Any, out: dict[str, Any]) -> None:
@@ -61,13 +53,6 @@ def pairwise_neg_inf_and_diag_embed(paddle: Any, out: dict[str, Any]) -> None:
     (d * paddle.to_tensor([[2.0], [-3.0]])).sum().backward()
     out["pairwise_neg_inf"] = [_v(d), _grad(x), _grad(y)]
     out["f_diag_embed"] = _v(F.diag_embed(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), offset=-1, dim1=2, dim2=0))
-
-
-def _attempt(f: Any) -> Any:
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001  (the type is the result)
-        return type(e).__name__
 
 
 def pad_mode_error(paddle: Any, out: dict[str, Any]) -> None:
