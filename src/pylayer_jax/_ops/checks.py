@@ -18,6 +18,10 @@ import numpy as np
 from .._runtime import dtypes as _dtypes
 from .._runtime.kernel_cache import KernelCache
 
+# Paddle checks some arguments with a Python ``assert`` (an AssertionError); where the package long raised a
+# ValueError for the same misuse, this type is both, named AssertionError as Paddle's, so code catching either works
+AssertionValueError = type("AssertionError", (AssertionError, ValueError), {"__module__": __name__})
+
 
 class ValueCheck:
     """A rule on the values of one input, checked where they are known.

@@ -16,7 +16,7 @@ import numpy as np
 from jax import lax
 
 from ._util import as_float, dtype_arg, exact_input, paddle_log_softmax, paddle_softmax
-from .checks import index_range, integer_index
+from .checks import AssertionValueError, index_range, integer_index
 from .rows import MAP, POINTWISE, along_rule, draws_rule, off_axes, softmax_axes, when
 from .table import defop, visible_op
 
@@ -628,7 +628,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     """Pad ``x`` (modes: constant, reflect, replicate, circular); see pad_widths for Paddle's order. A negative
     pad crops that side (after the other sides are padded, as Paddle: circular padding wraps the uncropped axis)."""
     if mode not in _PAD_MODES:
-        raise AssertionError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")  # (Paddle's)
+        raise AssertionValueError(f"pad: mode must be one of {', '.join(_PAD_MODES)}, but received {mode!r}.")
     widths = pad_widths(x.ndim, pad, data_format, pad_from_left_axis)
     grow = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if mode == "constant":

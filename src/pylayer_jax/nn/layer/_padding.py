@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._ops.checks import AssertionValueError
 from .. import _functional as F
 from ._layers import Layer
 
@@ -22,7 +23,7 @@ class _PadND(Layer):
         super().__init__()
         layer = type(self).__name__
         if mode not in _MODES:
-            raise AssertionError(  # (the type of Paddle's check)
+            raise AssertionValueError(
                 f"{layer}: mode must be one of 'constant', 'reflect', 'replicate', 'circular', but received {mode!r}."
             )
         if isinstance(padding, bool) or not isinstance(padding, int | list | tuple) and not hasattr(padding, "shape"):
