@@ -82,7 +82,15 @@ def outer(x, y):
 @defop(1, saves=("operands",), method=False, name="einsum_operands")
 def einsum(operands, equation):
     """Einstein summation (operands first; the public ``einsum(equation, *operands)`` puts the equation first)."""
-    return jnp.einsum(equation, *operands)
+    shapes = [list(o.shape) for o in operands]
+    segments = equation.split("->")[0].count(",") + 1
+    if segments != len(operands):
+        raise AssertionError(f"einsum: the equation {equation!r} names {segments} operands, but {len(operands)} were "
+                             f"given (shapes {shapes}); pass one tensor per comma-separated term.")
+    try:
+        return jnp.einsum(equation, *operands)
+    except ValueError as e:
+        raise ValueError(f"einsum: the equation {equation!r} does not fit the operands of shapes {shapes}: {e}") from None
 
 
 @defop(2, saves=("x", "y"))
@@ -279,7 +287,11 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None):
 
 @defop(1, saves=("x",), method=True)
 def multi_dot(x):
-    """Product of a list of matrices, in the cheapest order."""
+    """Product of a list of matrices, in the cheapest order (the first and last may be 1-D vectors)."""
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        got = f"a list of {len(x)}" if isinstance(x, (list, tuple)) else f"a single {type(x).__name__}"
+        raise ValueError(f"multi_dot: x must be a list of at least 2 tensors, but received {got}; "
+                         "multiply a single tensor by itself with paddle.matmul or pass the whole chain.")
     return jnp.linalg.multi_dot(list(x))
 
 
@@ -310,6 +322,9 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"cdist: compute_mode must be one of {', '.join(map(repr, _CDIST_MODES))}, but received "
                          f"{compute_mode!r}.")
+    if x.shape[-1] != y.shape[-1]:
+        raise AssertionError(f"cdist: x and y must have the same last dimension, but received shapes {list(x.shape)} "
+                             f"and {list(y.shape)}; their rows must be vectors of one size.")
     mm = compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (x.shape[-2] > 25 or y.shape[-2] > 25))
     if p == 2.0 and mm:
         xn = jnp.sum(x * x, axis=-1, keepdims=True)

@@ -31,11 +31,27 @@ def addmm(input, x, y, beta=1.0, alpha=1.0):
 
 @defop(3, saves=("x", "y"), inplace=True)
 def baddbmm(input, x, y, beta=1.0, alpha=1.0):
-    """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` and ``y`` (``input`` 2-D or 3-D)."""
+    """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` [B, M, K] and ``y`` [B, K, N].
+
+    A 3-D ``input`` broadcasts to [B, M, N]; a 2-D ``input`` is Paddle's [B, N] (or [B, 1]): one row per batch,
+    added to every row of that batch's product (not numpy's [M, N] broadcast)."""
     if input.ndim not in (2, 3) or x.ndim != 3 or y.ndim != 3:
         raise ValueError(
             f"baddbmm: input must be 2-D or 3-D and x, y 3-D, but received {input.ndim}-D, {x.ndim}-D and {y.ndim}-D."
         )
+    if x.shape[2] != y.shape[1]:
+        raise ValueError(f"baddbmm: x's width must equal y's height, but received x's shape {list(x.shape)} and "
+                         f"y's shape {list(y.shape)}.")
+    want = (x.shape[0], x.shape[1], y.shape[2])
+    if input.ndim == 2:
+        if input.shape[0] != want[0] or input.shape[1] not in (want[2], 1):
+            raise ValueError(f"baddbmm: a 2-D input must have shape [B, N] or [B, 1] = [{want[0]}, {want[2]}] or "
+                             f"[{want[0]}, 1] (one row per batch of x), but received {list(input.shape)}; pass a "
+                             "3-D input to broadcast over the rows instead.")
+        input = input[:, None, :]
+    elif any(i not in (w, 1) for i, w in zip(input.shape, want)):
+        raise ValueError(f"baddbmm: input of shape {list(input.shape)} does not broadcast to the product's shape "
+                         f"{list(want)}; each of its sizes must equal the product's or be 1.")
     return beta * input + alpha * (x @ y)
 
 
@@ -50,13 +66,22 @@ def mv(x, vec):
 @defop(2, saves=("x", "y"))
 def tensordot(x, y, axes=2):
     """Contract ``x`` and ``y`` over ``axes``: an int n (last n of x with first n of y), one list of axes
-    used for both, or a pair of lists ``[x_axes, y_axes]``."""
+    used for both, or a pair of lists ``[x_axes, y_axes]`` (the shorter completed by the longer's tail)."""
     if isinstance(axes, int):
-        return jnp.tensordot(x, y, axes)
-    axes = list(axes)
-    if all(isinstance(a, int) for a in axes):
-        return jnp.tensordot(x, y, (axes, axes))
-    ax, ay = (list(axes[0]), list(axes[0])) if len(axes) == 1 else (list(axes[0]), list(axes[1]))
+        ax, ay = list(range(x.ndim - axes, x.ndim)), list(range(axes))
+    else:
+        axes = list(axes)
+        if all(isinstance(a, int) for a in axes):
+            ax, ay = axes, axes
+        else:
+            ax, ay = (list(axes[0]), list(axes[0])) if len(axes) == 1 else (list(axes[0]), list(axes[1]))
+            # the shorter list is completed by the longer one's trailing entries, as in Paddle
+            ax, ay = ax + ay[len(ax):], ay + ax[len(ay):]
+    for i, j in zip(ax, ay):
+        if x.shape[i] != y.shape[j]:
+            raise AssertionError(f"tensordot: the contracted sizes of x and y must match, but x has size {x.shape[i]} "
+                                 f"in dim {i} while y has size {y.shape[j]} in dim {j} (shapes {list(x.shape)} and "
+                                 f"{list(y.shape)}); pick axes of equal sizes.")
     return jnp.tensordot(x, y, (ax, ay))
 
 
@@ -89,7 +114,9 @@ def renorm(x, p, axis, max_norm):
 def combinations(x, r=2, with_replacement=False):
     """All length-``r`` combinations of the elements of a 1-D ``x``, one per row."""
     if x.ndim != 1:
-        raise ValueError(f"combinations: x must be 1-D, but it has {x.ndim} dimensions.")
+        raise TypeError(f"combinations: x must be a 1-D vector, but it has shape {list(x.shape)}; flatten it first.")
+    if r == 0:
+        return jnp.zeros((0,), x.dtype)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = list(pick(range(x.shape[0]), r))
     if not idx:
