@@ -80,6 +80,10 @@ ALLOWED: dict[str, str] = {
     **{f"geometric/__init__.py::{f}::{b}": GRAPH_BUFFER for f in ("reindex_graph", "reindex_heter_graph")
        for b in ("value_buffer", "index_buffer")},
     "_api/irregular.py::where::name": NAME,
+    **{f"nn/quant.py::{f}.forward::name": NAME for f in ("add", "subtract", "multiply", "divide", "reshape",
+                                                          "transpose", "concat", "flatten", "matmul")},
+    "_ops/nn.py::_normalize_p_norm::epsilon": "read by its custom JVP (the derivative of Paddle's p_norm adds it); "
+                                              "the norm itself has none",
     "_tensor/methods.py::lstsq::name": NAME,
     "distribution/_continuous_extra.py::Cauchy.sample::name": NAME,
     "distribution/_continuous_extra.py::Cauchy.rsample::name": NAME,
