@@ -10,6 +10,14 @@ from typing import Any
 import numpy as np
 
 
+def _attempt(f: Any) -> Any:
+    try:
+        f()
+        return "accepted"
+    except Exception as e:  # noqa: BLE001  (the type is the result)
+        return type(e).__name__
+
+
 def _v(t: Any) -> Any:
     return t.numpy().astype("float64").tolist()
 
@@ -34,7 +42,26 @@ def sdpa_unbatched(paddle: Any, out: dict[str, Any]) -> None:
     out["sdpa_unbatched_same_as_batch_of_one"] = float((batched[0] - om).abs().max())
 
 
-CASES = [sdpa_unbatched]
+def sdpa_misuse(paddle: Any, out: dict[str, Any]) -> None:
+    """The type of error scaled_dot_product_attention raises for head counts that do not fit (AssertionError in
+    Paddle), mismatched sizes, and an integer mask (TypeError in Paddle: it is neither a keep mask nor an additive
+    one)."""
+    F = paddle.nn.functional
+    q, k, v4 = paddle.ones([1, 3, 4, 2]), paddle.ones([1, 3, 2, 2]), paddle.ones([1, 3, 4, 2])
+    cases = {
+        "kv_heads": lambda: F.scaled_dot_product_attention(q, k, v4),
+        "no_gqa": lambda: F.scaled_dot_product_attention(q, k, k, enable_gqa=False),
+        "q_not_multiple": lambda: F.scaled_dot_product_attention(paddle.ones([1, 3, 3, 2]), k, k),
+        "head_dim": lambda: F.scaled_dot_product_attention(q, paddle.ones([1, 3, 4, 3]), v4),
+        "kv_seq": lambda: F.scaled_dot_product_attention(q, q, paddle.ones([1, 2, 4, 2])),
+        "int_mask": lambda: F.scaled_dot_product_attention(q, q, q, attn_mask=paddle.ones([3, 3], "int64")),
+        "value_dim": lambda: F.scaled_dot_product_attention(q, q, paddle.ones([1, 3, 4, 5])),
+    }
+    for name, f in cases.items():
+        out[f"sdpa_bad_{name}"] = _attempt(f)
+
+
+CASES = [sdpa_unbatched, sdpa_misuse]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -755,7 +755,10 @@ def scaled_dot_product_attention(
             f"is_causal=True. To apply both, fold the causal mask into attn_mask (e.g. attn_mask & paddle.tril of "
             f"ones) and set is_causal=False.")
     if not enable_gqa and query.shape[2] != key.shape[2]:
-        raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
+        raise AssertionError(
+            f"scaled_dot_product_attention: with enable_gqa=False query and key must have the same number of heads, "
+            f"but received query {list(query.shape)} and key {list(key.shape)}. Pass enable_gqa=True for "
+            f"grouped-query attention.")
     rng = random_key() if dropout_p > 0 and training else _NO_KEY
     batched = query.ndim != 3
     if not batched:  # unbatched [seq, heads, dim], as Paddle: a batch axis of 1 added, then removed
