@@ -1,6 +1,6 @@
 """The program p67 (a tiny LLaMA-style decoder) against Paddle 3.3.1: the differences it showed, as focused cases
-(``tests/program_diff_cases_v.py``, recorded by ``tests/record_paddle_program_diffs_v.py``), and the message of the
-error added for them."""
+(``tests/program_diff_cases_v.py``, recorded by ``tests/record_paddle_program_diffs_v.py``), and the messages of the
+errors added for them."""
 
 from __future__ import annotations
 
