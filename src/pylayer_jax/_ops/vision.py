@@ -252,9 +252,20 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, rng=None, dr
     api = "scaled_dot_product_attention"
     if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
         raise ValueError(f"{api}: query, key and value must be 4-D [batch, seq, heads, dim], but received {list(query.shape)}, {list(key.shape)}, {list(value.shape)}.")
+    shapes = f"query {list(query.shape)}, key {list(key.shape)}, value {list(value.shape)}"
     hq, hk = query.shape[2], key.shape[2]
-    if hq % hk:
-        raise ValueError(f"{api}: the query heads ({hq}) must be a multiple of the key heads ({hk}).")
+    if hk != value.shape[2] or (hk and hq % hk):  # AssertionError, as Paddle's checks of the head counts
+        raise AssertionError(
+            f"{api}: key and value must have the same number of heads and the query's must be a multiple of it "
+            f"(grouped-query attention), but received {shapes}.")
+    if key.shape[3] != query.shape[3] or key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
+        raise ValueError(
+            f"{api}: query and key must share batch and head dim, key and value batch and sequence length "
+            f"([batch, seq, heads, dim] layout), but received {shapes}.")
+    if attn_mask is not None and not (attn_mask.dtype == jnp.bool_ or jnp.issubdtype(attn_mask.dtype, jnp.floating)):
+        raise TypeError(
+            f"{api}: attn_mask must be bool (True keeps a position) or floating (added to the scores), but received "
+            f"{attn_mask.dtype}. Cast it, e.g. mask.astype('bool') for a 0/1 keep mask.")
     if hk != hq:
         key = jnp.repeat(key, hq // hk, axis=2)
         value = jnp.repeat(value, hq // hk, axis=2)

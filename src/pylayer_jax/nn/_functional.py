@@ -738,7 +738,8 @@ def scaled_dot_product_attention(
     enable_gqa: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs.
+    """``softmax(q k^T * scale + mask) v`` over ``[batch, seq, heads, dim]`` inputs (or unbatched
+    ``[seq, heads, dim]`` ones, giving an unbatched result).
 
     ``attn_mask`` (a bool mask keeps its True positions, a float mask is added) and ``is_causal=True`` (the future
     masked) exclude each other: given both, Paddle 3.3.1 applies the causal mask only and silently drops
@@ -754,10 +755,22 @@ def scaled_dot_product_attention(
             f"is_causal=True. To apply both, fold the causal mask into attn_mask (e.g. attn_mask & paddle.tril of "
             f"ones) and set is_causal=False.")
     if not enable_gqa and query.shape[2] != key.shape[2]:
-        raise ValueError("scaled_dot_product_attention: query and key have different head counts; pass enable_gqa=True.")
+        raise AssertionError(
+            f"scaled_dot_product_attention: with enable_gqa=False query and key must have the same number of heads, "
+            f"but received query {list(query.shape)} and key {list(key.shape)}. Pass enable_gqa=True for "
+            f"grouped-query attention.")
     rng = random_key() if dropout_p > 0 and training else _NO_KEY
-    return _sdpa(query, key, value, attn_mask, rng, dropout_p=float(dropout_p), is_causal=is_causal,
-                 training=training, scale=scale)
+    batched = query.ndim != 3
+    if not batched:  # unbatched [seq, heads, dim], as Paddle: a batch axis of 1 added, then removed
+        if key.ndim != 3 or value.ndim != 3:
+            raise ValueError(
+                f"scaled_dot_product_attention: an unbatched 3-D query [seq, heads, dim] needs 3-D key and value, but "
+                f"received query {list(query.shape)}, key {list(key.shape)}, value {list(value.shape)}. Give all "
+                f"three the same layout ([seq, heads, dim] or [batch, seq, heads, dim]).")
+        query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
+    out = _sdpa(query, key, value, attn_mask, rng, dropout_p=float(dropout_p), is_causal=is_causal,
+                training=training, scale=scale)
+    return out if batched else out.squeeze(0)
 
 
 _sdpa = with_chain("scaled_dot_product_attention", _chains.scaled_dot_product_attention)
