@@ -8,18 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-
-def _v(t: Any) -> Any:
-    a = np.asarray(t.numpy())
-    return a.tolist() if a.dtype.kind in "biu" else a.astype(np.float64).tolist()
-
-
-def _attempt(f: Any) -> Any:
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001  (the type is the result)
-        return type(e).__name__
+from case_values import _attempt, _v
 
 
 def _leaf(paddle: Any, shape: list[int], seed: int) -> Any:
