@@ -79,11 +79,16 @@ def first_bad_now(key: tuple, a: Any) -> tuple[Any, Any]:
     """(any bad, first bad value) of a concrete array under a ValueCheck's rule ``key``: with numpy where the values
     are in host memory (a numpy array, a CPU array) or fit ``HOST_CHECK_BYTES`` (copied there): no kernel compiled per
     new shape, as a label of a new batch size would need; a larger device array by the cached kernel on the device."""
-    devices = getattr(a, "devices", None)
-    if (devices is None or all(d.platform in _HOST_PLATFORMS for d in devices())
-            or a.nbytes <= HOST_CHECK_BYTES):
+    if check_on_host(a):
         return _first_bad(key, np.asarray(a), np)
     return check_kernel(key)(a)
+
+
+def check_on_host(a: Any) -> bool:
+    """Whether a check of the concrete array ``a`` runs with numpy: its values are in host memory (a numpy array, a
+    CPU array) or fit ``HOST_CHECK_BYTES`` (copied there); else a kernel runs it on the device."""
+    devices = getattr(a, "devices", None)
+    return devices is None or all(d.platform in _HOST_PLATFORMS for d in devices()) or a.nbytes <= HOST_CHECK_BYTES
 
 
 _CHECK_KERNELS = KernelCache()  # bounded: see _runtime.kernel_cache
@@ -129,12 +134,9 @@ class OutCheck:
     def now(self, arrays: Sequence[Any]) -> tuple[Any, Any]:
         """(any failed, flat index of the first) of concrete arrays: with numpy where they are in host memory or
         small (as ``first_bad_now``), else by the kernel on the device."""
-        for a in arrays:
-            devices = getattr(a, "devices", None)
-            if devices is not None and a.nbytes > HOST_CHECK_BYTES and \
-                    not all(d.platform in _HOST_PLATFORMS for d in devices()):
-                return self.kernel(*arrays)
-        return self._verdict(np, *[np.asarray(a) for a in arrays])
+        if all(check_on_host(a) for a in arrays):
+            return self._verdict(np, *[np.asarray(a) for a in arrays])
+        return self.kernel(*arrays)
 
     def fail(self, verdict: Any, avals: Sequence[tuple], where: str | None = None) -> None:
         """Raise the error of a failed verdict ``(any failed, flat index of the first)`` on arrays of the shapes and
