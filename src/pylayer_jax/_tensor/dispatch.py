@@ -396,6 +396,13 @@ def _caller() -> str:
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the pylayer_jax package
 
 
+def check_value(c: Any) -> None:
+    """Apply the ``checks.ValueCheck`` ``c`` to a tensor given outside an op's call (a Layer's argument), as an op's
+    own value checks are applied: concrete values at once (a constant passed before is not read again), deferred
+    ones by a kernel whose answer raises when their buffer runs, traced or static ones not at all."""
+    _value_check(c)
+
+
 def _value_check(c: Any) -> None:
     v = c.value
     a = v._v if isinstance(v, Tensor) else v

@@ -11,12 +11,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import jax
-import numpy as np
-
+from ..._ops.checks import ValueCheck
 from ..._ops.table import TABLE
 from ..._runtime import dtypes as _dtypes
-from ..._tensor.dispatch import apply_op
+from ..._tensor.dispatch import apply_op, check_value
 from ..._tensor.facade import Tensor
 from ..._tensor.methods import public
 from .._functional import dropout
@@ -59,7 +57,8 @@ def _check_state(api: str, state: Any, shape: list[int], what: str) -> None:
 
 def _check_lengths(api: str, sequence_length: Any, batch: int, steps: int | None = None) -> None:
     """``sequence_length`` is a [batch_size] Tensor; with ``steps`` (the fused stacks, as Paddle's kernel) it is
-    also of an integer dtype and no length exceeds the time steps, checked where the values are known."""
+    also of an integer dtype and no length exceeds the time steps, a value check applied as an op's are
+    (a deferred length is checked when its buffer runs, without running it here)."""
     if sequence_length is None:
         return
     if not isinstance(sequence_length, Tensor):
@@ -74,12 +73,8 @@ def _check_lengths(api: str, sequence_length: Any, batch: int, steps: int | None
     if dname not in ("int32", "int64"):
         raise ValueError(f"{api}: sequence_length must be int32 or int64, but received {dname}. Cast it: "
                          f"sequence_length.astype('int64').")
-    v = sequence_length._v
-    if not isinstance(v, jax.core.Tracer) and not sequence_length._symbolic:
-        longest = int(np.max(np.asarray(v))) if batch else 0
-        if longest > steps:
-            raise ValueError(f"{api}: a sequence_length ({longest}) exceeds the {steps} time steps of the inputs; "
-                             f"lengths must be at most the padded length.")
+    check_value(ValueCheck(sequence_length, f"{api}: a sequence_length ({{value}}) exceeds the {steps} time steps of "
+                                            "the inputs; lengths must be at most the padded length.", hi=steps + 1))
 
 
 def _check_dtype(api: str, x: Tensor, weight: Tensor) -> None:
