@@ -319,13 +319,19 @@ def _check_masks(index: tuple, shape: list[int], api: str) -> None:
         dim += width[k]
 
 
-def _split_index(index: Any, api: str = "getitem", shape: list[int] | None = None) -> tuple[tuple, list[Any]]:
+_NO_MASK = frozenset([int, slice, type(None), type(Ellipsis)])  # index entries that cannot be a bool mask
+
+
+def _split_index(index: Any, api: str = "getitem", shape: Sequence[int] | None = None) -> tuple[tuple, list[Any]]:
     """Static spec + index tensors. Bool masks become integer indices (needs concrete values); with ``shape``
     (the indexed tensor's), each mask's shape is checked against the dimensions it covers."""
     if not isinstance(index, tuple):
         index = (index,)
     if shape is not None:
-        _check_masks(index, shape, api)
+        for ix in index:
+            if type(ix) not in _NO_MASK:  # (ints, slices, None and Ellipsis alone: nothing to check)
+                _check_masks(index, list(shape), api)
+                break
     spec: list[Any] = []
     arrays: list[Any] = []
     for ix in index:
@@ -366,7 +372,7 @@ def _int_or_none(v: Any) -> Any:
 
 
 def _getitem(self: Tensor, index: Any) -> Tensor:
-    spec, arrays = _split_index(index, "getitem", list(self.shape))
+    spec, arrays = _split_index(index, "getitem", self._v.shape)
     if not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer):
         form = _form_of(self, spec)
         if form and _moves(form, "get"):
@@ -496,7 +502,7 @@ def _moves(form: tuple, kind: str) -> bool:
 
 def _setitem(self: Tensor, index: Any, value: Any) -> None:
     check_inplace_leaf(self, "Tensor.__setitem__")
-    spec, arrays = _split_index(index, "setitem", list(self.shape))
+    spec, arrays = _split_index(index, "setitem", self._v.shape)
     if (not arrays and modes.static_program is None and not isinstance(self._v, jax.core.Tracer)
             and isinstance(value, _WRITTEN)):  # (anything else: ``setitem`` says what is wrong with it)
         form = _form_of(self, spec)
