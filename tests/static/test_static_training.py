@@ -176,11 +176,14 @@ def test_running_main_before_startup_is_an_error():
 
 
 def test_eager_optimizer_needs_parameters():
+    opt = paddle.optimizer.SGD(0.1)  # made for a static program, then stepped eagerly
     paddle.disable_static()
     try:
-        opt = paddle.optimizer.SGD(0.1)
         with pytest.raises(ValueError, match=r"SGD.step: in dynamic mode the optimizer needs parameters"):
             opt.step()
+        with pytest.raises(AttributeError, match=r"Momentum: parameters must be given in dynamic mode .* "
+                                                 r"received None"):
+            paddle.optimizer.Momentum(0.1)
         with pytest.raises(TypeError, match=r"learning_rate should be a float or an LRScheduler"):
             paddle.optimizer.Adam("fast")
     finally:

@@ -266,6 +266,12 @@ class Optimizer:
         self._multi_precision = multi_precision
         self._param_groups: list[dict[str, Any]] | None = None
         self._parameter_list = self._check_parameters(api, parameters)
+        if self._parameter_list is None and not modes.static_mode:
+            raise AttributeError(  # (Paddle's type, raised where it raises it: at construction in dynamic mode)
+                f"{api}: parameters must be given in dynamic mode (the Tensors to update, e.g. "
+                f"parameters=model.parameters()), but received None; only a static program's minimize() finds "
+                "them itself."
+            )
         # each parameter's state leaves, except for the parameters of the pack (``_packed``): (their ids, its
         # layout, its arrays, the update for that layout), the state of the parameters the last step updated
         self._accumulators: dict[int, tuple[Any, ...]] = {}

@@ -132,7 +132,10 @@ class Orthogonal(Initializer):
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
         if len(shape) < 2:
-            raise ValueError(f"Orthogonal: the parameter needs at least 2 dimensions, but its shape is {shape}.")
+            raise AssertionError(  # (Paddle's type for the shape checks of Orthogonal and Dirac)
+                f"Orthogonal: the parameter needs at least 2 dimensions, but its shape is {shape}; Orthogonal "
+                "initializes matrices and conv kernels."
+            )
         rows, cols = shape[0], math.prod(shape[1:])
         dt = _float_dtype(dtype, "Orthogonal")
         a = jax.random.normal(key, (max(rows, cols), min(rows, cols)), dt)
@@ -148,14 +151,17 @@ class Dirac(Initializer):
 
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
         if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
-            raise ValueError(f"Dirac: groups must be a positive int, but received {groups!r}.")
+            raise AssertionError(f"Dirac: groups must be a positive int, but received {groups!r}.")
         self._groups = groups
 
     def _sample(self, key: Any, shape: list[int], dtype: np.dtype) -> Any:
         if len(shape) not in (3, 4, 5):
-            raise ValueError(f"Dirac: the parameter must have 3, 4 or 5 dimensions, but its shape is {shape}.")
+            raise AssertionError(
+                f"Dirac: the parameter must have 3, 4 or 5 dimensions (a Conv1D/2D/3D kernel), but its shape is "
+                f"{shape}."
+            )
         if shape[0] % self._groups:
-            raise ValueError(
+            raise AssertionError(
                 f"Dirac: the parameter's dimension 0 ({shape[0]}) must be divisible by groups={self._groups}."
             )
         per = shape[0] // self._groups
