@@ -17,6 +17,7 @@ import numpy as np
 from ._promote import autocast, binary
 from .linalg_checks import cholesky_inverse_checks
 from .math import unbroadcast
+from .sorting import median_avg
 from .table import defop
 
 
@@ -152,6 +153,15 @@ def _quantile(api, f, x, q, axis, keepdim, interpolation):
         raise ValueError(f"{api}: q must be in [0, 1], but received {q!r}.")
     ax = tuple(axis) if isinstance(axis, list | tuple) else axis
     qs = jnp.asarray(np.asarray(q), jnp.float64 if x.dtype == jnp.float64 else jnp.float32)
+    if interpolation == "nearest":
+        # Paddle rounds the position q * (count - 1) half to even (0.5 * 3 -> 2, 0.5 * 1 -> 0) where jax's nearest
+        # rounds a half down: the higher neighbour where the rounded position is above the lower one
+        xf = autocast(x)
+        valid = ~jnp.isnan(xf) if f is jnp.nanquantile else jnp.ones(xf.shape, bool)
+        count = jnp.sum(valid, axis=ax, keepdims=keepdim).astype(qs.dtype)
+        pos = jnp.reshape(qs, qs.shape + (1,) * count.ndim) * (count - 1)
+        lower, higher = (f(xf, qs, axis=ax, keepdims=keepdim, method=m) for m in ("lower", "higher"))
+        return jnp.where(jnp.round(pos) > jnp.floor(pos), higher, lower).astype(xf.dtype)
     return f(autocast(x), qs, axis=ax, keepdims=keepdim, method=interpolation).astype(autocast(x).dtype)
 
 
@@ -174,8 +184,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg"):
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', but received {mode!r}.")
     if mode == "avg":
-        ax = tuple(axis) if isinstance(axis, list | tuple) else axis
-        return jnp.nanmedian(autocast(x), axis=ax, keepdims=keepdim).astype(x.dtype)
+        return median_avg(x, axis, keepdim, skip_nan=True).astype(x.dtype)
     flat = axis is None
     xa, ax = (jnp.ravel(x), 0) if flat else (x, axis % x.ndim)
     order = jnp.argsort(xa, axis=ax, stable=True)
