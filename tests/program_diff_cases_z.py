@@ -47,7 +47,7 @@ def gaussian_nll_variance_shapes(paddle: Any, out: dict[str, Any]) -> None:
 def quantile_nearest_rounding(paddle: Any, out: dict[str, Any]) -> None:
     """``interpolation='nearest'`` rounds the position ``q * (count - 1)`` half to even, as ``paddle.round``:
     q=0.5 of 4 values is the 3rd smallest, of 2 values the smaller, q=1/6 of 4 (position 0.5) the smallest;
-    nanquantile counts the values that are not NaN."""
+    nanquantile counts the values that are not NaN. An empty list of q is a ValueError."""
     x = paddle.to_tensor(np.array([[4.0, 1.0, 3.0, 2.0], [10.0, 40.0, 30.0, 20.0]], "float32"))
     out["q_nearest_half"] = _v(paddle.quantile(x, 0.5, axis=1, interpolation="nearest"))
     out["q_nearest_list"] = _v(paddle.quantile(x, [1 / 6, 0.5, 5 / 6], axis=-1, interpolation="nearest"))
@@ -56,6 +56,8 @@ def quantile_nearest_rounding(paddle: Any, out: dict[str, Any]) -> None:
     out["q_nearest_axes"] = _v(paddle.quantile(x, [0.5, 0.75], axis=[0, 1], interpolation="nearest"))
     n = paddle.to_tensor(np.array([[4.0, np.nan, 3.0, 2.0, 1.0], [5.0, 1.0, np.nan, np.nan, 2.0]], "float32"))
     out["nanq_nearest"] = _v(paddle.nanquantile(n, [0.5, 0.25], axis=1, interpolation="nearest"))
+    out["q_empty_list"] = _attempt(lambda: paddle.quantile(x, []))
+    out["nanq_empty_tuple"] = _attempt(lambda: paddle.nanquantile(x, (), axis=1))
     t = _leaf(paddle, [[4.0, 1.0, 3.0, 2.0]])
     paddle.quantile(t, 0.5, axis=1, interpolation="nearest").sum().backward()
     out["q_nearest_grad"] = _grad(t)

@@ -18,7 +18,8 @@ Paddle 3.3.1's nn.TripletMarginWithDistanceLoss ignores its ``distance_function`
 on, so the Euclidean distance is used); pylayer_jax uses it, so the class is probed with the default distance.
 The gradient of a soft-label cross entropy in Paddle's kernel is ``softmax - label``, right only when each soft
 label sums to 1 along the class axis; pylayer_jax gives the exact gradient (``softmax * label.sum() - label``),
-so the program's soft labels are class probabilities along the axis used."""
+so the program's soft labels are class probabilities along the axis used. F.margin_cross_entropy is left out:
+Paddle 3.3.1 has no CPU kernel for it."""
 import json
 import os
 

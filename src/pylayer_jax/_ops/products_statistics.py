@@ -149,9 +149,16 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 def _quantile(api, f, x, q, axis, keepdim, interpolation):
     if interpolation not in _METHODS:
         raise ValueError(f"{api}: interpolation must be one of {', '.join(_METHODS)}, but received {interpolation!r}.")
+    if np.size(q) == 0:
+        raise ValueError(f"{api}: q must not be empty, but received an empty {type(q).__name__}; pass a number or "
+                         f"a list of numbers in [0, 1].")
     if np.any((np.asarray(q) < 0) | (np.asarray(q) > 1)):
         raise ValueError(f"{api}: q must be in [0, 1], but received {q!r}.")
     ax = tuple(axis) if isinstance(axis, list | tuple) else axis
+    reduced = range(x.ndim) if ax is None else [a % max(x.ndim, 1) for a in (ax if isinstance(ax, tuple) else [ax])]
+    if x.ndim and any(x.shape[a] == 0 for a in reduced):
+        raise ValueError(f"{api}: the axes reduced ({'all' if ax is None else list(reduced)}) hold no elements in a "
+                         f"tensor of shape {list(x.shape)}, so there is no quantile; reduce over a non-empty axis.")
     qs = jnp.asarray(np.asarray(q), jnp.float64 if x.dtype == jnp.float64 else jnp.float32)
     if interpolation == "nearest":
         # Paddle rounds the position q * (count - 1) half to even (0.5 * 3 -> 2, 0.5 * 1 -> 0) where jax's nearest
