@@ -151,16 +151,32 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
     return _reduce(loss, reduction)
 
 
+def _gaussian_variance(api, shape, variance):
+    """``variance`` as Paddle's gaussian_nll_loss takes it for an input of ``shape``: unchanged when it has that
+    shape or that shape with a last dimension of 1, unsqueezed at the end when it lacks the last dimension; any
+    other shape is a ValueError (Paddle does not broadcast it)."""
+    shape, vshape = tuple(shape), tuple(variance.shape)
+    if vshape == shape or (vshape[:-1] == shape[:-1] and vshape[-1:] == (1,) and len(vshape) == len(shape)):
+        return variance
+    if shape and vshape == shape[:-1]:
+        return variance[..., None]
+    raise ValueError(f"{api}: variance must have the input's shape {list(shape)}, that shape with a last dimension "
+                     f"of 1, or that shape without its last dimension, but received shape {list(vshape)}; reshape "
+                     f"the variance to one of these.")
+
+
 @defop(3, saves=("input", "label", "variance"), nondiff=("variance",), method=False)
 def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean"):
     """``0.5 * (log(max(var, eps)) + (input - label)^2 / max(var, eps))`` (+ ``0.5 log 2 pi`` when full), reduced.
 
-    As in Paddle, the variance gets no gradient (it is clipped outside the graph).
+    As in Paddle, the variance gets no gradient (it is clipped outside the graph). It has the input's shape, or
+    that shape with the last dimension 1 (one variance per row), or one dimension fewer (unsqueezed at the end).
     """
     api = "gaussian_nll_loss"
     _check_reduction(api, reduction)
     if epsilon <= 0:
         raise ValueError(f"{api}: epsilon must be positive, but received {epsilon!r}.")
+    variance = _gaussian_variance(api, input.shape, variance)
     var = jnp.maximum(variance, epsilon)
     loss = 0.5 * (jnp.log(var) + jnp.square(input - label) / var)
     if full:

@@ -17,6 +17,7 @@ import numpy as np
 from ._promote import autocast, binary
 from .linalg_checks import cholesky_inverse_checks
 from .math import unbroadcast
+from .sorting import median_avg
 from .table import defop
 
 
@@ -148,10 +149,26 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 def _quantile(api, f, x, q, axis, keepdim, interpolation):
     if interpolation not in _METHODS:
         raise ValueError(f"{api}: interpolation must be one of {', '.join(_METHODS)}, but received {interpolation!r}.")
+    if np.size(q) == 0:
+        raise ValueError(f"{api}: q must not be empty, but received an empty {type(q).__name__}; pass a number or "
+                         f"a list of numbers in [0, 1].")
     if np.any((np.asarray(q) < 0) | (np.asarray(q) > 1)):
         raise ValueError(f"{api}: q must be in [0, 1], but received {q!r}.")
     ax = tuple(axis) if isinstance(axis, list | tuple) else axis
+    reduced = range(x.ndim) if ax is None else [a % max(x.ndim, 1) for a in (ax if isinstance(ax, tuple) else [ax])]
+    if x.ndim and any(x.shape[a] == 0 for a in reduced):
+        raise ValueError(f"{api}: the axes reduced ({'all' if ax is None else list(reduced)}) hold no elements in a "
+                         f"tensor of shape {list(x.shape)}, so there is no quantile; reduce over a non-empty axis.")
     qs = jnp.asarray(np.asarray(q), jnp.float64 if x.dtype == jnp.float64 else jnp.float32)
+    if interpolation == "nearest":
+        # Paddle rounds the position q * (count - 1) half to even (0.5 * 3 -> 2, 0.5 * 1 -> 0) where jax's nearest
+        # rounds a half down: the higher neighbour where the rounded position is above the lower one
+        xf = autocast(x)
+        valid = ~jnp.isnan(xf) if f is jnp.nanquantile else jnp.ones(xf.shape, bool)
+        count = jnp.sum(valid, axis=ax, keepdims=keepdim).astype(qs.dtype)
+        pos = jnp.reshape(qs, qs.shape + (1,) * count.ndim) * (count - 1)
+        lower, higher = (f(xf, qs, axis=ax, keepdims=keepdim, method=m) for m in ("lower", "higher"))
+        return jnp.where(jnp.round(pos) > jnp.floor(pos), higher, lower).astype(xf.dtype)
     return f(autocast(x), qs, axis=ax, keepdims=keepdim, method=interpolation).astype(autocast(x).dtype)
 
 
@@ -174,8 +191,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg"):
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', but received {mode!r}.")
     if mode == "avg":
-        ax = tuple(axis) if isinstance(axis, list | tuple) else axis
-        return jnp.nanmedian(autocast(x), axis=ax, keepdims=keepdim).astype(x.dtype)
+        return median_avg(x, axis, keepdim, skip_nan=True).astype(x.dtype)
     flat = axis is None
     xa, ax = (jnp.ravel(x), 0) if flat else (x, axis % x.ndim)
     order = jnp.argsort(xa, axis=ax, stable=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from ._promote import autocast
 from ._util import dtype_arg
@@ -97,6 +98,58 @@ def mode(x, axis=-1, keepdim=False):
     return vals, idx.astype(jnp.int64)
 
 
+@jax.custom_jvp
+def _gradient_only(x, w):
+    """Zeros of ``x``'s shape less its last axis (kept as 1) whose derivative along ``x`` is ``w``: a value-free way
+    to route a gradient (forward or reverse mode), safe where ``x`` holds NaN."""
+    return jnp.zeros(x.shape[:-1] + (1,), x.dtype)
+
+
+@_gradient_only.defjvp
+def _gradient_only_jvp(primals, tangents):
+    x, w = primals
+    return _gradient_only(x, w), jnp.sum(w * tangents[0], axis=-1, keepdims=True).astype(x.dtype)
+
+
+def median_avg(x, axis, keepdim, skip_nan):
+    """The median of ``x`` over ``axis`` (an int, a list of ints, or None for all) averaging the two middle values
+    of an even count, with Paddle's gradient: shared evenly among every element equal to the median where one is
+    (an odd count, or equal middle values), else half to each of the two middle elements. ``skip_nan`` ignores NaN
+    (nanmedian: NaN only where a slice is all NaN); otherwise a NaN in a slice makes its median NaN. Among equal
+    middle values Paddle's kernel picks the element std::nth_element leaves there; here the first in stable order
+    (the same value, the gradient possibly on another of the equal elements)."""
+    x = autocast(x)
+    nd = x.ndim
+    axes = tuple(range(nd)) if axis is None or nd == 0 else tuple(
+        a % nd for a in (axis if isinstance(axis, list | tuple) else [axis]))
+    keep = [i for i in range(nd) if i not in axes]
+    n = int(np.prod([x.shape[i] for i in axes]))
+    xa = jnp.transpose(x, keep + list(axes)).reshape([x.shape[i] for i in keep] + [n])
+    shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if keepdim else [x.shape[i] for i in keep]
+    if n == 0:  # (the median of nothing is NaN, as in Paddle)
+        return jnp.full(shape, jnp.nan, x.dtype)
+    xs = jax.lax.stop_gradient(xa)
+    nan = jnp.isnan(xs)
+    order = jnp.argsort(xs, axis=-1, stable=True)  # (NaN last)
+    k = jnp.sum(~nan, axis=-1, keepdims=True) if skip_nan else jnp.full(xs.shape[:-1] + (1,), n)
+    lo = jnp.take_along_axis(order, jnp.maximum((k - 1) // 2, 0), axis=-1)
+    hi = jnp.take_along_axis(order, jnp.maximum(k // 2, 0) % n, axis=-1)
+    m = (jnp.take_along_axis(xs, lo, axis=-1) + jnp.take_along_axis(xs, hi, axis=-1)) / 2
+    bad = (k == 0) if skip_nan else nan.any(-1, keepdims=True)
+    m = jnp.where(bad, jnp.nan, m)
+    eq = (xs == m).astype(xs.dtype)
+    count = jnp.sum(eq, axis=-1, keepdims=True)
+    pos = jax.lax.broadcasted_iota(lo.dtype, xs.shape, xs.ndim - 1)
+    halves = 0.5 * ((pos == lo).astype(xs.dtype) + (pos == hi).astype(xs.dtype))
+    if skip_nan:  # (an all-NaN slice shares its gradient evenly among its elements, as Paddle)
+        spread = jnp.full(xs.shape, 1.0 / n, xs.dtype)
+    else:  # (a NaN median's gradient goes to the slice's first NaN, as Paddle)
+        spread = (pos == jnp.argmax(nan, axis=-1, keepdims=True)).astype(xs.dtype)
+    w = jnp.where(bad, spread, jnp.where(count > 0, eq / jnp.maximum(count, 1), halves))
+    out = m + _gradient_only(xa, jax.lax.stop_gradient(w))
+    return out.reshape(shape).astype(x.dtype)
+
+
 def _median_checks(op, a):  # noqa: ANN001, ANN202
     axis_check(op, a["axis"], ndim_of(a["x"]), kind_exc=ValueError)
     return []
@@ -113,7 +166,7 @@ def median(x, axis=None, keepdim=False, mode="avg"):
     if mode not in ("avg", "min"):
         raise ValueError(f"median: mode must be 'avg' or 'min', but received {mode!r}.")
     if mode == "avg":
-        return jnp.median(autocast(x), axis=axis, keepdims=keepdim)
+        return median_avg(x, axis, keepdim, skip_nan=False)
     flat = axis is None
     xa, ax = (jnp.reshape(x, (-1,)), 0) if flat else (x, axis % x.ndim)
     n = xa.shape[ax]

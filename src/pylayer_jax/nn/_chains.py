@@ -84,6 +84,8 @@ def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True, full:
 
 def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor, full: bool = False, epsilon: float = 1e-06,
                       reduction: str = "mean") -> Tensor:
+    if input.ndim and list(variance.shape) == list(input.shape[:-1]):  # (one fewer dimension, as Paddle)
+        variance = _op("unsqueeze", variance, -1)
     with no_grad():  # (as Paddle: the clamped variance passes no gradient)
         variance = _op("clip", variance, epsilon, None)
     loss = 0.5 * (_op("log", variance) + _op("square", input - label) / variance)
