@@ -1,0 +1,50 @@
+"""The whole programs ``tests/programs/p75_creation.py`` and ``tests/programs/p76_complex_autograd.py`` against
+Paddle 3.3.1: the differences they showed in tensor creation and complex autograd, as focused cases
+(``tests/program_diff_cases_aa.py``, recorded by ``tests/record_paddle_program_diffs_aa.py``), and the messages of
+the errors added for them."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import pylayer_jax as paddle
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from program_diff_cases_aa import record  # noqa: E402
+from recorded import recorded_tests  # noqa: E402
+
+REF, OURS, test_as_paddle, test_every_case_recorded = recorded_tests(record, "paddle_program_diffs_aa.json", paddle)
+
+
+def test_creation_errors_say_what_to_do() -> None:
+    with pytest.raises(ValueError, match=r"arange: step must not be 0 \(after the cast to int64, which truncates a "
+                                         r"fractional step\)"):
+        paddle.arange(0, 4, 0.5, dtype="int64")
+    with pytest.raises(ValueError, match=r"meshgrid: the tensors must have one dtype, but the first is int64 and "
+                                         r"tensor 1 is float32"):
+        paddle.meshgrid(paddle.to_tensor([1, 2]), paddle.to_tensor([1.0]))
+    with pytest.raises(ValueError, match=r"to_tensor: the integer 1180591620717411303424 does not fit in int64"):
+        paddle.to_tensor([[1, 2 ** 70]])
+
+
+def test_meshgrid_0d_gradient() -> None:
+    """(Paddle's backward through a 0-D meshgrid input crashes, so jax.grad is the oracle.)"""
+    x = paddle.to_tensor(1.5, stop_gradient=False)
+    y = paddle.to_tensor([2.0, 3.0], stop_gradient=False)
+    gx, gy = paddle.meshgrid(x, y)
+    (gx * gy * gy).sum().backward()
+
+    def f(a: jax.Array, b: jax.Array) -> jax.Array:
+        u, v = jnp.meshgrid(a.reshape(1), b, indexing="ij")
+        return (u * v * v).sum()
+
+    ga, gb = jax.grad(f, argnums=(0, 1))(jnp.float32(1.5), jnp.array([2.0, 3.0], jnp.float32))
+    assert x.grad.shape == []
+    np.testing.assert_allclose(x.grad.numpy(), ga, rtol=1e-6)
+    np.testing.assert_allclose(y.grad.numpy(), gb, rtol=1e-6)
