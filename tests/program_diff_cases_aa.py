@@ -83,7 +83,26 @@ def to_tensor_huge_int(paddle: Any, out: dict[str, Any]) -> None:
     out["to_tensor_int64_limits"] = [_v(r), str(r.dtype)]
 
 
-CASES = [arange_integer_dtype, meshgrid_inputs, polar_gradients, angle_at_zero, to_tensor_huge_int]
+def complex_norm_gradients(paddle: Any, out: dict[str, Any]) -> None:
+    """The gradients of vector norms of a complex leaf are ``x / |x|``-like (dL/dRe + i dL/dIm, as every complex
+    gradient here): they were conjugated."""
+    a = np.random.default_rng(1).standard_normal((2, 3, 3))
+    z0 = (a[0] + 1j * a[1]).astype("complex64")
+    for key, f in (("fro", lambda z: paddle.linalg.norm(z)),
+                   ("p2_axis", lambda z: paddle.linalg.norm(z, p=2, axis=0, keepdim=True).sum()),
+                   ("p3_axis", lambda z: paddle.linalg.norm(z, p=3, axis=1).sum()),
+                   ("inf", lambda z: paddle.linalg.norm(z.flatten(), p=float("inf"))),
+                   ("vector_p1", lambda z: paddle.linalg.vector_norm(z, p=1)),
+                   ("vector_inf_axis", lambda z: paddle.linalg.vector_norm(z, p=float("inf"), axis=1).sum()),
+                   ("method", lambda z: (z * 2).norm())):
+        z = paddle.to_tensor(z0, stop_gradient=False)
+        n = f(z)
+        n.backward()
+        out[f"norm_grad_{key}"] = [_v(n), _c(z.grad)]
+
+
+CASES = [arange_integer_dtype, meshgrid_inputs, polar_gradients, angle_at_zero, to_tensor_huge_int,
+         complex_norm_gradients]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -13,7 +13,9 @@ for it; and what ``print`` shows of complex tensors, their dtypes and gradients.
 
 Left out: Paddle 3.3.1 has no complex kernel for ``bmm``, ``mv``, ``maximum``, ``sort``, ``clip``, ``var``,
 ``allclose`` and ``rsqrt`` (RuntimeError); pylayer_jax computes them. The repr of a dtype (``<DataType.COMPLEX64: 12>``
-in Paddle) is a deliberate difference (see p57)."""
+in Paddle) is a deliberate difference (see p57). Paddle's gradients of ``prod`` and ``matrix_power`` of a complex
+leaf are wrong (they disagree with finite differences of the real and imaginary parts); pylayer_jax's agree, so those
+are checked against JAX in tests/test_program_diffs_aa.py instead."""
 import json
 import os
 
@@ -151,6 +153,11 @@ losses = {
     "abs_add_pycomplex": lambda z, w, m: paddle.abs(z + (1 - 2j)).sum(),
     "real_dot": lambda z, w, m: paddle.real(paddle.dot(z, w)),
     "imag_scale": lambda z, w, m: paddle.imag(z * 3.0 - w).sum(),
+    "norm": lambda z, w, m: paddle.linalg.norm(z),
+    "norm_m_axis": lambda z, w, m: paddle.linalg.norm(m, p=3, axis=1).sum(),
+    "vector_norm_1": lambda z, w, m: paddle.linalg.vector_norm(z * w, p=1),
+    "vector_norm_inf": lambda z, w, m: paddle.linalg.vector_norm(m, p=float("inf"), axis=0, keepdim=True).sum(),
+    "tensor_norm": lambda z, w, m: (z - w).norm(),
     "angle_at_zero": lambda z, w, m: paddle.angle(z * paddle.to_tensor([0.0, 1.0, 0.0, 1.0])).sum(),
     "abs_at_zero": lambda z, w, m: paddle.abs(z * paddle.to_tensor([0.0, 1.0, 0.0, 1.0])).sum(),
 }
