@@ -101,8 +101,27 @@ def complex_norm_gradients(paddle: Any, out: dict[str, Any]) -> None:
         out[f"norm_grad_{key}"] = [_v(n), _c(z.grad)]
 
 
+def clip_complex_gradients(paddle: Any, out: dict[str, Any]) -> None:
+    """``paddle.nn.utils.clip_grad_norm_`` of complex gradients: the norm (float32) is of their magnitudes and the
+    complex gradients are scaled in place (the in-place multiply of a complex64 tensor by a float32 one was
+    refused)."""
+    z0 = np.array([1 + 2j, -0.5 + 1j, 2 - 1j], "complex64")
+    for nt in (2.0, 1.0, float("inf")):
+        p = paddle.create_parameter([3], "complex64", default_initializer=paddle.nn.initializer.Constant(1.0))
+        q = paddle.create_parameter([2], "float32", default_initializer=paddle.nn.initializer.Constant(0.5))
+        (paddle.abs(p - paddle.to_tensor(z0)) ** 2).sum().backward()
+        (q * q).sum().backward()
+        n = paddle.nn.utils.clip_grad_norm_([p, q], 0.5, norm_type=nt)
+        out[f"clip_grad_norm_complex_{nt}"] = [_v(n), str(n.dtype), _c(p.grad), _v(q.grad)]
+    x = paddle.to_tensor(z0)
+    x.multiply_(paddle.to_tensor(0.5))
+    y = paddle.to_tensor(z0.astype("complex128"))
+    y.multiply_(paddle.to_tensor([2.0, 1.0, -1.0], dtype="float32"))
+    out["complex_inplace_times_real"] = [_c(x), _c(y)]
+
+
 CASES = [arange_integer_dtype, meshgrid_inputs, polar_gradients, angle_at_zero, to_tensor_huge_int,
-         complex_norm_gradients]
+         complex_norm_gradients, clip_complex_gradients]
 
 
 def record(paddle: Any) -> dict[str, Any]:

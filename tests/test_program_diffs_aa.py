@@ -77,3 +77,10 @@ def test_complex_leaf_gradient_matches_jax(name: str) -> None:
     }[name]
     np.testing.assert_allclose(_paddle_grad_of(ours, _Z0), np.conj(jax.grad(ref)(jnp.asarray(_Z0))), rtol=1e-9,
                                atol=1e-12)
+
+
+def test_inplace_complex_error_says_what_to_do() -> None:
+    x = paddle.ones([2], dtype="complex64")
+    with pytest.raises(TypeError, match=r"Tensor.multiply_: .* or x is complex and y real of at most its parts' width, "
+                                        r"but x is complex64 and y is float64"):
+        x.multiply_(paddle.ones([2], dtype="float64"))

@@ -8,8 +8,8 @@ losses built from complex intermediates back to real parameters (``paddle.comple
 to complex leaves for ``abs(z)**2``, ``abs(z)``, ``real(z*w)``, ``imag(z*w)``, ``angle(z)``, ``real(exp(z))``,
 ``abs(log(z))``, ``real(sqrt(z))``, ``abs(z @ W)``, ``abs(z / w)``, ``real(fft(z))``, ``as_real(z)**2``, ... (Paddle
 gives a complex leaf the gradient dL/dRe + i dL/dIm); a complex-valued linear layer (real/imag weight pairs)
-trained by Adam on a complex regression; a complex64 parameter by ``create_parameter``, with the error Adam raises
-for it; and what ``print`` shows of complex tensors, their dtypes and gradients.
+trained by Adam on a complex regression; a complex64 parameter by ``create_parameter``, its gradient clipped by
+``clip_grad_norm_``, with the error Adam raises for it; and what ``print`` shows of complex tensors, their dtypes and gradients.
 
 Left out: Paddle 3.3.1 has no complex kernel for ``bmm``, ``mv``, ``maximum``, ``sort``, ``clip``, ``var``,
 ``allclose`` and ``rsqrt`` (RuntimeError); pylayer_jax computes them. The repr of a dtype (``<DataType.COMPLEX64: 12>``
@@ -261,6 +261,8 @@ cp = paddle.create_parameter([3], "complex64", default_initializer=nn.initialize
 rec["cparam"] = [str(cp.dtype), cp.stop_gradient, c2l(cp), cp.is_leaf]
 (paddle.abs(cp - paddle.to_tensor(C0[:3])) ** 2).sum().backward()
 rec["cparam_grad"] = c2l(cp.grad)
+total = paddle.nn.utils.clip_grad_norm_([cp], max_norm=1.0)
+rec["cparam_clipped"] = [total.item(), str(total.dtype), c2l(cp.grad)]
 
 
 def adam_complex():
