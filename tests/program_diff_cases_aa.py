@@ -120,8 +120,21 @@ def clip_complex_gradients(paddle: Any, out: dict[str, Any]) -> None:
     out["complex_inplace_times_real"] = [_c(x), _c(y)]
 
 
+def detach_keeps_persistable(paddle: Any, out: dict[str, Any]) -> None:
+    """``Tensor.detach()`` keeps ``persistable`` (a detached parameter is persistable, as are the tensors of a
+    layer's ``state_dict``)."""
+    lin = paddle.nn.Linear(2, 2)
+    d = lin.weight.detach()
+    t = paddle.to_tensor([1.0])
+    t.persistable = True
+    sd = lin.state_dict()
+    out["detach_persistable"] = [d.persistable, d.stop_gradient, t.detach().persistable,
+                                 paddle.to_tensor([1.0]).detach().persistable, [v.persistable for v in sd.values()]]
+
+
 CASES = [arange_integer_dtype, meshgrid_inputs, polar_gradients, angle_at_zero, to_tensor_huge_int,
-         complex_norm_gradients, clip_complex_gradients]
+         complex_norm_gradients, clip_complex_gradients,
+         detach_keeps_persistable]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -13,7 +13,9 @@ creation functions, trained a few steps by SGD.
 
 Left out: Paddle 3.3.1's ``paddle.eye(n, dtype="bool")`` fails (RuntimeError: no kernel for bool); pylayer_jax
 gives the boolean identity matrix. Paddle's ``to_tensor`` refuses a ``range`` and ``dtype=float`` (a Python type)
-with a TypeError; pylayer_jax takes them as numpy does."""
+with a TypeError; pylayer_jax takes them as numpy does. Paddle's ``diag_embed`` has no gradient (its result has
+``stop_gradient=True`` whatever the input); pylayer_jax's has one. ``paddle.to_tensor`` of a parameter is a parameter
+again (persistable) in Paddle, a plain tensor here."""
 import json
 import os
 
@@ -234,6 +236,7 @@ rec["to_tensor_copy"] = {
     "is_new": [cp is src, cp2 is src],
     "np_copied": from_np.numpy().tolist(),
     "leaf": [cp.is_leaf, cp2.is_leaf],
+    "detach_param": [(dp := nn.Linear(2, 2).weight.detach()).persistable, dp.stop_gradient, type(dp).__name__],
     "place_cpu": attempt(lambda: str(paddle.to_tensor([1.0], place=paddle.CPUPlace()).place)),
     "place_str": attempt(lambda: paddle.to_tensor([1.0], place="cpu").place.is_cpu_place()),
     "sg_false_int": attempt(lambda: paddle.to_tensor([1, 2], stop_gradient=False).stop_gradient),
