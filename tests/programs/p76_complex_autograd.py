@@ -282,6 +282,14 @@ shown = {
     "c_big": paddle.to_tensor((np.arange(6) + 1j * np.arange(6)[::-1]).astype("complex64").reshape(2, 3)),
 }
 rec["print"] = {k: str(v) for k, v in shown.items()}
+wide = paddle.to_tensor(np.array([[1.123456 + 2j, -0.5 + 1e-6j], [3e5 - 2j, 0j]], "complex64"))
+paddle.set_printoptions(precision=2)
+rec["print_precision2"] = str(wide)
+paddle.set_printoptions(sci_mode=True)
+rec["print_sci"] = str(wide)
+paddle.set_printoptions(precision=8, sci_mode=False, threshold=10, edgeitems=2)
+rec["print_summarized"] = str(paddle.to_tensor((np.arange(30) * (1 + 1j)).astype("complex128")))
+paddle.set_printoptions(threshold=1000, edgeitems=3)
 rec["dtype_str"] = [str(paddle.complex64), str(paddle.complex128), str(shown["c64"].dtype),
                     shown["c64"].dtype == paddle.complex64, str(shown["c64"].real().dtype),
                     str(shown["c128"].abs().dtype)]
