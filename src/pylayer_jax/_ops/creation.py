@@ -108,13 +108,16 @@ def arange(start=0, end=None, step=1, dtype=None):
     arguments, the default float dtype otherwise."""
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise ValueError("arange: step must not be 0; pass a positive or negative step.")
     if dtype is None:
-        ints = all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in (start, end, step))
+        ints = all(isinstance(v, int | np.integer) for v in (start, end, step))  # a bool counts as an int
         dt = np.dtype("int64") if ints else _dtypes.default_float()
     else:
         dt = dtype_arg(dtype)
+    if not jnp.issubdtype(dt, jnp.inexact):  # as Paddle: start, end and step are cast to the integer dtype first
+        start, end, step = (int(np.trunc(v)) for v in (start, end, step))
+    if step == 0:
+        raise ValueError(f"arange: step must not be 0 (after the cast to {dt.name}, which truncates a fractional "
+                         "step); pass a nonzero step of the dtype.")
     n = max(int(np.ceil((end - start) / step)), 0)
     return (start + step * jnp.arange(n, dtype=np.float64 if jnp.issubdtype(dt, jnp.inexact) else dt)).astype(dt)
 
@@ -213,7 +216,12 @@ def triu(x, diagonal=0):
 
 @defop(1, method=False)
 def meshgrid(args):
-    """Coordinate grids (``ij`` indexing) from 1-D tensors: one output per input."""
+    """Coordinate grids (``ij`` indexing) from 1-D tensors of one dtype: one output per input."""
+    args = [a.reshape(1) if a.ndim == 0 else a for a in args]  # a 0-D tensor counts as one element, as in Paddle
+    for i, a in enumerate(args[1:], 1):
+        if a.dtype != args[0].dtype:
+            raise ValueError(f"meshgrid: the tensors must have one dtype, but the first is {args[0].dtype.name} and "
+                             f"tensor {i} is {a.dtype.name}; cast them to one dtype first.")
     return list(jnp.meshgrid(*args, indexing="ij"))
 
 

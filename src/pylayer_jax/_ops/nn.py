@@ -513,6 +513,8 @@ def _normalize_p_norm_jvp(p, axis, primals, tangents):  # noqa: ANN001, ANN202
     dx = tangents[0]
     n = _normalize_p_norm(x, epsilon, p, axis)
     g = jnp.sign(x) * jnp.abs(x) ** (p - 1) / (n ** (p - 1) + epsilon)
+    if jnp.iscomplexobj(x):  # d|x| = Re(conj(sign(x)) dx)
+        return n, jnp.sum(jnp.real(jnp.conj(g) * dx), axis=axis, keepdims=True).astype(n.dtype)
     return n, jnp.sum(g * dx, axis=axis, keepdims=True).astype(n.dtype)
 
 

@@ -149,7 +149,7 @@ def _polar_checks(op, a):  # noqa: ANN001, ANN202
     return []
 
 
-@defop(2, checks=_polar_checks)
+@defop(2, saves=("abs", "angle"), checks=_polar_checks)
 def polar(abs, angle):  # noqa: A002  (Paddle's parameter name)
     """The complex numbers ``abs * (cos(angle) + i sin(angle))`` (the two broadcast together): complex64 from
     float32 inputs, complex128 where either is float64."""

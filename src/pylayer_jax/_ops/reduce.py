@@ -259,7 +259,10 @@ def _vector(x, p, axis, keepdim):
 
 
 def _vector_vjp(x, out, g, p, axis, keepdim):
+    """In JAX's convention, which for a complex x is the conjugate of Paddle's gradient ``x / |x|``-like: the
+    formulas read ``conj(x)`` (x itself when real)."""
     axes = _norm_axes(x, axis)
+    x = jnp.conj(x) if jnp.iscomplexobj(x) else x
     if not keepdim:
         out, g = jnp.expand_dims(out, axes), jnp.expand_dims(g, axes)
     if p in (float("inf"), float("-inf")):

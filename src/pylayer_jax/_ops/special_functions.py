@@ -206,9 +206,12 @@ def conj(x):
 
 @defop(1, saves=("x",))
 def angle(x):
-    """The argument of each element: ``atan2(imag, real)``; pi for negative reals, 0 otherwise (zero gradient)."""
+    """The argument of each element: ``atan2(imag, real)``; pi for negative reals, 0 otherwise (zero gradient).
+    At a complex 0 the gradient is 0, as Paddle's (atan2's derivative there is 0/0)."""
     if jnp.issubdtype(x.dtype, jnp.complexfloating):
-        return jnp.angle(x)
+        zero = x == 0
+        safe = jnp.where(zero, jnp.ones((), x.dtype), x)
+        return jnp.where(zero, jax.lax.stop_gradient(jnp.angle(x)), jnp.angle(safe))
     x = autocast(x)
     return jnp.where(x < 0, jnp.asarray(math.pi, x.dtype), jnp.zeros((), x.dtype))
 

@@ -823,6 +823,12 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
     elif np_arr.dtype.kind == "b":
         target = np.dtype("bool")
     else:
+        big = next((v for v in np_arr.flat if isinstance(v, int) and not -2**63 <= v < 2**64), None)
+        if big is not None:  # Paddle: a ValueError (no dtype holds it)
+            raise ValueError(
+                f"to_tensor: the integer {big} does not fit in int64 (or uint64), so no tensor dtype holds it; "
+                "pass it as a float (float(v)) or split it into smaller integers."
+            )
         raise TypeError(
             f"to_tensor: data of type {type(data).__name__} (numpy kind {np_arr.dtype.kind!r}) cannot become a "
             "Tensor; pass numbers, nested lists of numbers, a numpy array or a Tensor."

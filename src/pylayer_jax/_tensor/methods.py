@@ -187,9 +187,12 @@ def _check_inplace_operand(api: str, x: Tensor, args: tuple, kwargs: dict) -> No
     y = args[0] if args else kwargs.get("y")
     if not isinstance(y, Tensor) or y.dtype == x.dtype or (x.dtype.is_floating_point and y.dtype.is_floating_point):
         return
+    if x.dtype.np_dtype.kind == "c" and y.dtype.np_dtype.kind in "biuf" and (
+            y.dtype.np_dtype.itemsize <= x.dtype.np_dtype.itemsize // 2):
+        return  # a complex x times a real y of at most its parts' width keeps x's dtype (clip_grad_norm_ of one)
     raise TypeError(
         f"{api}: an in-place op combines a Tensor of another dtype only when both are floating point (a 0-D one "
-        f"too, as in Paddle), but x is {x.dtype.name} and y is {y.dtype.name}. Cast y with y.astype('{x.dtype.name}'), "
+        f"too, as in Paddle) or x is complex and y real of at most its parts' width, but x is {x.dtype.name} and y is {y.dtype.name}. Cast y with y.astype('{x.dtype.name}'), "
         "or use the out-of-place op."
     )
 

@@ -333,8 +333,10 @@ def _contiguous_tensor(self: Tensor) -> Tensor:
 
 def _detach(self: Tensor) -> Tensor:
     """A new leaf with stop_gradient=True sharing the data: a view, as in Paddle (a write to either reaches the
-    other)."""
-    return link(Tensor(self._v), self)
+    other); it keeps ``persistable`` (a detached parameter, a ``state_dict`` entry, is persistable)."""
+    t = Tensor(self._v)
+    t.persistable = self.persistable
+    return link(t, self)
 
 
 _set_value = Tensor._set_value
