@@ -36,24 +36,20 @@ def argsort(x, axis=-1, descending=False, stable=False):
     return jnp.argsort(x, axis=axis, stable=True, descending=descending).astype(jnp.int64)
 
 
-def _k_checks(first):  # noqa: ANN001, ANN202
-    """The checks of an op taking ``k`` values along ``axis`` (default last): ``k`` an int from ``first`` to the
-    axis' size."""
-
-    def checks(op, a):  # noqa: ANN001, ANN202
-        x = a["x"]
-        ax = -1 if a.get("axis") is None else a["axis"]
-        axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
-        n = x.shape[ax] if x.shape else 1
-        k = a["k"]
-        if not isinstance(k, int) or isinstance(k, bool) or not (first <= k <= n if n >= 0 else k >= first):
-            raise ValueError(f"{op}: k must be an int in [{first}, {n}] (the size of axis {ax}), but received {k!r}.")
-        return []
-
-    return checks
+def _k_checks(op, a):  # noqa: ANN001, ANN202
+    """The checks of an op taking ``k`` values along ``axis`` (default last): ``k`` an int from 1 to the axis' size
+    (Paddle refuses ``k=0`` in topk too, a Tensor ``k`` included)."""
+    x = a["x"]
+    ax = -1 if a.get("axis") is None else a["axis"]
+    axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
+    n = x.shape[ax] if x.shape else 1
+    k = a["k"]
+    if not isinstance(k, int) or isinstance(k, bool) or not (1 <= k <= n if n >= 0 else k >= 1):
+        raise ValueError(f"{op}: k must be an int in [1, {n}] (the size of axis {ax}), but received {k!r}.")
+    return []
 
 
-@defop(1, saves=("x",), checks=_k_checks(0))
+@defop(1, saves=("x",), checks=_k_checks)
 def topk(x, k, axis=None, largest=True, sorted=True):
     """The ``k`` largest (or smallest) values along ``axis`` (default last) and their int64 indices;
     among equal values the earlier index comes first. (Paddle 3.3.1's CPU kernel picks among equal values by where
@@ -65,7 +61,7 @@ def topk(x, k, axis=None, largest=True, sorted=True):
     return _take(x, idx, axis), idx.astype(jnp.int64)
 
 
-@defop(1, saves=("x",), checks=_k_checks(1))
+@defop(1, saves=("x",), checks=_k_checks)
 def kthvalue(x, k, axis=None, keepdim=False):
     """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index; among equal values
     the ``k``-th of a stable sort (Paddle's kernel picks by std::nth_element's order, which follows no rule)."""
