@@ -104,6 +104,7 @@ def prod(x, axis=None, keepdim=False, dtype=None):
 
 
 def _arg_checks(op, a):  # noqa: ANN001, ANN202
+    axis_check(op, a.get("axis"), ndim_of(a["x"]), "axis")
     dt = a.get("dtype")
     if dt is not None and dtype_arg(dt) not in (jnp.int32, jnp.int64):
         raise ValueError(f"{op}: dtype must be 'int32' or 'int64' (the dtype of the indices), but received {dt!r}.")

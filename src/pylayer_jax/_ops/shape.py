@@ -120,10 +120,26 @@ def reshape(x, shape):
 
 @defop(1, rows=when(_keeps_rows))
 def view(x, shape_or_dtype):
-    """A reshape (shape given) or a bitcast to another dtype of the same width (dtype given)."""
+    """A reshape (shape given) or a bitcast to another dtype (dtype given): to a narrower dtype the last axis grows by
+    the ratio of the widths, to a wider one it shrinks by it (and must be a multiple of it)."""
     if isinstance(shape_or_dtype, tuple | list | int):
         return jnp.reshape(x, target_shape(shape_or_dtype, x.shape, "view"))
-    return lax.bitcast_convert_type(x, dtype_arg(shape_or_dtype))
+    dt = np.dtype(dtype_arg(shape_or_dtype))
+    a, b = x.dtype.itemsize, dt.itemsize
+    if a == b:
+        return lax.bitcast_convert_type(x, dt)
+    # another width: as Paddle, the last axis is rescaled (int32 [4] viewed as int16 is [8], and back)
+    if x.ndim == 0:
+        raise ValueError(f"view: a 0-D {x.dtype.name} tensor cannot be viewed as {dt.name} (another width); give it "
+                         "an axis first, e.g. x.reshape([1]).")
+    last = x.shape[-1]
+    if a > b:
+        return lax.bitcast_convert_type(x, dt).reshape(*x.shape[:-1], last * (a // b))
+    times = b // a
+    if last % times:
+        raise ValueError(f"view: the last dimension ({last}) must be a multiple of {times} to view {x.dtype.name} as "
+                         f"{dt.name}, but x has shape {list(x.shape)}.")
+    return lax.bitcast_convert_type(x.reshape(*x.shape[:-1], last // times, times), dt)
 
 
 @defop(1, rows=when(off_axis0("start_axis")))
