@@ -85,7 +85,16 @@ def view_dtype_width(paddle: Any, out: dict[str, Any]) -> None:
     out["view_bad_multiple"] = _attempt(lambda: paddle.ones([2, 3], dtype="int16").view("int32"))
 
 
-CASES = [sort_search_misuse, tensor_split_indices, view_dtype_width]
+def empty_unstack_stack(paddle: Any, out: dict[str, Any]) -> None:
+    """``unbind`` / ``unstack`` along an axis of size 0 give an empty list (once a ZeroDivisionError); ``stack`` of
+    an empty list is a ValueError."""
+    e = paddle.ones([0, 3])
+    out["unbind_empty"] = [len(paddle.unbind(e)), len(e.unbind(0)), [list(t.shape) for t in paddle.unbind(e, 1)]]
+    out["unstack_empty"] = [len(paddle.unstack(e)), len(paddle.unstack(paddle.ones([2, 0]), axis=1))]
+    out["stack_empty"] = _attempt(lambda: paddle.stack([]))
+
+
+CASES = [sort_search_misuse, tensor_split_indices, view_dtype_width, empty_unstack_stack]
 
 
 def record(paddle: Any) -> dict[str, Any]:

@@ -213,6 +213,8 @@ rec["err_stack_shapes"] = attempt(lambda: paddle.stack([paddle.ones([2]), paddle
 rec["err_concat_shapes"] = attempt(lambda: paddle.concat([paddle.ones([2, 3]), paddle.ones([3, 2])]))
 rec["err_view_size"] = attempt(lambda: z.view([5, 5]))
 rec["err_transpose_perm"] = attempt(lambda: z.transpose([0, 1, 1]))
+rec["err_stack_empty"] = attempt(lambda: paddle.stack([]))
+rec["unbind_empty"] = [len(paddle.unbind(paddle.ones([0, 3]))), len(paddle.unstack(paddle.ones([2, 0]), axis=1))]
 rec["err_view_dtype"] = attempt(lambda: paddle.ones([2, 3], dtype="int16").view("int32"))
 rec["err_rot90_axes"] = attempt(lambda: paddle.rot90(z, axes=[0, 0]))
 rec["err_hsplit_1d"] = attempt(lambda: paddle.vsplit(paddle.ones([4]), 2))

@@ -212,7 +212,8 @@ def _stack_checks(op, a):  # noqa: ANN001, ANN202
 def stack(x, axis=0):
     """Join a list of same-shaped tensors along a new axis."""
     if not isinstance(x, list | tuple) or not x:
-        raise TypeError("stack: x must be a non-empty list of Tensors.")
+        raise ValueError(f"stack: x must be a non-empty list of Tensors, but received {x!r}. Pass the tensors to "
+                         "join, e.g. stack([a, b]).")
     return jnp.stack(list(x), axis=axis)
 
 
@@ -272,7 +273,7 @@ def chunk(x, chunks, axis=0):
 def unbind(input, axis=0):
     """The slices along ``axis`` as a list (that axis removed)."""
     ax = _axis(axis, input.ndim, "unbind")
-    return [jnp.squeeze(p, ax) for p in jnp.split(input, input.shape[ax], axis=ax)]
+    return [jnp.squeeze(p, ax) for p in jnp.split(input, input.shape[ax], axis=ax)] if input.shape[ax] else []
 
 
 @defop(1)
@@ -281,7 +282,7 @@ def unstack(x, axis=0, num=None):
     ax = _axis(axis, x.ndim, "unstack")
     if num is not None and num != x.shape[ax]:
         raise ValueError(f"unstack: num ({num}) must equal the size {x.shape[ax]} of axis {axis}.")
-    return [jnp.squeeze(p, ax) for p in jnp.split(x, x.shape[ax], axis=ax)]
+    return [jnp.squeeze(p, ax) for p in jnp.split(x, x.shape[ax], axis=ax)] if x.shape[ax] else []
 
 
 def _expand_shape(x, shape, api):  # noqa: ANN001, ANN202
