@@ -94,7 +94,25 @@ def empty_unstack_stack(paddle: Any, out: dict[str, Any]) -> None:
     out["stack_empty"] = _attempt(lambda: paddle.stack([]))
 
 
-CASES = [sort_search_misuse, tensor_split_indices, view_dtype_width, empty_unstack_stack]
+def zero_d_order_and_nan_unique(paddle: Any, out: dict[str, Any]) -> None:
+    """``sort`` / ``argsort`` / ``topk`` / ``kthvalue`` of a 0-D tensor are the tensor itself at index 0, with its
+    gradient (once an error from the axis); ``unique`` keeps each NaN as a value of its own (once merged into one).
+    Paddle 3.3.1's index, inverse and counts of NaN values are uninitialised memory, so only the values are
+    recorded. (Paddle's gradient of a 0-D ``kthvalue`` is 1 whatever the gradient of its value, so it is left out of
+    the recorded sum; ours is the derivative.)"""
+    x = paddle.to_tensor(2.5, stop_gradient=False)
+    tv, ti = paddle.topk(x, 1)
+    kv, ki = paddle.kthvalue(x.detach(), 1)
+    s, a = paddle.sort(x, descending=True), paddle.argsort(x, axis=0)
+    (tv * 2.0 + s * 5.0).backward()
+    out["zero_d_order"] = [[_v(t), list(t.shape)] for t in (tv, ti, kv, ki, s, a)] + [_v(x.grad)]
+    nan = float("nan")
+    out["unique_nan"] = _v(paddle.unique(paddle.to_tensor([2.0, nan, 1.0, nan, 2.0])))
+    u = paddle.unique(paddle.to_tensor([nan, 1.0, nan]), return_counts=True)
+    out["unique_nan_counts_len"] = [_v(u[0]), list(u[1].shape)]
+
+
+CASES = [sort_search_misuse, zero_d_order_and_nan_unique, tensor_split_indices, view_dtype_width, empty_unstack_stack]
 
 
 def record(paddle: Any) -> dict[str, Any]:

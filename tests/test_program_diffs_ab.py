@@ -55,3 +55,11 @@ def test_view_dtype_errors_say_what_to_do() -> None:
         paddle.ones([2, 3], dtype="int16").view("int32")
     with pytest.raises(ValueError, match=r"view: a 0-D int32 tensor cannot be viewed as int64"):
         paddle.to_tensor(3, dtype="int32").view("int64")
+
+
+def test_zero_d_kthvalue_gradient_is_the_derivative() -> None:
+    """Paddle 3.3.1 gives a 0-D ``kthvalue`` the gradient 1 whatever flows into it (not mirrored); ours carries the
+    incoming gradient, as ``topk`` and ``sort`` of a 0-D tensor do in both."""
+    x = paddle.to_tensor(2.5, stop_gradient=False)
+    (paddle.kthvalue(x, 1)[0] * 3.0).backward()
+    assert float(x.grad) == 3.0

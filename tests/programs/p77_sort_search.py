@@ -89,6 +89,9 @@ u, idx, inv, cnt = paddle.unique(rows, return_index=True, return_inverse=True, r
 rec["unique_axis0"] = [vd(u), v(idx), v(inv), v(cnt)]
 u, inv = paddle.unique(rows, return_inverse=True, axis=1)
 rec["unique_axis1"] = [vd(u), v(inv)]
+rec["unique_nan"] = v(paddle.unique(paddle.to_tensor([0.5, float("nan"), -1.0, float("nan"), 0.5])))
+z = paddle.to_tensor(4.0)
+rec["order_0d"] = [v(paddle.sort(z)), v(paddle.argsort(z)), [v(t) for t in paddle.topk(z, 1)]]
 fl = paddle.to_tensor([[2.5, 1.0], [1.0, -3.0]])
 rec["unique_float_2d"] = vd(paddle.unique(fl))
 seq = paddle.to_tensor([1, 1, 2, 2, 2, 1, 3, 3, 1])

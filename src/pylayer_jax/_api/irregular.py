@@ -94,7 +94,9 @@ def unique(
     _index_dtype("unique", dtype)
     if axis is not None:
         axis = _axis_of("unique", axis, a.ndim)
-    vals, index, inverse, counts = np.unique(a, return_index=True, return_inverse=True, return_counts=True, axis=axis)
+    # each NaN is a value of its own, as in Paddle (numpy's default merges them)
+    vals, index, inverse, counts = np.unique(a, return_index=True, return_inverse=True, return_counts=True, axis=axis,
+                                             equal_nan=False)
     if axis is None:
         inverse = inverse.reshape(-1)
     out: list[Tensor] = [Tensor(jnp.asarray(vals, a.dtype))]
