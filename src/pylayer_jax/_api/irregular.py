@@ -66,6 +66,19 @@ def argwhere(input: Tensor) -> Tensor:
     return nonzero(input)
 
 
+def _index_dtype(api: str, dtype: Any) -> None:
+    """The dtype of the indices and counts must be int32 or int64 (Paddle has no kernel for another)."""
+    if _dtypes.to_np(dtype) not in (np.int32, np.int64):
+        raise ValueError(f"{api}: dtype (of the indices and counts) must be 'int32' or 'int64', but received {dtype!r}.")
+
+
+def _axis_of(api: str, axis: Any, ndim: int) -> int:
+    """``axis`` as a non-negative int, or a ValueError naming the range (as Paddle's kernels check it)."""
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool) or not -ndim <= axis < ndim:
+        raise ValueError(f"{api}: axis must be an int in [{-ndim}, {ndim}) for a {ndim}-D x, but received {axis!r}.")
+    return int(axis) % ndim
+
+
 def unique(
     x: Tensor,
     return_index: bool = False,
@@ -78,7 +91,12 @@ def unique(
 ) -> Any:
     """The sorted unique elements (or slices along ``axis``), with first indices, inverse and counts on request."""
     a = _eager("unique", x)
-    vals, index, inverse, counts = np.unique(a, return_index=True, return_inverse=True, return_counts=True, axis=axis)
+    _index_dtype("unique", dtype)
+    if axis is not None:
+        axis = _axis_of("unique", axis, a.ndim)
+    # each NaN is a value of its own, as in Paddle (numpy's default merges them)
+    vals, index, inverse, counts = np.unique(a, return_index=True, return_inverse=True, return_counts=True, axis=axis,
+                                             equal_nan=False)
     if axis is None:
         inverse = inverse.reshape(-1)
     out: list[Tensor] = [Tensor(jnp.asarray(vals, a.dtype))]
@@ -98,10 +116,11 @@ def unique_consecutive(
 ) -> Any:
     """Each run of equal consecutive elements (or slices along ``axis``) collapsed to one."""
     a = _eager("unique_consecutive", x)
+    _index_dtype("unique_consecutive", dtype)
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:
-        ax = axis % a.ndim
+        ax = _axis_of("unique_consecutive", axis, a.ndim)
     moved = np.moveaxis(a, ax, 0)
     n = moved.shape[0]
     if n == 0:
@@ -121,13 +140,23 @@ def unique_consecutive(
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0, name: str | None = None) -> Tensor:
     """How often each value ``0..max(x)`` occurs in the 1-D non-negative integer ``x`` (or the summed ``weights``)."""
     a = _eager("bincount", x)
-    if a.ndim != 1 or not np.issubdtype(a.dtype, np.integer):
-        raise ValueError(f"bincount: x must be a 1-D integer tensor, but received shape {list(a.shape)} and dtype {a.dtype}.")
+    if not np.issubdtype(a.dtype, np.integer):  # (Paddle: a TypeError for the dtype, a ValueError for the rank)
+        raise TypeError(f"bincount: x must hold integers (int32 or int64), but received dtype {a.dtype}. Cast it "
+                        "with .astype('int64').")
+    if a.ndim != 1:
+        raise ValueError(f"bincount: x must be a 1-D tensor, but received shape {list(a.shape)}. Flatten it first.")
     if a.size and a.min() < 0:
         raise ValueError(f"bincount: the elements of x must be non-negative, but the smallest is {a.min()}.")
+    if isinstance(minlength, Tensor):
+        minlength = int(minlength.item())
+    if minlength < 0:
+        raise ValueError(f"bincount: minlength must be >= 0, but received {minlength}.")
     if weights is None:
         return _int_tensor(np.bincount(a, minlength=minlength))
     w = _eager("bincount", weights, "weights")
+    if w.shape != a.shape:
+        raise ValueError(f"bincount: weights must have the shape of x ({list(a.shape)}), but received "
+                         f"{list(w.shape)}.")
     dt = w.dtype if w.dtype in (np.float32, np.float64) else np.float64
     return Tensor(jnp.asarray(np.bincount(a, weights=w, minlength=minlength).astype(dt)))
 
@@ -138,6 +167,10 @@ def take(x: Tensor, index: Tensor, mode: str = "raise", name: str | None = None)
     'wrap' or 'clip' for out-of-range indices."""
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', but received {mode!r}.")
+    dt = getattr(index, "dtype", None)
+    if dt is not None and not np.issubdtype(_dtypes.to_np(dt), np.integer):
+        raise TypeError(f"take: index must be an int32 or int64 tensor, but received dtype {_dtypes.to_np(dt).name}. "
+                        "Cast it with .astype('int64').")
     if mode == "raise" and isinstance(index, Tensor) and not isinstance(index._value, _Tracer) and not index._symbolic:
         n, ix = int(np.prod(x.shape)), np.asarray(index._value)
         if ix.size and (ix.min() < -n or ix.max() >= n):

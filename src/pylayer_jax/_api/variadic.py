@@ -67,7 +67,11 @@ def masked_select(x: Tensor, mask: Tensor, name: str | None = None) -> Tensor:
     mv = np.asarray(mask._value if isinstance(mask, Tensor) else mask)
     if mv.dtype != np.bool_:
         raise TypeError(f"masked_select: mask must be a bool Tensor, but received dtype {mv.dtype}.")
-    shape = np.broadcast_shapes(tuple(xv.shape), mv.shape)
+    try:
+        shape = np.broadcast_shapes(tuple(xv.shape), mv.shape)
+    except ValueError:  # (Paddle's error type here is RuntimeError)
+        raise RuntimeError(f"masked_select: mask of shape {list(mv.shape)} does not broadcast with x of shape "
+                           f"{list(xv.shape)}; give a mask of x's shape or one that broadcasts to it.") from None
     if tuple(xv.shape) != shape:
         x = apply_op(TABLE["broadcast_to"], (x, list(shape)))
     index = np.flatnonzero(np.broadcast_to(mv, shape))

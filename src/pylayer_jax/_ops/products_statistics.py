@@ -265,8 +265,8 @@ def _searchsorted_checks(op, a):  # noqa: ANN001, ANN202
     s, v = list(getattr(seq, "shape", ())), list(getattr(values, "shape", ()))
     if len(s) == 0:
         raise ValueError(f"{op}: sorted_sequence must have at least 1 dimension, but it is 0-D.")
-    if len(s) > 1 and s[:-1] != v[:-1]:
-        raise ValueError(
+    if len(s) > 1 and s[:-1] != v[:-1]:  # (Paddle's error type here is RuntimeError)
+        raise RuntimeError(
             f"{op}: an N-D sorted_sequence (shape {s}) searches the rows of values with the same leading dimensions, "
             f"but values has shape {v}. Give values of shape {s[:-1] + ['K']}, or a 1-D sorted_sequence."
         )

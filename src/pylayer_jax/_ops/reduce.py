@@ -103,6 +103,17 @@ def prod(x, axis=None, keepdim=False, dtype=None):
     return jnp.prod(x, axis=axis_arg(axis), keepdims=keepdim, dtype=_keep_int(x, dtype))
 
 
+def _arg_checks(op, a):  # noqa: ANN001, ANN202
+    axis_check(op, a.get("axis"), ndim_of(a["x"]), "axis")
+    dt = a.get("dtype")
+    if dt is not None and dtype_arg(dt) not in (jnp.int32, jnp.int64):
+        raise ValueError(f"{op}: dtype must be 'int32' or 'int64' (the dtype of the indices), but received {dt!r}.")
+    return []
+
+
+_arg_checks.attrs_only = True  # type: ignore[attr-defined]
+
+
 def _arg(name, f, doc, skip):
     def fn(x, axis=None, keepdim=False, dtype="int64"):
         if jnp.issubdtype(x.dtype, jnp.floating):
@@ -117,7 +128,7 @@ def _arg(name, f, doc, skip):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return defop(1, name=name, differentiable=False)(fn)
+    return defop(1, name=name, differentiable=False, checks=_arg_checks)(fn)
 
 
 _arg("argmax", jnp.argmax, "Index of the first maximum along ``axis`` (of the flattened tensor when None); NaN is "

@@ -120,10 +120,26 @@ def reshape(x, shape):
 
 @defop(1, rows=when(_keeps_rows))
 def view(x, shape_or_dtype):
-    """A reshape (shape given) or a bitcast to another dtype of the same width (dtype given)."""
+    """A reshape (shape given) or a bitcast to another dtype (dtype given): to a narrower dtype the last axis grows by
+    the ratio of the widths, to a wider one it shrinks by it (and must be a multiple of it)."""
     if isinstance(shape_or_dtype, tuple | list | int):
         return jnp.reshape(x, target_shape(shape_or_dtype, x.shape, "view"))
-    return lax.bitcast_convert_type(x, dtype_arg(shape_or_dtype))
+    dt = np.dtype(dtype_arg(shape_or_dtype))
+    a, b = x.dtype.itemsize, dt.itemsize
+    if a == b:
+        return lax.bitcast_convert_type(x, dt)
+    # another width: as Paddle, the last axis is rescaled (int32 [4] viewed as int16 is [8], and back)
+    if x.ndim == 0:
+        raise ValueError(f"view: a 0-D {x.dtype.name} tensor cannot be viewed as {dt.name} (another width); give it "
+                         "an axis first, e.g. x.reshape([1]).")
+    last = x.shape[-1]
+    if a > b:
+        return lax.bitcast_convert_type(x, dt).reshape(*x.shape[:-1], last * (a // b))
+    times = b // a
+    if last % times:
+        raise ValueError(f"view: the last dimension ({last}) must be a multiple of {times} to view {x.dtype.name} as "
+                         f"{dt.name}, but x has shape {list(x.shape)}.")
+    return lax.bitcast_convert_type(x.reshape(*x.shape[:-1], last // times, times), dt)
 
 
 @defop(1, rows=when(off_axis0("start_axis")))
@@ -196,7 +212,8 @@ def _stack_checks(op, a):  # noqa: ANN001, ANN202
 def stack(x, axis=0):
     """Join a list of same-shaped tensors along a new axis."""
     if not isinstance(x, list | tuple) or not x:
-        raise TypeError("stack: x must be a non-empty list of Tensors.")
+        raise ValueError(f"stack: x must be a non-empty list of Tensors, but received {x!r}. Pass the tensors to "
+                         "join, e.g. stack([a, b]).")
     return jnp.stack(list(x), axis=axis)
 
 
@@ -256,7 +273,7 @@ def chunk(x, chunks, axis=0):
 def unbind(input, axis=0):
     """The slices along ``axis`` as a list (that axis removed)."""
     ax = _axis(axis, input.ndim, "unbind")
-    return [jnp.squeeze(p, ax) for p in jnp.split(input, input.shape[ax], axis=ax)]
+    return [jnp.squeeze(p, ax) for p in jnp.split(input, input.shape[ax], axis=ax)] if input.shape[ax] else []
 
 
 @defop(1)
@@ -265,7 +282,7 @@ def unstack(x, axis=0, num=None):
     ax = _axis(axis, x.ndim, "unstack")
     if num is not None and num != x.shape[ax]:
         raise ValueError(f"unstack: num ({num}) must equal the size {x.shape[ax]} of axis {axis}.")
-    return [jnp.squeeze(p, ax) for p in jnp.split(x, x.shape[ax], axis=ax)]
+    return [jnp.squeeze(p, ax) for p in jnp.split(x, x.shape[ax], axis=ax)] if x.shape[ax] else []
 
 
 def _expand_shape(x, shape, api):  # noqa: ANN001, ANN202

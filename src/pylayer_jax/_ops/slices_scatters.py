@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 
+import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
@@ -98,7 +99,18 @@ def tensor_split(x, num_or_indices, axis=0):
         if num_or_indices <= 0:
             raise ValueError(f"tensor_split: the number of sections must be positive, but received {num_or_indices}.")
         return list(jnp.array_split(x, num_or_indices, axis=ax))
-    return list(jnp.split(x, list(_ints(num_or_indices, "tensor_split", "num_or_indices")), axis=ax))
+    # Paddle's rule: the part between two indices runs from the first to the second, each counted from the end
+    # when negative and the end raised to the start; then clamped into the axis (indices past the size, or out of
+    # order, give empty parts instead of an error)
+    n, parts, start = x.shape[ax], [], 0
+    for idx in [*_ints(num_or_indices, "tensor_split", "num_or_indices"), n]:
+        lo = start + n if start < 0 else start
+        hi = builtins.max(lo, idx + n if idx < 0 else idx)
+        lo = builtins.min(builtins.max(lo + n if lo < 0 else lo, 0), n)
+        hi = builtins.max(lo, builtins.min(builtins.max(hi + n if hi < 0 else hi, 0), n))
+        parts.append(jax.lax.slice_in_dim(x, lo, hi, axis=ax))
+        start = idx
+    return parts
 
 
 def _dir_split(name, axis, min_ndim):

@@ -27,49 +27,52 @@ def _take(x, idx, axis):
 
 @defop(1, saves=("x",))
 def sort(x, axis=-1, descending=False, stable=False):
-    """``x`` sorted along ``axis`` (ties keep their order)."""
+    """``x`` sorted along ``axis`` (ties keep their order); a 0-D ``x`` is itself."""
+    if x.ndim == 0:
+        return x
     return _take(x, _order(x, axis, descending), axis)
 
 
 @defop(1, differentiable=False)
 def argsort(x, axis=-1, descending=False, stable=False):
-    """Indices (int64) that sort ``x`` along ``axis``; ties keep their original order."""
+    """Indices (int64) that sort ``x`` along ``axis``; ties keep their original order (0 for a 0-D ``x``)."""
+    if x.ndim == 0:
+        return jnp.zeros((), jnp.int64)
     return jnp.argsort(x, axis=axis, stable=True, descending=descending).astype(jnp.int64)
 
 
-def _k_checks(first):  # noqa: ANN001, ANN202
-    """The checks of an op taking ``k`` values along ``axis`` (default last): ``k`` an int from ``first`` to the
-    axis' size."""
-
-    def checks(op, a):  # noqa: ANN001, ANN202
-        x = a["x"]
-        ax = -1 if a.get("axis") is None else a["axis"]
-        axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
-        n = x.shape[ax] if x.shape else 1
-        k = a["k"]
-        if not isinstance(k, int) or isinstance(k, bool) or not (first <= k <= n if n >= 0 else k >= first):
-            raise ValueError(f"{op}: k must be an int in [{first}, {n}] (the size of axis {ax}), but received {k!r}.")
-        return []
-
-    return checks
+def _k_checks(op, a):  # noqa: ANN001, ANN202
+    """The checks of an op taking ``k`` values along ``axis`` (default last): ``k`` an int from 1 to the axis' size
+    (Paddle refuses ``k=0`` in topk too, a Tensor ``k`` included)."""
+    x = a["x"]
+    ax = -1 if a.get("axis") is None else a["axis"]
+    axis_check(op, ax, ndim_of(x), "axis", allow_none=False)
+    n = x.shape[ax] if x.shape else 1
+    k = a["k"]
+    if not isinstance(k, int) or isinstance(k, bool) or not (1 <= k <= n if n >= 0 else k >= 1):
+        raise ValueError(f"{op}: k must be an int in [1, {n}] (the size of axis {ax}), but received {k!r}.")
+    return []
 
 
-@defop(1, saves=("x",), checks=_k_checks(0))
+@defop(1, saves=("x",), checks=_k_checks)
 def topk(x, k, axis=None, largest=True, sorted=True):
     """The ``k`` largest (or smallest) values along ``axis`` (default last) and their int64 indices;
     among equal values the earlier index comes first. (Paddle 3.3.1's CPU kernel picks among equal values by where
     std::nth_element / std::partial_sort leave them, e.g. [6, 5, 4] for the top 3 of eight equal int32 values, and
     its GPU kernel by another order: no rule to follow, so the stable order; the values are Paddle's.)"""
+    if x.ndim == 0:  # (a 0-D x is its own top 1, at index 0)
+        return x, jnp.zeros((), jnp.int64)
     axis = -1 if axis is None else axis
-    idx = _order(x, axis, largest)
-    idx = jax.lax.slice_in_dim(idx, 0, int(k), axis=axis % x.ndim) if x.ndim else idx
+    idx = jax.lax.slice_in_dim(_order(x, axis, largest), 0, int(k), axis=axis % x.ndim)
     return _take(x, idx, axis), idx.astype(jnp.int64)
 
 
-@defop(1, saves=("x",), checks=_k_checks(1))
+@defop(1, saves=("x",), checks=_k_checks)
 def kthvalue(x, k, axis=None, keepdim=False):
     """The ``k``-th smallest value (1-based) along ``axis`` (default last) and its int64 index; among equal values
     the ``k``-th of a stable sort (Paddle's kernel picks by std::nth_element's order, which follows no rule)."""
+    if x.ndim == 0:
+        return x, jnp.zeros((), jnp.int64)
     axis = (-1 if axis is None else axis) % x.ndim
     idx = jax.lax.slice_in_dim(_order(x, axis, False), int(k) - 1, int(k), axis=axis)
     vals = _take(x, idx, axis)
