@@ -24,6 +24,10 @@ from ..nn.layer._layers import Layer
 from ._callbacks import EarlyStopping, config_callbacks
 from ._summary import summary as _summary
 
+# Paddle asserts that a Model is prepared before train_batch (an AssertionError); the package long raised a
+# RuntimeError for it, so the error is both, named as Paddle's, and code catching either sees it
+_NotPreparedError = type("AssertionError", (AssertionError, RuntimeError), {"__module__": __name__})
+
 
 # ---- helpers ---------------------------------------------------------------------------------
 def _to_list(x: Any) -> list:
@@ -212,7 +216,7 @@ class Model:
         Returns ``[loss, ...]`` as numpy arrays, or ``([loss, ...], [metric_update, ...])`` with metrics.
         """
         if self._optimizer is None or self._loss is None:
-            raise RuntimeError(
+            raise _NotPreparedError(
                 "paddle.Model.train_batch: the model is not ready to train; call "
                 "model.prepare(optimizer, loss) first."
             )

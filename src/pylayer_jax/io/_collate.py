@@ -80,7 +80,9 @@ def to_tensors(tree: Any, fresh: bool = False) -> Any:
     its C++ transfer, without ~30 µs of its Python a call); tuples become lists, as Paddle's loader returns them.
     ``fresh``: the arrays are new ones nobody else holds (``default_collate_fn`` stacks them, a worker's arrive
     unpickled); else each is copied first (``own``: a dataset or collate_fn may keep and rewrite its array, whose
-    memory JAX would otherwise go on using)."""
+    memory JAX would otherwise go on using). Tensors of the batch that require grad come out detached, as Paddle's
+    loader hands out new tensors (stop_gradient=True) whatever the samples were: no gradient flows back into a
+    dataset through its batches."""
     arrays: list[np.ndarray] = []
 
     def collect(x: Any) -> None:
@@ -99,6 +101,8 @@ def to_tensors(tree: Any, fresh: bool = False) -> Any:
     def rebuild(x: Any) -> Any:
         if isinstance(x, np.ndarray):
             return Tensor(next(placed))
+        if isinstance(x, Tensor):
+            return x if x.stop_gradient else x.detach()
         if isinstance(x, Mapping):
             return {k: rebuild(v) for k, v in x.items()}
         if isinstance(x, list | tuple):

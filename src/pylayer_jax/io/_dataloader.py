@@ -19,6 +19,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._ops.checks import AssertionValueError
 from .._runtime.state import modes
 from ._collate import default_collate_fn, default_convert_fn, to_tensors
 from ._dataset import Dataset, IterableDataset
@@ -100,11 +101,11 @@ class DataLoader:
         if not isinstance(dataset, Dataset) and not hasattr(dataset, "__getitem__"):
             raise TypeError(f"{api}: dataset must be a paddle.io.Dataset, but received {type(dataset).__name__}.")
         if not _is_int(num_workers) or num_workers < 0:
-            raise ValueError(f"{api}: num_workers must be an int >= 0, but received {num_workers!r}.")
+            raise AssertionValueError(f"{api}: num_workers must be an int >= 0, but received {num_workers!r}.")
         if not _is_int(prefetch_factor) or prefetch_factor <= 0:
-            raise ValueError(f"{api}: prefetch_factor must be a positive int, but received {prefetch_factor!r}.")
+            raise AssertionValueError(f"{api}: prefetch_factor must be a positive int, but received {prefetch_factor!r}.")
         if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout < 0:
-            raise ValueError(f"{api}: timeout must be a number >= 0 (seconds), but received {timeout!r}.")
+            raise AssertionValueError(f"{api}: timeout must be a number >= 0 (seconds), but received {timeout!r}.")
         if collate_fn is not None and not callable(collate_fn):
             raise TypeError(f"{api}: collate_fn must be a function, but received {type(collate_fn).__name__}.")
         if worker_init_fn is not None and not callable(worker_init_fn):
@@ -129,7 +130,7 @@ class DataLoader:
                 raise ValueError(f"{api}: an IterableDataset takes no batch_sampler.")
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or drop_last:
-                raise ValueError(
+                raise AssertionValueError(
                     f"{api}: batch_size, shuffle and drop_last must keep their defaults when batch_sampler is given "
                     f"(it decides them), but received batch_size={batch_size}, shuffle={shuffle}, drop_last={drop_last}."
                 )
@@ -144,7 +145,7 @@ class DataLoader:
             self.batch_size = None
         else:
             if not _is_int(batch_size) or batch_size <= 0:
-                raise ValueError(f"{api}: batch_size must be a positive int or None, but received {batch_size!r}.")
+                raise AssertionValueError(f"{api}: batch_size must be a positive int or None, but received {batch_size!r}.")
             self.batch_size = int(batch_size)
             self.batch_sampler = (
                 _StreamSampler(self.batch_size)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._ops.checks import AssertionValueError
 from .._runtime.state import modes
 from .._tensor.facade import Tensor
 from ._host_rng import host_rng
@@ -58,7 +59,7 @@ class TensorDataset(Dataset):
             )
         firsts = [t.shape[0] if t.shape else None for t in tensors]
         if None in firsts or len(set(firsts)) != 1:
-            raise ValueError(
+            raise AssertionValueError(
                 f"TensorDataset: every tensor needs the same first dimension, but received shapes "
                 f"{[list(t.shape) for t in tensors]}."
             )
@@ -81,7 +82,7 @@ def _check_datasets(api: str, datasets: Any, kind: type | None, allow_iterable: 
         raise TypeError(f"{api}: datasets must be a list of datasets, but received {type(datasets).__name__}.")
     out = list(datasets)
     if not out:
-        raise ValueError(f"{api}: datasets must not be empty.")
+        raise AssertionValueError(f"{api}: datasets must not be empty.")
     for i, d in enumerate(out):
         if kind is None and not (hasattr(d, "__getitem__") and hasattr(d, "__len__")):
             raise TypeError(
@@ -102,7 +103,7 @@ class ComposeDataset(Dataset):
         self.datasets = _check_datasets("ComposeDataset", datasets, Dataset, allow_iterable=False)
         lengths = [len(d) for d in self.datasets]
         if len(set(lengths)) != 1:
-            raise ValueError(f"ComposeDataset: the datasets must have the same length, but received lengths {lengths}.")
+            raise AssertionValueError(f"ComposeDataset: the datasets must have the same length, but received lengths {lengths}.")
 
     def __len__(self) -> int:
         return len(self.datasets[0])

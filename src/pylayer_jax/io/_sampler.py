@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._ops.checks import AssertionValueError
 from .._tensor.facade import Tensor
 from ._dataset import IterableDataset
 from ._host_rng import host_rng
@@ -133,17 +134,17 @@ class WeightedRandomSampler(Sampler):
                 f"{type(weights).__name__}."
             )
         if w.ndim not in (1, 2):
-            raise ValueError(f"WeightedRandomSampler: weights must be 1-D or 2-D, but received shape {list(w.shape)}.")
+            raise AssertionValueError(f"WeightedRandomSampler: weights must be 1-D or 2-D, but received shape {list(w.shape)}.")
         w = w.reshape(-1, w.shape[-1])
         if not np.issubdtype(w.dtype, np.number) or np.issubdtype(w.dtype, np.complexfloating):
             raise TypeError(f"WeightedRandomSampler: weights must hold real numbers, but received dtype {w.dtype}.")
         if not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise ValueError("WeightedRandomSampler: weights must be finite and >= 0.")
+            raise AssertionValueError("WeightedRandomSampler: weights must be finite and >= 0.")
         positive = (w > 0).sum(axis=1)
         if np.any(positive == 0):
-            raise ValueError("WeightedRandomSampler: every row of weights needs a positive value.")
+            raise AssertionValueError("WeightedRandomSampler: every row of weights needs a positive value.")
         if not replacement and np.any(positive < num_samples):
-            raise ValueError(
+            raise AssertionValueError(
                 f"WeightedRandomSampler: without replacement each row needs at least num_samples={num_samples} "
                 f"positive weights, but a row has {int(positive.min())}."
             )
@@ -167,7 +168,7 @@ def _check_flag(api: str, name: str, value: Any) -> None:
 
 def _check_batch_size(api: str, batch_size: Any) -> None:
     if not _is_int(batch_size) or batch_size <= 0:
-        raise ValueError(f"{api}: batch_size must be a positive int, but received {batch_size!r}.")
+        raise AssertionValueError(f"{api}: batch_size must be a positive int, but received {batch_size!r}.")
 
 
 def _batches(indices: Iterator[Any], size: int, drop_last: bool) -> Iterator[list[Any]]:
@@ -195,17 +196,17 @@ class BatchSampler(Sampler):
         api = "BatchSampler"
         if dataset is None:
             if sampler is None:
-                raise ValueError(f"{api}: pass either dataset or sampler.")
+                raise AssertionValueError(f"{api}: pass either dataset or sampler.")
             if not isinstance(sampler, Sampler | Iterable):
                 raise TypeError(f"{api}: sampler must be a paddle.io.Sampler or an iterable, but received {type(sampler).__name__}.")
             if shuffle:
-                raise ValueError(f"{api}: shuffle must be False when a sampler is given (the sampler sets the order).")
+                raise AssertionValueError(f"{api}: shuffle must be False when a sampler is given (the sampler sets the order).")
             self.sampler: Any = sampler
         else:
             if isinstance(dataset, IterableDataset):
                 raise TypeError(f"{api}: dataset must be map-style, but received an IterableDataset.")
             if sampler is not None:
-                raise ValueError(f"{api}: pass dataset or sampler, not both.")
+                raise AssertionValueError(f"{api}: pass dataset or sampler, not both.")
             _check_flag(api, "shuffle", shuffle)
             self.sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
         _check_batch_size(api, batch_size)
@@ -242,9 +243,9 @@ class DistributedBatchSampler(BatchSampler):
         _check_flag(api, "shuffle", shuffle)
         _check_flag(api, "drop_last", drop_last)
         if num_replicas is not None and (not _is_int(num_replicas) or num_replicas <= 0):
-            raise ValueError(f"{api}: num_replicas must be a positive int, but received {num_replicas!r}.")
+            raise AssertionValueError(f"{api}: num_replicas must be a positive int, but received {num_replicas!r}.")
         if rank is not None and (not _is_int(rank) or rank < 0):
-            raise ValueError(f"{api}: rank must be an int >= 0, but received {rank!r}.")
+            raise AssertionValueError(f"{api}: rank must be an int >= 0, but received {rank!r}.")
         self.dataset = dataset
         self.batch_size = int(batch_size)
         self.shuffle = shuffle
