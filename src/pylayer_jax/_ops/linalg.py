@@ -305,7 +305,9 @@ def dist(x, y, p=2):
         return jnp.max(d)
     if p == float("-inf"):
         return jnp.min(d)
-    return jnp.sum(d**p) ** (1.0 / p)
+    n = jnp.sum(d**p)
+    # at x == y the gradient is 0, as in Paddle (the root's derivative at 0 made it NaN)
+    return jnp.where(n > 0, jnp.where(n > 0, n, 1) ** (1.0 / p), 0).astype(d.dtype)
 
 
 _CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")

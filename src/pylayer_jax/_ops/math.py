@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ._promote import alias, autocast, binary, is_weak
@@ -138,6 +139,8 @@ _int_power.int_base_only = True  # nothing to check on a floating base (dispatch
 def pow(x, y):
     """``x ** y``; with a Python scalar ``y`` the result keeps x's dtype."""
     if is_weak(y):
+        if isinstance(y, int | float) and y == 0:  # 1 everywhere, its gradient 0 (jnp's 0 * x ** -1 is NaN at 0)
+            return jnp.ones_like(x)
         return jnp.power(x, y).astype(jnp.result_type(x))
     x, y = binary("pow", x, y)
     return jnp.power(x, y)
@@ -149,6 +152,8 @@ def pow_number(x, factor):
     it as an attribute): ``x ** 2`` is one multiply and its gradient ``2 * x``, where an exponent passed as an
     input costs XLA's general power (~10 us on a 64x8 block on CPU, as much as the rest of a small step's program).
     Keeps x's dtype."""
+    if factor == 0:  # 1 everywhere, its gradient 0 as in Paddle (jnp's 0 * x ** -1 is NaN at x = 0)
+        return jnp.ones_like(x)
     return jnp.power(x, factor).astype(x.dtype)
 
 
@@ -271,9 +276,25 @@ def _bound_is_float(v):
 
 def _clip_checks(op, a):  # noqa: ANN001, ANN202
     lo, hi = a["min"], a["max"]
+    for name, b in (("min", lo), ("max", hi)):
+        if isinstance(b, float) and math.isnan(b):
+            raise ValueError(f"{op}: {name} must be a number, but received nan (Paddle checks min <= max, which nan "
+                             f"fails); pass None to leave that side unbounded.")
     if isinstance(lo, int | float) and isinstance(hi, int | float) and lo > hi:
         raise ValueError(f"{op}: min must not exceed max, but received min={lo} and max={hi}.")
     return []
+
+
+# the bound Paddle's ``clip`` puts in place of a missing one, by x's dtype: a float's finite extremes, so that
+# ``clip(x, max=0)`` maps -inf to the lowest finite number (and its gradient there is 0)
+_CLIP_DEFAULTS = {
+    "int32": (np.iinfo(np.int32).min, np.iinfo(np.int32).max - 2**7),
+    "int64": (np.iinfo(np.int64).min, np.iinfo(np.int64).max - 2**39),
+    "float16": (float(np.finfo(np.float16).min), float(np.finfo(np.float16).max)),
+    "bfloat16": (float(np.finfo(np.float16).min), float(np.finfo(np.float16).max)),
+    "float32": (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)),
+    "float64": (float(np.finfo(np.float64).min), float(np.finfo(np.float64).max)),
+}
 
 
 @defop(3, saves=("x", "min", "max"), nondiff=("min", "max"), inplace=True, checks=_clip_checks, rows=MAP, axes=POINTWISE)
@@ -282,11 +303,16 @@ def clip(x, min=None, max=None):
     ``min <= x <= max``. An integer ``x`` with a float bound becomes float32."""
     if not jnp.issubdtype(x.dtype, jnp.inexact) and (_bound_is_float(min) or _bound_is_float(max)):
         x = x.astype(jnp.float32)
+    bounds = _CLIP_DEFAULTS.get(jnp.dtype(x.dtype).name)
+    if bounds is not None:
+        min, max = bounds[0] if min is None else min, bounds[1] if max is None else max
     out = x
     if min is not None:
         out = jnp.where(x < min, jnp.asarray(min).astype(x.dtype), out)
     if max is not None:
         out = jnp.where(x > max, jnp.asarray(max).astype(x.dtype), out)
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        out = jnp.where(x == x, out, lax.stop_gradient(x))  # a NaN passes through, its gradient 0 as in Paddle
     return out
 
 
@@ -317,9 +343,10 @@ def lerp(x, y, weight):
 
 @defop(2, saves=("x",))
 def heaviside(x, y):
-    """0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0``."""
+    """0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0`` (and 0 where x is NaN, as Paddle's kernel)."""
     x, y = binary("heaviside", x, y)
-    return jnp.heaviside(x, y).astype(jnp.result_type(x, y))  # integers stay integers (jnp gives float64)
+    dt = jnp.result_type(x, y)  # integers stay integers (jnp gives float64)
+    return jnp.where(x == 0, jnp.asarray(y).astype(dt), (x > 0).astype(dt))
 
 
 # ---- floating two-operand math ---------------------------------------------------------

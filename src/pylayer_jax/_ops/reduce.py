@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._runtime import dtypes as _dtypes
 from ._promote import autocast
@@ -116,6 +117,10 @@ _arg_checks.attrs_only = True  # type: ignore[attr-defined]
 
 def _arg(name, f, doc, skip):
     def fn(x, axis=None, keepdim=False, dtype="int64"):
+        dt = dtype_arg(dtype)
+        if dt not in (np.dtype("int32"), np.dtype("int64")):
+            raise ValueError(f"{name}: dtype must be 'int32' or 'int64' (the indices' dtype), but received "
+                             f"{dt.name}; cast the result afterwards with .astype('{dt.name}').")
         if jnp.issubdtype(x.dtype, jnp.floating):
             # Paddle skips NaN: a NaN never wins, and where nothing beats -inf (argmax) or inf (argmin), as in an
             # all-NaN row, the answer is index 0; a NaN read as that bound gives exactly this
@@ -124,7 +129,7 @@ def _arg(name, f, doc, skip):
             r = f(jnp.reshape(x, (-1,)), axis=0).reshape((1,) * x.ndim)
         else:
             r = f(x, axis=axis, keepdims=keepdim)
-        return r.astype(dtype_arg(dtype))
+        return r.astype(dt)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
@@ -147,12 +152,28 @@ def logsumexp(x, axis=None, keepdim=False):
 def var(x, axis=None, unbiased=None, keepdim=False, correction=1):
     """Variance over ``axis``: divides by ``N - correction`` (``unbiased=False`` means ``N``)."""
     ddof = correction if unbiased is None else (1 if unbiased else 0)
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return _int_var(x, axis, ddof, keepdim)
     return jnp.var(autocast(x), axis=axis_arg(axis), ddof=ddof, keepdims=keepdim)
+
+
+def _int_var(x, axis, ddof, keepdim):  # noqa: ANN001, ANN202
+    """Paddle's variance of an integer tensor, in its dtype: the mean truncated to an integer (as ``mean``), the
+    squared deviations summed in the dtype, divided in float32 by ``N - ddof`` and truncated again (``[1, 2, 4]``
+    gives 2, not 2.33)."""
+    ax = axis_arg(axis)
+    u = jnp.mean(x.astype(jnp.float64), axis=ax, keepdims=True).astype(x.dtype)
+    s = jnp.sum((x - u) ** 2, axis=ax, keepdims=keepdim, dtype=x.dtype)
+    n = max(x.size // max(s.size, 1) - ddof, 0)
+    return (s.astype(jnp.float32) / jnp.float32(n)).astype(x.dtype)
 
 
 @defop(1, saves=("x",))
 def std(x, axis=None, unbiased=True, keepdim=False):
-    """Standard deviation over ``axis`` (divides by ``N - 1`` unless ``unbiased=False``)."""
+    """Standard deviation over ``axis`` (divides by ``N - 1`` unless ``unbiased=False``); of an integer tensor,
+    the float32 square root of its (truncated) integer variance, as Paddle."""
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.sqrt(_int_var(x, axis, 1 if unbiased else 0, keepdim).astype(jnp.float32))
     return jnp.std(autocast(x), axis=axis_arg(axis), ddof=1 if unbiased else 0, keepdims=keepdim)
 
 

@@ -78,7 +78,8 @@ def copysign(x, y):
     x, y = binary("copysign", x, y)
     neg = jnp.signbit(jnp.asarray(y))
     x = jnp.asarray(x).astype(jnp.result_type(x, y))  # float32 with float64 is float64, as in Paddle
-    return jnp.where(neg, -jnp.abs(x), jnp.abs(x))
+    ax = x * jnp.sign(x) if jnp.issubdtype(x.dtype, jnp.floating) else jnp.abs(x)  # |x|, its gradient 0 at x == 0
+    return jnp.where(neg, -ax, ax)
 
 
 @defop(2, saves=("x", "y"), inplace=True)

@@ -77,7 +77,18 @@ _float_op("deg2rad", jnp.deg2rad, saves=(), doc="Degrees to radians.")
 _float_op("rad2deg", jnp.rad2deg, saves=(), doc="Radians to degrees.")
 
 
-@defop(1, saves=("x",), inplace=True, rows=MAP, axes=POINTWISE)
+def _logit_vjp(s, g, eps=None):  # noqa: ANN001, ANN202
+    # Paddle's rule: ``g / (x (1 - x))``, 0 outside [eps, 1 - eps] when eps is given; at x = 0 or 1 without eps it
+    # is inf (the chain rule through ``log(x / (1 - x))`` gave inf * 0 = NaN at 1)
+    x = s["x"]
+    xf = autocast(x)
+    d = g / (xf * (1 - xf))
+    if eps is not None:
+        d = jnp.where((xf < eps) | (xf > 1 - eps), 0, d)
+    return d.astype(xf.dtype)
+
+
+@defop(1, saves=("x",), vjp=_logit_vjp, inplace=True, rows=MAP, axes=POINTWISE)
 def logit(x, eps=None):
     """``log(x / (1 - x))``; with ``eps``, x is first clipped to ``[eps, 1 - eps]``."""
     x = autocast(x)

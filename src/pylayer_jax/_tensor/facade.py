@@ -808,6 +808,13 @@ def _to_tensor(data: Any, dtype: Any, stop_gradient: bool) -> Tensor:
             f"to_tensor: data must be rectangular (every nested list of one level the same length), but the "
             f"nested lists received are ragged: {e} Pad the rows to one length or pass a list of Tensors."
         ) from None
+    if np_arr.dtype == np.uint64 and dtype is None and not isinstance(data, np.ndarray | np.generic):
+        # Python ints in [2**63, 2**64): numpy makes them uint64, which wrapped to negative int64 (Paddle: a
+        # ValueError)
+        raise ValueError(
+            "to_tensor: a Python int in data does not fit int64 (the range is -2**63 to 2**63 - 1); pass it as a "
+            "float (float(n)) or a dtype='float32'/'float64' tensor, or reduce it first (n % 2**63)."
+        )
     if dtype is not None:
         target = _dtypes.to_np(dtype)
     elif isinstance(data, np.ndarray | np.generic) or (isinstance(data, list | tuple) and _holds_tensor(data)):

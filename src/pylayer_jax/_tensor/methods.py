@@ -197,15 +197,33 @@ def _check_inplace_operand(api: str, x: Tensor, args: tuple, kwargs: dict) -> No
     )
 
 
+# the in-place ops whose float result replaces an integer tensor's dtype in Paddle (``x.divide_(y)`` on int64 makes
+# x a float32 tensor of the true quotients, not the quotients truncated back to int64)
+_INT_TO_FLOAT_INPLACE = frozenset(("divide", "div", "exp", "log", "log1p"))
+# the floating in-place ops Paddle has no integer kernel for (a RuntimeError there): their float result truncated
+# back into the integer tensor (``x.sqrt_()`` on int64) was a silent wrong value
+_FLOAT_ONLY_INPLACE = frozenset(("sin", "cos", "tan", "sqrt", "rsqrt", "tanh", "sigmoid", "reciprocal", "atan", "sinh",
+                                 "cosh", "asin", "acos", "asinh", "acosh", "atanh", "lerp", "logit", "expm1", "erf"))
+
+
 def _inplace_method(op: Op) -> Callable[..., Any]:
     api = f"Tensor.{op.name}_"
     strict = op.name in _ZERO_D_AS_NUMBER
+
+    promotes, float_only = op.name in _INT_TO_FLOAT_INPLACE, op.name in _FLOAT_ONLY_INPLACE
 
     def m(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         check_inplace_leaf(self, api)
         if strict:
             _check_inplace_operand(api, self, args, kwargs)
-        return write_result(self, apply_op(op, (self, *args), kwargs), api)
+        if float_only and self.dtype.name.startswith(("int", "uint", "bool")):
+            raise RuntimeError(f"{api}: an in-place {op.name} needs a floating-point tensor (its result cannot be "
+                               f"written into a {self.dtype.name} tensor), but x is {self.dtype.name}; use "
+                               f"paddle.{op.name}(x) (float32) or x.astype('float32').{op.name}_().")
+        r = apply_op(op, (self, *args), kwargs)
+        if promotes and r.shape == self.shape and r.dtype.is_floating_point and not self.dtype.is_floating_point:
+            return inplace_assign(self, r, api)  # the integer tensor becomes float32, as in Paddle
+        return write_result(self, r, api)
 
     m.__name__ = m.__qualname__ = op.name + "_"
     return m
