@@ -104,7 +104,41 @@ def edge_gradients(paddle: Any, out: dict[str, Any]) -> None:
                             _typed(paddle.heaviside(paddle.to_tensor([-2, 0, 3]), paddle.to_tensor([7, 7, 7])))]
 
 
-CASES = [int_inplace_division, int_var_std, int_creation, clip_edges, edge_gradients]
+def more_edge_gradients(paddle: Any, out: dict[str, Any]) -> None:
+    """More gradients at edges, each was NaN or another number: ``i0`` at 0 (``i1(0) = 0``, it was 1), ``l1_loss``
+    and ``dist(p=1)`` where input == label (0, it was 1), ``dist(p=inf)`` gives every tied element the whole gradient
+    (not a share), ``pow`` with a tensor exponent 0 at base 0 (0), ``renorm`` of a zero slice (1, it was NaN),
+    ``cosine_similarity`` of a zero vector (``x2 / eps``, it was NaN), ``binary_cross_entropy`` at probabilities 0
+    and 1 (``(x - label) / max(x (1 - x), 1e-12)``, it was NaN), ``max``/``amax``/``min`` of a slice holding NaN
+    (NaN for its whole slice, it was 0), ``median`` with ties (each middle value's half shared by the elements equal
+    to it)."""
+    F = paddle.nn.functional  # noqa: N806
+
+    nan = float("nan")
+    z2 = paddle.to_tensor([0.0, 0.0])
+    out["g_i0"] = _grad(paddle, paddle.i0, [0.0, 1.5, -2.0])
+    out["g_l1_tie"] = _grad(paddle, lambda t: F.l1_loss(t, paddle.to_tensor([0.0, 1.0, 5.0])), [0.0, 2.0, 5.0])
+    out["g_dist_p1"] = _grad(paddle, lambda t: paddle.dist(t, z2, p=1), [0.0, 2.0])
+    out["g_dist_inf"] = [_grad(paddle, lambda t: paddle.dist(t, z2, p=float("inf")), [1.0, -1.0]),
+                         _grad(paddle, lambda t: paddle.dist(t, z2, p=float("-inf")), [1.0, -1.0])]
+    out["g_pow_t0"] = _grad(paddle, lambda t: paddle.pow(t, paddle.to_tensor([0.0, 0.0, 2.0])), [0.0, 2.0, 0.0])
+    out["g_renorm0"] = _grad(paddle, lambda t: paddle.renorm(t.reshape([2, 2]), 2, 0, 1.0) * paddle.to_tensor(
+        [[1.0, 2.0], [3.0, 5.0]]), [0.0, 0.0, 3.0, 4.0])
+    out["g_cos_sim0"] = _grad(paddle, lambda t: F.cosine_similarity(t.reshape([1, 2]), paddle.to_tensor([[1.0, 0.0]])),
+                              [0.0, 0.0])
+    out["g_bce01"] = _grad(paddle, lambda t: F.binary_cross_entropy(t, paddle.to_tensor([0.0, 1.0, 1.0, 0.0, 1.0])),
+                           [0.0, 1.0, 0.0, 1.0, 0.25])
+    m = [[1.0, nan, 3.0], [4.0, 5.0, 5.0]]
+    out["g_max_nan"] = [_grad(paddle, lambda t: paddle.max(t.reshape([2, 3])), sum(m, [])),
+                        _grad(paddle, lambda t: paddle.amax(t.reshape([2, 3]), axis=1), sum(m, [])),
+                        _grad(paddle, lambda t: paddle.min(t.reshape([2, 3]), axis=0, keepdim=True), sum(m, []))]
+    out["g_median_ties"] = [_grad(paddle, paddle.median, xs) for xs in
+                            ([1.0, 2.0, 2.0], [1.0, 2.0, 2.0, 3.0], [2.0, 2.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0])]
+    out["g_median_axis"] = _grad(paddle, lambda t: paddle.median(t.reshape([2, 3]), axis=1) * paddle.to_tensor(
+        [1.0, 2.0]), [1.0, 2.0, 2.0, 3.0, 1.0, 3.0])
+
+
+CASES = [int_inplace_division, int_var_std, int_creation, clip_edges, edge_gradients, more_edge_gradients]
 
 
 def record(paddle: Any) -> dict[str, Any]:

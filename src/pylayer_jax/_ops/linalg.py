@@ -298,13 +298,13 @@ def multi_dot(x):
 @defop(2, saves=("x", "y"))
 def dist(x, y, p=2):
     """p-norm of ``x - y`` (p = 0 counts non-zeros, inf / -inf take max / min)."""
-    d = jnp.abs(x - y)
+    d = x - y
+    d = d * jnp.sign(d)  # |x - y|, its gradient 0 where x == y (as Paddle's; jnp.abs's is 1 there)
     if p == 0:
         return jnp.sum(d != 0).astype(d.dtype)
-    if p == float("inf"):
-        return jnp.max(d)
-    if p == float("-inf"):
-        return jnp.min(d)
+    if p in (float("inf"), float("-inf")):  # every element at the extreme gets the whole gradient, as Paddle's (not a share of it)
+        m = lax.stop_gradient(jnp.max(d) if p > 0 else jnp.min(d))
+        return m + jnp.sum(jnp.where(d == m, d - m, 0))
     n = jnp.sum(d**p)
     # at x == y the gradient is 0, as in Paddle (the root's derivative at 0 made it NaN)
     return jnp.where(n > 0, jnp.where(n > 0, n, 1) ** (1.0 / p), 0).astype(d.dtype)

@@ -40,7 +40,8 @@ def _mse_of(d, reduction="mean"):  # noqa: ANN001, ANN202
 
 
 def _l1_of(d, reduction="mean"):  # noqa: ANN001, ANN202
-    return _reduce(jnp.abs(d), reduction)
+    # |d| as d * sign(d): its gradient is sign(d), 0 at d == 0 as Paddle's (jnp.abs's is 1 there)
+    return _reduce(d * jnp.sign(d), reduction)
 
 
 def _huber_of(d, reduction="mean", delta=1.0, is_huber=True):  # noqa: ANN001, ANN202
@@ -371,11 +372,33 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean"):
 nll_loss_plain = visible_op(nll_loss, "nll_loss", ("input", "label", "weight"))
 
 
+def _bce_logs(x):  # noqa: ANN001, ANN202
+    return jnp.maximum(jnp.log(x), -100.0), jnp.maximum(jnp.log1p(-x), -100.0)
+
+
+@jax.custom_jvp
+def _bce_elements(x, label):  # noqa: ANN001, ANN202
+    """``-(label log(x) + (1 - label) log(1 - x))`` with the logs clipped at -100; its derivative in x is Paddle's
+    ``(x - label) / max(x (1 - x), 1e-12)`` (finite at x = 0 and 1, where the clipped logs' chain rule is NaN)."""
+    lx, l1x = _bce_logs(x)
+    return -(label * lx + (1 - label) * l1x)
+
+
+@_bce_elements.defjvp
+def _bce_elements_jvp(primals, tangents):  # noqa: ANN001, ANN202
+    x, label = primals
+    dx, dlabel = tangents
+    lx, l1x = _bce_logs(x)
+    out = -(label * lx + (1 - label) * l1x)
+    gx = (x - label) / jnp.maximum(x * (1 - x), jnp.asarray(1e-12, x.dtype))
+    return out, (gx * dx - (lx - l1x) * dlabel).astype(out.dtype)
+
+
 @defop(("input", "label", "weight"), saves=("input", "label", "weight"), method=False)
 def binary_cross_entropy(input, label, weight=None, reduction="mean"):
     """``-(label log(input) + (1 - label) log(1 - input))`` for probabilities ``input`` (logs clipped at -100)."""
     _check_reduction("binary_cross_entropy", reduction)
-    loss = -(label * jnp.maximum(jnp.log(input), -100.0) + (1 - label) * jnp.maximum(jnp.log1p(-input), -100.0))
+    loss = _bce_elements(input, label)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

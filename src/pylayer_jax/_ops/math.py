@@ -143,6 +143,9 @@ def pow(x, y):
             return jnp.ones_like(x)
         return jnp.power(x, y).astype(jnp.result_type(x))
     x, y = binary("pow", x, y)
+    if jnp.issubdtype(jnp.result_type(x), jnp.floating):
+        # where y == 0 the base gets gradient 0, as Paddle's (jnp's y * x ** (y - 1) is 0 * inf = NaN at x = 0)
+        x = jnp.where(y == 0, lax.stop_gradient(x), x)
     return jnp.power(x, y)
 
 

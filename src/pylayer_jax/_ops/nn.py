@@ -521,9 +521,9 @@ def _normalize_p_norm_jvp(p, axis, primals, tangents):  # noqa: ANN001, ANN202
 @defop(2, saves=("x1", "x2"), method=False)
 def cosine_similarity(x1, x2, axis=1, eps=1e-08):
     """Cosine of the angle between ``x1`` and ``x2`` along ``axis``."""
-    n1 = jnp.sqrt(jnp.sum(x1 * x1, axis=axis))
-    n2 = jnp.sqrt(jnp.sum(x2 * x2, axis=axis))
-    return jnp.sum(x1 * x2, axis=axis) / jnp.maximum(n1 * n2, eps)
+    w = jnp.sum(x1 * x1, axis=axis) * jnp.sum(x2 * x2, axis=axis)
+    # Paddle's sqrt(max(|x1|^2 |x2|^2, eps^2)): a zero vector's gradient is x2 / eps (the norms' roots made it NaN)
+    return jnp.sum(x1 * x2, axis=axis) / jnp.sqrt(jnp.where(w > eps * eps, w, eps * eps))
 
 
 def _pdist_of(d, p=2.0, epsilon=1e-06, keepdim=False):  # noqa: ANN001, ANN202

@@ -107,7 +107,9 @@ def renorm(x, p, axis, max_norm):
     """Each slice along ``axis`` whose ``p``-norm exceeds ``max_norm`` rescaled to that norm."""
     ax = axis % x.ndim
     others = tuple(i for i in range(x.ndim) if i != ax)
-    norm = jnp.sum(jnp.abs(x) ** p, axis=others, keepdims=True) ** (1.0 / p)
+    s = jnp.sum((x * jnp.sign(x)) ** p, axis=others, keepdims=True)
+    # (a zero slice: its norm 0 without the root's infinite derivative, which made the kept slice's gradient NaN)
+    norm = jnp.where(s > 0, jnp.where(s > 0, s, 1) ** (1.0 / p), 0)
     return jnp.where(norm > max_norm, x * (max_norm / (norm + 1e-7)), x).astype(x.dtype)
 
 

@@ -83,9 +83,24 @@ def nanmean(x, axis=None, keepdim=False):
     return jnp.nanmean(autocast(x), axis=axis_arg(axis), keepdims=keepdim)
 
 
+def _reduced(ax, ndim):  # noqa: ANN001, ANN202
+    """The reduced axes (non-negative) of an ``axis_arg`` over ``ndim`` dims."""
+    if ax is None:
+        return tuple(range(ndim))
+    return tuple(a % ndim for a in (ax if isinstance(ax, tuple) else (ax,)))
+
+
 def _extreme(name, f, doc):
     def fn(x, axis=None, keepdim=False):
-        return f(x, axis=axis_arg(axis), keepdims=keepdim)
+        out = f(x, axis=axis_arg(axis), keepdims=keepdim)
+        if not jnp.issubdtype(x.dtype, jnp.floating):
+            return out
+        # a NaN result (a NaN in the slice) gives every element of its slice a NaN gradient, as Paddle's; the tie
+        # rule would give them none (no element equals NaN). The added term is 0 elsewhere, and so is its gradient
+        m = jnp.where(jnp.isnan(jax.lax.stop_gradient(out)), jnp.nan, 0).astype(x.dtype)
+        ax = axis_arg(axis)
+        mk = m if keepdim or ax is None and m.ndim == x.ndim else jnp.expand_dims(m, _reduced(ax, x.ndim))
+        return jnp.where(m == 0, out, out + jnp.sum(x * mk, axis=ax, keepdims=keepdim))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc

@@ -19,7 +19,7 @@ from .table import defop
 from .unary import neg
 
 
-def _special(name, f, saves=("x",), inplace=False, doc=""):
+def _special(name, f, saves=("x",), inplace=False, doc="", vjp=None):
     """Register ``name(x)`` computing ``f`` in floating point."""
 
     def fn(x):
@@ -27,10 +27,16 @@ def _special(name, f, saves=("x",), inplace=False, doc=""):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return defop(1, saves=saves, name=name, inplace=inplace)(fn)
+    return defop(1, saves=saves, name=name, inplace=inplace, vjp=vjp)(fn)
 
 
-_special("i0", jss.i0, inplace=True, doc="Modified Bessel function of the first kind, order 0.")
+def _i0_vjp(s, g):  # noqa: ANN001, ANN202
+    # i0' = i1 (jax's rule through exp(|x|) * i0e(x) gives 1 at x = 0, where the derivative is 0)
+    x = autocast(s["x"])
+    return (g * jss.i1(x)).astype(x.dtype)
+
+
+_special("i0", jss.i0, inplace=True, doc="Modified Bessel function of the first kind, order 0.", vjp=_i0_vjp)
 _special("i0e", jss.i0e, doc="Exponentially scaled ``i0``: ``exp(-|x|) * i0(x)``.")
 _special("i1", jss.i1, doc="Modified Bessel function of the first kind, order 1.")
 _special("i1e", jss.i1e, doc="Exponentially scaled ``i1``: ``exp(-|x|) * i1(x)``.")
