@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from .._runtime import dtypes as _dtypes
 from ._promote import autocast
@@ -132,10 +131,6 @@ _arg_checks.attrs_only = True  # type: ignore[attr-defined]
 
 def _arg(name, f, doc, skip):
     def fn(x, axis=None, keepdim=False, dtype="int64"):
-        dt = dtype_arg(dtype)
-        if dt not in (np.dtype("int32"), np.dtype("int64")):
-            raise ValueError(f"{name}: dtype must be 'int32' or 'int64' (the indices' dtype), but received "
-                             f"{dt.name}; cast the result afterwards with .astype('{dt.name}').")
         if jnp.issubdtype(x.dtype, jnp.floating):
             # Paddle skips NaN: a NaN never wins, and where nothing beats -inf (argmax) or inf (argmin), as in an
             # all-NaN row, the answer is index 0; a NaN read as that bound gives exactly this
@@ -144,7 +139,7 @@ def _arg(name, f, doc, skip):
             r = f(jnp.reshape(x, (-1,)), axis=0).reshape((1,) * x.ndim)
         else:
             r = f(x, axis=axis, keepdims=keepdim)
-        return r.astype(dt)
+        return r.astype(dtype_arg(dtype))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
