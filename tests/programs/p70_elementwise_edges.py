@@ -4,8 +4,8 @@ with nan, clip with min > max and with nan, sign/sgn/heaviside/copysign/nextafte
 (defaults and arguments), isnan/isinf/isfinite/isneginf/isposinf/isreal/signbit, log1p/expm1/log/sqrt/rsqrt at 0
 and negatives, atan2 at signed zeros, hypot, logit with eps, erfinv at +-1, sigmoid/softplus/log_sigmoid/tanh with
 huge inputs, round (half away from zero, and with decimals)/trunc/floor/ceil/frac of negatives and halves; then the
-gradients of abs/relu/clip/maximum/minimum at ties, sqrt/pow at 0, where with nan in the unselected branch,
-nan_to_num, logit/log1p at the ends, and a small regression trained with a loss guarded by these ops.
+gradients of abs/relu/clip/maximum/minimum/max/median/dist at ties, sqrt/pow at 0, where with nan in the unselected
+branch, nan_to_num, logit/log1p/binary_cross_entropy at the ends, i0 at 0, l1_loss and cosine_similarity at zero, and a small regression trained with a loss guarded by these ops.
 
 Known differences (not mirrored), left out here: denormal numbers (below ~1.2e-38 in float32) are flushed to zero by
 XLA's CPU kernels, where Paddle keeps them (``sign(1e-45)``, ``log(1e-45)``, ``frexp(1e-40)``, ``exp(-inf)`` which
@@ -195,6 +195,15 @@ rec["g_lerp"] = attempt(lambda: grad_of(lambda t: paddle.lerp(t, T([1.0, nan]), 
 rec["g_copysign"] = attempt(lambda: grad_of(lambda t: paddle.copysign(t, T([-1.0, 0.0, -0.0])), [2.0, -3.0, 0.0]))
 rec["g_fmax"] = attempt(lambda: grad_of(lambda t: paddle.fmax(t, T([1.0, nan, 0.0])), [1.0, 2.0, nan]))
 rec["g_heaviside"] = attempt(lambda: grad_of(lambda t: paddle.heaviside(t, T([0.5, 0.5])), [0.0, 1.0]))
+
+rec["g_i0"] = attempt(lambda: grad_of(paddle.i0, [0.0, 1.5]))
+rec["g_l1_tie"] = attempt(lambda: grad_of(lambda t: F.l1_loss(t, T([0.0, 1.0])), [0.0, 2.0]))
+rec["g_bce_ends"] = attempt(lambda: grad_of(lambda t: F.binary_cross_entropy(t, T([0.0, 1.0, 1.0])), [0.0, 1.0, 0.0]))
+rec["g_cos_sim0"] = attempt(lambda: grad_of(lambda t: F.cosine_similarity(t.reshape([1, 2]), T([[1.0, 0.0]])),
+                                            [0.0, 0.0]))
+rec["g_max_nan"] = attempt(lambda: grad_of(lambda t: paddle.amax(t.reshape([2, 2]), axis=1), [1.0, nan, 2.0, 3.0]))
+rec["g_dist_inf_tie"] = attempt(lambda: grad_of(lambda t: paddle.dist(t, T([0.0, 0.0]), p=float("inf")), [1.0, -1.0]))
+rec["g_median_tie"] = attempt(lambda: grad_of(paddle.median, [1.0, 2.0, 2.0]))
 
 
 def tie_grads(f):
