@@ -15,9 +15,9 @@ such an element; pylayer_jax takes the first in stable order (the same value; th
 gets the gradient, may differ). The program reads those indices only where the value is unique. The gradient of
 paddle.prod where an element is 0 is NaN in Paddle 3.3.1 (it divides the product by the element); pylayer_jax gives
 the exact gradient (the product of the others), so the program's products have no zero. paddle.cumsum of a bool
-tensor fails in Paddle 3.3.1 (no kernel); it is left out. Also left out, as Paddle 3.3.1 is wrong there: var/std of
-an integer tensor (Paddle computes in integers, truncating the mean; pylayer_jax gives the float32 statistic),
-logsumexp of only -inf (NaN in Paddle, -inf here), amax/quantile over a zero-size axis (uninitialised values or
+tensor fails in Paddle 3.3.1 (no kernel); it is left out. var/std of an integer tensor (Paddle computes in the
+integer type, truncating the mean, and so does pylayer_jax) are recorded by p69. Also left out, as Paddle 3.3.1 is
+wrong there: logsumexp of only -inf (NaN in Paddle, -inf here), amax/quantile over a zero-size axis (uninitialised values or
 zeros in Paddle; a ValueError here)."""
 import json
 import os
