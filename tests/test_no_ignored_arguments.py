@@ -82,6 +82,8 @@ ALLOWED: dict[str, str] = {
     "_api/irregular.py::where::name": NAME,
     **{f"nn/quant.py::{f}.forward::name": NAME for f in ("add", "subtract", "multiply", "divide", "reshape",
                                                           "transpose", "concat", "flatten", "matmul")},
+    "_ops/sorting.py::_gradient_only::w": "read by its custom JVP only: the value is zeros, w is the derivative it "
+        "routes along x (median ties, NaN-safe)",
     "_ops/nn.py::_normalize_p_norm::epsilon": "read by its custom JVP (the derivative of Paddle's p_norm adds it); "
                                               "the norm itself has none",
     "_tensor/methods.py::lstsq::name": NAME,
