@@ -688,6 +688,8 @@ def _mul(self: Tensor, o: Any) -> Any:
         return apply_op(_SCALE_BY, (self, o))
     if isinstance(o, np.generic) or (type(o) is bool and self._v.dtype != jnp.bool_):
         return _mul(self, _number(self, o))
+    if isinstance(o, str | list | tuple) and self.ndim == 0 and jnp.issubdtype(self._v.dtype, jnp.integer):
+        return NotImplemented  # Python's repetition by ``__index__``, as in Paddle: ``"ab" * n``, ``[0] * n``
     _operand("multiply", "*", o)
     if _is_scalar(o):
         return apply_op(_op("scale"), (_float_for_scalar(self, o), o))
@@ -840,6 +842,37 @@ def _get_device(self: Tensor) -> int:
     return -1 if d is None or d.platform == "cpu" else int(d.id)
 
 
+def _apply_result(self: Tensor, func: Any, api: str) -> Tensor:
+    if not self.stop_gradient:  # (Paddle's type and rule)
+        raise RuntimeError(f"{api}: cannot apply a function to a tensor that requires gradient "
+                           "(stop_gradient=False); call it on x.detach(), or set stop_gradient=True first.")
+    if not callable(func):
+        raise TypeError(f"{api}: func must be a callable taking the Tensor, but received {type(func).__name__}.")
+    r = func(self)
+    if not isinstance(r, Tensor):
+        raise TypeError(f"{api}: func must return a Tensor, but it returned {type(r).__name__}; wrap the result "
+                        "with paddle.to_tensor.")
+    return r
+
+
+def _apply(self: Tensor, func: Callable[[Tensor], Tensor]) -> Tensor:
+    """``func(x)`` for a tensor that stops gradient (a RuntimeError otherwise, as Paddle's)."""
+    return _apply_result(self, func, "Tensor.apply")
+
+
+def _apply_in_place(self: Tensor, func: Callable[[Tensor], Tensor]) -> Tensor:
+    """Write ``func(x)`` into x and return x (x must stop gradient)."""
+    r = _apply_result(self, func, "Tensor.apply_")
+    if r.shape != self.shape or r.dtype != self.dtype:
+        raise ValueError(f"Tensor.apply_: here func must keep the tensor's shape {list(self.shape)} and dtype "
+                         f"{self.dtype.name}, but it returned {list(r.shape)} and {r.dtype.name} (Paddle would swap "
+                         "the storage). Use x.apply(func) for a new Tensor.")
+    self.set_value(r)
+    return self
+
+
+Tensor.apply = _apply  # type: ignore[attr-defined]
+Tensor.apply_ = _apply_in_place  # type: ignore[attr-defined]
 Tensor.requires_grad = property(_get_requires_grad, _set_requires_grad,  # type: ignore[attr-defined]
                                 doc="``not stop_gradient`` (settable, a bool).")
 Tensor.requires_grad_ = _requires_grad_  # type: ignore[attr-defined]

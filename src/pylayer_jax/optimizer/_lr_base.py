@@ -116,7 +116,7 @@ class LRScheduler:
                         f"{type(self).__name__}.state_dict: the Tensor attribute {key!r} must hold one element, "
                         f"but it has shape {list(value.shape)}."
                     )
-                value = float(value)
+                value = float(value.item())  # (also of shape [1], where Paddle's float() fails: a ReduceOnPlateau best)
             out[key] = value
         return out
 

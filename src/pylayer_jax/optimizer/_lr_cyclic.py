@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._ops.checks import AssertionValueError
 from .._tensor.facade import Tensor
 from ._lr_base import LRScheduler, _check, _number, _positive_int
 
@@ -227,8 +228,8 @@ class CyclicLR(LRScheduler):
 
 def _metric_value(metrics: Any) -> Any:
     if isinstance(metrics, Tensor | np.ndarray):
-        if metrics.size != 1:
-            raise ValueError(
+        if metrics.size != 1:  # (Paddle asserts it: an AssertionError that is also the ValueError raised before)
+            raise AssertionValueError(
                 f"ReduceOnPlateau.step: metrics must hold one value, but received shape {list(metrics.shape)}; "
                 "reduce it first, e.g. with paddle.mean."
             )
@@ -294,12 +295,12 @@ class ReduceOnPlateau(LRScheduler):
         if metrics is None:
             raise TypeError("ReduceOnPlateau.step: metrics is required; call step(loss) with this epoch's metric.")
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        value = _metric_value(metrics)
+        _metric_value(metrics)  # checked; kept as given (Paddle's ``best`` is the Tensor / array / number passed)
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             return
-        if self.best is None or self._is_better(value, self.best):
-            self.best = value
+        if self.best is None or bool(self._is_better(metrics, self.best)):
+            self.best = metrics
             self.num_bad_epochs = 0
         else:
             self.num_bad_epochs += 1
@@ -311,7 +312,7 @@ class ReduceOnPlateau(LRScheduler):
                 self.last_lr = new_lr
                 self._announce()
 
-    def _is_better(self, current: float, best: float) -> bool:
+    def _is_better(self, current: Any, best: Any) -> Any:
         if self.mode == "min":
             bar = best - best * self.threshold if self.threshold_mode == "rel" else best - self.threshold
             return current < bar

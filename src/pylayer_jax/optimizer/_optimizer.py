@@ -277,6 +277,9 @@ class Optimizer:
         self._accumulators: dict[int, tuple[Any, ...]] = {}
         self._pack: tuple[tuple[int, ...], Any, tuple[Any, ...], Any] | None = None
         self._key_cache: tuple[Any, ...] | None = None
+        # the accumulator Tensors state_dict() handed out, still alive: (id(param), leaf index, weak reference);
+        # as in Paddle, where they are the optimizer's own, each step writes the new state into them
+        self._live_states: list[tuple[int, int, Any]] = []
         self._fast: tuple | None = None  # what the next step's update repeats of the last one's (``_step_fast``)
         self._lr_in: tuple | None = None  # (rate, its device scalar, its aval): see ``_lr_input``
         # the accumulator names of the last set_state_dict that held any: a parameter whose state starts after it
@@ -872,6 +875,24 @@ class Optimizer:
         params = self._eager_params("step")
         self._step_params(params)
         self._clip_grads(params)
+        self._refresh_live_states()
+
+    def _refresh_live_states(self) -> None:
+        """Write the state after a step into the accumulator Tensors of earlier ``state_dict()`` calls still held
+        (Paddle's state_dict holds the optimizer's live accumulators: a dict kept while training goes on shows the
+        latest state, not the state at the call)."""
+        if not self._live_states or modes.capture is not None:
+            return
+        live = [(k, i, t) for k, i, r in self._live_states if (t := r()) is not None]
+        self._live_states = [(k, i, weakref.ref(t)) for k, i, t in live]
+        if not live:
+            return
+        states = {**self._accumulators, **self._unpacked()}
+        for k, i, t in live:
+            st = states.get(k)
+            if st is not None and st[i] is not t._v:
+                t._v = st[i]
+                t._version_counter().value += 1
 
     def _clip_grads(self, params: list[Tensor]) -> None:
         """``ClipGradByGlobalNorm`` clips the gradients in place in Paddle: after the step they hold the clipped
@@ -915,6 +936,7 @@ class Optimizer:
         pairs = [(p, g) for p in params if not p.stop_gradient and (g := p.grad) is not None]
         self._step_params(params)
         self._clip_grads(params)
+        self._refresh_live_states()
         return [], pairs
 
     # ---- state ------------------------------------------------------------------------
@@ -941,12 +963,14 @@ class Optimizer:
         out: dict[str, Any] = {}
         names = self._state_names()
         states = {**self._accumulators, **self._unpacked()} if names else {}
+        self._live_states = [e for e in self._live_states if e[2]() is not None]
         for p in self._parameter_list or []:
             st = states.get(id(p))
             if st is None:
                 continue
-            for n, leaf in zip(names, st):
-                out[self._acc_key(p, n)] = Tensor(leaf)
+            for i, (n, leaf) in enumerate(zip(names, st)):
+                t = out[self._acc_key(p, n)] = Tensor(leaf)
+                self._live_states.append((id(p), i, weakref.ref(t)))
         if is_scheduler(self._learning_rate) and hasattr(self._learning_rate, "state_dict"):
             out["LR_Scheduler"] = self._learning_rate.state_dict()
         return out
