@@ -9,7 +9,9 @@
 ``__contains__``, iteration; ``register_hook`` and ``handle.remove()``, ``retain_grads`` on a non-leaf,
 ``backward(grad_tensor=...)``, ``Tensor.apply`` / ``apply_`` (under no_grad), ``inplace_version`` counting the
 writes; and the gradients after in-place ops: a non-leaf edited in place then backward, a leaf's clone edited in
-place, in-place ops chained in a small model trained a few SGD steps.
+place, in-place ops chained in a small model trained a few SGD steps; the gradients reaching the sources of in-place
+writes (``index_add_``'s source, ``scatter_``'s updates, ``index_put_``'s values, ``masked_scatter_``'s source,
+``put_along_axis_``'s values, ``copy_``'s source), a hook on a non-leaf with ``retain_grads``, ``detach_``.
 
 Left out (Paddle 3.3.1 crashes or is wrong; pylayer_jax raises a clear error instead): ``fill_diagonal_`` of a 1-D
 tensor is a SIGFPE in Paddle (a ValueError here); ``put_along_axis_`` with an index past the axis writes nothing
@@ -21,6 +23,10 @@ is a TypeError too (only a 0-D int Tensor repeats a sequence, as ``int``). ``set
 ``inplace_version``; here it does, so a backward through a tensor overwritten by ``set_value`` after an op saved it
 raises (Paddle silently uses the new values). Ops that save their output (``exp``, ``tanh``) edited in place then
 backward raise in Paddle (see p30): the in-place edits here follow ops that save their inputs.
+Paddle 3.3.1 gives a zero gradient to a Tensor ``value`` of ``masked_fill`` / ``masked_fill_`` (the value written
+at every masked position); pylayer_jax gives its gradient (the sum of the output's gradient there), so the value
+filled here stops gradient. ``tolist()`` of a bfloat16 Tensor gives the raw 16-bit patterns in Paddle (16320 for
+1.5); here the values, so only bfloat16 ``item()`` is recorded.
 """
 
 import json
@@ -268,6 +274,54 @@ s2.masked_scatter_(paddle.to_tensor(np.array([[True, False, True, False]] * 3)),
 s2.fill_diagonal_(0.5)
 s2.sum().backward()
 rec["masked_scatter_grad"] = [v(s2), v(p.grad)]
+
+# gradients reaching the values written in place (the source of each write)
+val = paddle.to_tensor(2.0, stop_gradient=False)
+src_ = paddle.to_tensor(rng.standard_normal((3, 4)).astype("float32"), stop_gradient=False)
+upd_ = paddle.to_tensor(rng.standard_normal((2, 4)).astype("float32"), stop_gradient=False)
+dia = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+g = p * 1.0
+g.masked_fill_(g > 0, val.detach())
+g.index_add_(paddle.to_tensor([2, 2]), 0, upd_, alpha=0.5)
+g.scatter_(paddle.to_tensor([0, 0]), upd_ * 2.0, overwrite=False)
+g.index_put_((paddle.to_tensor([1]), paddle.to_tensor([3])), val * 3.0, accumulate=True)
+g2 = g * paddle.to_tensor(np.arange(12, dtype="float32").reshape(3, 4))
+g2.fill_diagonal_tensor_(dia)
+g2.masked_scatter_(paddle.to_tensor(np.eye(3, 4, k=1) > 0), src_)
+(g2 ** 2).sum().backward()
+rec["source_grads"] = [v(g2)] + [None if t_.grad is None else v(t_.grad) for t_ in (val, upd_, dia, src_, p)]
+pv = paddle.to_tensor(rng.standard_normal((2, 3)).astype("float32"), stop_gradient=False)
+tgt = paddle.zeros([2, 3])
+tgt.stop_gradient = False
+tgt2 = tgt * 1.0
+tgt2.put_along_axis_(paddle.to_tensor([[2, 0, 1], [1, 1, 0]]), pv, axis=1, reduce="add")
+(tgt2 * paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+rec["put_along_axis_src_grad"] = [v(tgt2), v(pv.grad), v(tgt.grad)]
+xc = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+yc = paddle.zeros([3])
+yc.stop_gradient = False
+yc2 = yc * 1.0
+yc2.copy_(xc * 2)
+(yc2 * yc2).sum().backward()
+rec["copy_grad"] = [v(yc2), None if xc.grad is None else v(xc.grad), None if yc.grad is None else v(yc.grad)]
+nh = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+mid = nh * 3
+calls = []
+hh = mid.register_hook(lambda gr: calls.append(v(gr)) or gr * 0.5)
+mid.retain_grads()
+(mid ** 2).sum().backward()
+rec["nonleaf_hook"] = [calls, v(mid.grad), v(nh.grad)]
+hh.remove()
+nh.clear_grad()
+mid2 = nh * 3
+(mid2 ** 2).sum().backward()
+rec["nonleaf_hook_removed_new_graph"] = v(nh.grad)
+dt = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+dd = dt * 2
+dd.detach_()
+rec["detach_"] = [dd.stop_gradient, dd.is_leaf, v(dd)]
+rec["bf16"] = [paddle.to_tensor(1.5, dtype="bfloat16").item(), str(paddle.to_tensor([1.0], dtype="bfloat16").dtype)]
+rec["fill_diag_3d"] = v(paddle.zeros([2, 2, 2]).fill_diagonal_(4.0))
 
 # a small model whose forward edits its activations in place, trained by SGD
 W = paddle.to_tensor(rng.standard_normal((4, 6)).astype("float32") * 0.5, stop_gradient=False)
