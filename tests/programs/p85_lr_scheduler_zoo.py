@@ -9,7 +9,9 @@ factor, phase_pct, both anneal strategies and three phases, CyclicLR in each mod
 iterations, LinearLR, MultiplicativeDecay and LambdaDecay from a resumed epoch, ReduceOnPlateau in min/max mode with
 rel/abs thresholds, cooldown, min_lr and epsilon (a reduction smaller than epsilon is skipped), fed Python floats,
 numpy scalars, 0-D arrays and 0-D tensors; state_dict() / set_state_dict() mid-way into a fresh scheduler, resumed and
-compared. Then the optimizers that read a scheduler: one scheduler shared by SGD with parameter groups (a group's
+compared; odd but legal calls (float epochs, int rates and values, jumps past the end) with the types of
+``last_lr`` / ``last_epoch``, the base ``LRScheduler`` (NotImplementedError), and the exception types of misuses.
+Then the optimizers that read a scheduler: one scheduler shared by SGD with parameter groups (a group's
 learning_rate scales it), Momentum and Adam; ``optimizer.get_lr()`` per step, ``optimizer.set_lr_scheduler``
 swapping the schedule mid-run, ``optimizer.state_dict()['LR_Scheduler']`` and its restore by
 ``optimizer.set_state_dict``, and the parameters after the SGD steps (the learning rate actually applied).
@@ -41,6 +43,14 @@ def num(x):
     if hasattr(x, "numpy"):
         return ["Tensor", list(x.shape), np.asarray(x.numpy()).astype(float).reshape(-1).tolist()]
     return [type(x).__name__, float(x)]
+
+
+def err(fn):
+    try:
+        fn()
+        return "ok"
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__
 
 
 def trace(s, n, epochs=None):
@@ -291,15 +301,29 @@ rec["plateau_adam"] = {"hist": hist, "lr_sd": sorted(opt.state_dict()["LR_Schedu
 
 
 
+# ---------- odd but legal calls: float epochs, int rates, the type of what is handed out ----------
+def kinds(s, epochs):
+    out = []
+    for e in epochs:
+        s.step(epoch=e)
+        out.append([type(s.last_lr).__name__, f(s.last_lr), type(s.last_epoch).__name__, f(s.last_epoch)])
+    return out
+
+
+rec["odd"] = {
+    "step_float_epoch": kinds(L.StepDecay(learning_rate=0.5, step_size=2), [2.5, 3.9, 4.0]),
+    "exp_float_epoch": kinds(L.ExponentialDecay(learning_rate=0.5, gamma=0.5), [1.5, 2.0]),
+    "piecewise_int_values": kinds(L.PiecewiseDecay(boundaries=[2], values=[1, 0]), [1, 2, 3]),
+    "exp_int_lr": kinds(L.ExponentialDecay(learning_rate=1, gamma=0.5), [0, 1]),
+    "cyclic_jump": kinds(L.CyclicLR(0.1, 0.5, step_size_up=2), [5, 1, 9]),
+    "linear_past": kinds(L.LinearLR(0.4, total_steps=3, start_factor=0.5), [2, 3, 7]),
+    "onecycle_jump": kinds(L.OneCycleLR(max_learning_rate=0.6, total_steps=10), [9, 2]),
+    "noam_epoch0": kinds(L.NoamDecay(d_model=16, warmup_steps=2), [0, 1, 2]),
+    "natural_exp_jump": kinds(L.NaturalExpDecay(0.4, gamma=0.5), [3, 0]),
+}
+rec["base_scheduler"] = err(lambda: L.LRScheduler(learning_rate=0.3))  # get_lr is for subclasses to write
+
 # ---------- misuse: the exception types code catches ----------
-def err(fn):
-    try:
-        fn()
-        return "ok"
-    except Exception as e:  # noqa: BLE001
-        return type(e).__name__
-
-
 def over_step():
     s = L.OneCycleLR(max_learning_rate=0.1, total_steps=2)
     for _ in range(3):
