@@ -25,8 +25,9 @@ from .table import defop, visible_op
 # (the derivative is 0 where x is 0, as Paddle's: jnp.maximum's would split the tie, giving 0.5)
 @defop(1, saves=("out",), vjp=lambda s, g: jnp.where(s["out"] > 0, g, jnp.zeros((), g.dtype)), rows=MAP, axes=POINTWISE)
 def relu(x):
-    """``max(x, 0)``; keeps its output, as Paddle's kernel does."""
-    return jnp.maximum(x, 0).astype(x.dtype)
+    """``x`` where ``x > 0``, else 0 (so NaN gives 0, as in Paddle's kernel; ``maximum`` would keep it); keeps its
+    output, as Paddle's kernel does."""
+    return jnp.where(x > 0, x, jnp.zeros((), x.dtype))
 
 
 @defop(1, rows=MAP, axes=POINTWISE, saves=("out",), method=False,

@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 
 from ._layout import check_format, check_ndim, from_channel_first, paddings, same_pads, to_channel_first, tup
+from .checks import index_range
 from .rows import MAP
 from .table import defop
 
@@ -290,6 +291,35 @@ def adaptive_max_pool3d(x, output_size, return_mask=False):
 
 
 # ---- max_unpool ---------------------------------------------------------------------------
+def _unpool_size(api, n, shape, kernel_size, stride, padding, output_size):  # noqa: ANN001, ANN202
+    """The spatial output size of max_unpool (``output_size``'s last ``n`` numbers, within a stride of the
+    default ``(in - 1) * stride - pads + kernel``)."""
+    k = tup(api, "kernel_size", kernel_size, n)
+    s = k if stride is None else tup(api, "stride", stride, n)
+    pads = paddings(api, padding, n)
+    if isinstance(pads, str):
+        raise ValueError(f"{api}: padding must be sizes, but received {padding!r}.")
+    default = tuple((shape[2 + i] - 1) * s[i] - pads[i][0] - pads[i][1] + k[i] for i in range(n))
+    if output_size is None:
+        return default
+    osz = tuple(output_size)[-n:]
+    if any(not default[i] - s[i] < osz[i] < default[i] + s[i] for i in range(n)):
+        raise ValueError(f"{api}: output_size {list(output_size)} must be within a stride of {list(default)}.")
+    return osz
+
+
+def _unpool_checks(n):  # noqa: ANN001, ANN202
+    """Each index must address the output's flattened spatial size (Paddle's kernel raises a ValueError; a scatter
+    would drop it silently)."""
+    def checks(op, a):  # noqa: ANN001, ANN202
+        x = a["x"]
+        if len(x.shape) != n + 2 or a["data_format"][1:2] != "C":
+            return []  # (the kernel's own checks say what is wrong)
+        osz = _unpool_size(op, n, tuple(x.shape), a["kernel_size"], a["stride"], a["padding"], a["output_size"])
+        return [index_range(op, a["indices"], math.prod(osz), "indices (flat positions in the output)", False)]
+    return checks
+
+
 def max_unpool_nd(api, n, x, indices, kernel_size, stride, padding, data_format, output_size):  # noqa: ANN001, ANN202
     check_ndim(api, x, n)
     check_format(api, data_format, n)
@@ -297,18 +327,7 @@ def max_unpool_nd(api, n, x, indices, kernel_size, stride, padding, data_format,
         raise NotImplementedError(f"{api}: only the channel-first data_format is supported, but received {data_format!r}.")
     if tuple(indices.shape) != tuple(x.shape):
         raise ValueError(f"{api}: indices must have the input's shape {list(x.shape)}, but have {list(indices.shape)}.")
-    k = tup(api, "kernel_size", kernel_size, n)
-    s = k if stride is None else tup(api, "stride", stride, n)
-    pads = paddings(api, padding, n)
-    if isinstance(pads, str):
-        raise ValueError(f"{api}: padding must be sizes, but received {padding!r}.")
-    default = tuple((x.shape[2 + i] - 1) * s[i] - pads[i][0] - pads[i][1] + k[i] for i in range(n))
-    if output_size is None:
-        osz = default
-    else:
-        osz = tuple(output_size)[-n:]
-        if any(not default[i] - s[i] < osz[i] < default[i] + s[i] for i in range(n)):
-            raise ValueError(f"{api}: output_size {list(output_size)} must be within a stride of {list(default)}.")
+    osz = _unpool_size(api, n, tuple(x.shape), kernel_size, stride, padding, output_size)
     nb, c = x.shape[:2]
     flat = jnp.zeros((nb, c, math.prod(osz)), x.dtype)
     bi = jnp.arange(nb)[:, None, None]
@@ -317,19 +336,22 @@ def max_unpool_nd(api, n, x, indices, kernel_size, stride, padding, data_format,
     return jnp.reshape(flat, (nb, c, *osz))
 
 
-@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False,
+       checks=_unpool_checks(1))
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None):
     """Inverse of max_pool1d: place ``x`` at ``indices`` in a zero ``[N, C, L_out]``."""
     return max_unpool_nd("max_unpool1d", 1, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
-@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False,
+       checks=_unpool_checks(2))
 def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None):
     """Inverse of max_pool2d: place ``x`` at ``indices`` in a zero ``[N, C, H_out, W_out]``."""
     return max_unpool_nd("max_unpool2d", 2, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
-@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False)
+@defop(("x", "indices"), saves=("x", "indices", "out"), nondiff=("indices",), method=False,
+       checks=_unpool_checks(3))
 def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW", output_size=None):
     """Inverse of max_pool3d: place ``x`` at ``indices`` in a zero ``[N, C, D_out, H_out, W_out]``."""
     return max_unpool_nd("max_unpool3d", 3, x, indices, kernel_size, stride, padding, data_format, output_size)

@@ -39,15 +39,24 @@ class _PoolBase(Layer):
             return kw[name]
         return super().__getattr__(name)
 
-    def forward(self, x: Any, *rest: Any) -> Any:
+    def forward(self, x: Any, *rest: Any, indices: Any = None, output_size: Any = None) -> Any:
         if len(x.shape) not in self._ranks:
             raise ValueError(f"{type(self).__name__}: the input must be {self._ranks[0]}-D, but received shape "
                              f"{list(x.shape)}.")
         kw = {**self._kw, **self._fixed}
-        if rest:  # MaxUnPool: (x, indices[, output_size])
-            kw["indices"] = rest[0]
-            if len(rest) > 1 and rest[1] is not None:
-                kw["output_size"] = rest[1]
+        if rest:  # MaxUnPool: (x, indices[, output_size]), positionally or by keyword
+            indices = rest[0]
+            output_size = rest[1] if len(rest) > 1 else output_size
+        if indices is not None or "indices" in inspect.signature(type(self)._fn).parameters:
+            if indices is None:
+                raise TypeError(f"{type(self).__name__}.forward: indices is required (the mask of the max pool "
+                                f"that made x); call layer(x, indices).")
+            kw["indices"] = indices
+            if output_size is not None:  # the call's output_size wins over the constructor's
+                kw["output_size"] = output_size
+        elif output_size is not None:
+            raise TypeError(f"{type(self).__name__}.forward: only MaxUnPool layers take output_size at call, but "
+                            f"received output_size={output_size!r}; pass it to the constructor.")
         return type(self)._fn(x, **kw)
 
     def extra_repr(self) -> str:
