@@ -256,6 +256,7 @@ ALLOWED: dict[str, str] = {
     "metric/_metrics.py::accuracy::name": NAME,
     "nn/_functional.py::dropout::name": NAME,
     "nn/_functional.py::embedding::name": NAME,
+    "nn/_functional.py::one_hot::name": NAME,
     "nn/_functional.py::layer_norm::name": NAME,
     "nn/_functional.py::binary_cross_entropy_with_logits::name": NAME,
     "nn/_functional.py::batch_norm::name": NAME,

@@ -62,10 +62,15 @@ def _ids(op, name, t):  # noqa: ANN001, ANN202
         raise ValueError(f"{op}: {name} must be an int32 or int64 tensor, but received "
                          f"{getattr(dt, 'name', type(t).__name__)}. Cast it with .astype('int64').")
     shape = list(t.shape)
-    if len([d for d in shape if d != 1]) > 1 or not shape:
-        raise ValueError(f"{op}: {name} must be a 1-D tensor (or have its other dimensions of size 1), but received "
-                         f"shape {shape}.")
-    return int(np.prod(shape))
+    n = int(np.prod(shape))
+    if name == "segment_ids":  # (Paddle: the ids run along the first axis; any further axes are of size 1)
+        if not shape or shape[0] != n:
+            raise ValueError(f"{op}: segment_ids must be a 1-D tensor (or of shape [N, 1, ...]: the ids along the "
+                             f"first axis), but received shape {shape}. Flatten it with .reshape([-1]).")
+    elif not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):  # (an edge index: [E] or [E, 1])
+        raise ValueError(f"{op}: {name} must be of shape [E] or [E, 1] (one entry per edge), but received shape "
+                         f"{shape}. Flatten it with .reshape([-1]).")
+    return n
 
 
 def _segment_checks(op, a):  # noqa: ANN001, ANN202

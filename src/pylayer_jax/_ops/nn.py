@@ -706,8 +706,17 @@ def embedding_sparse(x, weight, looked_up, padding_idx=None, height=0):
 @defop(("x", "weight"), differentiable=False, method=False)
 def embedding_renorm(x, weight, max_norm, norm_type=2.0):
     """``weight`` with the rows that ``x`` looks up scaled to a ``norm_type``-norm of at most ``max_norm``
-    (Paddle's ``max_norm``: ``row * max_norm / (norm + 1e-7)``); the other rows unchanged."""
-    norms = jnp.sum(jnp.abs(weight) ** norm_type, axis=1) ** (1.0 / norm_type)
+    (Paddle's ``max_norm``: ``row * max_norm / (norm + 1e-7)``, the norm as ``paddle.norm``'s ``p=norm_type``:
+    inf the largest magnitude, 0 the count of non-zeros); the other rows unchanged."""
+    a = jnp.abs(weight)
+    if norm_type == float("inf"):  # (the norms of paddle.norm: max, min, the count of non-zeros, the p-norm)
+        norms = jnp.max(a, axis=1)
+    elif norm_type == float("-inf"):
+        norms = jnp.min(a, axis=1)
+    elif norm_type == 0:
+        norms = jnp.sum(a != 0, axis=1).astype(weight.dtype)
+    else:
+        norms = jnp.sum(a ** norm_type, axis=1) ** (1.0 / norm_type)
     used = jnp.zeros(weight.shape[0], bool).at[jnp.ravel(x)].set(True)
     scale = jnp.where(used & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
     return (weight * scale[:, None]).astype(weight.dtype)

@@ -119,6 +119,8 @@ def _reindex(api: str, x: Tensor, neighbors: Sequence[Tensor], count: Sequence[T
     if not np.issubdtype(xv.dtype, np.integer):
         raise ValueError(f"{api}: x must be an int32 or int64 tensor of node ids, but received dtype {xv.dtype}.")
     index = {int(v): i for i, v in enumerate(xv.tolist())}
+    # (as Paddle's kernel: a node listed twice in x is known by its last position, for its edges' dst as for src)
+    xpos = np.asarray([index[int(v)] for v in xv.tolist()], np.int64)
     out_nodes = list(xv.tolist())
     srcs, dsts = [], []
     for k, (nb, ct) in enumerate(zip(neighbors, count)):
@@ -139,7 +141,7 @@ def _reindex(api: str, x: Tensor, neighbors: Sequence[Tensor], count: Sequence[T
                 index[v] = len(out_nodes)
                 out_nodes.append(v)
             srcs.append(index[v])
-        dsts.extend(np.repeat(np.tile(np.arange(xv.size), cv.size // max(xv.size, 1)), cv).tolist())
+        dsts.extend(np.repeat(np.tile(xpos, cv.size // max(xv.size, 1)), cv).tolist())
     def make(a: list[int]) -> Tensor:
         return Tensor(own(np.asarray(a, xv.dtype), _dtypes.to_np(str(xv.dtype))))
 
@@ -150,7 +152,8 @@ def reindex_graph(x: Tensor, neighbors: Tensor, count: Tensor, value_buffer: Ten
                   index_buffer: Tensor | None = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """Renumber a sampled neighbourhood from 0: ``(reindex_src, reindex_dst, out_nodes)``, where ``out_nodes`` is
     ``x`` followed by the neighbours not in it, in order of first appearance, ``reindex_src`` each neighbour's
-    position there and ``reindex_dst`` the position in ``x`` of the node it neighbours (``count[i]`` neighbours
+    position there and ``reindex_dst`` the position in ``x`` of the node it neighbours (its last, should ``x``
+    repeat a node) (``count[i]`` neighbours
     each; a ``count`` several times as long as ``x`` is that many edge types' lists one after another, their
     ``neighbors`` concatenated the same way). The buffers (a GPU speed-up) are accepted and unused."""
     return _reindex("reindex_graph", x, [neighbors], [count])  # type: ignore[return-value]

@@ -19,7 +19,7 @@ from .._ops.loss import _check_reduction
 from .._ops.table import TABLE
 from .._runtime.state import modes
 from .._tensor.dispatch import apply_op
-from .._tensor.facade import Tensor
+from .._tensor.facade import Tensor, _Tracer
 from .._tensor.methods import check_inplace_leaf, public, write_result
 from . import _chains
 from ._chains import run_chain, with_chain
@@ -74,7 +74,33 @@ normalize = with_chain("normalize", _chains.normalize)
 cosine_similarity = with_chain("cosine_similarity", _chains.cosine_similarity)
 pairwise_distance = with_residuals("pairwise_distance")
 pad = public(TABLE["pad"])
-one_hot = public(TABLE["one_hot"])
+
+
+def one_hot(x: Any, num_classes: Any = -1, name: str | None = None) -> Tensor:
+    """One-hot float32 vectors of length ``num_classes`` for the integer labels ``x``. As Paddle, the default
+    ``num_classes=-1`` means ``x.max() + 1`` (read from the values, so only eagerly), and ``num_classes`` may be a
+    one-element integer Tensor."""
+    if isinstance(num_classes, Tensor):
+        if num_classes.size != 1 or isinstance(num_classes._value, _Tracer) or num_classes._symbolic:
+            raise ValueError("one_hot: a Tensor num_classes must hold one concrete integer (here it is "
+                             f"{'traced' if num_classes.size == 1 else 'of shape ' + str(list(num_classes.shape))}); "
+                             "pass a Python int instead.")
+        num_classes = int(num_classes.item())
+    elif isinstance(num_classes, float):  # (Paddle takes a float, truncated)
+        num_classes = int(num_classes)
+    elif isinstance(num_classes, bool) or not isinstance(num_classes, int | np.integer):
+        raise TypeError(f"one_hot: num_classes must be an int or a one-element Tensor, but received "
+                        f"{type(num_classes).__name__}.")
+    if num_classes == -1 and isinstance(x, Tensor):
+        if isinstance(x._value, _Tracer) or x._symbolic:
+            raise RuntimeError("one_hot: num_classes=-1 takes the class count from x.max() + 1, which needs x's "
+                               "values, so it cannot run on a traced or static tensor; pass num_classes explicitly.")
+        if x.size == 0:
+            raise ValueError("one_hot: num_classes=-1 takes the class count from x.max() + 1, but x is empty "
+                             f"(shape {list(x.shape)}); pass num_classes explicitly.")
+        num_classes = int(x.max().item()) + 1
+    return apply_op(TABLE["one_hot"], (x, int(num_classes)), {})
+
 conv2d = public(TABLE["conv2d"])
 mse_loss = with_residuals("mse_loss")
 l1_loss = with_residuals("l1_loss")
@@ -158,7 +184,16 @@ def embedding(
     first backward, with ``rows()``), and so is what a hook on ``weight`` sees. In a static program the gradient
     is dense.
     """
-    if max_norm is not None:
+    if padding_idx is not None and isinstance(weight, Tensor) and weight.ndim >= 1:
+        rows = int(weight.shape[0])
+        if isinstance(padding_idx, bool) or not isinstance(padding_idx, int | np.integer):
+            raise TypeError(f"embedding: padding_idx must be an int or None, but received "
+                            f"{type(padding_idx).__name__} {padding_idx!r}.")
+        if not -rows <= padding_idx < rows:
+            raise ValueError(f"embedding: padding_idx must be within [-{rows}, {rows}) (the rows of weight), but "
+                             f"received {padding_idx}.")
+    # (as Paddle: ``if max_norm``, so 0 renorms nothing, nor does an empty table)
+    if max_norm and not (isinstance(weight, Tensor) and weight.size == 0):
         with no_grad():
             renormed = apply_op(TABLE["embedding_renorm"], (x, weight), {"max_norm": float(max_norm),
                                                                         "norm_type": float(norm_type)})
@@ -636,13 +671,11 @@ def triplet_margin_with_distance_loss(
 
 
 def sequence_mask(x: Tensor, maxlen: int | Tensor | None = None, dtype: Any = "int64", name: str | None = None) -> Tensor:
-    """``mask[..., j] = j < x[...]``; ``maxlen`` defaults to the largest length in ``x``."""
-    if maxlen is None:
-        maxlen = int(x.max().item())
-    elif isinstance(maxlen, Tensor):
+    """``mask[..., j] = j < x[...]``; ``maxlen`` None (or negative, as in Paddle) is the largest length in ``x``."""
+    if isinstance(maxlen, Tensor):
         maxlen = int(maxlen.item())
-    if maxlen < 0:
-        raise ValueError(f"sequence_mask: maxlen must not be negative, but received {maxlen}.")
+    if maxlen is None or maxlen < 0:  # (as Paddle: a negative maxlen, as None, is the largest length; 0 when empty)
+        maxlen = int(x.max().item()) if isinstance(x, Tensor) and x.size else 0
     return apply_op(TABLE["sequence_mask"], (x,), {"maxlen": maxlen, "dtype": dtype})
 
 

@@ -54,6 +54,9 @@ class Embedding(Layer):
         for v, what in ((num_embeddings, "num_embeddings"), (embedding_dim, "embedding_dim")):
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v <= 0:
                 raise ValueError(f"Embedding: {what} must be a positive int, but received {v!r}.")
+        if padding_idx is not None and (isinstance(padding_idx, bool) or not isinstance(padding_idx, int | np.integer)):
+            raise ValueError(f"Embedding: padding_idx must be an int or None (a row index), but received "
+                             f"{type(padding_idx).__name__} {padding_idx!r}; pass int(padding_idx).")
         if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
             raise ValueError(
                 f"Embedding: padding_idx must be within [-{num_embeddings}, {num_embeddings}), but received "
