@@ -359,12 +359,14 @@ def perspective(img, coeffs, interpolation: str = "nearest", fill=None, data_for
     squeeze = img.ndim == 3
     x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
     ow, oh = x.shape[-1], x.shape[-2]
-    c = _make_tensor([float(v) for v in coeffs])
-    theta1 = c[:6].reshape((1, 2, 3))
-    theta2 = _F.concat((c[6:].reshape((1, 2)).tile([2, 1]), _F.ones((2, 1), "float32")), axis=1).unsqueeze(0)
+    c = np.asarray([float(v) for v in coeffs], dtype=np.float32)
+    # theta1 scaled on the host: IEEE float32 division, as Paddle's kernel divides (XLA turns a division by a
+    # constant into a multiply by its reciprocal, an ulp off, which moves a nearest sample on a pixel's edge).
+    scaled = c[:6].reshape(2, 3).T / np.asarray([0.5 * ow, 0.5 * oh], dtype=np.float32)
+    theta2 = np.concatenate((np.tile(c[6:].reshape(1, 2), (2, 1)), np.ones((2, 1), np.float32)), axis=1)
     base = _base_grid(ow, oh, 0.5, 0.5)
-    g1 = _F.bmm(base, theta1.transpose((0, 2, 1)) / _make_tensor([0.5 * ow, 0.5 * oh]))
-    g2 = _F.bmm(base, theta2.transpose((0, 2, 1)))
+    g1 = _F.bmm(base, _make_tensor(scaled[None]))
+    g2 = _F.bmm(base, _make_tensor(theta2.T[None]))
     grid = (g1 / g2 - 1.0).reshape((1, oh, ow, 2))
     out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
     return out.squeeze(0) if squeeze else out
