@@ -188,7 +188,7 @@ for p in model.parameters():
     p.set_value(w_rng.standard_normal(p.shape).astype("float32") * 0.3)
 opt = paddle.optimizer.Adam(1e-2, parameters=model.parameters())
 losses = []
-for epoch in range(2):
+for _epoch in range(2):
     for xb, yb in loader:
         loss = F.cross_entropy(model(xb), yb)
         loss.backward()
