@@ -7,10 +7,16 @@ Normalize (mean/std lists, CHW/HWC, to_rgb), ToTensor (the dtypes and scalings o
 images, data_format HWC), Transpose, Grayscale(1 or 3), Brightness/Contrast/Saturation/HueTransform with value 0,
 Compose; the functional API (resize, crop, center_crop, pad, hflip, vflip, rotate with interpolation/expand/center/
 fill, affine, perspective, erase, to_grayscale, normalize, adjust_brightness/contrast/saturation/hue with fixed
-factors, to_tensor) on both PIL images and Tensors, every uint8 result recorded exactly; then a Dataset whose
+factors, to_tensor) on both PIL images and Tensors, uint8 Tensors resized (nearest, bilinear, and
+``F.interpolate`` trilinear and align_corners, Paddle's uint8 kernel bit for bit), every uint8 result recorded
+exactly; then a Dataset whose
 Compose pipeline feeds a tiny CNN trained a few steps.
 
-Left out: numpy HWC images through resize/pad/flip/rotate/affine/perspective/grayscale/adjust_*: Paddle sends them
+Left out: uint8 Tensors through adjust_hue (Paddle's float32 division of the saturation, on CPU, is an ulp off
+IEEE division now and then, which truncation to uint8 makes a whole level in about 0.2% of pixels; float images
+agree), and through pad/flips/brightness/warps/grey (Paddle has no uint8 kernel: pylayer_jax pads, flips and
+brightens them and raises a TypeError for the rest); crop/center_crop of 4-D batches (Paddle's crop slices the
+channel and height axes). Also left out: numpy HWC images through resize/pad/flip/rotate/affine/perspective/grayscale/adjust_*: Paddle sends them
 to its OpenCV backend, which needs ``cv2`` (not installed beside the Paddle 3.3.1 used as the oracle)."""
 import json
 import os
@@ -99,6 +105,11 @@ rec("normalize_np", TF.normalize(ARR.astype("float32"), [1.0, 2.0, 3.0], [4.0, 5
 for interp in ("nearest", "bilinear", "bicubic"):
     rec(f"Resize_ten_{interp}", T.Resize((7, 9), interpolation=interp)(TENF))
 rec("Resize_ten_int", T.Resize(6)(TENF))
+for interp in ("nearest", "bilinear"):
+    rec(f"Resize_ten_u8_{interp}", T.Resize((7, 17), interpolation=interp)(TEN))
+rec("f_resize_ten_u8", TF.resize(TEN, 8))
+rec("interp_u8_trilinear", F.interpolate(TEN.reshape([1, 1, 3, 10, 13]), size=(4, 6, 9), mode="trilinear"))
+rec("interp_u8_corners", F.interpolate(TEN.unsqueeze(0), scale_factor=1.7, mode="bilinear", align_corners=True))
 rec("CenterCrop_ten", T.CenterCrop(6)(TEN))
 for mode in ("constant", "edge", "reflect", "symmetric"):
     attempt(f"Pad_ten_{mode}", lambda mode=mode: T.Pad((1, 2, 3, 1), fill=3.0 if mode == "constant" else 0,

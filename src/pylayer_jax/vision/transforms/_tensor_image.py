@@ -61,11 +61,19 @@ def _tensor_of(values):
     return values if isinstance(values, Tensor) else _make_tensor(values)
 
 
+def _float_image(img, api: str) -> None:
+    if not _is_floating_point(img):
+        raise TypeError(f"{api}: a Tensor image must be floating point here, but it is {img.dtype} (Paddle casts the "
+                        "grey weights to the image's dtype, which makes them 0 for integers, and has no integer "
+                        "kernel for the product); convert it first, e.g. img.astype('float32') / 255.")
+
+
 def to_grayscale(img, num_output_channels: int = 1, data_format: str = "CHW"):
     api = "paddle.vision.transforms.to_grayscale"
     check(img, api, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError(f"{api}: num_output_channels must be 1 or 3; got {num_output_channels}.")
+    _float_image(img, api)
     w = _make_tensor([0.2989, 0.587, 0.114]).astype(img.dtype)
     if data_format.lower() == "chw":
         w = w.reshape((-1, 1, 1))
@@ -167,6 +175,7 @@ def adjust_contrast(img, factor: float):
     check(img, api)
     _non_negative(factor, "contrast_factor", api)
     c = _channels(img, api)
+    _float_image(img, api)
     dtype = img.dtype if _is_floating_point(img) else "float32"
     base = img if c == 1 else to_grayscale(img)
     target = _F.mean(base.astype(dtype), axis=(-3, -2, -1), keepdim=True)
@@ -179,7 +188,17 @@ def adjust_saturation(img, factor: float):
     _non_negative(factor, "saturation_factor", api)
     if _channels(img, api) == 1:
         return img
+    _float_image(img, api)
     return _blend(img, to_grayscale(img), factor)
+
+
+def _true_div(x, c: float):
+    """``x / c`` correctly rounded, as Paddle's kernel divides: XLA turns a division by a constant into a multiply
+    by its reciprocal, an ulp off at times, which a uint8 result's truncation makes a whole level. Divided in
+    float64 (a reciprocal multiply there is far inside float32's rounding) and rounded back."""
+    if str(x.dtype) != "paddle.float32":
+        return x / c
+    return (x.astype("float64") / c).astype("float32")
 
 
 def _rgb_to_hsv(img):
@@ -195,7 +214,7 @@ def _rgb_to_hsv(img):
     hr = (maxc == r).astype(maxc.dtype) * (bc - gc)
     hg = ((maxc == g) & (maxc != r)).astype(maxc.dtype) * (rc - bc + 2.0)
     hb = ((maxc != r) & (maxc != g)).astype(maxc.dtype) * (gc - rc + 4.0)
-    h = (hr + hg + hb) / 6.0 + 1.0
+    h = _true_div(hr + hg + hb, 6.0) + 1.0
     h = h - h.trunc()
     return _F.stack([h, s, maxc], axis=-3)
 
@@ -223,7 +242,7 @@ def adjust_hue(img, factor: float):
     if _channels(img, api) == 1:
         return img
     dtype = img.dtype
-    x = img.astype("float32") / 255.0 if str(dtype) == "paddle.uint8" else img
+    x = _true_div(img.astype("float32"), 255.0) if str(dtype) == "paddle.uint8" else img
     h, s, v = _rgb_to_hsv(x).unbind(axis=-3)
     h = h + factor
     h = h - h.floor()
