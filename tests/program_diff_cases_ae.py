@@ -26,6 +26,18 @@ def perspective_tensor(paddle: Any, out: dict[str, Any]) -> None:
     out["persp_other"] = _v(tf.perspective(img, sp, [[0, 1], [12, 0], [10, 8], [2, 9]]))
 
 
+def rotate_affine_tensor(paddle: Any, out: dict[str, Any]) -> None:
+    """``transforms.rotate``/``affine`` of a CHW Tensor (p83's RandomRotation): the same float32 division of the map
+    by the image's half size as perspective's; one nearest sample of an expanded rotation differed."""
+    tf = paddle.vision.transforms.functional
+    img = paddle.to_tensor(np.random.default_rng(0).integers(0, 256, size=(10, 13, 3), dtype=np.uint8)
+                           .transpose(2, 0, 1).astype("float32") / 255.0)
+    out["rotate_expand_center"] = _v(tf.rotate(img, 37.90578345674649, expand=True, center=(3, 3)))
+    out["rotate_plain"] = [_v(tf.rotate(img, a)) for a in (-19.21314862466587, 90.0, 33.3)]
+    out["affine"] = [_v(tf.affine(img, 23.0, (1, -2), 0.9, (4.0, 2.0))),
+                     _v(tf.affine(img, -41.0, (0, 1), 1.15, 0.0, interpolation="bilinear", center=(2, 7)))]
+
+
 def interpolate_uint8(paddle: Any, out: dict[str, Any]) -> None:
     """``F.interpolate`` of uint8 images in the linear modes (p83's ``Resize`` of a uint8 CHW Tensor): Paddle's
     kernel weighs each corner in float32 and truncates; the weights were cast to uint8 (all zeros)."""
@@ -59,7 +71,7 @@ def hue_uint8(paddle: Any, out: dict[str, Any]) -> None:
     out["hue_u8"] = [_v(tf.adjust_hue(img, f)) for f in (0.2, 0.45, -0.3, 0.1)]
 
 
-CASES = [perspective_tensor, interpolate_uint8, hue_uint8]
+CASES = [perspective_tensor, rotate_affine_tensor, interpolate_uint8, hue_uint8]
 
 
 def record(paddle: Any) -> dict[str, Any]:

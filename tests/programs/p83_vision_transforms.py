@@ -7,7 +7,10 @@ Normalize (mean/std lists, CHW/HWC, to_rgb), ToTensor (the dtypes and scalings o
 images, data_format HWC), Transpose, Grayscale(1 or 3), Brightness/Contrast/Saturation/HueTransform with value 0,
 Compose; the functional API (resize, crop, center_crop, pad, hflip, vflip, rotate with interpolation/expand/center/
 fill, affine, perspective, erase, to_grayscale, normalize, adjust_brightness/contrast/saturation/hue with fixed
-factors, to_tensor) on both PIL images and Tensors, uint8 Tensors resized (nearest, bilinear, and
+factors, to_tensor) on both PIL images and Tensors; transforms with ``keys`` over (image, boxes) and (image,
+image) inputs and a BaseTransform subclass with ``_apply_image``/``_apply_boxes``; RandomResizedCrop, RandomAffine,
+RandomPerspective, RandomRotation, ColorJitter and RandomErasing under ``random.seed`` (Python's stream, which both
+libraries draw from); uint8 Tensors resized (nearest, bilinear, and
 ``F.interpolate`` trilinear and align_corners, Paddle's uint8 kernel bit for bit), every uint8 result recorded
 exactly; then a Dataset whose
 Compose pipeline feeds a tiny CNN trained a few steps.
@@ -20,6 +23,7 @@ channel and height axes). Also left out: numpy HWC images through resize/pad/fli
 to its OpenCV backend, which needs ``cv2`` (not installed beside the Paddle 3.3.1 used as the oracle)."""
 import json
 import os
+import random
 
 import numpy as np
 import paddle
@@ -172,6 +176,41 @@ for f, v in ((TF.adjust_brightness, 1.3), (TF.adjust_contrast, 1.4), (TF.adjust_
     rec(f"f_{f.__name__}_{v}_ten", f(TENF, v))
 rec("f_normalize_ten", TF.normalize(TENF, [0.5, 0.5, 0.5], [0.25, 0.25, 0.25]))
 rec("f_to_tensor_np", TF.to_tensor(ARR, data_format="HWC"))
+
+
+# --- multi-input transforms (keys) and a custom BaseTransform; random transforms under fixed seeds ---
+class FlipWithBoxes(T.BaseTransform):
+    def __init__(self, keys=None):
+        super().__init__(keys)
+
+    def _apply_image(self, img):
+        return TF.hflip(img)
+
+    def _apply_boxes(self, boxes):
+        w = 13
+        return np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], 1)
+
+
+rec_boxes = np.array([[1.0, 2.0, 5.0, 6.0], [7.0, 0.0, 12.0, 4.0]])
+img_out, boxes_out = FlipWithBoxes(keys=("image", "boxes"))((PIL, rec_boxes))
+rec("keys_custom_image", img_out)
+rec("keys_custom_boxes", boxes_out)
+rec("keys_custom_plain", FlipWithBoxes()(TENF))
+pair = T.Compose([T.Resize((5, 6), keys=("image", "image")), T.ToTensor(keys=("image", "image"))])((PIL, PIL))
+rec("keys_pair_0", pair[0])
+rec("keys_pair_1", pair[1])
+random.seed(5)
+np.random.seed(5)
+paddle.seed(5)
+for i in range(2):
+    rec(f"RandomResizedCrop_{i}", T.RandomResizedCrop((5, 7), scale=(0.3, 0.9), ratio=(0.5, 2),
+                                                      interpolation="bicubic")(PIL))
+    rec(f"RandomAffine_{i}", T.RandomAffine(30, translate=(0.2, 0.1), scale=(0.9, 1.1), shear=(-5, 5, -3, 3),
+                                            fill=9)(PIL))
+    rec(f"RandomPerspective_ten_{i}", T.RandomPerspective(1.0, 0.3, interpolation="bilinear")(TENF))
+    rec(f"RandomRotation_ten_{i}", T.RandomRotation((-20, 40), expand=True, center=(3, 3))(TENF))
+    rec(f"ColorJitter_ten_{i}", T.ColorJitter(0.4, 0.4, 0.4, 0.2)(TENF))
+    rec(f"RandomErasing_np_{i}", T.RandomErasing(1.0, scale=(0.1, 0.3), value=5)(ARR))
 
 
 # --- a Dataset feeding a tiny CNN ---

@@ -276,10 +276,12 @@ def _base_grid(ow: int, oh: int, x0: float, y0: float):
 
 
 def _affine_grid(theta, w: int, h: int, ow: int, oh: int):
-    """Paddle's grid for ``theta`` ([1, 2, 3], pixel units about the image centre): [-1, 1] coordinates."""
+    """Paddle's grid for ``theta`` (6 float32 numbers, pixel units about the image centre): [-1, 1] coordinates.
+    The map is scaled on the host with IEEE float32 division, as Paddle's kernel divides (XLA would multiply by the
+    reciprocal, an ulp off, which can move a nearest sample across a pixel's edge)."""
     base = _base_grid(ow, oh, -ow * 0.5 + 0.5, -oh * 0.5 + 0.5)
-    scaled = theta.transpose((0, 2, 1)) / _make_tensor([0.5 * w, 0.5 * h])
-    return _F.bmm(base, scaled).reshape((1, oh, ow, 2))
+    scaled = np.asarray(theta, np.float32).reshape(2, 3).T / np.asarray([0.5 * w, 0.5 * h], np.float32)
+    return _F.bmm(base, _make_tensor(scaled[None])).reshape((1, oh, ow, 2))
 
 
 def _grid_transform(img, grid, mode: str, fill):
@@ -323,7 +325,7 @@ def affine(img, matrix, interpolation: str = "nearest", fill=None, data_format: 
     _check_warp(img, interpolation, api)
     squeeze = img.ndim == 3
     x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
-    theta = _make_tensor([float(m) for m in matrix]).reshape((1, 2, 3))
+    theta = np.asarray([float(m) for m in matrix], np.float32)
     h, w = x.shape[-2], x.shape[-1]
     grid = _affine_grid(theta, w, h, w, h)
     if isinstance(fill, int):
@@ -365,7 +367,7 @@ def rotate(img, angle: float, interpolation: str = "nearest", expand: bool = Fal
         ow, oh = int(size[0]), int(size[1])
     else:
         ow, oh = w, h
-    grid = _affine_grid(_make_tensor(m).reshape((1, 2, 3)), w, h, ow, oh)
+    grid = _affine_grid(m, w, h, ow, oh)
     out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
     return out.squeeze(0)
 
