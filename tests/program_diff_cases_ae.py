@@ -40,7 +40,9 @@ def rotate_affine_tensor(paddle: Any, out: dict[str, Any]) -> None:
 
 def interpolate_uint8(paddle: Any, out: dict[str, Any]) -> None:
     """``F.interpolate`` of uint8 images in the linear modes (p83's ``Resize`` of a uint8 CHW Tensor): Paddle's
-    kernel weighs each corner in float32 and truncates; the weights were cast to uint8 (all zeros)."""
+    kernel weighs each corner in float32 and truncates; the weights were cast to uint8 (all zeros). Not mirrored:
+    Paddle 3.3.1's 1-D ``linear`` mode on uint8 takes the lower neighbour only (its weights truncated); pylayer_jax
+    interpolates in float32 and truncates, as the 2-D and 3-D modes do (test_program_diffs_ae checks it)."""
     f = paddle.nn.functional
     x = paddle.to_tensor(np.random.default_rng(1).integers(0, 256, size=(2, 3, 9, 11), dtype=np.uint8))
     for ac in (False, True):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
+import numpy as np
 import pytest
 
 import pylayer_jax as paddle
@@ -30,6 +31,17 @@ def test_interpolate_integer_errors_say_what_to_do() -> None:
                                         r"kernels interpolate only uint8 among integer types .* but x is int32"):
         f.interpolate(x.astype("int32"), size=(5, 6), mode="bilinear")
     assert f.interpolate(x.astype("int64"), size=(5, 6)).numpy().tolist() == [[[[1] * 6] * 5]]
+
+
+def test_uint8_linear_interpolates_in_float32_and_truncates() -> None:
+    # not Paddle's 1-D uint8 kernel (the lower neighbour only): the float32 interpolation, truncated, as bilinear's
+    f = paddle.nn.functional
+    x = paddle.to_tensor((np.arange(10).reshape(2, 1, 5) * 7).astype("uint8"))
+    want = np.trunc(f.interpolate(x.astype("float32"), size=[7], mode="linear").numpy()).astype("uint8")
+    got = f.interpolate(x, size=[7], mode="linear")
+    assert str(got.dtype) == "paddle.uint8"
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert want[0, 0].tolist() == [0, 4, 9, 14, 19, 24, 28]
 
 
 @pytest.mark.parametrize("fn", [lambda t: TF.to_grayscale(t), lambda t: TF.adjust_saturation(t, 1.5),
