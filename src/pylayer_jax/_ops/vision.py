@@ -13,6 +13,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .pool import adaptive_avg_nd
 from .table import defop
@@ -69,6 +70,49 @@ def _cubic_matrix(i, o, align_corners, scale):  # noqa: ANN001, ANN202
     return m
 
 
+def _uint8_axis(i, o, align_corners, align_mode, scale, f32_src):  # noqa: ANN001, ANN202
+    """One axis of Paddle's uint8 bilinear/trilinear kernel: the low and high source indices and their float32
+    weights, in the kernel's precisions (a float32 ratio; the low index from the source coordinate in double, the
+    weight from it in double then float32, or in float32 throughout where ``f32_src``)."""
+    ratio = np.float32(0.0)
+    if o > 1:
+        ratio = np.float32((i - 1) / (o - 1)) if align_corners else np.float32(1.0 / scale if scale else np.float32(i) / np.float32(o))
+    flag = align_mode == 0 and not align_corners
+    k = np.arange(o)
+    kf = k.astype(np.float32)
+    src = float(ratio) * (k + 0.5) - 0.5
+    lo = np.maximum((src if flag else ratio * kf).astype(np.int64), 0)
+    hi = np.minimum(lo + 1, i - 1)
+    s32 = (ratio * (kf + np.float32(0.5)) - np.float32(0.5)) if f32_src else src.astype(np.float32)
+    s32 = np.maximum(s32, np.float32(0))
+    d_hi = (s32 - lo.astype(np.float32)) if flag else (ratio * kf - lo.astype(np.float32))
+    d_hi = d_hi.astype(np.float32)
+    return lo, hi, (np.float32(1) - d_hi).astype(np.float32), d_hi
+
+
+def _uint8_corners(x, axes):  # noqa: ANN001, ANN202
+    """Paddle's uint8 bilinear/trilinear kernel: each corner's value times its weights along the axes in order,
+    the corners summed in float32 in the kernel's order, truncated to uint8."""
+    n = len(axes)
+
+    def f32(a):  # noqa: ANN001, ANN202
+        # each float32 step is done in float64 (exact for these products and sums) and rounded to float32, so that
+        # XLA cannot fuse a multiply and an add into one rounding, as Paddle's compiled loop does not
+        return a.astype(jnp.float32).astype(jnp.float64)
+
+    total = None
+    for pick in itertools.product((0, 1), repeat=n):
+        pick = pick[::-1] if n == 2 else pick  # bilinear: the first axis's choice varies fastest; trilinear: the last
+        v = x.astype(jnp.float64)
+        for d, (lo, hi, _, _) in enumerate(axes):
+            v = jnp.take(v, jnp.asarray(hi if pick[d] else lo), axis=2 + d)
+        for d, (_, _, w_lo, w_hi) in enumerate(axes):
+            w = jnp.asarray(w_hi if pick[d] else w_lo, jnp.float64).reshape((-1,) + (1,) * (n - 1 - d))
+            v = f32(v * w)
+        total = v if total is None else f32(total + v)
+    return total.astype(x.dtype)
+
+
 def resize(api, x, size, scale_factor, mode, align_corners, align_mode, data_format):  # noqa: ANN001, ANN202
     """Paddle's interpolate on a concrete argument set."""
     if mode not in _MODES:
@@ -90,6 +134,12 @@ def resize(api, x, size, scale_factor, mode, align_corners, align_mode, data_for
     if (size is None) == (scale_factor is None):
         raise ValueError(f"{api}: pass exactly one of size and scale_factor (received size={size!r}, scale_factor={scale_factor!r}).")
     xc = jnp.moveaxis(x, -1, 1) if cl else x
+    integer = not jnp.issubdtype(x.dtype, jnp.inexact)
+    linear = mode in ("linear", "bilinear", "trilinear")
+    if integer and mode not in ("nearest", "area") and not (x.dtype == jnp.uint8 and linear):
+        raise TypeError(f"{api}: mode {mode!r} needs a floating-point input (Paddle's kernels interpolate "
+                        f"{'only uint8 among integer types' if linear else 'no integer type'} in this mode), "
+                        f"but x is {x.dtype}; cast it first, e.g. x.astype('float32').")
     ins = tuple(xc.shape[2:])
     if size is not None:
         outs = (size,) * n if isinstance(size, int) else tuple(size)
@@ -101,7 +151,10 @@ def resize(api, x, size, scale_factor, mode, align_corners, align_mode, data_for
         outs = tuple(int(i * s) for i, s in zip(ins, scales))
     if len(outs) != n or any(not isinstance(o, int) or o <= 0 for o in outs):
         raise ValueError(f"{api}: size must be a positive int or {n} of them, but received {size!r}.")
-    if mode == "area":
+    if integer and mode in ("bilinear", "trilinear"):
+        out = _uint8_corners(xc, [_uint8_axis(i, o, align_corners, align_mode, s, n == 3 or d == 1)
+                                  for d, (i, o, s) in enumerate(zip(ins, outs, scales))])
+    elif mode == "area":
         out = adaptive_avg_nd(api, n, xc, outs, _FIRST[n] if n > 1 else "NCL")
     else:
         for d in range(n):
@@ -112,8 +165,10 @@ def resize(api, x, size, scale_factor, mode, align_corners, align_mode, data_for
                 m = _cubic_matrix(i, o, align_corners, s)
             else:
                 m = _linear_matrix(i, o, align_corners, align_mode, s)
+            if integer and mode != "nearest":  # uint8 linear: interpolated in float32, truncated back
+                xc = xc.astype(jnp.float32)
             xc = jnp.moveaxis(jnp.tensordot(xc, m.astype(xc.dtype), axes=([2 + d], [1])), -1, 2 + d)
-        out = xc
+        out = xc.astype(x.dtype)
     return jnp.moveaxis(out, 1, -1) if cl else out
 
 

@@ -61,11 +61,19 @@ def _tensor_of(values):
     return values if isinstance(values, Tensor) else _make_tensor(values)
 
 
+def _float_image(img, api: str) -> None:
+    if not _is_floating_point(img):
+        raise TypeError(f"{api}: a Tensor image must be floating point here, but it is {img.dtype} (Paddle casts the "
+                        "grey weights to the image's dtype, which makes them 0 for integers, and has no integer "
+                        "kernel for the product); convert it first, e.g. img.astype('float32') / 255.")
+
+
 def to_grayscale(img, num_output_channels: int = 1, data_format: str = "CHW"):
     api = "paddle.vision.transforms.to_grayscale"
     check(img, api, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError(f"{api}: num_output_channels must be 1 or 3; got {num_output_channels}.")
+    _float_image(img, api)
     w = _make_tensor([0.2989, 0.587, 0.114]).astype(img.dtype)
     if data_format.lower() == "chw":
         w = w.reshape((-1, 1, 1))
@@ -167,6 +175,7 @@ def adjust_contrast(img, factor: float):
     check(img, api)
     _non_negative(factor, "contrast_factor", api)
     c = _channels(img, api)
+    _float_image(img, api)
     dtype = img.dtype if _is_floating_point(img) else "float32"
     base = img if c == 1 else to_grayscale(img)
     target = _F.mean(base.astype(dtype), axis=(-3, -2, -1), keepdim=True)
@@ -179,7 +188,17 @@ def adjust_saturation(img, factor: float):
     _non_negative(factor, "saturation_factor", api)
     if _channels(img, api) == 1:
         return img
+    _float_image(img, api)
     return _blend(img, to_grayscale(img), factor)
+
+
+def _true_div(x, c: float):
+    """``x / c`` correctly rounded, as Paddle's kernel divides: XLA turns a division by a constant into a multiply
+    by its reciprocal, an ulp off at times, which a uint8 result's truncation makes a whole level. Divided in
+    float64 (a reciprocal multiply there is far inside float32's rounding) and rounded back."""
+    if str(x.dtype) != "paddle.float32":
+        return x / c
+    return (x.astype("float64") / c).astype("float32")
 
 
 def _rgb_to_hsv(img):
@@ -195,7 +214,7 @@ def _rgb_to_hsv(img):
     hr = (maxc == r).astype(maxc.dtype) * (bc - gc)
     hg = ((maxc == g) & (maxc != r)).astype(maxc.dtype) * (rc - bc + 2.0)
     hb = ((maxc != r) & (maxc != g)).astype(maxc.dtype) * (gc - rc + 4.0)
-    h = (hr + hg + hb) / 6.0 + 1.0
+    h = _true_div(hr + hg + hb, 6.0) + 1.0
     h = h - h.trunc()
     return _F.stack([h, s, maxc], axis=-3)
 
@@ -223,7 +242,7 @@ def adjust_hue(img, factor: float):
     if _channels(img, api) == 1:
         return img
     dtype = img.dtype
-    x = img.astype("float32") / 255.0 if str(dtype) == "paddle.uint8" else img
+    x = _true_div(img.astype("float32"), 255.0) if str(dtype) == "paddle.uint8" else img
     h, s, v = _rgb_to_hsv(x).unbind(axis=-3)
     h = h + factor
     h = h - h.floor()
@@ -257,10 +276,12 @@ def _base_grid(ow: int, oh: int, x0: float, y0: float):
 
 
 def _affine_grid(theta, w: int, h: int, ow: int, oh: int):
-    """Paddle's grid for ``theta`` ([1, 2, 3], pixel units about the image centre): [-1, 1] coordinates."""
+    """Paddle's grid for ``theta`` (6 float32 numbers, pixel units about the image centre): [-1, 1] coordinates.
+    The map is scaled on the host with IEEE float32 division, as Paddle's kernel divides (XLA would multiply by the
+    reciprocal, an ulp off, which can move a nearest sample across a pixel's edge)."""
     base = _base_grid(ow, oh, -ow * 0.5 + 0.5, -oh * 0.5 + 0.5)
-    scaled = theta.transpose((0, 2, 1)) / _make_tensor([0.5 * w, 0.5 * h])
-    return _F.bmm(base, scaled).reshape((1, oh, ow, 2))
+    scaled = np.asarray(theta, np.float32).reshape(2, 3).T / np.asarray([0.5 * w, 0.5 * h], np.float32)
+    return _F.bmm(base, _make_tensor(scaled[None])).reshape((1, oh, ow, 2))
 
 
 def _grid_transform(img, grid, mode: str, fill):
@@ -304,7 +325,7 @@ def affine(img, matrix, interpolation: str = "nearest", fill=None, data_format: 
     _check_warp(img, interpolation, api)
     squeeze = img.ndim == 3
     x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
-    theta = _make_tensor([float(m) for m in matrix]).reshape((1, 2, 3))
+    theta = np.asarray([float(m) for m in matrix], np.float32)
     h, w = x.shape[-2], x.shape[-1]
     grid = _affine_grid(theta, w, h, w, h)
     if isinstance(fill, int):
@@ -346,7 +367,7 @@ def rotate(img, angle: float, interpolation: str = "nearest", expand: bool = Fal
         ow, oh = int(size[0]), int(size[1])
     else:
         ow, oh = w, h
-    grid = _affine_grid(_make_tensor(m).reshape((1, 2, 3)), w, h, ow, oh)
+    grid = _affine_grid(m, w, h, ow, oh)
     out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
     return out.squeeze(0)
 
@@ -359,12 +380,14 @@ def perspective(img, coeffs, interpolation: str = "nearest", fill=None, data_for
     squeeze = img.ndim == 3
     x = _nchw(img.unsqueeze(0) if squeeze else img, data_format)
     ow, oh = x.shape[-1], x.shape[-2]
-    c = _make_tensor([float(v) for v in coeffs])
-    theta1 = c[:6].reshape((1, 2, 3))
-    theta2 = _F.concat((c[6:].reshape((1, 2)).tile([2, 1]), _F.ones((2, 1), "float32")), axis=1).unsqueeze(0)
+    c = np.asarray([float(v) for v in coeffs], dtype=np.float32)
+    # theta1 scaled on the host: IEEE float32 division, as Paddle's kernel divides (XLA turns a division by a
+    # constant into a multiply by its reciprocal, an ulp off, which moves a nearest sample on a pixel's edge).
+    scaled = c[:6].reshape(2, 3).T / np.asarray([0.5 * ow, 0.5 * oh], dtype=np.float32)
+    theta2 = np.concatenate((np.tile(c[6:].reshape(1, 2), (2, 1)), np.ones((2, 1), np.float32)), axis=1)
     base = _base_grid(ow, oh, 0.5, 0.5)
-    g1 = _F.bmm(base, theta1.transpose((0, 2, 1)) / _make_tensor([0.5 * ow, 0.5 * oh]))
-    g2 = _F.bmm(base, theta2.transpose((0, 2, 1)))
+    g1 = _F.bmm(base, _make_tensor(scaled[None]))
+    g2 = _F.bmm(base, _make_tensor(theta2.T[None]))
     grid = (g1 / g2 - 1.0).reshape((1, oh, ow, 2))
     out = _back(_grid_transform(x, grid, interpolation, fill), data_format)
     return out.squeeze(0) if squeeze else out
