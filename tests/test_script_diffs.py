@@ -4,6 +4,7 @@ differed silently before."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sys
@@ -69,8 +70,8 @@ def test_optimizer_state_resumes_by_parameter_names() -> None:
 
     a, oa = make()
     step(a, oa)
-    # (state_dict holds the parameters themselves, as Paddle's: copy the values of this step)
-    state, weights = oa.state_dict(), {k: v.numpy() for k, v in a.state_dict().items()}
+    # (both state dicts hold the live Tensors, as Paddle's: a later step shows in them, so copy this step's values)
+    state, weights = copy.deepcopy(oa.state_dict()), {k: v.numpy() for k, v in a.state_dict().items()}
     step(a, oa)
     with paddle.utils.unique_name.guard():  # a resumed script's process: accumulator names start at _0 again
         b, ob = make()
