@@ -75,7 +75,8 @@ def test_the_second_run_reads_what_the_first_wrote(tmp_path, uncached) -> None:
     first, _ = _run(tmp_path, PYLAYER_JAX_CACHE_DIR=str(d))
     written = _entries(d)
     assert first["ours"] == first["jax_dir"] == str(d) and first["min_secs"] == 0.0
-    assert first["max_size"] == compile_cache.MAX_BYTES  # bounded: filelock is a dependency, so JAX can evict
+    # bounded by ``compile_cache.trim``, not by JAX, whose bound reads the whole directory at every write
+    assert first["max_size"] == -1
     # every program the run compiled is written, however quick its compile (each step is one program, the same
     # from the first step on, besides any staging of a Python number)
     assert len(written) == first["compiled"] >= 1 and first["hits"] == 0
@@ -125,3 +126,19 @@ def test_jaxs_own_setting_wins(tmp_path) -> None:
     assert not (tmp_path / "xla").exists()
     r, _ = _run(tmp_path, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0.5", PYLAYER_JAX_CACHE_DIR=str(tmp_path / "x2"))
     assert r["ours"] == str(tmp_path / "x2") and r["min_secs"] == 0.5
+
+
+def test_trim_removes_the_least_recently_used_programs_down_to_the_bound(tmp_path) -> None:
+    d = tmp_path / "xla"
+    d.mkdir()
+    for k, used in enumerate([50, 10, 40, 20, 30]):  # five 100-byte programs, used at these times
+        (d / f"p{k}-cache").write_bytes(b"x" * 100)
+        (d / f"p{k}-atime").write_bytes(b"t")
+        os.utime(d / f"p{k}-cache", (1_000_000 + used, 1_000_000 + used))
+    assert compile_cache._due(str(d))  # never trimmed
+    assert compile_cache.trim(str(d), max_bytes=250) == 3  # 500 bytes down to 200: the three used longest ago go
+    assert sorted(_entries(d)) == ["p0-cache", "p2-cache"]
+    assert sorted(n for n in os.listdir(d) if n.endswith("-atime")) == ["p0-atime", "p2-atime"]
+    assert not compile_cache._due(str(d))  # the stamp says it was just trimmed
+    assert compile_cache.trim(str(d), max_bytes=250) == 0  # within the bound: nothing goes
+    assert compile_cache.trim(str(tmp_path / "missing")) == 0

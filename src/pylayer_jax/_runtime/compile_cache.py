@@ -14,20 +14,28 @@ for every program (JAX caches only programs that took a second or more to compil
   warning for one the variable names. The default one is also left alone when another user owns it or
   others may write to it (the cache holds programs that will run: it must be trusted).
 
-JAX keeps the cache under ``MAX_BYTES`` by evicting the least recently used programs; it needs the ``filelock``
-package for that (a dependency; without it, as in an environment that removed it, the cache is unbounded). Deleting the directory is always safe.
+The cache is kept under ``MAX_BYTES``, by this module rather than by JAX: JAX's own bound
+(``jax_compilation_cache_max_size``) scans the whole directory, reading every entry's access time, each time it
+writes a program, so a cache of ~21,000 programs made every new program cost ~1.4 s instead of ~0.13 s (measured
+here). Instead, at most once every ``TRIM_EVERY_S`` (a stamp file records the last time) a daemon thread started
+at import removes the least recently used programs (by the file's access or modification time, whichever is
+later) until the directory holds at most ``MAX_BYTES``. ``JAX_COMPILATION_CACHE_MAX_SIZE`` set by the user is
+left to JAX. Deleting the directory is always safe.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import stat
+import threading
+import time
 import warnings
 
 import jax
 
-MAX_BYTES = 1 << 30  # the cache's size bound where JAX can evict (filelock installed)
+MAX_BYTES = 1 << 30  # the cache's size bound
+TRIM_EVERY_S = 24 * 3600  # how often the directory is trimmed to MAX_BYTES
+_STAMP = ".pylayer_jax_trimmed"  # the file whose modification time says when the directory was last trimmed
 
 # the directory this process caches in (None: pylayer_jax did not turn the cache on)
 CACHE_DIR: str | None = None
@@ -71,8 +79,55 @@ def setup() -> str | None:
         return None
     if "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS" not in os.environ:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    if "JAX_COMPILATION_CACHE_MAX_SIZE" not in os.environ and importlib.util.find_spec("filelock") is not None:
-        jax.config.update("jax_compilation_cache_max_size", MAX_BYTES)
     jax.config.update("jax_compilation_cache_dir", path)
     CACHE_DIR = path
+    if "JAX_COMPILATION_CACHE_MAX_SIZE" not in os.environ and _due(path):
+        threading.Thread(target=trim, args=(path,), name="pylayer_jax cache trim", daemon=True).start()
     return path
+
+
+def _due(path: str) -> bool:
+    """The directory was not trimmed in the last ``TRIM_EVERY_S`` (by its stamp file)."""
+    try:
+        return time.time() - os.stat(os.path.join(path, _STAMP)).st_mtime > TRIM_EVERY_S
+    except OSError:
+        return True
+
+
+def trim(path: str, max_bytes: int = MAX_BYTES) -> int:
+    """Remove the least recently used programs of the cache directory ``path`` (JAX's ``*-cache`` files, with any
+    ``*-atime`` file beside them) until their sizes sum to at most ``max_bytes``; then touch the stamp file. Returns
+    how many programs were removed. Files another process removes meanwhile are skipped."""
+    entries = []
+    total = 0
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return 0
+    for name in names:
+        if not name.endswith("-cache"):
+            continue
+        try:
+            st = os.stat(os.path.join(path, name))
+        except OSError:
+            continue
+        entries.append((max(st.st_atime, st.st_mtime), name, st.st_size))
+        total += st.st_size
+    removed = 0
+    entries.sort()
+    for _, name, size in entries:
+        if total <= max_bytes:
+            break
+        for victim in (name, name[: -len("-cache")] + "-atime"):
+            try:
+                os.remove(os.path.join(path, victim))
+            except OSError:
+                pass
+        total -= size
+        removed += 1
+    try:
+        with open(os.path.join(path, _STAMP), "w"):
+            pass
+    except OSError:
+        pass
+    return removed
