@@ -4,7 +4,6 @@ differences they showed, as focused cases (``tests/program_diff_cases_ag.py``, r
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -15,21 +14,9 @@ import pylayer_jax as paddle
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from program_diff_cases_ag import record  # noqa: E402
-from recorded import Recorded, assert_close  # noqa: E402
+from recorded import recorded_tests  # noqa: E402
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_program_diffs_ag.json")) as _f:
-    REF = json.load(_f)
-REF.pop("paddle")
-OURS = Recorded(record, paddle)
-
-
-@pytest.mark.parametrize("key", sorted(REF))
-def test_as_paddle(key: str) -> None:
-    assert_close(OURS[key], REF[key], key, rtol=2e-5)
-
-
-def test_every_case_recorded() -> None:
-    assert sorted(OURS) == sorted(REF)
+REF, OURS, test_as_paddle, test_every_case_recorded = recorded_tests(record, "paddle_program_diffs_ag.json", paddle)
 
 
 def test_one_hot_errors_say_what_to_do() -> None:
